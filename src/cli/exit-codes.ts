@@ -1,0 +1,21 @@
+/** Process exit codes: a contract with schedulers and scripts (design: "Exit codes"). */
+export const EXIT = {
+  ok: 0,
+  /** Some jobs or rows failed, or a request to the service failed. */
+  failed: 1,
+  /** Bad usage, bad configuration, unreadable input. Nothing was changed. */
+  usage: 2,
+  /** Refused by a safety guard. Nothing was changed. */
+  refused: 3,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Error codes that mean "fix your input and run again" (exit 2), whoever raised them. */
+const USAGE_CODES = new Set(['USAGE', 'CONFIG', 'MISSING_CREDENTIAL', 'INVALID_INPUT', 'FEED_UNREADABLE', 'MAPPING_INVALID']);
+
+/** Maps an error's stable code to the exit code the contract promises. */
+export function exitCodeFor(code: string): ExitCode {
+  if (USAGE_CODES.has(code)) return EXIT.usage;
+  if (code === 'GUARD_REFUSED') return EXIT.refused;
+  return EXIT.failed;
+}

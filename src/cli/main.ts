@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * The composition root's entry: argv → commander → command modules → exit code.
+ * Only this folder (and config.ts) reads process.env/argv or exits the process.
+ */
+import { Command, CommanderError } from 'commander';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { createHost, type RegisterCommands } from './host.js';
+import type { CliIo } from './io.js';
+import { registerSimCommands } from './commands/sim.js';
+import { registerChatbotCommands } from './commands/chatbot.js';
+import { registerListingsCommands } from './commands/listings.js';
+import { registerTablesCommands } from './commands/tables.js';
+import { registerSyncCommands } from './commands/sync.js';
+import { registerQueueCommands } from './commands/queue.js';
+import { registerOpsCommands } from './commands/ops.js';
+
+const COMMAND_MODULES: readonly RegisterCommands[] = [
+  registerSimCommands,
+  registerChatbotCommands,
+  registerListingsCommands,
+  registerTablesCommands,
+  registerSyncCommands,
+  registerQueueCommands,
+  registerOpsCommands,
+];
+
+/** Builds the program. Exported for tests that want to inspect the command tree. */
+export function buildProgram(io: CliIo, record: (code: ExitCode) => void): Command {
+  const program = new Command('listing-sync')
+    .description('Keep a chatbot\'s real-estate listings equal to a brokerage\'s listing feeds.')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+  const host = createHost(io, record);
+  for (const register of COMMAND_MODULES) register(program, host);
+  return program;
+}
+
+/** Forced-exit timer: a shutdown that hangs longer than this is visible instead of silent. */
+const FORCED_EXIT_MS = 30_000;
+
+async function main(): Promise<void> {
+  const shutdownListeners: Array<() => void> = [];
+  let signalled = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signalled += 1;
+    if (signalled > 1) {
+      process.stderr.write(`listing-sync: second ${signal}, exiting now\n`);
+      process.exit(130);
+    }
+    for (const listener of shutdownListeners) listener();
+    setTimeout(() => {
+      process.stderr.write(`listing-sync: shutdown did not finish within ${FORCED_EXIT_MS} ms, forcing exit\n`);
+      process.exit(EXIT.failed);
+    }, FORCED_EXIT_MS).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  const io: CliIo = {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    onShutdown: (listener) => void shutdownListeners.push(listener),
+  };
+  let exitCode: ExitCode = EXIT.ok;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(process.argv);
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) {
+      // Why: help and version are not failures; every other commander error is a usage error.
+      exitCode = thrown.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else {
+      throw thrown;
+    }
+  }
+  process.exitCode = exitCode;
+}
+
+await main();

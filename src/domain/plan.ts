@@ -1,0 +1,54 @@
+/**
+ * The value the planner returns and the queue executes (plan, then execute).
+ */
+import type { ListingFields, SyncKeyType } from './listing.js';
+
+export const SYNC_MODES = ['mirror', 'upsert'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
+export const DELETE_SCOPES = ['managed', 'all'] as const;
+export type DeleteScope = (typeof DELETE_SCOPES)[number];
+
+/** One field that differs between the remote and the feed. */
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface PlannedCreate {
+  key: string;
+  listing: ListingFields;
+  /** Content hash of `listing`, recorded in the ledger once written. */
+  hash: string;
+}
+
+export interface PlannedUpdate {
+  key: string;
+  listing: ListingFields;
+  hash: string;
+  /** The service-issued id of the remote listing being updated, when known. */
+  remoteId?: string;
+  changes: FieldChange[];
+}
+
+export interface PlannedDelete {
+  /** The key the delete is sent with (the listing key, or the NewOaks id for extra copies). */
+  key: string;
+  keyType: 'MLSNumber' | 'URL' | 'NewOaks';
+  /** Why: 'gone' (not in the feed any more) or 'duplicate' (an extra remote copy of one key). */
+  reason: 'gone' | 'duplicate';
+  /** The listing key this delete belongs to (equal to `key` unless reason is 'duplicate'). */
+  listingKey: string;
+}
+
+export interface Plan {
+  chatbot: string;
+  keyType: SyncKeyType;
+  mode: SyncMode;
+  deleteScope: DeleteScope;
+  creates: PlannedCreate[];
+  updates: PlannedUpdate[];
+  deletes: PlannedDelete[];
+  /** Keys present on both sides and equal. */
+  unchanged: number;
+}

@@ -1,0 +1,53 @@
+/**
+ * The one pino logger factory. Secrets are redacted by path (auth headers, credential config
+ * fields, Redis URLs with passwords) so that no code path has to remember to leave them out.
+ */
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger };
+
+/** Paths pino censors wherever they appear in a log object (up to two levels of nesting). */
+export const REDACT_PATHS: readonly string[] = [
+  'secretKey', 'sessionKey', 'projectAuthToken', 'redisPassword', 'password', 'token',
+  'authorization', 'Authorization', 'customauth', 'chatrobot-sessionkey',
+  'headers.authorization', 'headers.Authorization', 'headers.customauth', 'headers["chatrobot-sessionkey"]',
+  '*.secretKey', '*.sessionKey', '*.projectAuthToken', '*.redisPassword', '*.password', '*.token',
+  '*.authorization', '*.Authorization', '*.customauth', '*["chatrobot-sessionkey"]',
+  '*.headers.authorization', '*.headers.customauth', '*.headers["chatrobot-sessionkey"]',
+  'config.credentials', 'credentials',
+];
+
+export interface LoggerSettings {
+  level?: string;
+  /** Where log lines go; stderr by default so that stdout stays machine-readable. */
+  destination?: DestinationStream;
+  /** Extra values to scrub from any serialised log line (the configured secret values). */
+  secretValues?: readonly string[];
+}
+
+/** Creates the process logger. Logs go to stderr unless a destination is given. */
+export function createLogger(settings: LoggerSettings = {}): Logger {
+  const options: LoggerOptions = {
+    level: settings.level ?? 'info',
+    redact: { paths: [...REDACT_PATHS], censor: '[redacted]' },
+    base: undefined,
+  };
+  const destination = settings.destination ?? pino.destination({ fd: 2, sync: true });
+  const secrets = (settings.secretValues ?? []).filter((value) => value.length >= 4);
+  if (secrets.length === 0) return pino(options, destination);
+  // Why: redaction by path cannot catch a secret that leaked into a message string or an
+  // unexpected field (an error echoing a header, a Redis URL with a password). Scrub the bytes.
+  const scrubbing: DestinationStream = {
+    write(line: string) {
+      let out = line;
+      for (const secret of secrets) out = out.split(secret).join('[redacted]');
+      destination.write(out);
+    },
+  };
+  return pino(options, scrubbing);
+}
+
+/** A logger that drops everything (tests, library use). */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}
