@@ -1,0 +1,353 @@
+/**
+ * Configuration resolution: a PURE function of `{ env, flags, file }` (bull-board's CLI
+ * `config/resolve.ts` style). Nothing here reads process.env; the CLI passes it in.
+ *
+ * Precedence: flags > env > file > default. Empty strings count as unset everywhere.
+ * Every problem is collected and reported at once, in one readable block, and a secret's
+ * value never appears in any message.
+ */
+import { z } from 'zod';
+import { ListingSyncError } from './errors.js';
+import {
+  DEFAULT_RETRY_TABLE,
+  mergeRetryTable,
+  retryTableOverrideSchema,
+  type RetryTable,
+  type RetryTableOverride,
+} from './api/retry-policy.js';
+
+export interface Config {
+  api: {
+    baseUrl?: string;
+    siteUrl?: string;
+    credentials: { secretKey?: string; sessionKey?: string; projectAuthToken?: string };
+    timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+    connections: number;
+    /** What LISTING_SYNC_RETRY_* replaced of the default retry table (see api/retry-policy.ts). */
+    retryOverride: RetryTableOverride;
+    /** DEFAULT_RETRY_TABLE with retryOverride applied: what the queue should classify with. */
+    retryTable: RetryTable;
+  };
+  redis: { url: string; prefix: string };
+  worker: { concurrency: number; globalConcurrency?: number; rate?: { max: number; durationMs: number } };
+  jobs: { attempts: number; backoffMs: number; backoffMaxMs: number; keepCompleted: number; keepFailed: number; deleteBatchSize: number };
+  logLevel: string;
+}
+
+/** The config values a command line may give (commander's camelCase option names). */
+export interface ConfigFlags {
+  apiBaseUrl?: string;
+  siteUrl?: string;
+  redisUrl?: string;
+  prefix?: string;
+  concurrency?: string;
+  globalConcurrency?: string;
+  rate?: string;
+  logLevel?: string;
+}
+
+export interface ConfigInput {
+  env: Readonly<Record<string, string | undefined>>;
+  flags?: ConfigFlags;
+  /** A parsed config file: an object keyed by the env names below (values string/number/boolean). */
+  file?: unknown;
+}
+
+/** Which flag sets which env name. */
+const FLAG_ENV = {
+  apiBaseUrl: 'API_BASE_URL',
+  siteUrl: 'SITE_URL',
+  redisUrl: 'REDIS_URL',
+  prefix: 'LISTING_SYNC_PREFIX',
+  concurrency: 'LISTING_SYNC_CONCURRENCY',
+  globalConcurrency: 'LISTING_SYNC_GLOBAL_CONCURRENCY',
+  rate: 'LISTING_SYNC_RATE',
+  logLevel: 'LOG_LEVEL',
+} as const satisfies Record<keyof ConfigFlags, string>;
+
+/** Settings whose values are secrets: messages about them never echo the value. */
+const SECRET_SETTINGS = new Set(['API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN']);
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+function intSetting(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(min, message).max(max, message));
+}
+
+function httpUrl() {
+  return z
+    .string()
+    .trim()
+    .refine((text) => {
+      try {
+        const url = new URL(text);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'must be an http(s) URL')
+    .transform((text) => text.replace(/\/+$/, ''));
+}
+
+const redisUrl = z
+  .string()
+  .trim()
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return url.protocol === 'redis:' || url.protocol === 'rediss:';
+    } catch {
+      return false;
+    }
+  }, 'must be a redis:// or rediss:// URL');
+
+// Why no control characters: an HTTP header value cannot hold them, and undici's complaint
+// about an invalid header would otherwise surface at request time (possibly echoing the value).
+const credential = z.string().refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not contain line breaks or control characters');
+
+const RATE_UNITS: Readonly<Record<string, number>> = { s: 1000, sec: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+/** Parses '50', '50/s', '300/min', '10/500ms' into BullMQ limiter terms. */
+function parseRate(text: string, ctx: z.RefinementCtx): { max: number; durationMs: number } {
+  const match = /^(\d+)\s*(?:\/\s*(?:(\d+)\s*ms|(s|sec|m|min|h)))?$/.exec(text.trim());
+  const max = Number(match?.[1]);
+  const durationMs = match?.[2] !== undefined ? Number(match[2]) : RATE_UNITS[match?.[3] ?? 's'];
+  if (!match || !(max >= 1) || durationMs === undefined || !(durationMs >= 1)) {
+    ctx.addIssue({ code: 'custom', message: "must be a rate like '50/s', '300/min', '10/500ms' or '50' (per second), at least 1" });
+    return z.NEVER;
+  }
+  return { max, durationMs };
+}
+
+/** Comma list of codes → retry-table member, validated by the retry policy's own schema. */
+function retryList(member: 'envelopeCodes' | 'httpStatuses') {
+  return z.string().transform((text, ctx) => {
+    const parsed = retryTableOverrideSchema.safeParse({ [member]: text });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
+      return z.NEVER;
+    }
+    return parsed.data[member];
+  });
+}
+
+/** Every setting, keyed by its env name. Inputs are strings (or absent) after merging the sources. */
+const settingsSchema = z.object({
+  API_BASE_URL: httpUrl().optional(),
+  SITE_URL: httpUrl().optional(),
+  API_SECRET_KEY: credential.optional(),
+  API_SESSION_KEY: credential.optional(),
+  PROJECT_AUTH_TOKEN: credential.optional(),
+  REDIS_URL: redisUrl.default(DEFAULT_REDIS_URL),
+  // Why this alphabet: BullMQ puts the prefix in every key; braces allow a Redis Cluster hash tag ('{ls}').
+  LISTING_SYNC_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_{}.-]+$/, 'may hold only letters, digits and _ { } . - (a Redis Cluster hash tag like {ls} works)')
+    .default('listing-sync'),
+  LISTING_SYNC_CONCURRENCY: intSetting(1, 256).default(8),
+  LISTING_SYNC_GLOBAL_CONCURRENCY: intSetting(1, 100_000).optional(),
+  LISTING_SYNC_RATE: z.string().transform(parseRate).optional(),
+  LISTING_SYNC_ATTEMPTS: intSetting(1, 1000).default(10),
+  LISTING_SYNC_BACKOFF_MS: intSetting(0, 86_400_000).default(1000),
+  LISTING_SYNC_BACKOFF_MAX_MS: intSetting(0, 86_400_000).default(60_000),
+  LISTING_SYNC_KEEP_COMPLETED: intSetting(0, 10_000_000).default(1000),
+  LISTING_SYNC_KEEP_FAILED: intSetting(0, 10_000_000).default(10_000),
+  LISTING_SYNC_DELETE_BATCH: intSetting(1, 10_000).default(100),
+  LISTING_SYNC_TIMEOUT_CONNECT_MS: intSetting(1, 3_600_000).default(5000),
+  LISTING_SYNC_TIMEOUT_HEADERS_MS: intSetting(1, 3_600_000).default(30_000),
+  LISTING_SYNC_TIMEOUT_BODY_MS: intSetting(1, 3_600_000).default(30_000),
+  LISTING_SYNC_CONNECTIONS: intSetting(1, 1024).default(16),
+  LISTING_SYNC_RETRY_ENVELOPE_CODES: retryList('envelopeCodes').optional(),
+  LISTING_SYNC_RETRY_HTTP_STATUSES: retryList('httpStatuses').optional(),
+  LOG_LEVEL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }))
+    .default('info'),
+});
+
+type SettingName = keyof typeof settingsSchema.shape;
+const SETTING_NAMES = Object.keys(settingsSchema.shape) as SettingName[];
+
+function isSettingName(name: string): name is SettingName {
+  return (SETTING_NAMES as string[]).includes(name);
+}
+
+function flagFor(name: string): string | undefined {
+  for (const [flag, env] of Object.entries(FLAG_ENV)) {
+    if (env === name) return `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+  }
+  return undefined;
+}
+
+interface RawSetting {
+  value: string;
+  source: 'flag' | 'env' | 'file';
+}
+
+/** Merges the three sources into one raw string per setting; problems with the file are collected. */
+function mergeSources(input: ConfigInput, problems: string[]): Partial<Record<SettingName, RawSetting>> {
+  const raw: Partial<Record<SettingName, RawSetting>> = {};
+  if (input.file !== undefined) {
+    if (typeof input.file !== 'object' || input.file === null || Array.isArray(input.file)) {
+      problems.push('config file: must be a JSON object keyed by setting names (e.g. "REDIS_URL")');
+    } else {
+      for (const [name, value] of Object.entries(input.file)) {
+        if (!isSettingName(name)) {
+          problems.push(`config file: unknown setting '${name}'`);
+        } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+          if (String(value).trim() !== '') raw[name] = { value: String(value), source: 'file' };
+        } else if (value !== null && value !== undefined) {
+          problems.push(`config file: ${name} must be a string or a number`);
+        }
+      }
+    }
+  }
+  for (const name of SETTING_NAMES) {
+    const value = input.env[name];
+    if (value !== undefined && value.trim() !== '') raw[name] = { value, source: 'env' };
+  }
+  for (const [flag, name] of Object.entries(FLAG_ENV) as Array<[keyof ConfigFlags, SettingName]>) {
+    const value = input.flags?.[flag];
+    if (value !== undefined && value.trim() !== '') raw[name] = { value, source: 'flag' };
+  }
+  return raw;
+}
+
+/** One problem line; the value is echoed only for non-secrets, with URL passwords masked. */
+function problemLine(name: string, message: string, raw: RawSetting | undefined): string {
+  const label = raw?.source === 'flag' ? `${name} (${flagFor(name) ?? 'flag'})` : name;
+  const got = raw === undefined || SECRET_SETTINGS.has(name) ? '' : ` (got '${displayValue(raw.value.trim())}')`;
+  return `  ${label}: ${message}${got}`;
+}
+
+/** A non-secret value for an error message: URL passwords masked, even in malformed URLs. */
+function displayValue(value: string): string {
+  const masked = displayRedisUrl(value);
+  if (masked !== value || !value.includes('@')) return masked;
+  return `***@${value.slice(value.lastIndexOf('@') + 1)}`;
+}
+
+/** Resolves and validates the configuration. Throws ListingSyncError('CONFIG') listing every problem. */
+export function resolveConfig(input: ConfigInput): Config {
+  const problems: string[] = [];
+  const raw = mergeSources(input, problems);
+  const values: Partial<Record<SettingName, string>> = {};
+  for (const name of SETTING_NAMES) {
+    const setting = raw[name];
+    if (setting !== undefined) values[name] = setting.value;
+  }
+  const parsed = settingsSchema.safeParse(values);
+  if (!parsed.success) {
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0] ?? 'config');
+      if (seen.has(name)) continue; // one line per setting is enough to fix it
+      seen.add(name);
+      problems.push(problemLine(name, issue.message, isSettingName(name) ? raw[name] : undefined));
+    }
+  }
+  if (parsed.success && parsed.data.LISTING_SYNC_BACKOFF_MAX_MS < parsed.data.LISTING_SYNC_BACKOFF_MS) {
+    problems.push(
+      problemLine('LISTING_SYNC_BACKOFF_MAX_MS', `must be at least LISTING_SYNC_BACKOFF_MS (${parsed.data.LISTING_SYNC_BACKOFF_MS})`, raw.LISTING_SYNC_BACKOFF_MAX_MS),
+    );
+  }
+  if (!parsed.success || problems.length > 0) {
+    throw new ListingSyncError('CONFIG', ['invalid configuration:', ...problems].join('\n'), { details: { problems } });
+  }
+  return toConfig(parsed.data);
+}
+
+function toConfig(s: z.infer<typeof settingsSchema>): Config {
+  const retryOverride: RetryTableOverride = {};
+  if (s.LISTING_SYNC_RETRY_ENVELOPE_CODES !== undefined) retryOverride.envelopeCodes = s.LISTING_SYNC_RETRY_ENVELOPE_CODES;
+  if (s.LISTING_SYNC_RETRY_HTTP_STATUSES !== undefined) retryOverride.httpStatuses = s.LISTING_SYNC_RETRY_HTTP_STATUSES;
+  return {
+    api: {
+      baseUrl: s.API_BASE_URL,
+      // Why: the spec serves the table listing from {site_url}; most deployments share one origin.
+      siteUrl: s.SITE_URL ?? (s.API_BASE_URL === undefined ? undefined : new URL(s.API_BASE_URL).origin),
+      credentials: { secretKey: s.API_SECRET_KEY, sessionKey: s.API_SESSION_KEY, projectAuthToken: s.PROJECT_AUTH_TOKEN },
+      timeouts: {
+        connectMs: s.LISTING_SYNC_TIMEOUT_CONNECT_MS,
+        headersMs: s.LISTING_SYNC_TIMEOUT_HEADERS_MS,
+        bodyMs: s.LISTING_SYNC_TIMEOUT_BODY_MS,
+      },
+      connections: s.LISTING_SYNC_CONNECTIONS,
+      retryOverride,
+      retryTable: mergeRetryTable(DEFAULT_RETRY_TABLE, retryOverride),
+    },
+    redis: { url: s.REDIS_URL.trim(), prefix: s.LISTING_SYNC_PREFIX },
+    worker: { concurrency: s.LISTING_SYNC_CONCURRENCY, globalConcurrency: s.LISTING_SYNC_GLOBAL_CONCURRENCY, rate: s.LISTING_SYNC_RATE },
+    jobs: {
+      attempts: s.LISTING_SYNC_ATTEMPTS,
+      backoffMs: s.LISTING_SYNC_BACKOFF_MS,
+      backoffMaxMs: s.LISTING_SYNC_BACKOFF_MAX_MS,
+      keepCompleted: s.LISTING_SYNC_KEEP_COMPLETED,
+      keepFailed: s.LISTING_SYNC_KEEP_FAILED,
+      deleteBatchSize: s.LISTING_SYNC_DELETE_BATCH,
+    },
+    logLevel: s.LOG_LEVEL,
+  };
+}
+
+/** Values that must be scrubbed from any output: the three credentials and a Redis URL password. */
+export function secretValues(config: Config): string[] {
+  const { secretKey, sessionKey, projectAuthToken } = config.api.credentials;
+  const values = [secretKey, sessionKey, projectAuthToken];
+  const password = redisPassword(config.redis.url);
+  if (password !== undefined) values.push(password, safeDecode(password));
+  return [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))];
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The userinfo password of a URL, as written (percent-encoded), or undefined. */
+function redisPassword(url: string): string | undefined {
+  const match = USERINFO.exec(url);
+  return match?.[2] === undefined || match[2] === '' ? undefined : match[2];
+}
+
+// scheme://user:password@ — greedy up to the last '@' so an unencoded '@' in the password is masked too.
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)(.*)@/i;
+
+/** Redis URL with the password replaced by '***' for display (works on malformed URLs too). */
+export function displayRedisUrl(url: string): string {
+  return url.replace(USERINFO, (_all, head: string, password: string) => (password === '' ? `${head}@` : `${head}***@`));
+}
+
+/**
+ * Commands that call the service need API_BASE_URL; others (worker admin, sim) do not, so it is
+ * checked here rather than in resolveConfig.
+ */
+export function requireApiBase(config: Config): asserts config is Config & { api: { baseUrl: string; siteUrl: string } } {
+  if (config.api.baseUrl === undefined) {
+    throw new ListingSyncError(
+      'CONFIG',
+      "API_BASE_URL is not set: set it in the environment or pass --api-base-url (the service's base URL, e.g. https://api.example.com)",
+    );
+  }
+}
+
+/** The table listing (endpoint 7) needs only SITE_URL, which defaults to API_BASE_URL's origin. */
+export function requireSiteUrl(config: Config): void {
+  if (config.api.siteUrl === undefined) {
+    throw new ListingSyncError('CONFIG', 'SITE_URL is not set: set SITE_URL or API_BASE_URL in the environment, or pass --site-url or --api-base-url');
+  }
+}
