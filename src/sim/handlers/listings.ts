@@ -1,0 +1,49 @@
+/** Endpoints 3–6: create, update, list and delete real-estate listings (api-spec 2.3, 2.4, 4.1, 4.2). */
+import { deleteRequestSchema, listRequestSchema } from '../../api/schemas.js';
+import { listingUpdateSchema, listingWriteSchema } from '../../domain/listing.js';
+import { renderListing } from '../read-shape.js';
+import { validate } from '../validation.js';
+import { chatbotNotFound, type EndpointHandler } from './context.js';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+export const createListing: EndpointHandler = (ctx, { body }) => {
+  const parsed = validate(listingWriteSchema, body);
+  if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
+  if (!ctx.state.hasChatbot(parsed.value.SerialNumber)) return chatbotNotFound(ctx, parsed.value.SerialNumber);
+  // Why no duplicate check: a naive real service stores a second listing with the same
+  // MLSNumber; clients must not rely on the service to deduplicate.
+  return ctx.envelopes.ok(ctx.state.create(parsed.value));
+};
+
+export const updateListing: EndpointHandler = (ctx, { body }) => {
+  const parsed = validate(listingUpdateSchema, body);
+  if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
+  const { Key, KeyType, ...fields } = parsed.value;
+  if (!ctx.state.hasChatbot(fields.SerialNumber)) return chatbotNotFound(ctx, fields.SerialNumber);
+  return ctx.envelopes.ok(ctx.state.update(fields.SerialNumber, KeyType, Key, fields));
+};
+
+export const listListings: EndpointHandler = (ctx, { body, drift }) => {
+  const parsed = validate(listRequestSchema, body);
+  if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
+  const { SerialNumber, PageNumber = 1, PageSize = DEFAULT_PAGE_SIZE, ...filter } = parsed.value;
+  if (PageSize > ctx.maxPageSize) {
+    return ctx.envelopes.fail(400, `PageSize: must be at most ${ctx.maxPageSize} (got ${PageSize})`);
+  }
+  if (!ctx.state.hasChatbot(SerialNumber)) return chatbotNotFound(ctx, SerialNumber);
+  if (drift) ctx.state.drift(SerialNumber);
+  const matching = ctx.state.query(SerialNumber, filter);
+  const page = matching.slice((PageNumber - 1) * PageSize, PageNumber * PageSize);
+  return ctx.envelopes.ok({ List: page.map((listing) => renderListing(listing, ctx.readForms)), VirtualCount: matching.length });
+};
+
+export const deleteListings: EndpointHandler = (ctx, { body }) => {
+  const parsed = validate(deleteRequestSchema, body);
+  if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
+  const { SerialNumber, Keys, KeyType } = parsed.value;
+  if (!ctx.state.hasChatbot(SerialNumber)) return chatbotNotFound(ctx, SerialNumber);
+  // Why a key already gone counts 0 and is no error: deletes must be safe to repeat.
+  const SuccessCount = Keys.filter((key) => ctx.state.deleteByKey(SerialNumber, KeyType, key) > 0).length;
+  return ctx.envelopes.ok({ SuccessCount });
+};

@@ -1,0 +1,227 @@
+/**
+ * The simulator's in-memory service state and its in-process admin view: listings per chatbot
+ * with service-issued IDs, chatbot settings and knowledge edits, project tables, the call log
+ * and the current faults. Handlers change it; tests read it.
+ */
+import type { EndpointName } from '../api/endpoints.js';
+import type { ChatbotSettings, KnowledgeEdit, ProjectTable } from '../api/schemas.js';
+import { listingWriteSchema, type KeyType, type ListingWrite, type SaleType, type SyncKeyType } from '../domain/listing.js';
+import { FaultPlan } from './faults.js';
+import { SimMetrics } from './metrics.js';
+import { sampleListing } from './sample-listings.js';
+import type { SimCallLog, SimFaults, StoredListing } from './types.js';
+
+export interface ListingFilter {
+  CityName?: string;
+  SaleType?: SaleType;
+  MLSNumber?: string;
+}
+
+export interface SimStateInit {
+  chatbots: readonly string[];
+  listings?: Record<string, ListingWrite[]>;
+  tables: Record<string, readonly ProjectTable[]>;
+  faults?: SimFaults;
+}
+
+function keyOf(listing: StoredListing, keyType: KeyType): string {
+  if (keyType === 'NewOaks') return listing.ID;
+  return keyType === 'MLSNumber' ? listing.MLSNumber : listing.Url;
+}
+
+/** Offset of the listing numbers drift inserts, far from the numbers tests seed with. */
+const DRIFT_BASE = 900_000;
+
+export class SimState {
+  private readonly store = new Map<string, Map<string, StoredListing>>();
+  private readonly settings = new Map<string, ChatbotSettings>();
+  private readonly knowledgeEdits = new Map<string, KnowledgeEdit>();
+  private readonly projectTables: Map<string, readonly ProjectTable[]>;
+  private readonly metrics = new SimMetrics();
+  private plan: FaultPlan;
+  private lastId = 0;
+  private drifted = 0;
+
+  constructor(init: SimStateInit) {
+    for (const serial of init.chatbots) this.addChatbot(serial);
+    for (const [serial, listings] of Object.entries(init.listings ?? {})) this.seed(serial, listings);
+    this.projectTables = new Map(Object.entries(init.tables));
+    this.plan = new FaultPlan(init.faults);
+  }
+
+  // --- chatbots and listings -------------------------------------------------------------
+
+  hasChatbot(serial: string): boolean {
+    return this.store.has(serial);
+  }
+
+  chatbots(): string[] {
+    return [...this.store.keys()];
+  }
+
+  addChatbot(serial: string): void {
+    if (!this.store.has(serial)) this.store.set(serial, new Map());
+  }
+
+  /** Stored listings of a chatbot (copies), by ID ascending. */
+  listings(chatbot: string): StoredListing[] {
+    return [...(this.store.get(chatbot)?.values() ?? [])].map((listing) => structuredClone(listing));
+  }
+
+  allListings(): StoredListing[] {
+    return this.chatbots().flatMap((serial) => this.listings(serial));
+  }
+
+  /** Keys held by more than one listing of the chatbot: what a duplicating client leaves behind. */
+  duplicates(chatbot: string, keyType: SyncKeyType): string[] {
+    const seen = new Map<string, number>();
+    for (const listing of this.store.get(chatbot)?.values() ?? []) {
+      const key = keyOf(listing, keyType === 'MLSNumber' ? 'MLSNumber' : 'URL');
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+    return [...seen].filter(([, count]) => count > 1).map(([key]) => key);
+  }
+
+  /** Adds listings to a chatbot (created if needed) as if created through the API; returns their IDs. */
+  seed(chatbot: string, listings: readonly ListingWrite[]): string[] {
+    this.addChatbot(chatbot);
+    return listings.map((listing) => this.create(listingWriteSchema.parse({ ...listing, SerialNumber: chatbot })));
+  }
+
+  /** Removes a chatbot's listings matching `predicate`; returns how many. */
+  remove(chatbot: string, predicate: (listing: StoredListing) => boolean): number {
+    const listings = this.store.get(chatbot);
+    if (!listings) return 0;
+    let removed = 0;
+    for (const [id, listing] of listings) {
+      if (predicate(listing)) {
+        listings.delete(id);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  /** Stores a validated listing under its SerialNumber (which must exist); returns the new ID. */
+  create(listing: ListingWrite): string {
+    const listings = this.store.get(listing.SerialNumber);
+    if (!listings) throw new Error(`chatbot ${listing.SerialNumber} not found`);
+    this.lastId += 1;
+    const id = String(this.lastId);
+    listings.set(id, { ...structuredClone(listing), ID: id });
+    return id;
+  }
+
+  /** Replaces the fields of every listing of `chatbot` whose key matches; returns how many. */
+  update(chatbot: string, keyType: KeyType, key: string, fields: ListingWrite): number {
+    const listings = this.store.get(chatbot);
+    if (!listings) return 0;
+    let updated = 0;
+    for (const [id, listing] of listings) {
+      if (keyOf(listing, keyType) !== key) continue;
+      listings.set(id, { ...structuredClone(fields), SerialNumber: chatbot, ID: id });
+      updated += 1;
+    }
+    return updated;
+  }
+
+  /** Deletes every listing of `chatbot` whose key matches; returns how many. */
+  deleteByKey(chatbot: string, keyType: KeyType, key: string): number {
+    return this.remove(chatbot, (listing) => keyOf(listing, keyType) === key);
+  }
+
+  /** Listings of a chatbot matching the list filters (api-spec 4.1), by ID ascending. Not copies. */
+  query(chatbot: string, filter: ListingFilter): StoredListing[] {
+    const city = filter.CityName?.toLowerCase();
+    return [...(this.store.get(chatbot)?.values() ?? [])].filter(
+      (listing) =>
+        (city === undefined || (listing.City ?? '').toLowerCase() === city) &&
+        (filter.SaleType === undefined || listing.SaleType === filter.SaleType) &&
+        (filter.MLSNumber === undefined || listing.MLSNumber === filter.MLSNumber),
+    );
+  }
+
+  /** Drift fault: inserts a new listing or removes a random existing one of `chatbot`. */
+  drift(chatbot: string): void {
+    const listings = this.store.get(chatbot);
+    if (!listings) return;
+    const random = this.plan.driftRandom;
+    const ids = [...listings.keys()];
+    if (ids.length > 0 && random() < 0.5) {
+      const victim = ids[Math.floor(random() * ids.length)];
+      if (victim !== undefined) listings.delete(victim);
+      return;
+    }
+    this.drifted += 1;
+    const n = DRIFT_BASE + this.drifted;
+    this.create(sampleListing(n, { SerialNumber: chatbot, MLSNumber: `DRIFT${n}` }));
+  }
+
+  // --- chatbot settings, knowledge, tables -------------------------------------------------
+
+  /** Settings stored by Edit, merged over earlier edits (Edit changes only the fields it sends). */
+  chatbotSettings(serial: string): ChatbotSettings | undefined {
+    const stored = this.settings.get(serial);
+    return stored && structuredClone(stored);
+  }
+
+  saveSettings(settings: ChatbotSettings): void {
+    this.settings.set(settings.serialNumber, { ...this.settings.get(settings.serialNumber), ...settings });
+  }
+
+  /** The last knowledge edit stored by EditKnowledge. */
+  knowledge(serial: string): KnowledgeEdit | undefined {
+    const stored = this.knowledgeEdits.get(serial);
+    return stored && structuredClone(stored);
+  }
+
+  saveKnowledge(edit: KnowledgeEdit): void {
+    this.knowledgeEdits.set(edit.serialNumber, structuredClone(edit));
+  }
+
+  tables(randomCode: string): ProjectTable[] {
+    return structuredClone([...(this.projectTables.get(randomCode) ?? [])]);
+  }
+
+  // --- traffic and faults ------------------------------------------------------------------
+
+  calls(): SimCallLog[] {
+    return this.metrics.calls();
+  }
+
+  callCounts(): Record<EndpointName, number> {
+    return this.metrics.callCounts();
+  }
+
+  /** Requests to create, update, delete, edit and editKnowledge, whatever their outcome. */
+  writeCalls(): number {
+    return this.metrics.writeCalls();
+  }
+
+  /** Most requests to the seven endpoints seen in flight at once (latency included). */
+  maxInFlight(): number {
+    return this.metrics.maxInFlight();
+  }
+
+  inFlight(): number {
+    return this.metrics.inFlight();
+  }
+
+  resetCounters(): void {
+    this.metrics.reset();
+  }
+
+  /** Replaces the faults (and restarts their PRNG from the new seed), e.g. set rates to 0 to let a run converge. */
+  setFaults(faults: SimFaults): void {
+    this.plan = new FaultPlan(faults);
+  }
+
+  faults(): SimFaults {
+    return this.plan.current();
+  }
+
+  /** For the router: the current fault plan and the metrics it records into. */
+  get internals(): { plan: FaultPlan; metrics: SimMetrics } {
+    return { plan: this.plan, metrics: this.metrics };
+  }
+}
