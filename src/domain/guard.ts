@@ -1,0 +1,136 @@
+/**
+ * The safety guard: the last check before anything is enqueued. A feed that is empty, truncated
+ * or half-rejected, or a remote read that missed pages, must never wipe a chatbot; the guard
+ * refuses such a run (exit 3 in the CLI) with reasons that say how to override.
+ */
+import { UsageError } from '../errors.js';
+import type { Plan } from './plan.js';
+
+export type MaxDeletes = { kind: 'count'; value: number } | { kind: 'percent'; value: number };
+
+export interface GuardInput {
+  plan: Plan;
+  /** Data rows read from the feed (valid + rejected). */
+  feedRows: number;
+  rejectedRows: number;
+  remoteComplete: boolean;
+  remoteIncompleteReasons: string[];
+  /** Listings of this chatbot in the ledger (scope managed) or the remote count (scope all). */
+  managedCount: number;
+  /** Listings the remote snapshot holds; defaults to managedCount. Used by the empty-feed rule. */
+  remoteListings?: number;
+  /** Rows of the last successful non-dry run of this chatbot, when known. */
+  lastSuccessfulFeedRows?: number;
+  /** Default 10%. */
+  maxDeletes: MaxDeletes;
+  /** Default 5. */
+  maxRejectedPercent: number;
+  force: boolean;
+}
+
+export interface GuardVerdict {
+  ok: boolean;
+  forced: boolean;
+  /** One sentence per refusal reason, naming the numbers and the flag that overrides it. */
+  reasons: string[];
+}
+
+export const DEFAULT_MAX_DELETES: MaxDeletes = { kind: 'percent', value: 10 };
+export const DEFAULT_MAX_REJECTED_PERCENT = 5;
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Rounds a percentage for messages: 12.345 → "12.3". */
+function percentText(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}
+
+/** The smallest --max-deletes percentage that would allow `deletes` of `managed` (for the message). */
+function percentNeeded(deletes: number, managed: number): string {
+  return `${Math.ceil((deletes / managed) * 1000) / 10}%`;
+}
+
+function deletesReason(gone: number, input: GuardInput): string | undefined {
+  const { maxDeletes, managedCount } = input;
+  if (gone === 0) return undefined;
+  if (maxDeletes.kind === 'count') {
+    if (gone <= maxDeletes.value) return undefined;
+    return `The plan would delete ${plural(gone, 'listing')}, more than --max-deletes ${maxDeletes.value}; rerun with --max-deletes ${gone} or --force if that is intended.`;
+  }
+  if (managedCount === 0) {
+    return `The plan would delete ${plural(gone, 'listing')} while 0 listings are managed, so no percentage allows it; rerun with --max-deletes ${gone} or --force if that is intended.`;
+  }
+  const allowed = (managedCount * maxDeletes.value) / 100;
+  if (gone <= allowed) return undefined;
+  return `The plan would delete ${plural(gone, 'listing')} of ${managedCount} managed (${percentText((gone / managedCount) * 100)}%), more than --max-deletes ${maxDeletes.value}% (${Math.floor(allowed)}); rerun with --max-deletes ${gone} (or ${percentNeeded(gone, managedCount)}) or --force if that is intended.`;
+}
+
+function rejectedReason(input: GuardInput): string | undefined {
+  if (input.feedRows <= 0 || input.rejectedRows <= 0) return undefined;
+  const percent = (input.rejectedRows / input.feedRows) * 100;
+  if (percent <= input.maxRejectedPercent) return undefined;
+  return `${input.rejectedRows} of ${input.feedRows} feed rows were rejected (${percentText(percent)}%), more than --max-rejected ${input.maxRejectedPercent}%; fix the feed, or rerun with --max-rejected ${Math.ceil(percent)}% or --force.`;
+}
+
+function truncatedReason(input: GuardInput): string | undefined {
+  const last = input.lastSuccessfulFeedRows;
+  if (last === undefined || input.feedRows * 2 >= last) return undefined;
+  return `The feed has ${plural(input.feedRows, 'row')}, fewer than half of the ${last} rows of the last successful run; it may be truncated. Check the feed, or rerun with --force if the shrink is real.`;
+}
+
+function incompleteReason(input: GuardInput): string | undefined {
+  if (input.remoteComplete) return undefined;
+  const why = input.remoteIncompleteReasons.length > 0 ? ` (${input.remoteIncompleteReasons.join('; ')})` : '';
+  return `The chatbot's listings could not be read completely${why}, so the plan may be wrong; retry later, or rerun with --force.`;
+}
+
+function emptyFeedReason(input: GuardInput): string | undefined {
+  const valid = input.feedRows - input.rejectedRows;
+  const remote = input.remoteListings ?? input.managedCount;
+  if (valid > 0 || remote <= 0) return undefined;
+  return `The feed has no valid rows while the chatbot holds ${plural(remote, 'listing')}; an empty feed is never synced without --force.`;
+}
+
+/**
+ * Decides whether a plan may run. Only 'gone' deletes count against --max-deletes: a 'duplicate'
+ * delete removes an extra copy of a key that stays listed, so it shrinks no inventory, and
+ * counting it would block exactly the clean-up of a chatbot with many duplicates. An incomplete
+ * remote snapshot refuses even a plan without deletes: its creates may duplicate listings on the
+ * pages that were not read. `force` turns every refusal into ok, keeping the reasons.
+ */
+export function checkGuard(input: GuardInput): GuardVerdict {
+  const gone = input.plan.deletes.filter((planned) => planned.reason === 'gone').length;
+  const reasons = [
+    emptyFeedReason(input),
+    deletesReason(gone, input),
+    rejectedReason(input),
+    truncatedReason(input),
+    incompleteReason(input),
+  ].filter((reason): reason is string => reason !== undefined);
+  if (reasons.length === 0) return { ok: true, forced: false, reasons };
+  return input.force ? { ok: true, forced: true, reasons } : { ok: false, forced: false, reasons };
+}
+
+const COUNT = /^\d+$/;
+const PERCENT = /^(\d+(?:\.\d+)?)\s*%$/;
+
+/** Parses --max-deletes: '25' (a count) or '10%' (of the managed listings). Throws UsageError. */
+export function parseMaxDeletes(text: string): MaxDeletes {
+  const trimmed = text.trim();
+  if (COUNT.test(trimmed)) return { kind: 'count', value: Number(trimmed) };
+  const match = PERCENT.exec(trimmed);
+  const value = match?.[1] === undefined ? Number.NaN : Number(match[1]);
+  if (value >= 0 && value <= 100) return { kind: 'percent', value };
+  throw new UsageError(`--max-deletes must be a whole number of listings (e.g. 25) or a percentage from 0% to 100% (e.g. 10%), got "${text}".`, { flag: '--max-deletes', value: text });
+}
+
+/** Parses --max-rejected: '5%' or '5' (a percentage of the feed's rows). Throws UsageError. */
+export function parseMaxRejected(text: string): number {
+  const trimmed = text.trim();
+  const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(trimmed);
+  const value = match?.[1] === undefined ? Number.NaN : Number(match[1]);
+  if (value >= 0 && value <= 100) return value;
+  throw new UsageError(`--max-rejected must be a percentage from 0% to 100% (e.g. 5%), got "${text}".`, { flag: '--max-rejected', value: text });
+}
