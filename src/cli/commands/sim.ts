@@ -1,4 +1,124 @@
+/**
+ * `listing-sync sim`: runs the service simulator until SIGINT/SIGTERM. Credentials come from
+ * API_SECRET_KEY / API_SESSION_KEY / PROJECT_AUTH_TOKEN when set (so the CLI pointed at the
+ * simulator works with the same env), else the simulator's defaults. Values are never printed.
+ */
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import { IMAGES_READ_FORMS, SALE_TYPE_READ_FORMS } from '../../sim/read-shape.js';
+import { sampleListing } from '../../sim/sample-listings.js';
+import { startSimulator, type SimCredentials, type SimFaults, type SimOptions } from '../../sim/server.js';
+import type { ImagesReadForm, SaleTypeReadForm } from '../../sim/types.js';
+import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 
-/** Registers the sim commands (placeholder until its issue lands). */
-export const registerSimCommands: RegisterCommands = () => {};
+export interface SimFlags {
+  port?: string;
+  host?: string;
+  seedListings?: string;
+  chatbot?: string[];
+  latency?: string;
+  fault503?: string;
+  faultEnvelope?: string;
+  faultRateLimit?: string;
+  faultDrop?: string;
+  faultDrift?: string;
+  seed?: string;
+  readSaleType?: string;
+  readImages?: string;
+}
+
+function integer(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max} (got '${value}')`);
+  return n;
+}
+
+function rate(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${flag} must be a rate from 0 to 1 (got '${value}')`);
+  return n;
+}
+
+function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  const found = allowed.find((item) => item === value);
+  if (found === undefined) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')} (got '${value}')`);
+  return found;
+}
+
+function credentialsFromEnv(env: Readonly<Record<string, string | undefined>>): Partial<SimCredentials> {
+  // Why empty strings are dropped: the design counts an empty env value as unset.
+  const pairs: Array<[keyof SimCredentials, string | undefined]> = [
+    ['secretKey', env.API_SECRET_KEY],
+    ['sessionKey', env.API_SESSION_KEY],
+    ['projectAuthToken', env.PROJECT_AUTH_TOKEN],
+  ];
+  return Object.fromEntries(pairs.filter(([, value]) => value !== undefined && value !== ''));
+}
+
+/** Pure: flags and env → simulator options. Throws UsageError naming the bad flag. */
+export function simOptionsFrom(flags: SimFlags, env: Readonly<Record<string, string | undefined>>): SimOptions {
+  const chatbots = (flags.chatbot ?? []).flatMap((value) => value.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const bots = chatbots.length > 0 ? chatbots : ['bot-demo'];
+  const firstBot = bots[0] ?? 'bot-demo';
+  const count = integer('seed-listings', flags.seedListings, 0, 1_000_000) ?? 0;
+  const faults: SimFaults = {
+    seed: integer('seed', flags.seed, 0, 2 ** 32 - 1),
+    latencyMs: integer('latency', flags.latency, 0, 60_000),
+    http503Rate: rate('fault-503', flags.fault503),
+    envelopeFailureRate: rate('fault-envelope', flags.faultEnvelope),
+    rateLimitRate: rate('fault-rate-limit', flags.faultRateLimit),
+    commitThenDropRate: rate('fault-drop', flags.faultDrop),
+    driftRate: rate('fault-drift', flags.faultDrift),
+  };
+  const saleType = oneOf<SaleTypeReadForm>('read-sale-type', flags.readSaleType, SALE_TYPE_READ_FORMS);
+  const images = oneOf<ImagesReadForm>('read-images', flags.readImages, IMAGES_READ_FORMS);
+  return {
+    port: integer('port', flags.port, 0, 65_535) ?? 0,
+    host: flags.host ?? '127.0.0.1',
+    credentials: credentialsFromEnv(env),
+    chatbots: bots,
+    listings: count > 0 ? { [firstBot]: Array.from({ length: count }, (_, i) => sampleListing(i + 1, { SerialNumber: firstBot })) } : {},
+    faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
+    readForms: { ...(saleType ? { saleType } : {}), ...(images ? { images } : {}) },
+  };
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export const registerSimCommands: RegisterCommands = (program: Command, host) => {
+  program
+    .command('sim')
+    .description('Run the service simulator (a test tool: in-memory, no persistence, admin routes without auth) until stopped')
+    .option('--port <n>', 'port to listen on (0 = any free port)', '0')
+    .option('--host <h>', 'address to bind', '127.0.0.1')
+    .option('--seed-listings <n>', 'seed N sample listings into the first chatbot')
+    .option('--chatbot <serial>', 'a chatbot serial number (repeatable or comma-separated; default bot-demo)', collect)
+    .option('--latency <ms>', 'delay added to every request')
+    .option('--fault-503 <rate>', 'share of requests answered HTTP 503')
+    .option('--fault-envelope <rate>', 'share of requests answered Success false, Code 500')
+    .option('--fault-rate-limit <rate>', 'share of requests answered Code 429 with Retry-After')
+    .option('--fault-drop <rate>', 'share of writes applied and then dropped without an answer')
+    .option('--fault-drift <rate>', 'share of list reads that insert or remove a listing first')
+    .option('--seed <n>', 'seed of the fault PRNG (same seed, same faults)')
+    .option('--read-sale-type <form>', `SaleType form in list answers: ${SALE_TYPE_READ_FORMS.join(', ')}`)
+    .option('--read-images <form>', `Images form in list answers: ${IMAGES_READ_FORMS.join(', ')}`)
+    .action((flags: SimFlags) =>
+      host.run(async () => {
+        const options = simOptionsFrom(flags, host.io.env);
+        const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
+        const sim = await startSimulator(options);
+        try {
+          const chatbots = sim.state.chatbots().join(', ');
+          host.io.stdout.write(`listing-sync simulator listening on ${sim.baseUrl} (chatbots: ${chatbots})\n`);
+          await stopped;
+        } finally {
+          await sim.close();
+        }
+        return EXIT.ok;
+      }),
+    );
+};
