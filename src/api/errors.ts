@@ -1,0 +1,146 @@
+/**
+ * The API client's errors: one class, a stable string `code` per failure kind, and the endpoint
+ * and listing key in both the message and `details`. Helpers read `code`/`details` only, so they
+ * also work on errors that were serialised into a job's failure record.
+ */
+import { ListingSyncError } from '../errors.js';
+import type { EndpointName } from './endpoints.js';
+import { isRetryable } from './retry-policy.js';
+
+export const API_ERROR_CODES = [
+  'ENVELOPE_FAILURE',
+  'HTTP_STATUS',
+  'AUTH_FAILED',
+  'INVALID_JSON',
+  'CONTRACT_MISMATCH',
+  'NETWORK',
+  'TIMEOUT',
+  'MISSING_CREDENTIAL',
+  'MISSING_CONFIG',
+  'INVALID_INPUT',
+  'ABORTED',
+] as const;
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/**
+ * How far the request got before it failed: 'before' (never sent: validation, credentials, signal
+ * already aborted), 'connect' (no connection: refused, DNS, connect timeout), 'sent' (the request
+ * may have reached the service).
+ */
+export type RequestPhase = 'before' | 'connect' | 'sent';
+
+export interface ApiErrorDetails {
+  endpoint: EndpointName;
+  listingKey?: string;
+  phase: RequestPhase;
+  status?: number;
+  envelopeCode?: number;
+  envelopeMessage?: string;
+  retryAfterMs?: number;
+  /** The low-level code (ECONNRESET, UND_ERR_HEADERS_TIMEOUT, …) for NETWORK/TIMEOUT. */
+  causeCode?: string;
+  /** For TIMEOUT: which of the three timeouts fired. */
+  timeout?: 'connect' | 'headers' | 'body';
+  /** Field problems for INVALID_INPUT / CONTRACT_MISMATCH, each "Field: reason". */
+  problems?: string[];
+}
+
+export class ApiError extends ListingSyncError {
+  declare readonly code: ApiErrorCode;
+  declare readonly details: Readonly<ApiErrorDetails>;
+  /** Milliseconds the service asked us to wait (Retry-After), when it said so. */
+  readonly retryAfterMs: number | undefined;
+
+  /**
+   * `retryable` is the DEFAULT_RETRY_TABLE verdict, a hint for callers without config; the queue
+   * decides with `isRetryable(err, configuredTable)`.
+   */
+  constructor(code: ApiErrorCode, reason: string, details: ApiErrorDetails, cause?: unknown) {
+    const about = details.listingKey === undefined ? '' : ` (listing ${details.listingKey})`;
+    const detailsRecord: Record<string, unknown> = { ...details };
+    super(code, `${details.endpoint}${about}: ${reason}`, {
+      retryable: isRetryable({ code, details }),
+      details: detailsRecord,
+      cause,
+    });
+    this.name = 'ApiError';
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+function detailsOf(err: unknown): Record<string, unknown> {
+  if (typeof err !== 'object' || err === null) return {};
+  const details = (err as { details?: unknown }).details;
+  return typeof details === 'object' && details !== null ? (details as Record<string, unknown>) : {};
+}
+
+function codeOf(err: unknown): string | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function numberDetail(err: unknown, key: string): number | undefined {
+  const value = detailsOf(err)[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * True when the failed call may nevertheless have been carried out by the service, so a create
+ * must not be repeated blindly (look the key up first). Why each case:
+ * - NETWORK / ABORTED after the request left: the service may have committed before the socket died.
+ * - TIMEOUT waiting for headers or body: the service got the request and may still be working.
+ * - HTTP 5xx / envelope Code ≥ 500: a failing server may fail after the write (proxy 502 after commit).
+ * - INVALID_JSON: a 200 with an unreadable body gives no evidence either way.
+ * Connection refused, DNS failures and connect timeouts never reached it; neither did anything
+ * rejected before sending (input, credentials).
+ */
+export function mayHaveReachedService(err: unknown): boolean {
+  const code = codeOf(err);
+  const details = detailsOf(err);
+  if (details.phase !== 'sent') return false;
+  switch (code) {
+    case 'NETWORK':
+    case 'TIMEOUT':
+    case 'ABORTED':
+    case 'INVALID_JSON':
+      return true;
+    case 'HTTP_STATUS': {
+      const status = numberDetail(err, 'status');
+      return status !== undefined && status >= 500;
+    }
+    case 'ENVELOPE_FAILURE': {
+      const envelopeCode = numberDetail(err, 'envelopeCode');
+      return envelopeCode !== undefined && envelopeCode >= 500;
+    }
+    default:
+      return false;
+  }
+}
+
+/** True for HTTP 429 and envelope Code 429: the caller should slow down (queue rate limit), not just back off. */
+export function isRateLimited(err: unknown): boolean {
+  const code = codeOf(err);
+  if (code === 'HTTP_STATUS') return numberDetail(err, 'status') === 429;
+  if (code === 'ENVELOPE_FAILURE') return numberDetail(err, 'envelopeCode') === 429;
+  return false;
+}
+
+/** The wait the service asked for (Retry-After), in ms, when it sent one. */
+export function retryAfterMs(err: unknown): number | undefined {
+  return numberDetail(err, 'retryAfterMs');
+}
+
+/**
+ * Parses a Retry-After header: delay-seconds or an HTTP date (RFC 9110 10.2.3). Returns ms from
+ * `nowMs`, never negative; undefined when absent or unreadable.
+ */
+export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  // An HTTP date always names its weekday/month; this keeps Date.parse's leniency ("-1") out.
+  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - nowMs);
+}
