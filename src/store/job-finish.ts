@@ -1,0 +1,127 @@
+/**
+ * Records a job's final outcome in ONE Redis call: the ledger (conditional on run order), the
+ * failed-key memory, and the run's live counts. One Lua script instead of five round trips keeps
+ * per-job overhead small (throughput), and makes the whole update atomic: a worker that dies
+ * between the service call and this call simply re-runs the job, which then records once.
+ *
+ * Idempotency: the run keeps jobId → outcome. Recording the same outcome again changes nothing;
+ * a different outcome (failed, then retried from the dashboard and created) moves the count.
+ * `retried` rises by the attempts beyond the first, taking the highest attempt number seen.
+ */
+import type { Redis } from 'ioredis';
+import type { LedgerEntry } from '../domain/ledger-entry.js';
+import type { StoreKeys } from './keys.js';
+import { NEWER_WRITER_LUA, encodeLedgerEntry } from './ledger.js';
+import { luaScript, runLua } from './lua.js';
+import type { JobOutcome } from './run-types.js';
+
+const FINISH = luaScript(`${NEWER_WRITER_LUA}
+local ledgerKey, tombKey, failedKey, runKey, outcomesKey, attemptsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local jobId, outcome, weight, attempt, now, runId, mode, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8])
+local superseded = 0
+local i = 9
+for _ = 1, n do
+  local key = ARGV[i]
+  if newerWriter(ledgerKey, tombKey, key, runId) then
+    superseded = superseded + 1
+  elseif mode == 'write' then
+    redis.call('HSET', ledgerKey, key, ARGV[i + 1])
+    redis.call('HDEL', tombKey, key)
+    redis.call('HDEL', failedKey, key)
+  elseif mode == 'delete' then
+    redis.call('HDEL', ledgerKey, key)
+    redis.call('HSET', tombKey, key, runId)
+    redis.call('HDEL', failedKey, key)
+  elseif mode == 'fail' then
+    redis.call('HSET', failedKey, key, ARGV[i + 1])
+  end
+  if mode == 'delete' then i = i + 1 else i = i + 2 end
+end
+if redis.call('EXISTS', runKey) == 0 then return superseded end
+local previous = redis.call('HGET', outcomesKey, jobId)
+local current = outcome .. '\\t' .. weight
+if previous ~= current then
+  if previous then
+    local prevOutcome, prevWeight = string.match(previous, '^([^\\t]*)\\t(.*)$')
+    redis.call('HINCRBY', runKey, 'c:' .. prevOutcome, -tonumber(prevWeight))
+    if prevOutcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', -1) end
+  else
+    redis.call('HINCRBY', runKey, 'j:finished', 1)
+  end
+  redis.call('HSET', outcomesKey, jobId, current)
+  redis.call('HINCRBY', runKey, 'c:' .. outcome, weight)
+  if outcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', 1) end
+end
+local seen = tonumber(redis.call('HGET', attemptsKey, jobId) or '1')
+if attempt > seen then
+  redis.call('HINCRBY', runKey, 'c:retried', attempt - seen)
+  redis.call('HSET', attemptsKey, jobId, attempt)
+elseif not redis.call('HEXISTS', attemptsKey, jobId) then
+  redis.call('HSET', attemptsKey, jobId, attempt)
+end
+local total = tonumber(redis.call('HGET', runKey, 'totalJobs') or '0')
+local finished = tonumber(redis.call('HGET', runKey, 'j:finished') or '0')
+local status = redis.call('HGET', runKey, 'status')
+if total > 0 and finished >= total and status ~= 'refused' then
+  local failed = tonumber(redis.call('HGET', runKey, 'j:failed') or '0')
+  local final = 'done'
+  if failed > 0 then final = 'failed' end
+  if status ~= final or previous ~= current then
+    redis.call('HSET', runKey, 'status', final, 'finishedAt', now)
+  end
+end
+return superseded
+`);
+
+/** A listing key a job failed on for good: remembered until a later write of the key succeeds. */
+export interface FailedKey {
+  key: string;
+  jobId: string;
+  runId: string;
+  code: string;
+  message: string;
+  attempts: number;
+  at: number;
+}
+
+interface FinishBase {
+  chatbot: string;
+  runId: string;
+  jobId: string;
+  outcome: JobOutcome;
+  /** How many listings the outcome counts for (a delete batch counts each key). */
+  weight: number;
+  /** The job's attempt number (1 = first). */
+  attempt: number;
+  now: number;
+}
+
+/** What a finished job changes besides its run counts. */
+export type FinishEffect =
+  | { mode: 'write'; writes: ReadonlyArray<{ key: string; entry: LedgerEntry }> }
+  | { mode: 'delete'; keys: readonly string[] }
+  | { mode: 'fail'; failures: readonly FailedKey[] }
+  | { mode: 'none' };
+
+export type JobFinish = FinishBase & FinishEffect;
+
+export class JobFinishStore {
+  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+
+  /** Applies a job's final outcome atomically; returns how many keys a newer run had already touched. */
+  async finishJob(finish: JobFinish): Promise<number> {
+    const { keys } = this;
+    const items: string[] = [];
+    if (finish.mode === 'write') for (const w of finish.writes) items.push(w.key, encodeLedgerEntry(w.entry));
+    if (finish.mode === 'delete') items.push(...finish.keys);
+    if (finish.mode === 'fail') for (const f of finish.failures) items.push(f.key, JSON.stringify(f));
+    const count = finish.mode === 'write' ? finish.writes.length : finish.mode === 'delete' ? finish.keys.length : finish.mode === 'fail' ? finish.failures.length : 0;
+    const reply = await runLua(
+      this.redis,
+      FINISH,
+      [keys.ledger(finish.chatbot), keys.tombstones(finish.chatbot), keys.failed(finish.chatbot), keys.run(finish.runId), keys.runOutcomes(finish.runId), keys.runAttempts(finish.runId)],
+      [finish.jobId, finish.outcome, finish.weight, finish.attempt, finish.now, finish.runId, finish.mode, count, ...items],
+    );
+    return typeof reply === 'number' ? reply : 0;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The ledger: per chatbot and listing key, what listing-sync last wrote (content hash, remote id,
+ * time, run). The planner reads it whole; jobs check it before writing and update it after.
+ *
+ * Why entries are compared by run id: run ids sort by time (domain/job-id.ts), and a job of an
+ * older run must never overwrite what a newer run wrote — retrying a week-old failed job from the
+ * dashboard must not undo last night's update. The compare-and-set happens in Lua so that two
+ * workers finishing at once cannot interleave.
+ */
+import type { Redis } from 'ioredis';
+import type { LedgerEntry } from '../domain/ledger-entry.js';
+import type { StoreKeys } from './keys.js';
+import { luaScript, runLua } from './lua.js';
+
+/** Lua: the run id newer than ARGV-given `runId` that wrote or deleted `key`, or false. */
+export const NEWER_WRITER_LUA = `
+local function newerWriter(ledgerKey, tombKey, key, runId)
+  local entry = redis.call('HGET', ledgerKey, key)
+  if entry then
+    local writer = string.match(entry, '^[^\\t]*')
+    if writer > runId then return writer end
+  end
+  local deleter = redis.call('HGET', tombKey, key)
+  if deleter and deleter > runId then return deleter end
+  return false
+end
+`;
+
+const RECORD_WRITE = luaScript(`${NEWER_WRITER_LUA}
+local newer = newerWriter(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
+if newer then return newer end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return false
+`);
+
+const RECORD_DELETE = luaScript(`${NEWER_WRITER_LUA}
+local newer = newerWriter(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
+if newer then return newer end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return false
+`);
+
+/** Serialises an entry compactly (1M entries must fit and parse quickly); run id first for Lua. */
+export function encodeLedgerEntry(entry: LedgerEntry): string {
+  return [entry.runId, String(entry.writtenAt), entry.hash, entry.remoteId ?? ''].join('\t');
+}
+
+export function decodeLedgerEntry(text: string): LedgerEntry | undefined {
+  const [runId, writtenAt, hash, remoteId] = text.split('\t');
+  if (runId === undefined || writtenAt === undefined || hash === undefined) return undefined;
+  const entry: LedgerEntry = { runId, writtenAt: Number(writtenAt), hash };
+  if (remoteId) entry.remoteId = remoteId;
+  return entry;
+}
+
+/** What a job needs to know about its key before writing, read in one round trip. */
+export interface LedgerProbe {
+  /** The newer run that already wrote or deleted the key, when there is one. */
+  newerRun?: string;
+  /** The current entry (the key exists remotely as far as the ledger knows). */
+  entry?: LedgerEntry;
+}
+
+export class LedgerStore {
+  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+
+  /** Every entry of a chatbot, read with HSCAN in batches so a million entries do not block Redis. */
+  async readLedger(chatbot: string): Promise<Map<string, LedgerEntry>> {
+    const ledger = new Map<string, LedgerEntry>();
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(this.keys.ledger(chatbot), cursor, 'COUNT', 5000);
+      cursor = next;
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const entry = decodeLedgerEntry(flat[i + 1] as string);
+        if (entry) ledger.set(flat[i] as string, entry);
+      }
+    } while (cursor !== '0');
+    return ledger;
+  }
+
+  async getEntry(chatbot: string, key: string): Promise<LedgerEntry | undefined> {
+    const text = await this.redis.hget(this.keys.ledger(chatbot), key);
+    return text === null ? undefined : decodeLedgerEntry(text);
+  }
+
+  /** Records a write unless a newer run already wrote/deleted the key; returns that newer run id if so. */
+  async recordWrite(chatbot: string, key: string, entry: LedgerEntry): Promise<string | undefined> {
+    const reply = await runLua(this.redis, RECORD_WRITE, [this.keys.ledger(chatbot), this.keys.tombstones(chatbot)], [key, entry.runId, encodeLedgerEntry(entry)]);
+    return typeof reply === 'string' ? reply : undefined;
+  }
+
+  /** Records a delete (entry removed, tombstone kept) unless a newer run touched the key. */
+  async recordDelete(chatbot: string, key: string, runId: string): Promise<string | undefined> {
+    const reply = await runLua(this.redis, RECORD_DELETE, [this.keys.ledger(chatbot), this.keys.tombstones(chatbot)], [key, runId]);
+    return typeof reply === 'string' ? reply : undefined;
+  }
+
+  /** The run newer than `runId` that already wrote or deleted `key`, if any (the superseded check). */
+  async newerWriter(chatbot: string, key: string, runId: string): Promise<string | undefined> {
+    return (await this.probe(chatbot, key, runId)).newerRun;
+  }
+
+  /** The superseded check and the current entry, in one pipelined round trip. */
+  async probe(chatbot: string, key: string, runId: string): Promise<LedgerProbe> {
+    const replies = await this.redis.pipeline().hget(this.keys.ledger(chatbot), key).hget(this.keys.tombstones(chatbot), key).exec();
+    const entryText = replies?.[0]?.[1];
+    const deleter = replies?.[1]?.[1];
+    const probe: LedgerProbe = {};
+    const entry = typeof entryText === 'string' ? decodeLedgerEntry(entryText) : undefined;
+    if (entry) probe.entry = entry;
+    if (entry && entry.runId > runId) probe.newerRun = entry.runId;
+    else if (typeof deleter === 'string' && deleter > runId) probe.newerRun = deleter;
+    return probe;
+  }
+}

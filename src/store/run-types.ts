@@ -1,0 +1,62 @@
+/** The shapes of run records: what a sync did, kept in Redis by runs.ts. */
+
+export const RUN_STATUSES = ['planned', 'running', 'done', 'refused', 'failed'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const RUN_TRIGGERS = ['cli', 'schedule', 'demo'] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+/** Final outcomes a job can record; each has a live count on its run. */
+export const JOB_OUTCOMES = ['created', 'updated', 'deleted', 'unchanged', 'edited', 'superseded', 'failed'] as const;
+export type JobOutcome = (typeof JOB_OUTCOMES)[number];
+
+/**
+ * Live counts of a run. Listing outcomes count listings (a delete batch of 100 keys adds 100 to
+ * `deleted`); `totalJobs`/`finishedJobs`/`failedJobs` count jobs. `retried` counts attempts beyond
+ * each job's first (stalled re-runs and rate-limited re-queues included).
+ */
+export interface RunCounts {
+  created: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+  edited: number;
+  superseded: number;
+  failed: number;
+  retried: number;
+  totalJobs: number;
+  finishedJobs: number;
+  failedJobs: number;
+}
+
+/** What the sync hands over when it starts a run. */
+export interface NewRun {
+  id: string;
+  chatbot: string;
+  trigger: RunTrigger;
+  forced: boolean;
+  status: RunStatus;
+  startedAt: number;
+  finishedAt?: number;
+  /** Any JSON-serialisable summary: feed stats, remote stats, plan counts, guard verdict. */
+  summary?: unknown;
+  /** Rejected feed rows, kept whole (the CSV download needs every one). */
+  rejected?: readonly unknown[];
+}
+
+export interface RunRecord {
+  id: string;
+  chatbot: string;
+  trigger: RunTrigger;
+  forced: boolean;
+  status: RunStatus;
+  startedAt: number;
+  finishedAt?: number;
+  summary: unknown;
+  counts: RunCounts;
+  rejectedCount: number;
+}
+
+export function emptyCounts(): RunCounts {
+  return { created: 0, updated: 0, deleted: 0, unchanged: 0, edited: 0, superseded: 0, failed: 0, retried: 0, totalJobs: 0, finishedJobs: 0, failedJobs: 0 };
+}

@@ -1,0 +1,33 @@
+/**
+ * The store: every Redis-backed record of listing-sync behind one object, built over a
+ * connection the caller owns (and closes).
+ */
+import type { Redis } from 'ioredis';
+import { FailedKeyStore } from './failed-keys.js';
+import { JobFinishStore } from './job-finish.js';
+import { KeyIndexStore } from './key-index.js';
+import { storeKeys } from './keys.js';
+import { LedgerStore } from './ledger.js';
+import { RunStore } from './runs.js';
+
+export interface Store {
+  redis: Redis;
+  ledger: LedgerStore;
+  runs: RunStore;
+  failedKeys: FailedKeyStore;
+  keyIndex: KeyIndexStore;
+  jobFinish: JobFinishStore;
+}
+
+/** Builds the store over `redis` with keys under `prefix` (the BullMQ prefix). */
+export function createStore(redis: Redis, prefix: string): Store {
+  const keys = storeKeys(prefix);
+  return {
+    redis,
+    ledger: new LedgerStore(redis, keys),
+    runs: new RunStore(redis, keys),
+    failedKeys: new FailedKeyStore(redis, keys),
+    keyIndex: new KeyIndexStore(redis, keys),
+    jobFinish: new JobFinishStore(redis, keys),
+  };
+}
