@@ -1,0 +1,31 @@
+/**
+ * Test helpers for the service simulator: start one on port 0, run a block with one, and the
+ * env that points the CLI at it.
+ */
+import { startSimulator, type RunningSimulator, type SimOptions } from '../../src/sim/server.js';
+
+/** Starts a simulator on 127.0.0.1, any free port. The caller closes it (afterEach). */
+export async function startTestSim(options: SimOptions = {}): Promise<RunningSimulator> {
+  return await startSimulator({ port: 0, host: '127.0.0.1', ...options });
+}
+
+/** Runs `fn` with a fresh simulator and closes it afterwards, pass or fail. */
+export async function withSim<T>(options: SimOptions, fn: (sim: RunningSimulator) => Promise<T>): Promise<T> {
+  const sim = await startTestSim(options);
+  try {
+    return await fn(sim);
+  } finally {
+    await sim.close();
+  }
+}
+
+/** The env variables that point the CLI (or a worker process) at `sim`. */
+export function simEnv(sim: RunningSimulator): Record<string, string> {
+  return {
+    API_BASE_URL: sim.baseUrl,
+    SITE_URL: sim.siteUrl,
+    API_SECRET_KEY: sim.credentials.secretKey,
+    API_SESSION_KEY: sim.credentials.sessionKey,
+    PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
+  };
+}
