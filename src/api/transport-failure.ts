@@ -1,0 +1,60 @@
+/**
+ * Turns what undici/net throw into an ApiError with code NETWORK, TIMEOUT or ABORTED, recording
+ * whether the request may have left (phase) so that mayHaveReachedService can tell.
+ */
+import type { EndpointName } from './endpoints.js';
+import { ApiError, type ApiErrorDetails } from './errors.js';
+
+const TIMEOUT_CODES: Readonly<Record<string, 'connect' | 'headers' | 'body'>> = {
+  UND_ERR_CONNECT_TIMEOUT: 'connect',
+  UND_ERR_HEADERS_TIMEOUT: 'headers',
+  UND_ERR_BODY_TIMEOUT: 'body',
+};
+
+/** Failures that happen before a connection exists: the request cannot have been sent. */
+const CONNECT_PHASE_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
+
+function lowLevelCode(thrown: unknown): string | undefined {
+  let current: unknown = thrown;
+  // undici wraps some socket errors (cause chain); the first string code wins.
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export interface FailureContext {
+  endpoint: EndpointName;
+  listingKey: string | undefined;
+  signal: AbortSignal | undefined;
+}
+
+function base(ctx: FailureContext): Pick<ApiErrorDetails, 'endpoint' | 'listingKey'> {
+  return { endpoint: ctx.endpoint, ...(ctx.listingKey === undefined ? {} : { listingKey: ctx.listingKey }) };
+}
+
+/** Classifies a throwable from request()/body reading. Already-classified ApiErrors pass through. */
+export function transportFailure(thrown: unknown, ctx: FailureContext): ApiError {
+  if (thrown instanceof ApiError) return thrown;
+  if (ctx.signal?.aborted) {
+    return new ApiError('ABORTED', 'request aborted by the caller', { ...base(ctx), phase: 'sent' }, thrown);
+  }
+  const causeCode = lowLevelCode(thrown) ?? 'UNKNOWN';
+  const timeout = TIMEOUT_CODES[causeCode];
+  if (timeout !== undefined) {
+    const phase = timeout === 'connect' ? 'connect' : 'sent';
+    return new ApiError('TIMEOUT', `${timeout} timeout (${causeCode})`, { ...base(ctx), phase, causeCode, timeout }, thrown);
+  }
+  const phase = CONNECT_PHASE_CODES.has(causeCode) ? 'connect' : 'sent';
+  const what = phase === 'connect' ? 'could not connect' : 'connection failed after the request was sent';
+  return new ApiError('NETWORK', `${what} (${causeCode})`, { ...base(ctx), phase, causeCode }, thrown);
+}
