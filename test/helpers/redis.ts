@@ -28,6 +28,7 @@ async function freePort(): Promise<number> {
 
 async function ping(url: string, timeoutMs = 1500): Promise<boolean> {
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, retryStrategy: () => null });
+  client.on('error', () => {}); // a refused connection while redis-server starts is expected
   try {
     await client.connect();
     return (await client.ping()) === 'PONG';
