@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, isRateLimited, mayHaveReachedService, parseRetryAfter, retryAfterMs, type ApiErrorDetails } from '../../src/api/errors.js';
+import { errors as undiciErrors } from 'undici';
+import { transportFailure } from '../../src/api/transport-failure.js';
 import {
   DEFAULT_RETRY_TABLE,
   isRetryable,
@@ -146,5 +148,35 @@ describe('rate limiting and Retry-After', () => {
     const err = new ApiError('HTTP_STATUS', 'HTTP 503', sent({ listingKey: 'MLS-7', status: 503 }));
     expect(err.message).toBe('createListing (listing MLS-7): HTTP 503');
     expect(err.details).toMatchObject({ endpoint: 'createListing', listingKey: 'MLS-7' });
+  });
+});
+
+describe('transportFailure classifies what undici and net throw', () => {
+  const ctx = { endpoint: 'createListing' as const, listingKey: 'MLS-1', signal: undefined };
+  const withCode = (code: string) => Object.assign(new Error(code), { code });
+
+  it.each([
+    ['connect timeout', new undiciErrors.ConnectTimeoutError(), 'TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', false],
+    ['headers timeout', new undiciErrors.HeadersTimeoutError(), 'TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', true],
+    ['body timeout', new undiciErrors.BodyTimeoutError(), 'TIMEOUT', 'UND_ERR_BODY_TIMEOUT', true],
+    ['socket closed', new undiciErrors.SocketError('other side closed'), 'NETWORK', 'UND_ERR_SOCKET', true],
+    ['ECONNRESET', withCode('ECONNRESET'), 'NETWORK', 'ECONNRESET', true],
+    ['EPIPE', withCode('EPIPE'), 'NETWORK', 'EPIPE', true],
+    ['ECONNREFUSED', withCode('ECONNREFUSED'), 'NETWORK', 'ECONNREFUSED', false],
+    ['ENOTFOUND', withCode('ENOTFOUND'), 'NETWORK', 'ENOTFOUND', false],
+    ['wrapped ECONNRESET', new Error('fetch failed', { cause: withCode('ECONNRESET') }), 'NETWORK', 'ECONNRESET', true],
+  ])('%s → %s', (_label, thrown, code, causeCode, reached) => {
+    const err = transportFailure(thrown, ctx);
+    expect(err.code).toBe(code);
+    expect(err.details.causeCode).toBe(causeCode);
+    expect(err.message).toContain('(listing MLS-1)');
+    expect(mayHaveReachedService(err)).toBe(reached);
+    expect(isRetryable(err)).toBe(true);
+  });
+
+  it('is ABORTED when the caller aborted, whatever was thrown', () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(transportFailure(controller.signal.reason, { ...ctx, signal: controller.signal }).code).toBe('ABORTED');
   });
 });
