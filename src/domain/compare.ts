@@ -123,7 +123,8 @@ export function fieldEqual(field: string, feedValue: unknown, remoteValue: unkno
  * since the update sends the whole feed listing anyway.
  */
 export function diffListing(feed: ListingFields, remote: Partial<ListingFields>, options: CompareOptions): FieldChange[] {
-  const changes: FieldChange[] = [];
+  // Allocated on the first difference: most listings have none (the planner diffs every one).
+  let changes: FieldChange[] | undefined;
   let substantive = false;
   const feedRecord = feed as Readonly<Record<string, unknown>>;
   const remoteRecord = remote as Readonly<Record<string, unknown>>;
@@ -132,9 +133,10 @@ export function diffListing(feed: ListingFields, remote: Partial<ListingFields>,
     if (!Object.hasOwn(remoteRecord, field)) continue;
     const from = remoteRecord[field];
     const to = feedRecord[field];
-    if (fieldEqual(field, to, from)) continue;
-    changes.push({ field, from, to });
+    // Identical values are equal under any normalisation; most fields take this fast path.
+    if (to === from || fieldEqual(field, to, from)) continue;
+    (changes ??= []).push({ field, from, to });
     if (!options.volatileFields.includes(field)) substantive = true;
   }
-  return substantive ? changes : [];
+  return substantive && changes !== undefined ? changes : [];
 }

@@ -2,14 +2,8 @@
  * The content hash of a listing: what the ledger records after a write, so that a later run can
  * tell a change in a field the read shape does not show (AreaUnit, Location, ...) from no change.
  */
-import { createHash } from 'node:crypto';
-import { LISTING_FIELD_NAMES, type ListingFields } from './listing.js';
-
-/**
- * Field names in code-unit order, computed once. Only the write shape's fields are hashed, so a
- * ListingWrite (which adds SerialNumber) hashes like the ListingFields it carries.
- */
-const SORTED_FIELDS: readonly string[] = [...LISTING_FIELD_NAMES].sort(compareCodeUnits);
+import { hash } from 'node:crypto';
+import type { ListingFields } from './listing.js';
 
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -69,12 +63,64 @@ function objectText(record: Record<string, unknown>, keys: readonly string[]): s
   return text + '}';
 }
 
-/** Canonical JSON of a listing: sorted keys, canonical numbers, undefined dropped, arrays in order. */
+/** Appends `"name":value` to an object's text unless the value is dropped. */
+function member(text: string, nameText: string, value: unknown): string {
+  if (value === undefined) return text;
+  const written = valueText(value);
+  if (written === undefined) return text;
+  return text + (text.length > 1 ? ',' : '') + nameText + written;
+}
+
+/**
+ * Canonical JSON of a listing: sorted keys, canonical numbers, undefined dropped, arrays in order.
+ * Written out field by field in sorted order because named property reads are several times
+ * faster than a keyed walk over a sorted name list (the 1M-listing benchmark hashes every row);
+ * test/unit/hash.test.ts checks it against the generic writer so a new field cannot be missed.
+ */
 export function canonicalListingJson(listing: ListingFields): string {
-  return objectText(listing as unknown as Record<string, unknown>, SORTED_FIELDS);
+  let text = '{';
+  text = member(text, '"Address":', listing.Address);
+  text = member(text, '"AreaUnit":', listing.AreaUnit);
+  text = member(text, '"Bathrooms":', listing.Bathrooms);
+  text = member(text, '"Bedrooms":', listing.Bedrooms);
+  text = member(text, '"BuildingArea":', listing.BuildingArea);
+  text = member(text, '"City":', listing.City);
+  text = member(text, '"CurrencySymbol":', listing.CurrencySymbol);
+  text = member(text, '"DaysOnMarket":', listing.DaysOnMarket);
+  text = member(text, '"DepositFee":', listing.DepositFee);
+  text = member(text, '"Description":', listing.Description);
+  text = member(text, '"ExtensionColumn":', listing.ExtensionColumn);
+  text = member(text, '"HOAMonth":', listing.HOAMonth);
+  text = member(text, '"Images":', listing.Images);
+  text = member(text, '"Latitude":', listing.Latitude);
+  text = member(text, '"Location":', listing.Location);
+  text = member(text, '"Longitude":', listing.Longitude);
+  text = member(text, '"LotArea":', listing.LotArea);
+  text = member(text, '"MLSNumber":', listing.MLSNumber);
+  text = member(text, '"ParkingSpots":', listing.ParkingSpots);
+  text = member(text, '"PropertyType":', listing.PropertyType);
+  text = member(text, '"RentPrice":', listing.RentPrice);
+  text = member(text, '"SalePrice":', listing.SalePrice);
+  text = member(text, '"SaleType":', listing.SaleType);
+  text = member(text, '"SpaceType":', listing.SpaceType);
+  text = member(text, '"State":', listing.State);
+  text = member(text, '"Status":', listing.Status);
+  text = member(text, '"Tours":', listing.Tours);
+  text = member(text, '"UnitAreaPrice":', listing.UnitAreaPrice);
+  text = member(text, '"Url":', listing.Url);
+  text = member(text, '"YearBuilt":', listing.YearBuilt);
+  text = member(text, '"ZIP":', listing.ZIP);
+  text = member(text, '"ZestimatePrice":', listing.ZestimatePrice);
+  return text + '}';
+}
+
+/** Canonical JSON of any value (sorted object keys); the reference the listing writer must match. */
+export function canonicalJson(value: unknown): string {
+  return valueText(value) ?? 'null';
 }
 
 /** Stable content hash of a listing: sha256 hex of its canonical JSON (see canonicalListingJson). */
 export function listingHash(listing: ListingFields): string {
-  return createHash('sha256').update(canonicalListingJson(listing)).digest('hex');
+  // One-shot crypto.hash: no Hash object per call (createHash allocates one), measurably faster at 1M calls.
+  return hash('sha256', canonicalListingJson(listing), 'hex');
 }

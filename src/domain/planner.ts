@@ -4,7 +4,7 @@
  */
 import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
 import { listingHash } from './hash.js';
-import type { Ledger } from './ledger-entry.js';
+import type { Ledger, LedgerEntry } from './ledger-entry.js';
 import type { ListingFields, SyncKeyType } from './listing.js';
 import type { DeleteScope, FieldChange, Plan, PlannedCreate, PlannedDelete, PlannedUpdate, SyncMode } from './plan.js';
 import type { RemoteListing } from './remote.js';
@@ -47,10 +47,9 @@ function deleteKeyType(keyType: SyncKeyType): 'MLSNumber' | 'URL' {
 }
 
 /** Why an unchanged-looking feed listing must still be written, or undefined when it need not be. */
-function forcedChange(input: PlanInput, key: string, hash: string): FieldChange | undefined {
-  const entry = input.ledger.get(key);
-  if (entry !== undefined && entry.hash !== hash) return { field: HIDDEN_FIELDS_CHANGE, from: entry.hash, to: hash };
-  if (input.retryKeys?.has(key) === true) return { field: RETRY_CHANGE, from: 'failed in an earlier run', to: 'retry' };
+function forcedChange(entry: LedgerEntry | undefined, hash: string | undefined, retry: boolean): FieldChange | undefined {
+  if (entry !== undefined && hash !== undefined && entry.hash !== hash) return { field: HIDDEN_FIELDS_CHANGE, from: entry.hash, to: hash };
+  if (retry) return { field: RETRY_CHANGE, from: 'failed in an earlier run', to: 'retry' };
   return undefined;
 }
 
@@ -73,18 +72,22 @@ export function planSync(input: PlanInput): PlanResult {
   let unchanged = 0;
 
   for (const [key, listing] of input.feed) {
-    const copies = index.byKey.get(key);
-    const hash = listingHash(listing);
-    const kept = copies?.[0];
+    const kept = index.byKey.get(key)?.[0];
     if (kept === undefined) {
-      creates.push({ key, listing, hash });
+      creates.push({ key, listing, hash: listingHash(listing) });
       continue;
     }
     const changes = diffListing(listing, kept.fields, options);
-    const forced = changes.length === 0 ? forcedChange(input, key, hash) : undefined;
-    if (forced !== undefined) changes.push(forced);
-    if (changes.length === 0) unchanged += 1;
-    else updates.push({ key, listing, hash, remoteId: kept.id, changes });
+    if (changes.length > 0) {
+      updates.push({ key, listing, hash: listingHash(listing), remoteId: kept.id, changes });
+      continue;
+    }
+    // Hashed only here and for writes: an unchanged listing without a ledger entry needs no hash.
+    const entry = input.ledger.get(key);
+    const hash = entry === undefined ? undefined : listingHash(listing);
+    const forced = forcedChange(entry, hash, input.retryKeys?.has(key) === true);
+    if (forced === undefined) unchanged += 1;
+    else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: kept.id, changes: [forced] });
   }
 
   for (const [key, copies] of index.byKey) {
