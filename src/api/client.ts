@@ -11,7 +11,7 @@ import { authHeaders, type ApiCredentials } from './auth-headers.js';
 import type { ApiClient, CallContext } from './client-contract.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
-import { describeIssues, readResponse } from './read-response.js';
+import { describeIssues, readResponse, type RawResponse } from './read-response.js';
 import {
   chatbotSettingsSchema,
   createListingDataSchema,
@@ -89,7 +89,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   function report(endpoint: EndpointName, started: number, outcome: string, status: number | undefined, envelopeCode: number | undefined): void {
     const ms = Math.round(performance.now() - started);
     options.logger?.debug({ endpoint, status, ms, envelopeCode, outcome }, 'api call');
-    options.onCall?.({ endpoint, ms, outcome, ...(envelopeCode === undefined ? {} : { envelopeCode }) });
+    // Why: a metrics hook that throws must not turn a create the service committed into a
+    // failure, which the queue would retry into a duplicate.
+    try {
+      options.onCall?.({ endpoint, ms, outcome, ...(envelopeCode === undefined ? {} : { envelopeCode }) });
+    } catch (hookError) {
+      options.logger?.warn({ endpoint, err: hookError }, 'onCall hook threw; ignored');
+    }
   }
 
   async function send<S extends z.ZodType>(
@@ -107,7 +113,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (ctx.signal?.aborted) {
         throw new ApiError('ABORTED', 'request aborted by the caller before it was sent', { endpoint, ...withKey(listingKey), phase: 'before' });
       }
-      let raw;
+      let raw: RawResponse;
       try {
         const response = await request(url, {
           dispatcher: agent,

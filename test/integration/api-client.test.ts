@@ -519,6 +519,13 @@ describe('abort, limits, logging', () => {
     expect(sim.state.maxInFlight()).toBe(2);
   });
 
+  it('a throwing onCall hook does not turn a committed create into a failure', async () => {
+    const sim = await simulator();
+    const api = simClient(sim, { onCall: () => { throw new Error('metrics down'); } });
+    await expect(api.createListing(freshListing('bot-a'))).resolves.toMatch(/\S/);
+    expect(sim.state.listings('bot-a')).toHaveLength(1);
+  });
+
   it('logs one debug line and one onCall event per call, with no secret anywhere', async () => {
     const sim = await simulator({ credentials: { secretKey: 'SECRET-aaaa-1111', sessionKey: 'SESSION-bbbb-2222', projectAuthToken: 'PROJECT-cccc-3333' } });
     const lines: string[] = [];
