@@ -1,4 +1,101 @@
+/**
+ * `listing-sync chatbot edit` (endpoint 1) and `listing-sync chatbot knowledge` (endpoint 2).
+ * Input is typed and validated against the API schemas before any request is made.
+ */
+import type { Command } from 'commander';
+import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
+import { UsageError } from '../../errors.js';
+import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../api-wiring.js';
+import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
+import { printJson } from '../io.js';
+import { asObject, chatbotFrom, collect, required } from '../option-values.js';
+import { parseSetValues } from '../parse-values.js';
+import { readJsonFile } from '../read-json-file.js';
+import { validateInput } from '../validate-input.js';
 
-/** Registers the chatbot commands (placeholder until its issue lands). */
-export const registerChatbotCommands: RegisterCommands = () => {};
+export interface ChatbotEditOptions extends ConnectionOptions {
+  chatbot?: string;
+  set?: string[];
+  file?: string;
+}
+
+export interface KnowledgeOptions extends ConnectionOptions {
+  chatbot?: string;
+  file?: string;
+}
+
+const SETTINGS_FIELDS = Object.keys(chatbotSettingsSchema.shape);
+const KNOWLEDGE_FIELDS = Object.keys(knowledgeEditSchema.shape);
+
+/**
+ * The validated Edit body from `--set` pairs or a `--file` (exactly one of them). Exported so the
+ * bulk `--many` edit (queued, wired by the queue commands) validates each chatbot the same way.
+ */
+export async function chatbotEditSettings(options: ChatbotEditOptions): Promise<ChatbotSettings> {
+  const pairs = options.set ?? [];
+  if (pairs.length > 0 && options.file !== undefined) throw new UsageError('give either --set Field=value ... or --file settings.json, not both');
+  if (options.file !== undefined) {
+    const content = asObject(await readJsonFile(options.file), options.file);
+    const serialNumber = chatbotFrom(options.chatbot, content.serialNumber, 'serialNumber');
+    return validateInput(chatbotSettingsSchema, { ...content, serialNumber }, options.file, SETTINGS_FIELDS);
+  }
+  const serialNumber = required(options.chatbot, '--chatbot', "the chatbot's serial number");
+  if (pairs.length === 0) throw new UsageError('nothing to change: give --set Field=value (repeatable) or --file settings.json');
+  const values = parseSetValues(pairs, chatbotSettingsSchema.shape, { serialNumber: '--chatbot' });
+  return validateInput(chatbotSettingsSchema, { ...values, serialNumber }, '--set', SETTINGS_FIELDS);
+}
+
+/** The validated EditKnowledge body from `--file` (rule 4.4.1 included). */
+export async function knowledgeEdit(options: KnowledgeOptions): Promise<KnowledgeEdit> {
+  const path = required(options.file, '--file', 'a JSON file with the knowledge-base edit, api-spec 2.2');
+  const content = asObject(await readJsonFile(path), path);
+  const serialNumber = chatbotFrom(options.chatbot, content.serialNumber, 'serialNumber');
+  return validateInput(knowledgeEditSchema, { ...content, serialNumber }, path, KNOWLEDGE_FIELDS);
+}
+
+export const registerChatbotCommands: RegisterCommands = (program: Command, host) => {
+  const chatbot = program.command('chatbot').description("edit a chatbot's settings and knowledge base");
+
+  // Hook: `--many <file.json>` (bulk edit of many chatbots through the queue) is not wired here;
+  // the queue wiring adds it and should validate each entry as chatbotEditSettings does.
+  addConnectionOptions(
+    chatbot
+      .command('edit')
+      .description("change a chatbot's settings (api-spec 2.1); only the fields given are sent")
+      .option('--chatbot <serial>', "the chatbot's serial number")
+      .option('--set <Field=value>', 'a setting to change (repeatable), e.g. --set Temperature=1 --set ChatBubbleColor=rgb(0,0,255)', collect)
+      .option('--file <settings.json>', 'a JSON object of settings instead of --set'),
+  ).action((options: ChatbotEditOptions) =>
+    host.run(() =>
+      withServiceClient(options, host.io, 'api', () => chatbotEditSettings(options), async ({ client, json, io }, settings) => {
+        const result = await client.editChatbot(settings);
+        const changed = Object.keys(settings).filter((field) => field !== 'serialNumber');
+        if (json) printJson(io, { chatbot: settings.serialNumber, result, changed });
+        else io.stdout.write(`chatbot ${settings.serialNumber}: updated ${changed.join(', ')}\n`);
+        if (result === 1) return EXIT.ok;
+        io.stderr.write(`listing-sync: chatbot ${settings.serialNumber}: the service answered ${result} (1 means success)\n`);
+        return EXIT.failed;
+      }),
+    ),
+  );
+
+  addConnectionOptions(
+    chatbot
+      .command('knowledge')
+      .description("edit a chatbot's knowledge base (api-spec 2.2): sitemap sync, files, text, sheets, websites, Q&A")
+      .option('--chatbot <serial>', "the chatbot's serial number (else the file's serialNumber)")
+      .option('--file <knowledge.json>', 'a JSON object with the knowledge-base edit'),
+  ).action((options: KnowledgeOptions) =>
+    host.run(() =>
+      withServiceClient(options, host.io, 'api', () => knowledgeEdit(options), async ({ client, json, io }, edit) => {
+        const result = await client.editKnowledge(edit);
+        if (json) printJson(io, { chatbot: edit.serialNumber, result });
+        else io.stdout.write(`chatbot ${edit.serialNumber}: knowledge base ${result ? 'updated' : 'NOT updated'}\n`);
+        if (result) return EXIT.ok;
+        io.stderr.write(`listing-sync: chatbot ${edit.serialNumber}: the service answered false for the knowledge edit\n`);
+        return EXIT.failed;
+      }),
+    ),
+  );
+};

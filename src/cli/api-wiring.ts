@@ -1,0 +1,87 @@
+/**
+ * Wiring shared by every command that calls the service: the same connection flags, a logger
+ * that scrubs the configured secrets, and an ApiClient built from Config and released in finally.
+ */
+import type { Command } from 'commander';
+import { createApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/client-contract.js';
+import { requireApiBase, requireSiteUrl, secretValues, type Config } from '../config.js';
+import { createLogger, type Logger } from '../logger.js';
+import { configFromCli } from './config-from-cli.js';
+import type { ActionResult } from './run-action.js';
+import type { CliIo } from './io.js';
+
+/** Options every service command accepts (commander camelCases them: apiBaseUrl, siteUrl, logLevel, json). */
+export interface ConnectionOptions {
+  apiBaseUrl?: string;
+  siteUrl?: string;
+  logLevel?: string;
+  json?: boolean;
+}
+
+/** Adds --api-base-url, --site-url, --log-level and --json to a command. */
+export function addConnectionOptions(cmd: Command): Command {
+  return cmd
+    .option('--api-base-url <url>', 'base URL of the service (env API_BASE_URL)')
+    .option('--site-url <url>', 'base URL of the table listing (env SITE_URL; default: the API base URL\'s origin)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)')
+    .option('--json', 'print the result as one JSON object on stdout');
+}
+
+/** A pino logger on the command's stderr that scrubs every configured secret value. */
+export function createCliLogger(config: Config, io: Pick<CliIo, 'stderr'>): Logger {
+  return createLogger({
+    level: config.logLevel,
+    destination: { write: (line: string) => void io.stderr.write(line) },
+    secretValues: secretValues(config),
+  });
+}
+
+/**
+ * The ApiClient for a Config. `needs` says which address the command uses: 'api' (endpoints 1–6,
+ * requires API_BASE_URL) or 'site' (endpoint 7 only, requires SITE_URL or API_BASE_URL).
+ */
+export function createClientFromConfig(config: Config, logger: Logger, needs: 'api' | 'site' = 'api'): ApiClient {
+  if (needs === 'api') requireApiBase(config);
+  else requireSiteUrl(config);
+  const baseUrl = config.api.baseUrl ?? config.api.siteUrl ?? '';
+  return createApiClient({
+    baseUrl,
+    ...(config.api.siteUrl === undefined ? {} : { siteUrl: config.api.siteUrl }),
+    credentials: config.api.credentials,
+    timeouts: config.api.timeouts,
+    connections: config.api.connections,
+    logger,
+  });
+}
+
+export interface ServiceContext {
+  client: ApiClient;
+  config: Config;
+  logger: Logger;
+  io: CliIo;
+  json: boolean;
+}
+
+/**
+ * Resolves config from the command's options, builds logger and client, runs `body`, and closes
+ * the client whatever happens. `prepare` runs first, before config and client: commands put their
+ * input validation there so bad input fails before anything else is looked at.
+ */
+export async function withServiceClient<P>(
+  options: ConnectionOptions,
+  io: CliIo,
+  needs: 'api' | 'site',
+  prepare: () => Promise<P> | P,
+  body: (ctx: ServiceContext, prepared: P) => Promise<ActionResult>,
+): Promise<ActionResult> {
+  const prepared = await prepare();
+  const config = configFromCli(options, io);
+  const logger = createCliLogger(config, io);
+  const client = createClientFromConfig(config, logger, needs);
+  try {
+    return await body({ client, config, logger, io, json: options.json === true }, prepared);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Maps a command's commander options and the process env (through CliIo) to resolveConfig.
+ * Commander hands every option of a command to its action; only the ConfigFlags ones matter here.
+ */
+import { resolveConfig, type Config, type ConfigFlags } from '../config.js';
+import type { CliIo } from './io.js';
+
+const CONFIG_FLAG_NAMES = [
+  'apiBaseUrl',
+  'siteUrl',
+  'redisUrl',
+  'prefix',
+  'concurrency',
+  'globalConcurrency',
+  'rate',
+  'logLevel',
+] as const satisfies ReadonlyArray<keyof ConfigFlags>;
+
+/** The ConfigFlags present (as strings) in a commander options object; other options are ignored. */
+export function configFlagsFrom(options: object): ConfigFlags {
+  const record = options as Readonly<Record<string, unknown>>;
+  const flags: ConfigFlags = {};
+  for (const name of CONFIG_FLAG_NAMES) {
+    const value = record[name];
+    if (typeof value === 'string') flags[name] = value;
+    else if (typeof value === 'number') flags[name] = String(value);
+  }
+  return flags;
+}
+
+/** Resolves the configuration of one command run. Throws CONFIG (exit 2) listing every problem. */
+export function configFromCli(options: object, io: Pick<CliIo, 'env'>, file?: unknown): Config {
+  return resolveConfig({ env: io.env, flags: configFlagsFrom(options), file });
+}
