@@ -1,0 +1,115 @@
+/**
+ * The thin express 5 adapter: security headers, authentication, the state-change gate, then the
+ * framework-free handlers (handlers.ts) and bull-board (bull-board.ts).
+ *
+ * Order matters and encodes the policy: headers first (so a 401 carries them too), then — for
+ * every path, assets and bull-board's API included — credentials, then for any method other than
+ * GET/HEAD the read-only refusal and the origin check (csrf.ts), then the routes.
+ */
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { challengeFor, createAuthenticate } from './auth.js';
+import { bullBoardRouter } from './bull-board.js';
+import { createCsrf, sameOrigin } from './csrf.js';
+import { createHandlers, type Handler } from './handlers.js';
+import { hostName, isLoopback, securityHeaders } from './security.js';
+import type { DashboardOptions, DashboardRequest } from './types.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+function singleValues(source: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof source !== 'object' || source === null) return out;
+  for (const [name, value] of Object.entries(source)) {
+    if (typeof value === 'string') out[name] = value;
+    else if (Array.isArray(value) && typeof value[0] === 'string') out[name] = value[0];
+  }
+  return out;
+}
+
+function identityOf(res: Response): string {
+  const identity: unknown = res.locals.identity;
+  return typeof identity === 'string' ? identity : '';
+}
+
+function plain(res: Response, status: number, text: string): void {
+  res.status(status).type('text/plain; charset=utf-8').send(`${text}\n`);
+}
+
+/** Normalises a base path: '' or '/x/y' without a trailing slash. */
+function normaliseBase(basePath: string | undefined): string {
+  const trimmed = (basePath ?? '').replace(/\/+$/, '');
+  return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** Builds the dashboard as an express app (not listening; see server.ts). */
+export function createDashboardApp(options: DashboardOptions): Express {
+  const authenticate = createAuthenticate(options.auth);
+  const challenge = challengeFor(options.auth);
+  const insecureLocal = options.auth === 'insecure-local';
+  const basePath = normaliseBase(options.basePath);
+  const csrf = createCsrf();
+  options.metrics.setJobCountsSource(() => options.data.jobCounts());
+  const handlers = createHandlers({ data: options.data, metrics: options.metrics, readOnly: options.readOnly, basePath, csrf });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    res.set(securityHeaders(req.path === `${basePath}/queues` || req.path.startsWith(`${basePath}/queues/`)));
+    if (insecureLocal) {
+      const name = hostName(req.headers.host);
+      if (name === undefined || !isLoopback(name)) return plain(res, 421, 'This dashboard runs with --insecure-local and answers only to a loopback host name.');
+    }
+    const identity = authenticate(req.headers.authorization);
+    if (identity === undefined) {
+      res.set('www-authenticate', challenge);
+      return plain(res, 401, 'Authentication required.');
+    }
+    res.locals.identity = identity;
+    if (!SAFE_METHODS.has(req.method)) {
+      if (options.readOnly) return plain(res, 403, 'This dashboard runs with --read-only: actions are disabled.');
+      if (!sameOrigin(req.headers.origin, req.headers.host)) return plain(res, 403, 'Cross-origin request refused.');
+    }
+    next();
+  });
+
+  const adapt =
+    (handler: Handler) =>
+    (req: Request, res: Response, next: NextFunction): void => {
+      const request: DashboardRequest = {
+        method: req.method,
+        params: singleValues(req.params),
+        query: singleValues(req.query),
+        form: singleValues(req.body),
+        identity: identityOf(res),
+      };
+      handler(request)
+        .then((result) => {
+          res.status(result.status);
+          if (result.headers) res.set(result.headers);
+          res.send(result.body);
+        })
+        .catch(next);
+    };
+
+  const router = express.Router();
+  router.get('/', adapt(handlers.runsList));
+  router.get('/runs/:id', adapt(handlers.runDetail));
+  router.get('/runs/:id/rejected.csv', adapt(handlers.rejectedCsv));
+  router.post('/runs/:id/retry', express.urlencoded({ extended: false, limit: '8kb' }), adapt(handlers.retryFailed));
+  router.get('/search', adapt(handlers.search));
+  router.get('/metrics', adapt(handlers.metrics));
+  router.get('/healthz', adapt(handlers.healthz));
+  router.get('/assets/dashboard.css', adapt(handlers.stylesheet));
+  router.use('/queues', bullBoardRouter(options.queues, { basePath, readOnly: options.readOnly }));
+  app.use(basePath === '' ? '/' : basePath, router);
+
+  app.use((_req: Request, res: Response) => plain(res, 404, 'Not found.'));
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // Why a generic answer: an error message may carry internals; the log has the details.
+    options.logger.error({ err: error, method: req.method, path: req.path }, 'dashboard request failed');
+    if (!res.headersSent) plain(res, 500, 'Internal error; see the dashboard log.');
+  });
+  return app;
+}

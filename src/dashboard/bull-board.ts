@@ -1,0 +1,27 @@
+/**
+ * bull-board over every queue, mounted under `{base}/queues`: jobs by state with payload and
+ * error, retry one or all, promote, clean (all hidden in read-only mode).
+ *
+ * The only bullmq import outside src/queue, and it is type-only: the dashboard receives Queue
+ * instances built by src/queue and hands them to bull-board's adapter; it never creates one.
+ */
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { Queue } from 'bullmq';
+import type { RequestHandler } from 'express';
+
+export type BoardQueue = Queue;
+
+/** Builds bull-board's express sub-app; mount it at `${basePath}/queues`. */
+export function bullBoardRouter(queues: readonly BoardQueue[], options: { basePath: string; readOnly: boolean }): RequestHandler {
+  const serverAdapter = new ExpressAdapter();
+  serverAdapter.setBasePath(`${options.basePath}/queues`);
+  createBullBoard({
+    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: options.readOnly })),
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'listing-sync queues' } },
+  });
+  // Why the cast: ExpressAdapter.getRouter() is typed `any`; it returns an express app.
+  return serverAdapter.getRouter() as RequestHandler;
+}

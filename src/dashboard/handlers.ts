@@ -1,0 +1,113 @@
+/**
+ * The dashboard's own routes as framework-free handlers: request in, `{status, headers, body}`
+ * out (bull-board's handler style). Authentication, security headers and the read-only/CSRF
+ * refusals happen before these run (see app.ts); handlers only check what needs their data.
+ */
+import { rejectedRowsCsv } from '../sync/report.js';
+import type { Csrf } from './csrf.js';
+import type { MetricsRegistry } from './metrics.js';
+import { messagePage, type PageContext } from './pages/layout.js';
+import { runDetailPage } from './pages/run-detail.js';
+import { runsListPage } from './pages/runs-list.js';
+import { searchPage } from './pages/search.js';
+import { DASHBOARD_CSS } from './pages/style.js';
+import type { DashboardData, DashboardRequest, HandlerResult } from './types.js';
+
+export type Handler = (req: DashboardRequest) => Promise<HandlerResult>;
+
+export interface HandlerContext {
+  data: DashboardData;
+  metrics: MetricsRegistry;
+  readOnly: boolean;
+  basePath: string;
+  csrf: Csrf;
+}
+
+const HTML = { 'content-type': 'text/html; charset=utf-8' } as const;
+const RUNS_SHOWN = 100;
+
+function textResult(status: number, text: string): HandlerResult {
+  return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `${text}\n` };
+}
+
+/** A run id or chatbot as a safe file-name part for Content-Disposition. */
+function fileNamePart(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120);
+}
+
+export function createHandlers(ctx: HandlerContext) {
+  const pageContext = (req: DashboardRequest): PageContext => ({ base: ctx.basePath, readOnly: ctx.readOnly, csrfToken: ctx.csrf.tokenFor(req.identity) });
+  const htmlPage = (status: number, body: string): HandlerResult => ({ status, headers: { ...HTML }, body });
+  const notFound = (req: DashboardRequest, what: string): HandlerResult => htmlPage(404, messagePage(pageContext(req), 'Not found', what));
+
+  const runsList: Handler = async (req) => {
+    const chatbot = req.query.chatbot || undefined;
+    const runs = await ctx.data.listRuns({ limit: RUNS_SHOWN, ...(chatbot ? { chatbot } : {}) });
+    return htmlPage(200, runsListPage(pageContext(req), runs, chatbot));
+  };
+
+  const runDetail: Handler = async (req) => {
+    const runId = req.params.id ?? '';
+    const run = await ctx.data.getRun(runId);
+    if (!run) return notFound(req, `No run with id ${runId}.`);
+    const failed = await ctx.data.failedJobs(runId);
+    const retried = req.query.retried;
+    const flash = retried !== undefined && /^\d+$/.test(retried) ? `Re-queued ${retried} failed job(s). They run again as workers pick them up; reload to follow them.` : undefined;
+    return htmlPage(200, runDetailPage(pageContext(req), run, failed, flash));
+  };
+
+  const rejectedCsv: Handler = async (req) => {
+    const runId = req.params.id ?? '';
+    const run = await ctx.data.getRun(runId);
+    if (!run) return textResult(404, `No run with id ${runId}.`);
+    const csv: HandlerResult = {
+      status: 200,
+      headers: {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="rejected-${fileNamePart(run.chatbot)}-${fileNamePart(run.runId)}.csv"`,
+      },
+      body: rejectedRowsCsv(run.rejected),
+    };
+    return csv;
+  };
+
+  /** POST /runs/:id/retry — the CSRF token and read-only mode are checked here too (defence in depth). */
+  const retryFailed: Handler = async (req) => {
+    if (ctx.readOnly) return htmlPage(403, messagePage(pageContext(req), 'Read-only', 'This dashboard runs with --read-only: actions are disabled.'));
+    if (!ctx.csrf.verify(req.identity, req.form.csrf)) {
+      return htmlPage(403, messagePage(pageContext(req), 'Forbidden', 'The form token is missing or stale: reload the page and try again.'));
+    }
+    const runId = req.params.id ?? '';
+    if (!(await ctx.data.getRun(runId))) return notFound(req, `No run with id ${runId}.`);
+    const count = await ctx.data.retryFailed(runId);
+    // Why 303: after a POST the browser follows with GET, so a reload does not retry again.
+    return { status: 303, headers: { location: `${ctx.basePath}/runs/${encodeURIComponent(runId)}?retried=${count}` }, body: '' };
+  };
+
+  const search: Handler = async (req) => {
+    const key = req.query.key?.trim();
+    const touches = key ? await ctx.data.findKey(key) : [];
+    return htmlPage(200, searchPage(pageContext(req), key, touches));
+  };
+
+  const metrics: Handler = async () => {
+    const { contentType, body } = await ctx.metrics.render();
+    return { status: 200, headers: { 'content-type': contentType }, body };
+  };
+
+  const healthz: Handler = async () => {
+    let up = false;
+    try {
+      up = await ctx.data.pingRedis();
+    } catch {
+      up = false;
+    }
+    return up ? textResult(200, 'ok') : textResult(503, 'redis unavailable');
+  };
+
+  const stylesheet: Handler = async () => ({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: DASHBOARD_CSS });
+
+  return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet };
+}
+
+export type DashboardHandlers = ReturnType<typeof createHandlers>;

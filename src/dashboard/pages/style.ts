@@ -1,0 +1,26 @@
+/** The dashboard's one stylesheet, served at /assets/dashboard.css (behind auth like every route). */
+export const DASHBOARD_CSS = `
+:root { color-scheme: light; --ink: #1d2430; --muted: #5b6578; --line: #d9dee7; --ok: #1f7a3a; --bad: #b3261e; --warn: #8a5a00; --accent: #2454c7; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: #f6f7fa; }
+header { display: flex; gap: 1.5rem; align-items: center; padding: .75rem 1.5rem; background: #1d2430; color: #fff; }
+header a { color: #cfd8ea; text-decoration: none; } header a:hover { color: #fff; }
+header .brand { font-weight: 600; color: #fff; margin-right: 1rem; }
+header .mode { margin-left: auto; font-size: 12px; padding: 2px 8px; border-radius: 10px; background: #394255; }
+main { padding: 1.25rem 1.5rem; max-width: 1400px; }
+h1 { font-size: 20px; margin: 0 0 1rem; } h2 { font-size: 16px; margin: 1.5rem 0 .5rem; }
+table { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid var(--line); }
+th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: #eef1f6; font-weight: 600; font-size: 12px; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 12px; word-break: break-all; }
+.ok { color: var(--ok); font-weight: 600; } .bad { color: var(--bad); font-weight: 600; } .warn { color: var(--warn); font-weight: 600; }
+.muted { color: var(--muted); }
+.flash { padding: .6rem 1rem; margin-bottom: 1rem; border-radius: 4px; background: #e3f1e7; border: 1px solid #9fd0ad; }
+.grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 1rem; }
+.card { background: #fff; border: 1px solid var(--line); padding: .75rem 1rem; }
+.card dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
+.card dt { color: var(--muted); } .card dd { margin: 0; }
+button { font: inherit; padding: 6px 14px; border: 0; border-radius: 4px; background: var(--accent); color: #fff; cursor: pointer; }
+form.inline { display: inline; } input[type=search] { font: inherit; padding: 5px 8px; width: 28rem; max-width: 100%; }
+`;

@@ -1,0 +1,120 @@
+/**
+ * What the dashboard needs from the rest of listing-sync, as small interfaces. The composition
+ * root (src/cli/dashboard-wiring.ts) implements DashboardData over the store and the queues; the
+ * dashboard never sees a service credential because nothing here carries one.
+ */
+import type { Logger } from '../logger.js';
+import type { MetricsRegistry } from './metrics.js';
+import type { BoardQueue } from './bull-board.js';
+
+/** Listing outcomes of a run so far. */
+export interface RunCountsView {
+  created: number;
+  updated: number;
+  deleted: number;
+  failed: number;
+  retried: number;
+  superseded: number;
+}
+
+/** One row of the runs list. Times are epoch milliseconds. */
+export interface RunListItem {
+  runId: string;
+  chatbot: string;
+  startedAt: number;
+  finishedAt?: number;
+  status: string;
+  trigger: string;
+  counts: RunCountsView;
+  plan: { create: number; update: number; delete: number; unchanged: number };
+  guard: { ok: boolean; reasons: readonly string[]; forced: boolean };
+  /** Jobs of the run: how many were enqueued, finished, and finished failed. */
+  jobs: { total: number; finished: number; failed: number };
+}
+
+/** A feed row the importer rejected, with the line it came from. */
+export interface RejectedRowView {
+  line: number;
+  key?: string;
+  field: string;
+  value: string;
+  reason: string;
+}
+
+/** A run with what its page shows beyond the list row. */
+export interface RunDetail extends RunListItem {
+  /** Free-form JSON objects from the run's summary (feed stats, remote snapshot stats). */
+  summary: { feed?: Record<string, unknown>; remote?: Record<string, unknown> };
+  rejected: readonly RejectedRowView[];
+}
+
+/** A job of a run that failed for good, with the service's envelope Code and Message. */
+export interface FailedJobView {
+  jobId: string;
+  chatbot: string;
+  key: string;
+  kind: string;
+  attempts: number;
+  code?: number | string;
+  message: string;
+}
+
+/** A job (of some run) that touched a listing key. `at` is epoch milliseconds. */
+export interface KeyTouchView {
+  runId: string;
+  jobId: string;
+  chatbot: string;
+  kind: string;
+  state: string;
+  at: number;
+}
+
+/** Read access and the one action the dashboard's own pages need. */
+export interface DashboardData {
+  listRuns(opts: { limit: number; chatbot?: string }): Promise<RunListItem[]>;
+  getRun(runId: string): Promise<RunDetail | undefined>;
+  failedJobs(runId: string): Promise<FailedJobView[]>;
+  /** Re-queues every failed job of the run; returns how many were re-queued. */
+  retryFailed(runId: string): Promise<number>;
+  /** Every job of every run that touched the listing key (MLS number or URL), newest first. */
+  findKey(key: string): Promise<KeyTouchView[]>;
+  pingRedis(): Promise<boolean>;
+  /** queue name → job state → count, read on every /metrics scrape. */
+  jobCounts(): Promise<Record<string, Record<string, number>>>;
+}
+
+/** Credentials the dashboard accepts, or the explicit choice to run without any on loopback. */
+export type DashboardAuth = { user?: string; password?: string; token?: string } | 'insecure-local';
+
+export interface DashboardOptions {
+  data: DashboardData;
+  /** BullMQ queues shown by bull-board under /queues. */
+  queues: readonly BoardQueue[];
+  auth: DashboardAuth;
+  /** Hides every action: no retry buttons, bull-board read-only, POST answers 403. */
+  readOnly: boolean;
+  metrics: MetricsRegistry;
+  logger: Logger;
+  /** Mount path when behind a reverse proxy (e.g. '/ops'); default ''. */
+  basePath?: string;
+}
+
+/** A request as the framework-free handlers see it. */
+export interface DashboardRequest {
+  method: string;
+  /** Route parameters (e.g. `id` of /runs/:id). */
+  params: Readonly<Record<string, string>>;
+  /** Single-valued query parameters. */
+  query: Readonly<Record<string, string>>;
+  /** Parsed urlencoded form fields of a POST. */
+  form: Readonly<Record<string, string>>;
+  /** Who is asking (user name, 'token' or 'local'): binds the CSRF token to the credentials. */
+  identity: string;
+}
+
+/** What a handler answers; the express adapter writes it out verbatim. */
+export interface HandlerResult {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}

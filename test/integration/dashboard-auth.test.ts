@@ -1,0 +1,175 @@
+/**
+ * The dashboard's protection over real HTTP: credentials on every route, basic and bearer,
+ * CSRF on state changes, read-only mode, and the loopback rule of --insecure-local.
+ */
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMetrics } from '../../src/dashboard/metrics.js';
+import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
+import type { DashboardOptions } from '../../src/dashboard/types.js';
+import { silentLogger } from '../../src/logger.js';
+import { RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard-fake.js';
+
+const USER = 'ops';
+const PASSWORD = 'correct horse battery staple';
+const TOKEN = 'tok-0123456789abcdef';
+const BASIC = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
+const BEARER = `Bearer ${TOKEN}`;
+
+let running: RunningDashboard | undefined;
+let data: FakeDashboardData;
+
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function start(overrides: Partial<DashboardOptions> = {}): Promise<string> {
+  data = fakeDashboardData();
+  running = await startDashboard({
+    data,
+    queues: [],
+    auth: { user: USER, password: PASSWORD, token: TOKEN },
+    readOnly: false,
+    metrics: createMetrics({ defaultMetrics: false }),
+    logger: silentLogger(),
+    port: 0,
+    host: '127.0.0.1',
+    ...overrides,
+  });
+  return running.url;
+}
+
+const runPath = `/runs/${RUN_ID}`;
+const PROTECTED_GETS = ['/', runPath, `${runPath}/rejected.csv`, '/search?key=A1', '/metrics', '/healthz', '/assets/dashboard.css', '/queues', '/queues/', '/queues/api/queues', '/nope'];
+
+/** The CSRF token rendered in the run page's retry form. */
+async function csrfToken(url: string, authorization: string): Promise<string> {
+  const page = await (await fetch(`${url}${runPath}`, { headers: { authorization } })).text();
+  const match = /name="csrf" value="([^"]+)"/.exec(page);
+  if (!match?.[1]) throw new Error('no CSRF token on the run page');
+  return match[1];
+}
+
+function statusWithHost(url: string, host: string): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/`, { headers: { host } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function postForm(url: string, fields: Record<string, string>, headers: Record<string, string>): Promise<Response> {
+  return fetch(`${url}${runPath}/retry`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+describe('dashboard authentication', () => {
+  it('answers 401 with a WWW-Authenticate challenge on every route without credentials', async () => {
+    const url = await start();
+    for (const path of PROTECTED_GETS) {
+      const res = await fetch(`${url}${path}`);
+      expect(res.status, path).toBe(401);
+      expect(res.headers.get('www-authenticate'), path).toMatch(/^Basic realm=/);
+      const body = await res.text();
+      expect(body, path).not.toContain('bot-demo');
+    }
+    const post = await postForm(url, { csrf: 'x' }, {});
+    expect(post.status).toBe(401);
+    const bullBoardRetry = await fetch(`${url}/queues/api/queues/any/retry/failed`, { method: 'PUT' });
+    expect(bullBoardRetry.status).toBe(401);
+    expect(data.retryCalls).toEqual([]);
+  });
+
+  it('accepts basic auth and a bearer token, and refuses a wrong password or token', async () => {
+    const url = await start();
+    const basic = await fetch(`${url}/`, { headers: { authorization: BASIC } });
+    expect(basic.status).toBe(200);
+    expect(await basic.text()).toContain(RUN_ID);
+    const bearer = await fetch(`${url}${runPath}`, { headers: { authorization: BEARER } });
+    expect(bearer.status).toBe(200);
+    const wrongPassword = `Basic ${Buffer.from(`${USER}:wrong`).toString('base64')}`;
+    expect((await fetch(`${url}/`, { headers: { authorization: wrongPassword } })).status).toBe(401);
+    const wrongUser = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
+    expect((await fetch(`${url}/`, { headers: { authorization: wrongUser } })).status).toBe(401);
+    expect((await fetch(`${url}/`, { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await fetch(`${url}/queues/api/queues`, { headers: { authorization: BASIC } })).status).toBe(200);
+  });
+
+  it('sets security headers on pages and on the 401', async () => {
+    const url = await start();
+    for (const headers of [{ authorization: BASIC }, {}]) {
+      const res = await fetch(`${url}/`, { headers });
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    }
+    const board = await fetch(`${url}/queues/`, { headers: { authorization: BASIC } });
+    expect(board.status).toBe(200);
+    expect(board.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+});
+
+describe('dashboard state changes', () => {
+  it('refuses a POST without a valid CSRF token, and retries with one', async () => {
+    const url = await start();
+    expect((await postForm(url, {}, { authorization: BASIC })).status).toBe(403);
+    expect((await postForm(url, { csrf: 'forged' }, { authorization: BASIC })).status).toBe(403);
+    // A token is bound to the credentials it was issued to: the bearer identity's token fails for basic.
+    const bearerToken = await csrfToken(url, BEARER);
+    expect((await postForm(url, { csrf: bearerToken }, { authorization: BASIC })).status).toBe(403);
+    expect(data.retryCalls).toEqual([]);
+
+    const token = await csrfToken(url, BASIC);
+    const crossSite = await postForm(url, { csrf: token }, { authorization: BASIC, origin: 'https://evil.example' });
+    expect(crossSite.status).toBe(403);
+    expect(data.retryCalls).toEqual([]);
+
+    const ok = await postForm(url, { csrf: token }, { authorization: BASIC, origin: url });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get('location')).toBe(`${runPath}?retried=2`);
+    expect(data.retryCalls).toEqual([RUN_ID]);
+  });
+
+  it('in read-only mode shows no action and refuses every POST/PUT', async () => {
+    const url = await start({ readOnly: true });
+    const page = await (await fetch(`${url}${runPath}`, { headers: { authorization: BASIC } })).text();
+    expect(page).toContain('Failed jobs (2)');
+    expect(page).not.toContain('Retry all failed jobs');
+    expect(page).not.toContain('<form method="post"');
+    expect(page).toContain('read-only');
+    expect((await postForm(url, { csrf: 'anything' }, { authorization: BASIC })).status).toBe(403);
+    const bullBoardRetry = await fetch(`${url}/queues/api/queues/any/retry/failed`, { method: 'PUT', headers: { authorization: BASIC } });
+    expect(bullBoardRetry.status).toBe(403);
+    expect(data.retryCalls).toEqual([]);
+  });
+
+  it('in read-write mode shows the one retry button', async () => {
+    const url = await start();
+    const page = await (await fetch(`${url}${runPath}`, { headers: { authorization: BASIC } })).text();
+    expect(page.match(/Retry all failed jobs/g)).toHaveLength(1);
+  });
+});
+
+describe('dashboard start-up rules', () => {
+  it('refuses to start without credentials', async () => {
+    await expect(start({ auth: {} })).rejects.toThrow(/DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_TOKEN/);
+    await expect(start({ auth: { user: USER } })).rejects.toThrow(/DASHBOARD_USER/);
+  });
+
+  it('--insecure-local refuses a non-loopback host, and on loopback answers only loopback Host names', async () => {
+    await expect(start({ auth: 'insecure-local', host: '0.0.0.0' })).rejects.toThrow(/--insecure-local binds to 127\.0\.0\.1 only/);
+    const url = await start({ auth: 'insecure-local' });
+    expect((await fetch(`${url}/`)).status).toBe(200);
+    // fetch always sends the URL's host, so node:http sends the Host a DNS-rebinding page would.
+    expect(await statusWithHost(url, 'attacker.example')).toBe(421);
+    expect(await statusWithHost(url, 'localhost')).toBe(200);
+  });
+});
