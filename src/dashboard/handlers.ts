@@ -66,7 +66,7 @@ export function createHandlers(ctx: HandlerContext) {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="rejected-${fileNamePart(run.chatbot)}-${fileNamePart(run.runId)}.csv"`,
       },
-      body: rejectedRowsCsv(run.rejected),
+      body: rejectedRowsCsv(run.rejected.map((row) => ({ kind: 'rejected' as const, ...row }))),
     };
     return csv;
   };

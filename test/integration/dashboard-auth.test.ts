@@ -24,7 +24,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-async function start(overrides: Partial<DashboardOptions> = {}): Promise<string> {
+async function start(overrides: Partial<DashboardOptions & { host: string }> = {}): Promise<string> {
   data = fakeDashboardData();
   running = await startDashboard({
     data,
@@ -105,7 +105,7 @@ describe('dashboard authentication', () => {
 
   it('sets security headers on pages and on the 401', async () => {
     const url = await start();
-    for (const headers of [{ authorization: BASIC }, {}]) {
+    for (const headers of [{ authorization: BASIC }, {}] as Array<Record<string, string>>) {
       const res = await fetch(`${url}/`, { headers });
       expect(res.headers.get('x-frame-options')).toBe('DENY');
       expect(res.headers.get('cache-control')).toBe('no-store');
