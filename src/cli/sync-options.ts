@@ -1,0 +1,131 @@
+/**
+ * The sync options shared by `sync` and `schedule add`: declared once, parsed once into a
+ * SyncRequest, with every problem reported together before anything is read or sent.
+ */
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { parseMaxDeletes } from '../domain/guard.js';
+import { SYNC_KEY_TYPES } from '../domain/listing.js';
+import { DELETE_SCOPES, SYNC_MODES } from '../domain/plan.js';
+import { UsageError } from '../errors.js';
+import type { SyncRequest } from '../sync/run-sync.js';
+
+const PROFILES = ['native', 'redfin', 'reso'] as const;
+const FORMATS = ['csv', 'json', 'ndjson'] as const;
+
+/** Adds the options that describe a sync (feed, matching, safety) to a command. */
+export function addSyncOptions(command: Command): Command {
+  return command
+    .requiredOption('--chatbot <serial>', 'chatbot serial number to sync')
+    .requiredOption('--feed <path|url>', 'feed file or http(s) URL')
+    .option('--profile <name>', `feed profile: ${PROFILES.join(', ')}`, 'native')
+    .option('--mapping <file>', 'mapping JSON file (see README "Mapping files")')
+    .option('--format <format>', `feed format: ${FORMATS.join(', ')} (default: sniffed)`)
+    .option('--delimiter <char>', 'CSV delimiter (default: sniffed)')
+    .option('--encoding <name>', 'feed text encoding, e.g. latin1', 'utf-8')
+    .option('--key-type <type>', `match listings by ${SYNC_KEY_TYPES.join(' or ')}`, 'MLSNumber')
+    .option('--mode <mode>', 'mirror (delete what the feed no longer has) or upsert (never delete)', 'mirror')
+    .option('--delete-scope <scope>', 'managed (only listings listing-sync wrote) or all', 'managed')
+    .option('--max-deletes <n|p%>', 'refuse when deletes exceed this count or share of managed listings', '10%')
+    .option('--max-rejected <p%>', 'refuse when more than this share of rows is rejected', '5%')
+    .option('--page-size <n>', 'RealEstateList page size for the snapshot', '100')
+    .option('--force', 'run even when the safety guard refuses (the summary says it was forced)', false);
+}
+
+export interface RawSyncOptions {
+  chatbot: string;
+  feed: string;
+  profile: string;
+  mapping?: string;
+  format?: string;
+  delimiter?: string;
+  encoding: string;
+  keyType: string;
+  mode: string;
+  deleteScope: string;
+  maxDeletes: string;
+  maxRejected: string;
+  pageSize: string;
+  force: boolean;
+}
+
+const percent = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?%?$/, 'must be a percentage such as 5%')
+  .transform((text) => Number(text.replace('%', '')))
+  .pipe(z.number().min(0).max(100, 'must be at most 100%'));
+
+function oneOf<T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
+}
+
+const optionsSchema = z.object({
+  chatbot: z.string().trim().min(1, 'must not be empty'),
+  feed: z.string().trim().min(1, 'must not be empty'),
+  profile: oneOf(PROFILES),
+  mapping: z.string().trim().min(1).optional(),
+  format: oneOf(FORMATS).optional(),
+  delimiter: z.string().refine((d) => d === '\\t' || d === 'tab' || d.length === 1, 'must be one character (or "tab")').optional(),
+  encoding: z.string().trim().refine((name) => {
+    try {
+      new TextDecoder(name);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'is not an encoding this Node.js knows (try utf-8, latin1, windows-1252, utf-16le)'),
+  keyType: oneOf(SYNC_KEY_TYPES),
+  mode: oneOf(SYNC_MODES),
+  deleteScope: oneOf(DELETE_SCOPES),
+  maxDeletes: z.string().superRefine((text, ctx) => {
+    try {
+      parseMaxDeletes(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+    }
+  }),
+  maxRejected: percent,
+  pageSize: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(10_000)),
+  force: z.boolean(),
+});
+
+const FLAG_NAMES: Readonly<Record<string, string>> = {
+  keyType: '--key-type', deleteScope: '--delete-scope', maxDeletes: '--max-deletes', maxRejected: '--max-rejected', pageSize: '--page-size',
+};
+
+/** Turns parsed command-line options into a SyncRequest, or throws one UsageError naming every bad flag. */
+export function toSyncRequest(raw: RawSyncOptions, extra: { dryRun: boolean; trigger?: SyncRequest['trigger'] }): SyncRequest {
+  const parsed = optionsSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '');
+      const flag = FLAG_NAMES[key] ?? `--${key}`;
+      const value = (raw as unknown as Record<string, unknown>)[key];
+      return `${flag} ${issue.message}${value === undefined ? '' : ` (got '${String(value)}')`}`;
+    });
+    throw new UsageError(problems.length === 1 ? `${problems[0]}` : `invalid sync options:\n  ${problems.join('\n  ')}`);
+  }
+  const o = parsed.data;
+  const delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
+  return {
+    chatbot: o.chatbot,
+    feed: {
+      source: o.feed,
+      profile: o.profile,
+      encoding: o.encoding,
+      ...(o.mapping ? { mapping: o.mapping } : {}),
+      ...(o.format ? { format: o.format } : {}),
+      ...(delimiter ? { delimiter } : {}),
+    },
+    keyType: o.keyType,
+    mode: o.mode,
+    deleteScope: o.deleteScope,
+    maxDeletes: o.maxDeletes,
+    maxRejectedPercent: o.maxRejected,
+    pageSize: o.pageSize,
+    force: o.force,
+    dryRun: extra.dryRun,
+    trigger: extra.trigger ?? 'cli',
+  };
+}

@@ -1,0 +1,28 @@
+/** Renders a SyncSummary for people (the --json form is the object itself). */
+import type { SyncSummary } from './summary.js';
+
+function filled(defaults: Record<string, number>): string {
+  const parts = Object.entries(defaults)
+    .filter(([, n]) => n > 0)
+    .map(([field, n]) => `${field} ${n}`);
+  return parts.length === 0 ? '' : `\n  defaults filled: ${parts.join(', ')}`;
+}
+
+export function formatSummary(summary: SyncSummary): string {
+  const { feed, remote, plan, guard } = summary;
+  const lines = [
+    `run ${summary.runId} · chatbot ${summary.chatbot}${summary.dryRun ? ' · dry run (nothing was changed)' : ''}`,
+    `feed    ${feed.rows} rows: ${feed.valid} valid, ${feed.rejected} rejected (${feed.duplicates} duplicates), ${feed.excluded} excluded${filled(feed.filledDefaults)}`,
+    `remote  ${remote.listings} listings (VirtualCount ${remote.virtualCount}), ${remote.complete ? 'complete' : 'INCOMPLETE'}, ${remote.duplicates} duplicated keys, ${remote.unkeyed} without a key`,
+    ...remote.incompleteReasons.map((reason) => `          ${reason}`),
+    `plan    create ${plan.create}, update ${plan.update}, delete ${plan.delete}, unchanged ${plan.unchanged}`,
+    `guard   ${guard.ok ? (guard.forced ? 'FORCED past the guard' : 'ok') : 'REFUSED: nothing was changed'}`,
+    ...guard.reasons.map((reason) => `          ${reason}`),
+  ];
+  if (summary.jobs !== undefined) lines.push(`jobs    ${summary.jobs} enqueued`);
+  if (summary.result) {
+    const r = summary.result;
+    lines.push(`result  created ${r.created}, updated ${r.updated}, deleted ${r.deleted}, failed ${r.failed}${r.superseded ? `, superseded ${r.superseded}` : ''}${r.retried ? `, retried ${r.retried}` : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,54 @@
+/**
+ * The --report file: the whole plan with per-field changes and every rejected row, as JSON, or
+ * as CSV (one line per change, delete or rejection) when the path ends in .csv.
+ */
+import { writeFile } from 'node:fs/promises';
+import { csvLine } from './csv-cell.js';
+import type { RejectedRow, SyncOutcome } from './summary.js';
+
+const CSV_HEADER = ['action', 'key', 'key_type', 'field', 'from', 'to', 'line', 'reason'] as const;
+
+/** Rejected rows alone as CSV (the dashboard's download uses the same encoding). */
+export function rejectedRowsCsv(rows: readonly RejectedRow[]): string {
+  let out = csvLine(['line', 'key', 'field', 'value', 'reason']);
+  for (const row of rows) out += csvLine([row.line, row.key ?? '', row.field, row.value, row.reason]);
+  return out;
+}
+
+export function outcomeCsv(outcome: SyncOutcome): string {
+  const { plan } = outcome;
+  const lines: string[] = [csvLine(CSV_HEADER)];
+  for (const create of plan.creates) lines.push(csvLine(['create', create.key, plan.keyType, '', '', '', '', '']));
+  for (const update of plan.updates) {
+    for (const change of update.changes) {
+      lines.push(csvLine(['update', update.key, plan.keyType, change.field, change.from, change.to, '', '']));
+    }
+  }
+  for (const del of plan.deletes) lines.push(csvLine(['delete', del.key, del.keyType, '', '', '', '', del.reason]));
+  for (const row of outcome.rejected) lines.push(csvLine(['rejected', row.key ?? '', plan.keyType, row.field, row.value, '', row.line, row.reason]));
+  return lines.join('');
+}
+
+export function outcomeJson(outcome: SyncOutcome): string {
+  return `${JSON.stringify(
+    {
+      summary: outcome.summary,
+      plan: {
+        creates: outcome.plan.creates.map((c) => ({ key: c.key, listing: c.listing })),
+        updates: outcome.plan.updates.map((u) => ({ key: u.key, remoteId: u.remoteId, changes: u.changes })),
+        deletes: outcome.plan.deletes,
+        unchanged: outcome.plan.unchanged,
+      },
+      rejected: outcome.rejected,
+      remoteDuplicates: outcome.remoteDuplicates,
+      remoteUnkeyed: outcome.remoteUnkeyed,
+    },
+    null,
+    2,
+  )}\n`;
+}
+
+/** Writes the report; the format follows the file name. */
+export async function writeReport(path: string, outcome: SyncOutcome): Promise<void> {
+  await writeFile(path, path.toLowerCase().endsWith('.csv') ? outcomeCsv(outcome) : outcomeJson(outcome), 'utf8');
+}

@@ -1,0 +1,176 @@
+/**
+ * The sync use case: feed + remote snapshot + ledger → plan → guard → (unless dry) enqueue.
+ * It composes the parts and owns no I/O of its own: every effect arrives through `SyncDeps`.
+ */
+import type { ApiClient } from '../api/client-contract.js';
+import { checkGuard, parseMaxDeletes } from '../domain/guard.js';
+import type { Ledger } from '../domain/ledger-entry.js';
+import type { ListingFields, SyncKeyType } from '../domain/listing.js';
+import type { DeleteScope, Plan, SyncMode } from '../domain/plan.js';
+import { planSync } from '../domain/planner.js';
+import { openFeed, type FeedOptions } from '../feed/open-feed.js';
+import type { Logger } from '../logger.js';
+import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
+import { feedSummary, planCounts, type RejectedRow, type SyncOutcome, type SyncSummary } from './summary.js';
+
+/** What a user (or a schedule) asks a sync to do. Serialisable: it is also a sync-run job's payload. */
+export interface SyncRequest {
+  chatbot: string;
+  feed: Omit<FeedOptions, 'keyType'>;
+  keyType: SyncKeyType;
+  mode: SyncMode;
+  deleteScope: DeleteScope;
+  /** '10%' or a count, as typed on the command line. */
+  maxDeletes: string;
+  maxRejectedPercent: number;
+  force: boolean;
+  dryRun: boolean;
+  volatileFields?: string[];
+  pageSize?: number;
+  trigger?: 'cli' | 'schedule' | 'demo';
+}
+
+/** Redis-backed records the sync reads and writes, adapted by the composition root. */
+export interface SyncStores {
+  readLedger(chatbot: string): Promise<Ledger>;
+  failedKeys(chatbot: string): Promise<ReadonlySet<string>>;
+  lastSuccessfulFeedRows(chatbot: string): Promise<number | undefined>;
+  /** Saves the run record (summary, rejected rows) before its jobs are enqueued. */
+  saveRun(outcome: SyncOutcome): Promise<void>;
+}
+
+export interface SyncEnqueuer {
+  /** Enqueues the plan's jobs for a run; returns how many jobs were added. */
+  enqueue(plan: Plan, runId: string): Promise<number>;
+}
+
+export interface SyncProgress {
+  feed?(rowsRead: number, bytes: number, totalBytes: number | undefined): void;
+  remote?(read: number, total: number): void;
+}
+
+export interface SyncDeps {
+  api: ApiClient;
+  stores: SyncStores;
+  enqueuer: SyncEnqueuer;
+  logger: Logger;
+  now(): number;
+  newRunId(): string;
+  progress?: SyncProgress;
+  signal?: AbortSignal;
+}
+
+interface ReadFeed {
+  listings: Map<string, ListingFields>;
+  rejected: RejectedRow[];
+  summary: SyncSummary['feed'];
+}
+
+async function readWholeFeed(request: SyncRequest, progress: SyncProgress | undefined): Promise<ReadFeed> {
+  const feed = await openFeed({ ...request.feed, keyType: request.keyType });
+  const listings = new Map<string, ListingFields>();
+  const rejected: RejectedRow[] = [];
+  let rows = 0;
+  for await (const row of feed.rows) {
+    rows += 1;
+    if (row.kind === 'listing') listings.set(row.key, row.listing);
+    else if (row.kind === 'rejected') rejected.push(row);
+    if (progress?.feed && rows % 500 === 0) {
+      const { bytes, totalBytes } = feed.progress();
+      progress.feed(rows, bytes, totalBytes);
+    }
+  }
+  if (progress?.feed) {
+    const { bytes, totalBytes } = feed.progress();
+    progress.feed(rows, bytes, totalBytes);
+  }
+  return { listings, rejected, summary: feedSummary(request.feed.source, request.feed.profile, feed.stats()) };
+}
+
+/**
+ * Runs one sync. Returns the outcome whether the guard allowed it or not; the caller maps
+ * `summary.guard.ok === false` to exit code 3. Nothing is written to the service here: writes
+ * happen only in the queue's workers, and only when the guard allowed them and not dry.
+ */
+export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<SyncOutcome> {
+  const maxDeletes = parseMaxDeletes(request.maxDeletes);
+  const runId = deps.newRunId();
+  const startedAt = new Date(deps.now()).toISOString();
+
+  // The feed and the remote are read at the same time: neither depends on the other.
+  const [feed, snapshot, ledger, retryKeys, lastRows] = await Promise.all([
+    readWholeFeed(request, deps.progress),
+    readRemoteSnapshot(deps.api, {
+      chatbot: request.chatbot,
+      pageSize: request.pageSize ?? DEFAULT_SNAPSHOT_OPTIONS.pageSize,
+      concurrency: DEFAULT_SNAPSHOT_OPTIONS.concurrency,
+      maxRereads: DEFAULT_SNAPSHOT_OPTIONS.maxRereads,
+      ...(deps.progress?.remote ? { onProgress: deps.progress.remote } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    }),
+    deps.stores.readLedger(request.chatbot),
+    deps.stores.failedKeys(request.chatbot),
+    deps.stores.lastSuccessfulFeedRows(request.chatbot),
+  ]);
+
+  const { plan, remoteDuplicates, remoteUnkeyed } = planSync({
+    chatbot: request.chatbot,
+    keyType: request.keyType,
+    mode: request.mode,
+    deleteScope: request.deleteScope,
+    feed: feed.listings,
+    remote: snapshot.listings,
+    ledger,
+    retryKeys,
+    ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),
+  });
+
+  const managedCount = request.deleteScope === 'all' ? snapshot.listings.length : ledger.size;
+  const guard = checkGuard({
+    plan,
+    feedRows: feed.summary.rows,
+    rejectedRows: feed.summary.rejected,
+    remoteComplete: snapshot.complete,
+    remoteIncompleteReasons: snapshot.incompleteReasons,
+    managedCount,
+    ...(lastRows === undefined ? {} : { lastSuccessfulFeedRows: lastRows }),
+    maxDeletes,
+    maxRejectedPercent: request.maxRejectedPercent,
+    force: request.force,
+  });
+
+  const summary: SyncSummary = {
+    runId,
+    chatbot: request.chatbot,
+    dryRun: request.dryRun,
+    trigger: request.trigger ?? 'cli',
+    startedAt,
+    feed: feed.summary,
+    remote: {
+      listings: snapshot.listings.length,
+      virtualCount: snapshot.virtualCount,
+      complete: snapshot.complete,
+      incompleteReasons: snapshot.incompleteReasons,
+      duplicates: remoteDuplicates.length,
+      unkeyed: remoteUnkeyed.length,
+    },
+    plan: planCounts(plan),
+    guard: { ok: guard.ok, reasons: guard.reasons, forced: guard.forced },
+  };
+  const outcome: SyncOutcome = { summary, plan, rejected: feed.rejected, remoteDuplicates, remoteUnkeyed };
+
+  if (request.dryRun) {
+    summary.finishedAt = new Date(deps.now()).toISOString();
+    return outcome;
+  }
+  if (!guard.ok) {
+    summary.finishedAt = new Date(deps.now()).toISOString();
+    deps.logger.error({ runId, chatbot: request.chatbot, reasons: guard.reasons }, 'sync refused by the safety guard; nothing was changed');
+    await deps.stores.saveRun(outcome);
+    return outcome;
+  }
+  await deps.stores.saveRun(outcome);
+  summary.jobs = await deps.enqueuer.enqueue(plan, runId);
+  deps.logger.info({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');
+  return outcome;
+}
