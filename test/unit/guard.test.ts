@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { checkGuard, parseMaxDeletes, parseMaxRejected, type GuardInput } from '../../src/domain/guard.js';
+import type { Plan, PlannedDelete } from '../../src/domain/plan.js';
+
+function gone(count: number): PlannedDelete[] {
+  return Array.from({ length: count }, (_, i) => ({ key: `k${i}`, keyType: 'MLSNumber' as const, reason: 'gone' as const, listingKey: `k${i}` }));
+}
+
+function planWith(deletes: PlannedDelete[]): Plan {
+  return { chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', creates: [], updates: [], deletes, unchanged: 0 };
+}
+
+function guard(overrides: Partial<GuardInput>): ReturnType<typeof checkGuard> {
+  return checkGuard({
+    plan: planWith([]), feedRows: 200, rejectedRows: 0, remoteComplete: true, remoteIncompleteReasons: [],
+    managedCount: 200, maxDeletes: { kind: 'percent', value: 10 }, maxRejectedPercent: 5, force: false, ...overrides,
+  });
+}
+
+describe('checkGuard', () => {
+  it('passes a healthy run', () => {
+    expect(guard({ plan: planWith(gone(20)) })).toEqual({ ok: true, forced: false, reasons: [] });
+  });
+
+  it('refuses deletes above a percentage of the managed listings, naming the override', () => {
+    const verdict = guard({ plan: planWith(gone(40)) });
+    expect(verdict.ok).toBe(false);
+    expect(verdict.reasons).toHaveLength(1);
+    expect(verdict.reasons[0]).toContain('40 listings of 200 managed');
+    expect(verdict.reasons[0]).toContain('--max-deletes 40 (or 20%) or --force');
+  });
+
+  it('refuses deletes above a count, and any delete when nothing is managed', () => {
+    expect(guard({ plan: planWith(gone(26)), maxDeletes: { kind: 'count', value: 25 } }).reasons[0]).toContain('--max-deletes 26 or --force');
+    expect(guard({ plan: planWith(gone(25)), maxDeletes: { kind: 'count', value: 25 } }).ok).toBe(true);
+    expect(guard({ plan: planWith(gone(1)), managedCount: 0, remoteListings: 5 }).ok).toBe(false);
+  });
+
+  it('does not count duplicate clean-up against --max-deletes', () => {
+    const duplicates: PlannedDelete[] = gone(50).map((d) => ({ ...d, keyType: 'NewOaks', reason: 'duplicate' }));
+    expect(guard({ plan: planWith(duplicates) }).ok).toBe(true);
+  });
+
+  it('refuses when too many rows were rejected', () => {
+    const verdict = guard({ feedRows: 100, rejectedRows: 6 });
+    expect(verdict.ok).toBe(false);
+    expect(verdict.reasons[0]).toContain('6 of 100 feed rows were rejected (6%)');
+    expect(verdict.reasons[0]).toContain('--max-rejected 6% or --force');
+    expect(guard({ feedRows: 100, rejectedRows: 5 }).ok).toBe(true);
+  });
+
+  it('refuses a feed with fewer than half the rows of the last successful run', () => {
+    expect(guard({ feedRows: 99, lastSuccessfulFeedRows: 200 }).reasons[0]).toContain('99 rows, fewer than half of the 200 rows');
+    expect(guard({ feedRows: 100, lastSuccessfulFeedRows: 200 }).ok).toBe(true);
+  });
+
+  it('refuses when the remote snapshot is incomplete, even without deletes', () => {
+    const verdict = guard({ remoteComplete: false, remoteIncompleteReasons: ['page 3 failed: HTTP 502'] });
+    expect(verdict.ok).toBe(false);
+    expect(verdict.reasons[0]).toContain('page 3 failed: HTTP 502');
+    expect(verdict.reasons[0]).toContain('--force');
+  });
+
+  it('always refuses an empty feed against a non-empty chatbot', () => {
+    const verdict = guard({ feedRows: 0, rejectedRows: 0, maxDeletes: { kind: 'count', value: 1000 }, plan: planWith(gone(200)) });
+    expect(verdict.ok).toBe(false);
+    expect(verdict.reasons[0]).toContain('no valid rows while the chatbot holds 200 listings');
+    expect(guard({ feedRows: 3, rejectedRows: 3, maxRejectedPercent: 100, managedCount: 5 }).ok).toBe(false);
+    expect(guard({ feedRows: 0, managedCount: 0 }).ok).toBe(true);
+  });
+
+  it('lets --force through, saying it was forced and keeping every reason', () => {
+    const verdict = guard({ plan: planWith(gone(40)), feedRows: 100, rejectedRows: 50, remoteComplete: false, force: true });
+    expect(verdict.ok).toBe(true);
+    expect(verdict.forced).toBe(true);
+    expect(verdict.reasons).toHaveLength(3);
+  });
+});
+
+describe('parseMaxDeletes / parseMaxRejected', () => {
+  it('reads counts and percentages', () => {
+    expect(parseMaxDeletes('25')).toEqual({ kind: 'count', value: 25 });
+    expect(parseMaxDeletes(' 10% ')).toEqual({ kind: 'percent', value: 10 });
+    expect(parseMaxDeletes('12.5%')).toEqual({ kind: 'percent', value: 12.5 });
+    expect(parseMaxRejected('5%')).toBe(5);
+    expect(parseMaxRejected('2.5')).toBe(2.5);
+  });
+
+  it.each(['', 'ten', '-1', '1.5', '150%', '%', '10%%'])('rejects %j with a USAGE error', (text) => {
+    expect(() => parseMaxDeletes(text)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('--max-deletes') }));
+  });
+
+  it('rejects a bad --max-rejected', () => {
+    expect(() => parseMaxRejected('101%')).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
+});
