@@ -1,0 +1,146 @@
+/**
+ * What ops read on the dashboard, over real HTTP with in-memory data: the runs list and run
+ * page, escaping of hostile feed values, the rejected-rows CSV, search by key, /metrics, /healthz.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMetrics, type MetricsRegistry } from '../../src/dashboard/metrics.js';
+import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
+import { silentLogger } from '../../src/logger.js';
+import { HOSTILE, RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard-fake.js';
+
+const TOKEN = 'tok-pages-0123456789';
+const AUTH = { authorization: `Bearer ${TOKEN}` };
+
+let running: RunningDashboard | undefined;
+let data: FakeDashboardData;
+let metrics: MetricsRegistry;
+
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+async function start(basePath?: string): Promise<string> {
+  data = fakeDashboardData();
+  metrics = createMetrics({ defaultMetrics: false });
+  running = await startDashboard({
+    data,
+    queues: [],
+    auth: { token: TOKEN },
+    readOnly: false,
+    metrics,
+    logger: silentLogger(),
+    port: 0,
+    host: '127.0.0.1',
+    ...(basePath ? { basePath } : {}),
+  });
+  return running.url;
+}
+
+async function get(url: string): Promise<{ status: number; body: string; headers: Headers }> {
+  const res = await fetch(url, { headers: AUTH });
+  return { status: res.status, body: await res.text(), headers: res.headers };
+}
+
+describe('dashboard pages', () => {
+  it('lists runs with chatbot, start, duration, counts, guard and forced', async () => {
+    const url = await start();
+    const { status, body } = await get(`${url}/`);
+    expect(status).toBe(200);
+    expect(body).toContain(`href="/runs/${RUN_ID}"`);
+    expect(body).toContain('bot-demo');
+    expect(body).toContain('2026-11-21 02:00:00Z');
+    expect(body).toContain('1m 35s');
+    expect(body).toContain('<span class="ok">passed</span>');
+    expect(body).toMatch(/<td>no<\/td>\s*<\/tr>/);
+  });
+
+  it('shows a run: plan, feed summary, rejected rows with line and reason, failed jobs with Code and Message', async () => {
+    const url = await start();
+    const { body } = await get(`${url}/runs/${RUN_ID}`);
+    expect(body).toContain('<dt>Create</dt><dd>5</dd>');
+    expect(body).toContain('<dt>Unchanged</dt><dd>7</dd>');
+    expect(body).toContain('fixtures/feed.csv');
+    expect(body).toContain('Rejected rows (2)');
+    expect(body).toMatch(/<td class="num">4<\/td><td class="mono">11646057<\/td><td>ListPrice<\/td><td class="mono">abc<\/td><td>not a number<\/td>/);
+    expect(body).toContain(`href="/runs/${RUN_ID}/rejected.csv"`);
+    expect(body).toContain('Failed jobs (2)');
+    expect(body).toContain('Internal error from service');
+    expect(body).toMatch(/<td class="mono">A1<\/td><td>create<\/td><td class="num">5<\/td>\s*<td class="mono">500<\/td>/);
+  });
+
+  it('escapes hostile feed values everywhere they appear', async () => {
+    const url = await start();
+    for (const path of [`/runs/${RUN_ID}`, `/search?key=${encodeURIComponent(HOSTILE)}`]) {
+      const { body } = await get(`${url}${path}`);
+      expect(body, path).not.toContain('<script>');
+      expect(body, path).toContain('&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;');
+    }
+  });
+
+  it('answers 404 for an unknown run, safely', async () => {
+    const url = await start();
+    const { status, body } = await get(`${url}/runs/${encodeURIComponent('<b>x</b>')}`);
+    expect(status).toBe(404);
+    expect(body).toContain('No run with id &lt;b&gt;x&lt;/b&gt;.');
+  });
+
+  it('downloads the rejected rows as CSV, formula-safe', async () => {
+    const url = await start();
+    const { status, body, headers } = await get(`${url}/runs/${RUN_ID}/rejected.csv`);
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(headers.get('content-disposition')).toBe(`attachment; filename="rejected-bot-demo-${RUN_ID}.csv"`);
+    const lines = body.split('\r\n');
+    expect(lines[0]).toBe('line,key,field,value,reason');
+    expect(lines[1]).toBe('4,11646057,ListPrice,abc,not a number');
+    expect(lines[2]).toBe(`9,"<script>alert(""pwned"")</script>",Address,"'=HYPERLINK(""http://evil"")","bad value <script>alert(""pwned"")</script>"`);
+    expect(lines).toHaveLength(4);
+  });
+
+  it('searches by listing key', async () => {
+    const url = await start();
+    const found = await get(`${url}/search?key=A1`);
+    expect(found.body).toContain('1 job(s) in 1 run(s) touched');
+    expect(found.body).toContain(`href="/runs/${RUN_ID}"`);
+    const none = await get(`${url}/search?key=ZZZ`);
+    expect(none.body).toContain('No run touched');
+  });
+
+  it('serves Prometheus metrics with jobs, calls, failures and runs', async () => {
+    const url = await start();
+    metrics.observeCall({ endpoint: 'AddRealEstate', ms: 120, outcome: 'ok', envelopeCode: 200 });
+    metrics.observeCall({ endpoint: 'AddRealEstate', ms: 30, outcome: 'ENVELOPE_FAILURE', envelopeCode: 500 });
+    metrics.observeRun({ status: 'done', seconds: 42 });
+    const { status, body, headers } = await get(`${url}/metrics`);
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(body).toContain('listing_sync_jobs{queue="listing-sync-listings",state="failed"} 2');
+    expect(body).toContain('listing_sync_service_calls_total{endpoint="AddRealEstate",outcome="ok"} 1');
+    expect(body).toContain('listing_sync_service_call_seconds_count{endpoint="AddRealEstate"} 2');
+    expect(body).toContain('listing_sync_service_failures_total{code="500"} 1');
+    expect(body).toContain('listing_sync_runs_total{status="done"} 1');
+    expect(body).toContain('listing_sync_run_seconds_sum 42');
+  });
+
+  it('/healthz says ok when Redis answers and 503 when it does not', async () => {
+    const url = await start();
+    expect(await get(`${url}/healthz`)).toMatchObject({ status: 200, body: 'ok\n' });
+    data.pingRedis = async () => false;
+    expect((await get(`${url}/healthz`)).status).toBe(503);
+    data.pingRedis = async () => {
+      throw new Error('ECONNREFUSED');
+    };
+    expect((await get(`${url}/healthz`)).status).toBe(503);
+  });
+
+  it('works under a base path (behind a reverse proxy)', async () => {
+    const url = await start('/ops');
+    expect(url).toMatch(/\/ops$/);
+    const { status, body } = await get(`${url}/`);
+    expect(status).toBe(200);
+    expect(body).toContain(`href="/ops/runs/${RUN_ID}"`);
+    expect(body).toContain('href="/ops/assets/dashboard.css"');
+    expect((await get(`${url}/queues/api/queues`)).status).toBe(200);
+  });
+});
