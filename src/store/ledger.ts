@@ -103,6 +103,21 @@ export class LedgerStore {
     return (await this.probe(chatbot, key, runId)).newerRun;
   }
 
+  /** The keys (of `keys`) that a run newer than `runId` wrote or deleted, in one round trip. */
+  async newerWriters(chatbot: string, keys: readonly string[], runId: string): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const replies = await this.redis.pipeline().hmget(this.keys.ledger(chatbot), ...keys).hmget(this.keys.tombstones(chatbot), ...keys).exec();
+    const entries = (replies?.[0]?.[1] ?? []) as Array<string | null>;
+    const deleters = (replies?.[1]?.[1] ?? []) as Array<string | null>;
+    const newer = new Set<string>();
+    keys.forEach((key, i) => {
+      const writer = entries[i] ? decodeLedgerEntry(entries[i])?.runId : undefined;
+      const deleter = deleters[i];
+      if ((writer !== undefined && writer > runId) || (typeof deleter === 'string' && deleter > runId)) newer.add(key);
+    });
+    return newer;
+  }
+
   /** The superseded check and the current entry, in one pipelined round trip. */
   async probe(chatbot: string, key: string, runId: string): Promise<LedgerProbe> {
     const replies = await this.redis.pipeline().hget(this.keys.ledger(chatbot), key).hget(this.keys.tombstones(chatbot), key).exec();

@@ -1,0 +1,27 @@
+/** edit-knowledge: one chatbot's knowledge-base change. */
+import { z } from 'zod';
+import { knowledgeEditSchema } from '../src/api/schemas.js';
+import type { JobKind } from './job-context.js';
+import { recordFailure, recordNoWrite } from './record.js';
+
+export const EDIT_KNOWLEDGE = 'edit-knowledge';
+
+export const editKnowledgeDataSchema = z.object({
+  runId: z.string().min(1),
+  chatbot: z.string().min(1),
+  edit: knowledgeEditSchema,
+});
+export type EditKnowledgeData = z.infer<typeof editKnowledgeDataSchema>;
+
+export const editKnowledgeJob: JobKind<EditKnowledgeData> = {
+  name: EDIT_KNOWLEDGE,
+  schema: editKnowledgeDataSchema,
+  async process(ctx, deps) {
+    await deps.api.editKnowledge(ctx.data.edit, ctx.signal === undefined ? {} : { signal: ctx.signal });
+    await recordNoWrite(ctx, deps, 'edited');
+    return { outcome: 'edited' };
+  },
+  async onFinalFailure(ctx, deps, failure) {
+    await recordFailure(ctx, deps, [], failure, 1);
+  },
+};

@@ -1,0 +1,78 @@
+/**
+ * What a processor receives: a plain context built by src/queue from the BullMQ job (jobs never
+ * import bullmq), and the dependencies the composition root injects.
+ */
+import type { z } from 'zod';
+import type { ApiClient } from '../src/api/client-contract.js';
+import type { Logger } from '../src/logger.js';
+import type { Store } from '../src/store/store.js';
+import type { JobOutcome } from '../src/store/run-types.js';
+
+export interface JobContext<T> {
+  id: string;
+  name: string;
+  data: T;
+  /** Attempts that ended in an error before this one. */
+  attemptsMade: number;
+  /**
+   * Times the job was moved to active, this time included. More than 1 means an earlier start
+   * (a failed attempt, a stall after a worker died, a rate-limited re-queue) may have reached
+   * the service: creates look their key up first.
+   */
+  attemptsStarted: number;
+  runId: string;
+  /** Appends a line to the job's log (shown in the dashboard). */
+  log(line: string): void;
+  /** Aborted when the worker shuts down hard. */
+  signal?: AbortSignal;
+}
+
+/** What the sync-run job calls: the whole sync use case, injected to avoid a cycle. */
+export type RunSyncFn = (request: ScheduledSyncRequest & { trigger: 'schedule' }) => Promise<unknown>;
+
+/** A scheduled sync's request: the same options as `listing-sync sync`. */
+export interface ScheduledSyncRequest {
+  chatbot: string;
+  feed: string;
+  profile?: string;
+  mapping?: string;
+  keyType?: 'MLSNumber' | 'URL';
+  mode?: 'mirror' | 'upsert';
+  deleteScope?: 'managed' | 'all';
+  maxDeletes?: number;
+  maxRejected?: number;
+}
+
+export interface JobDeps {
+  api: ApiClient;
+  store: Store;
+  logger: Logger;
+  now(): number;
+  /** Fields whose change alone never triggers an update (defaults to the domain's list). */
+  volatileFields?: readonly string[];
+  runSync?: RunSyncFn;
+}
+
+/** What a processor returns (kept as the job's return value). */
+export interface JobResult {
+  /** A listing/edit job's outcome, or 'synced' for a sync-run job. */
+  outcome: JobOutcome | 'synced';
+  remoteId?: string;
+  /** Why the outcome is not the plain one (e.g. "found by lookup", "newer run run-…"). */
+  note?: string;
+}
+
+/** A failure that will not be retried again: its Code and Message, as shown on the job. */
+export interface FinalFailure {
+  code: string;
+  message: string;
+}
+
+/** One job kind: its name, payload schema and processor. */
+export interface JobKind<T> {
+  name: string;
+  schema: z.ZodType<T>;
+  process(ctx: JobContext<T>, deps: JobDeps): Promise<JobResult>;
+  /** Records a final failure (failed-key memory + run outcome). */
+  onFinalFailure(ctx: JobContext<T>, deps: JobDeps, failure: FinalFailure): Promise<void>;
+}

@@ -1,0 +1,12 @@
+/** Payload parts shared by the listing jobs: which run, chatbot and key the job is about. */
+import { z } from 'zod';
+import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
+
+export const listingJobBaseSchema = z.object({
+  runId: z.string().min(1),
+  chatbot: z.string().min(1),
+  keyType: z.enum(SYNC_KEY_TYPES),
+  key: z.string().min(1),
+  /** Content hash of the listing sent, recorded in the ledger once written. */
+  hash: z.string().min(1),
+});

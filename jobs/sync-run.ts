@@ -1,0 +1,53 @@
+/**
+ * sync-run: runs a whole sync (import → snapshot → plan → guard → enqueue) inside a worker, for
+ * schedules. The sync use case is injected (deps.runSync) so jobs/ does not import src/sync.
+ * A refused or failed scheduled run is logged at error level: nobody watches a 2 a.m. terminal.
+ */
+import { z } from 'zod';
+import { DELETE_SCOPES, SYNC_MODES } from '../src/domain/plan.js';
+import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
+import type { JobKind, ScheduledSyncRequest } from './job-context.js';
+
+export const SYNC_RUN = 'sync-run';
+
+export const syncRunDataSchema: z.ZodType<ScheduledSyncRequest> = z.object({
+  chatbot: z.string().min(1),
+  feed: z.string().min(1),
+  profile: z.string().optional(),
+  mapping: z.string().optional(),
+  keyType: z.enum(SYNC_KEY_TYPES).optional(),
+  mode: z.enum(SYNC_MODES).optional(),
+  deleteScope: z.enum(DELETE_SCOPES).optional(),
+  maxDeletes: z.number().int().nonnegative().optional(),
+  maxRejected: z.number().int().nonnegative().optional(),
+});
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+/** Whether a sync result says the run was refused or ended with failures. */
+function badResult(result: unknown): string | undefined {
+  const status = field(result, 'status');
+  if (status === 'refused' || status === 'failed') return String(status);
+  const failed = field(field(result, 'counts'), 'failed') ?? field(field(result, 'result'), 'failed');
+  if (typeof failed === 'number' && failed > 0) return `${failed} failed`;
+  return undefined;
+}
+
+export const syncRunJob: JobKind<ScheduledSyncRequest> = {
+  name: SYNC_RUN,
+  schema: syncRunDataSchema,
+  async process(ctx, deps) {
+    if (deps.runSync === undefined) throw new Error('sync-run job needs deps.runSync (wire it in the composition root)');
+    const result = await deps.runSync({ ...ctx.data, trigger: 'schedule' });
+    const runId = field(result, 'runId');
+    const bad = badResult(result);
+    if (bad !== undefined) deps.logger.error({ job: ctx.id, chatbot: ctx.data.chatbot, runId, verdict: bad }, `scheduled sync of ${ctx.data.chatbot} ${bad}`);
+    else deps.logger.info({ job: ctx.id, chatbot: ctx.data.chatbot, runId }, `scheduled sync of ${ctx.data.chatbot} enqueued`);
+    return { outcome: 'synced', ...(typeof runId === 'string' ? { note: runId } : {}) };
+  },
+  async onFinalFailure(ctx, deps, failure) {
+    deps.logger.error({ job: ctx.id, chatbot: ctx.data.chatbot, code: failure.code }, `scheduled sync of ${ctx.data.chatbot} failed: ${failure.message}`);
+  },
+};

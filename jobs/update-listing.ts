@@ -1,0 +1,46 @@
+/**
+ * update-listing: sends the whole feed listing for a key. When nothing matched (Data 0) the plan
+ * says the listing should exist, so it is created — with the same lookup-first rule as a create.
+ */
+import { z } from 'zod';
+import { listingUpdateSchema } from '../src/domain/listing.js';
+import { ensureListing } from './ensure-listing.js';
+import type { JobKind } from './job-context.js';
+import { listingJobBaseSchema } from './listing-job-data.js';
+import { recordFailure, recordNoWrite, recordWrite } from './record.js';
+
+export const UPDATE_LISTING = 'update-listing';
+
+export const updateListingDataSchema = listingJobBaseSchema.extend({
+  update: listingUpdateSchema,
+  remoteId: z.string().optional(),
+});
+export type UpdateListingData = z.infer<typeof updateListingDataSchema>;
+
+export const updateListingJob: JobKind<UpdateListingData> = {
+  name: UPDATE_LISTING,
+  schema: updateListingDataSchema,
+  async process(ctx, deps) {
+    const { data } = ctx;
+    const probe = await deps.store.ledger.probe(data.chatbot, data.key, data.runId);
+    if (probe.newerRun !== undefined) {
+      await recordNoWrite(ctx, deps, 'superseded');
+      return { outcome: 'superseded', note: `newer run ${probe.newerRun} already wrote ${data.key}` };
+    }
+    const callCtx = ctx.signal === undefined ? { listingKey: data.key } : { listingKey: data.key, signal: ctx.signal };
+    const matched = await deps.api.updateListing(data.update, callCtx);
+    if (matched > 0) {
+      await recordWrite(ctx, deps, 'updated', data.remoteId ?? probe.entry?.remoteId);
+      return { outcome: 'updated' };
+    }
+    const { Key: _key, KeyType: _keyType, ...listing } = data.update;
+    ctx.log(`update of ${data.key} matched nothing; creating it`);
+    // The entry is left out: it describes the listing that vanished, not one to adopt.
+    const result = await ensureListing(ctx, deps, { ...data, listing }, ctx.attemptsStarted > 1, undefined);
+    await recordWrite(ctx, deps, 'created', result.remoteId);
+    return { outcome: 'created', remoteId: result.remoteId, note: 'update matched nothing' };
+  },
+  async onFinalFailure(ctx, deps, failure) {
+    await recordFailure(ctx, deps, [ctx.data.key], failure, 1);
+  },
+};

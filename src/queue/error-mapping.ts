@@ -1,0 +1,91 @@
+/**
+ * THE one place that maps errors to BullMQ (design convention 4):
+ * - authentication failure → pause the whole queue, log loudly at error level, put the job back
+ *   (failing every job of a run because a key expired would bury the cause under thousands of
+ *   identical failures; ops fixes the key and resumes);
+ * - rate limited (HTTP 429 / envelope Code 429) → rate-limit the whole queue for Retry-After (or a
+ *   default) and put the job back: the attempt is not used up, and no other job hammers the service;
+ * - retryable per the retry table → rethrow for exponential backoff;
+ * - anything else → UnrecoverableError, keeping the Code and Message on the job
+ *   ("ENVELOPE_FAILURE 400: Status: must be one of …").
+ * Errors that are not API errors (a Redis blip inside a processor) are retried: they say nothing
+ * about the request, and the attempt budget bounds them.
+ */
+import { UnrecoverableError, Worker, type Queue } from 'bullmq';
+import { API_ERROR_CODES, isRateLimited, retryAfterMs } from '../api/errors.js';
+import { DEFAULT_RETRY_TABLE, isRetryable, type RetryTable } from '../api/retry-policy.js';
+import { coerceError, errorCode } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+export type ErrorVerdict = 'auth' | 'rate-limited' | 'retry' | 'fatal';
+
+const API_CODES: ReadonlySet<string> = new Set(API_ERROR_CODES);
+
+function detail(err: unknown, key: string): unknown {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const details = (err as { details?: unknown }).details;
+  return typeof details === 'object' && details !== null ? (details as Record<string, unknown>)[key] : undefined;
+}
+
+/** Decides what BullMQ should do with a failed attempt. */
+export function classifyError(err: unknown, table: RetryTable = DEFAULT_RETRY_TABLE): ErrorVerdict {
+  const code = errorCode(err);
+  if (code === 'AUTH_FAILED') return 'auth';
+  if (isRateLimited(err)) return 'rate-limited';
+  if (!API_CODES.has(code)) return err instanceof UnrecoverableError ? 'fatal' : 'retry';
+  return isRetryable(err, table) ? 'retry' : 'fatal';
+}
+
+/** The Code and Message a failure shows on its job: "ENVELOPE_FAILURE 400: Status: must be …". */
+export function describeFailure(err: unknown): { code: string; message: string } {
+  const error = coerceError(err);
+  const code = errorCode(err);
+  const number = detail(err, 'envelopeCode') ?? detail(err, 'status');
+  const envelopeMessage = detail(err, 'envelopeMessage');
+  const text = typeof envelopeMessage === 'string' && envelopeMessage !== '' ? envelopeMessage : error.message;
+  const label = typeof number === 'number' ? `${code} ${number}` : code;
+  return { code: label, message: text };
+}
+
+/** Formats a failure as the one line stored as the job's failedReason. */
+export function failureLine(err: unknown): string {
+  const { code, message } = describeFailure(err);
+  return `${code}: ${message}`;
+}
+
+export interface ErrorMappingContext {
+  queue: Queue;
+  logger: Logger;
+  retryTable?: RetryTable;
+  /** Queue-wide pause when the service says 429 without Retry-After. */
+  defaultRateLimitMs: number;
+  /** Upper bound on a Retry-After honoured (a service asking for an hour stalls every run). */
+  maxRateLimitMs?: number;
+}
+
+/**
+ * Acts on a verdict (pausing or rate-limiting the queue) and returns what the processor must
+ * throw. `final` is true when this failure ends the job for good.
+ */
+export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttempt: boolean): Promise<{ toThrow: Error; final: boolean }> {
+  const verdict = classifyError(err, ctx.retryTable);
+  switch (verdict) {
+    case 'auth':
+      await ctx.queue.pause();
+      ctx.logger.error(
+        { queue: ctx.queue.name, failure: failureLine(err) },
+        `AUTHENTICATION FAILED — queue ${ctx.queue.name} is PAUSED, no job was failed. Fix the API credentials, then run \`listing-sync jobs resume\`.`,
+      );
+      return { toThrow: Worker.RateLimitError(), final: false };
+    case 'rate-limited': {
+      const waitMs = Math.min(retryAfterMs(err) ?? ctx.defaultRateLimitMs, ctx.maxRateLimitMs ?? 60_000);
+      await ctx.queue.rateLimit(Math.max(1, waitMs));
+      ctx.logger.warn({ queue: ctx.queue.name, waitMs }, 'service rate limit: slowing the whole queue');
+      return { toThrow: Worker.RateLimitError(), final: false };
+    }
+    case 'retry':
+      return { toThrow: new Error(failureLine(err), { cause: err }), final: lastAttempt };
+    case 'fatal':
+      return { toThrow: new UnrecoverableError(failureLine(err)), final: true };
+  }
+}

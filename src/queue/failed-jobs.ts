@@ -1,0 +1,104 @@
+/**
+ * Ops views over the writes queue: failed jobs with their Code/Message, re-queueing them, and
+ * every job that touched a listing key.
+ */
+import type { Job, Queue } from 'bullmq';
+import type { Store } from '../store/store.js';
+
+export interface FailedJobRow {
+  jobId: string;
+  name: string;
+  runId: string;
+  chatbot: string;
+  key: string;
+  attempts: number;
+  code: string;
+  message: string;
+}
+
+function text(data: unknown, field: string): string {
+  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[field] : undefined;
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.join(',');
+  return '';
+}
+
+/** Splits a failedReason "ENVELOPE_FAILURE 400: Status: must be …" into code and message. */
+export function splitFailure(reason: string | undefined): { code: string; message: string } {
+  const line = reason ?? '';
+  const at = line.indexOf(': ');
+  if (at > 0 && /^[A-Z_]+( \d+)?$/.test(line.slice(0, at))) return { code: line.slice(0, at), message: line.slice(at + 2) };
+  return { code: 'UNKNOWN', message: line };
+}
+
+function rowOf(job: Job): FailedJobRow {
+  const { code, message } = splitFailure(job.failedReason);
+  return {
+    jobId: job.id ?? '', name: job.name, runId: text(job.data, 'runId'), chatbot: text(job.data, 'chatbot'),
+    key: text(job.data, 'key') || text(job.data, 'keys'), attempts: job.attemptsMade, code, message,
+  };
+}
+
+async function failedJobs(writes: Queue, store: Store, runId?: string): Promise<Job[]> {
+  if (runId === undefined) return (await writes.getFailed(0, -1)).filter((job): job is Job => job !== undefined);
+  const outcomes = await store.runs.jobOutcomes(runId);
+  const ids = [...outcomes].filter(([, outcome]) => outcome === 'failed').map(([id]) => id);
+  const jobs = await Promise.all(ids.map((id) => writes.getJob(id)));
+  return jobs.filter((job): job is Job => job !== undefined && job.failedReason !== undefined);
+}
+
+/** Failed jobs (of one run, or all still kept by retention). */
+export async function listFailedJobs(writes: Queue, store: Store, runId?: string): Promise<FailedJobRow[]> {
+  return (await failedJobs(writes, store, runId)).map(rowOf);
+}
+
+/**
+ * Re-queues failed jobs with a fresh attempt budget. attemptsStarted is kept on purpose: a
+ * create that failed may have reached the service, and the re-run must look its key up first.
+ * Returns the ids re-queued and the ids that were not failed jobs.
+ */
+export async function retryJobs(writes: Queue, store: Store, which: { runId?: string; all?: boolean; jobIds?: readonly string[] }): Promise<{ retried: string[]; skipped: string[] }> {
+  let jobs: Job[];
+  const skipped: string[] = [];
+  if (which.jobIds && which.jobIds.length > 0) {
+    jobs = [];
+    for (const id of which.jobIds) {
+      const job = await writes.getJob(id);
+      if (job && (await job.isFailed())) jobs.push(job);
+      else skipped.push(id);
+    }
+  } else {
+    jobs = await failedJobs(writes, store, which.all ? undefined : which.runId);
+  }
+  const retried: string[] = [];
+  for (const job of jobs) {
+    await job.retry('failed', { resetAttemptsMade: true });
+    retried.push(job.id ?? '');
+  }
+  return { retried, skipped };
+}
+
+export interface KeyJobRow {
+  jobId: string;
+  runId: string;
+  chatbot: string;
+  name: string;
+  state: string;
+  attempts: number;
+  failedReason?: string;
+  at: number;
+}
+
+/** Every job and run that touched a listing key, newest first (jobs removed by retention show state 'removed'). */
+export async function findKeyJobs(writes: Queue, store: Store, key: string, chatbot?: string): Promise<KeyJobRow[]> {
+  const touches = await store.keyIndex.touches(key, chatbot);
+  return await Promise.all(touches.map(async (touch) => {
+    const job = await writes.getJob(touch.jobId);
+    const row: KeyJobRow = {
+      jobId: touch.jobId, runId: touch.runId, chatbot: touch.chatbot, name: job?.name ?? '', at: touch.at,
+      state: job ? await job.getState() : 'removed', attempts: job?.attemptsMade ?? 0,
+    };
+    if (job?.failedReason) row.failedReason = job.failedReason;
+    return row;
+  }));
+}

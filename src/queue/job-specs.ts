@@ -1,0 +1,59 @@
+/**
+ * Plan → job specs (name, deterministic id, data). Pure: no Redis, so a dry run or a test can
+ * see exactly which jobs a plan becomes. Every job carries its run, chatbot, key and the exact
+ * payload it will send (never a secret: credentials live only in the worker's API client).
+ */
+import type { CreateListingData } from '../../jobs/create-listing.js';
+import { CREATE_LISTING } from '../../jobs/create-listing.js';
+import { DELETE_LISTINGS, type DeleteListingsData } from '../../jobs/delete-listings.js';
+import { UPDATE_LISTING, type UpdateListingData } from '../../jobs/update-listing.js';
+import { jobId } from '../domain/job-id.js';
+import type { Plan, PlannedDelete } from '../domain/plan.js';
+
+export interface JobSpec {
+  name: string;
+  id: string;
+  data: CreateListingData | UpdateListingData | DeleteListingsData | Record<string, unknown>;
+  /** Listing keys the job is about (for `jobs find KEY`). */
+  touches: string[];
+}
+
+function deleteBatches(deletes: readonly PlannedDelete[], batchSize: number): Array<{ keyType: PlannedDelete['keyType']; items: PlannedDelete[] }> {
+  const byType = new Map<PlannedDelete['keyType'], PlannedDelete[]>();
+  for (const planned of deletes) byType.set(planned.keyType, [...(byType.get(planned.keyType) ?? []), planned]);
+  const batches: Array<{ keyType: PlannedDelete['keyType']; items: PlannedDelete[] }> = [];
+  for (const [keyType, items] of byType) {
+    for (let i = 0; i < items.length; i += batchSize) batches.push({ keyType, items: items.slice(i, i + batchSize) });
+  }
+  return batches;
+}
+
+/** The jobs a plan becomes, creates first, then updates, then delete batches. */
+export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): JobSpec[] {
+  const { chatbot, keyType } = plan;
+  const specs: JobSpec[] = [];
+  for (const create of plan.creates) {
+    const data: CreateListingData = { runId, chatbot, keyType, key: create.key, hash: create.hash, listing: { ...create.listing, SerialNumber: chatbot } };
+    specs.push({ name: CREATE_LISTING, id: jobId({ kind: 'create', chatbot, keyType, key: create.key, runId }), data, touches: [create.key] });
+  }
+  for (const update of plan.updates) {
+    const data: UpdateListingData = {
+      runId, chatbot, keyType, key: update.key, hash: update.hash,
+      update: { ...update.listing, SerialNumber: chatbot, Key: update.key, KeyType: keyType },
+      ...(update.remoteId === undefined ? {} : { remoteId: update.remoteId }),
+    };
+    specs.push({ name: UPDATE_LISTING, id: jobId({ kind: 'update', chatbot, keyType, key: update.key, runId }), data, touches: [update.key] });
+  }
+  for (const batch of deleteBatches(plan.deletes, Math.max(1, deleteBatchSize))) {
+    const keys = batch.items.map((d) => d.key);
+    const data: DeleteListingsData = {
+      runId, chatbot, keyType, deleteKeyType: batch.keyType, keys,
+      ledgerKeys: batch.items.filter((d) => d.reason === 'gone').map((d) => d.listingKey),
+    };
+    // Why the first key and the count name the batch: the same plan gives the same batches, so
+    // the same ids (an enqueue repeated after a crash adds nothing).
+    const batchKey = `${keys[0] ?? ''}+${keys.length}`;
+    specs.push({ name: DELETE_LISTINGS, id: jobId({ kind: 'delete', chatbot, keyType: batch.keyType, key: batchKey, runId }), data, touches: [...new Set(batch.items.map((d) => d.listingKey))] });
+  }
+  return specs;
+}

@@ -1,0 +1,68 @@
+/**
+ * Turns a BullMQ job into the plain context jobs/ processors take, validates its payload, runs
+ * the registered kind, and routes failures through error-mapping.ts. A final failure is recorded
+ * (failed keys + run outcome) before BullMQ is told, so a run's counts never miss a job.
+ */
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/job-context.js';
+import { jobKind } from '../../jobs/registry.js';
+import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
+
+function runIdOf(data: unknown): string {
+  const runId = typeof data === 'object' && data !== null ? (data as { runId?: unknown }).runId : undefined;
+  return typeof runId === 'string' ? runId : '';
+}
+
+/** The plain context for a job (also used to record failures of jobs that never ran here). */
+export function contextOf<T>(job: Job, data: T, signal?: AbortSignal): JobContext<T> {
+  const ctx: JobContext<T> = {
+    id: job.id ?? '',
+    name: job.name,
+    data,
+    attemptsMade: job.attemptsMade,
+    attemptsStarted: Math.max(1, job.attemptsStarted),
+    runId: runIdOf(data),
+    // Why not awaited: a log line is for humans; it must not slow or fail the write.
+    log: (line) => void job.log(line).catch(() => undefined),
+  };
+  if (signal !== undefined) ctx.signal = signal;
+  return ctx;
+}
+
+function kindOf(job: Job): JobKind<unknown> {
+  const kind = jobKind(job.name);
+  if (kind === undefined) throw new UnrecoverableError(`UNKNOWN_JOB: no processor for job name "${job.name}"`);
+  return kind;
+}
+
+function parse(kind: JobKind<unknown>, job: Job): unknown {
+  const parsed = kind.schema.safeParse(job.data);
+  if (!parsed.success) throw new UnrecoverableError(`INVALID_JOB_DATA: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** Records a job's final failure through its kind; never throws (logging instead). */
+export async function recordFinalFailure(job: Job, failure: FinalFailure, deps: JobDeps, signal?: AbortSignal): Promise<void> {
+  try {
+    const kind = kindOf(job);
+    await kind.onFinalFailure(contextOf(job, parse(kind, job), signal), deps, failure);
+  } catch (thrown) {
+    deps.logger.error({ job: job.id, err: thrown instanceof Error ? thrown.message : String(thrown) }, 'could not record a final job failure');
+  }
+}
+
+/** The function BullMQ calls for each job of the writes and sync-runs queues. */
+export function createProcessor(deps: JobDeps, mapping: ErrorMappingContext): (job: Job, token?: string, signal?: AbortSignal) => Promise<JobResult> {
+  return async (job, _token, signal) => {
+    const kind = kindOf(job);
+    const data = parse(kind, job);
+    try {
+      return await kind.process(contextOf(job, data, signal), deps);
+    } catch (thrown) {
+      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const { toThrow, final } = await mapError(thrown, mapping, lastAttempt);
+      if (final) await recordFinalFailure(job, describeFailure(thrown), deps, signal);
+      throw toThrow;
+    }
+  };
+}

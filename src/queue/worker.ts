@@ -1,0 +1,115 @@
+/**
+ * Starts the workers of one process: the writes queue with the configured concurrency, global
+ * concurrency and rate limit, and (when a sync use case is injected) the sync-runs queue.
+ *
+ * Stall settings, deliberately (a stall — worker died or its event loop froze — is not an attempt):
+ * - lockDuration 30 s: longer than any one request (the client's own timeouts are 30 s for
+ *   headers and body) plus a lookup, so a slow but healthy job never looks stalled;
+ * - stalledInterval 15 s: a SIGKILLed worker's jobs are picked up again within ~45 s;
+ * - maxStalledCount 2: a job survives two worker deaths (a crash loop fails it instead of looping
+ *   forever). A re-run after a stall has attemptsStarted > 1, so a create looks its key up
+ *   first and never duplicates.
+ * Tests shorten lockDuration/stalledInterval to keep the SIGKILL test quick.
+ */
+import { Queue, Worker, type Job } from 'bullmq';
+import type { JobDeps } from '../../jobs/job-context.js';
+import type { RetryTable } from '../api/retry-policy.js';
+import type { Logger } from '../logger.js';
+import { backoffDelay, type BackoffSettings } from './backoff.js';
+import { checkEvictionPolicy, createWorkerConnection, type RedisSettings } from './connection.js';
+import type { ErrorMappingContext } from './error-mapping.js';
+import { createProcessor, recordFinalFailure } from './processor.js';
+import { QUEUE_NAMES } from './queues.js';
+
+export const DEFAULT_STALL = { lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 2 } as const;
+
+/** A limiter so loose it never limits: BullMQ honours `queue.rateLimit()` only when a limiter is set. */
+const UNLIMITED = { max: 1_000_000, duration: 1000 } as const;
+
+export interface WorkerOptions {
+  redis: RedisSettings;
+  /** Jobs in flight in this process (= requests in flight to the service from it). */
+  concurrency: number;
+  /** Jobs in flight across every worker process (BullMQ global concurrency). */
+  globalConcurrency?: number;
+  /** A global cap on jobs started per duration, across workers. */
+  rate?: { max: number; durationMs: number };
+  backoff?: BackoffSettings;
+  stall?: Partial<typeof DEFAULT_STALL>;
+  retryTable?: RetryTable;
+  /** Queue-wide wait after a 429 without Retry-After (default 1000 ms). */
+  defaultRateLimitMs?: number;
+  /** Longest Retry-After honoured (default 60 s). */
+  maxRateLimitMs?: number;
+  deps: JobDeps;
+  logger: Logger;
+}
+
+export interface RunningWorkers {
+  writes: Worker;
+  syncRuns?: Worker;
+  /** Stops taking jobs, lets jobs in flight finish, closes the connections it opened. */
+  close(): Promise<void>;
+}
+
+const STALLED_OUT = /stalled more than allowable limit/i;
+
+export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
+  const { redis, deps, logger } = options;
+  const stall = { ...DEFAULT_STALL, ...options.stall };
+  const backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
+  const connections = [createWorkerConnection(redis.url), createWorkerConnection(redis.url), createWorkerConnection(redis.url)];
+  const [queueConnection, writesConnection, syncConnection] = connections as [typeof connections[0], typeof connections[0], typeof connections[0]];
+  await checkEvictionPolicy(queueConnection, logger);
+  const queue = new Queue(QUEUE_NAMES.writes, { connection: queueConnection, prefix: redis.prefix });
+  if (options.globalConcurrency !== undefined) await queue.setGlobalConcurrency(options.globalConcurrency);
+  if (await queue.isPaused()) logger.warn(`queue ${QUEUE_NAMES.writes} is paused (an authentication failure?): run \`listing-sync jobs resume\` once the credentials are fixed`);
+
+  const mapping: ErrorMappingContext = { queue, logger, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000 };
+  if (options.retryTable) mapping.retryTable = options.retryTable;
+  if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
+  const processor = createProcessor(deps, mapping);
+  const common = {
+    prefix: redis.prefix,
+    lockDuration: stall.lockDurationMs,
+    stalledInterval: stall.stalledIntervalMs,
+    maxStalledCount: stall.maxStalledCount,
+    settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(attemptsMade, backoff) },
+  };
+  const writes = new Worker(QUEUE_NAMES.writes, processor, {
+    ...common,
+    connection: writesConnection,
+    concurrency: options.concurrency,
+    limiter: options.rate ? { max: options.rate.max, duration: options.rate.durationMs } : UNLIMITED,
+  });
+  const workers: Worker[] = [writes];
+  let syncRuns: Worker | undefined;
+  if (deps.runSync !== undefined) {
+    syncRuns = new Worker(QUEUE_NAMES.syncRuns, processor, { ...common, connection: syncConnection, concurrency: 1 });
+    workers.push(syncRuns);
+  }
+  for (const worker of workers) {
+    worker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+    // Why: a job that stalled more than maxStalledCount is failed by BullMQ without our
+    // processor running; record it here so the run's counts and failed keys stay complete.
+    worker.on('failed', (job: Job | undefined, err: Error) => {
+      if (job && STALLED_OUT.test(err.message)) void recordFinalFailure(job, { code: 'STALLED', message: err.message }, deps);
+    });
+  }
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  logger.info({ concurrency: options.concurrency, globalConcurrency: options.globalConcurrency, rate: options.rate }, 'workers started');
+
+  let closing: Promise<void> | undefined;
+  return {
+    writes,
+    ...(syncRuns ? { syncRuns } : {}),
+    close() {
+      closing ??= (async () => {
+        await Promise.all(workers.map((worker) => worker.close()));
+        await queue.close();
+        await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+      })();
+      return closing;
+    },
+  };
+}

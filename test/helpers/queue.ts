@@ -1,0 +1,110 @@
+/**
+ * A queue test bench: the simulator over HTTP, a real API client, a store and queues under a
+ * unique prefix, workers started on demand, plans built with the real planner. Everything it
+ * opens is closed by `close()`; the prefix is cleaned when the test passed.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createApiClient } from '../../src/api/client.js';
+import type { ApiClient } from '../../src/api/client-contract.js';
+import { listingHash } from '../../src/domain/hash.js';
+import { newRunId } from '../../src/domain/job-id.js';
+import type { ListingFields, ListingWrite } from '../../src/domain/listing.js';
+import type { Plan } from '../../src/domain/plan.js';
+import { planSync } from '../../src/domain/planner.js';
+import { silentLogger, type Logger } from '../../src/logger.js';
+import { enqueuePlan, type JobQueueSettings } from '../../src/queue/enqueue.js';
+import { openQueues, type Queues } from '../../src/queue/queues.js';
+import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../src/queue/worker.js';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+import { startSimulator, type RunningSimulator, type SimOptions } from '../../src/sim/server.js';
+import { createStore, type Store } from '../../src/store/store.js';
+import { cleanPrefix, uniquePrefix } from './redis.js';
+
+export const TEST_JOB_SETTINGS: JobQueueSettings = { attempts: 10, backoffMs: 5, keepCompleted: false, keepFailed: false, deleteBatchSize: 100 };
+export const FAST_WORKER = { backoff: { baseMs: 5, maxMs: 40 }, defaultRateLimitMs: 20, maxRateLimitMs: 20 } as const;
+
+export interface QueueBench {
+  url: string;
+  prefix: string;
+  sim: RunningSimulator;
+  api: ApiClient;
+  redis: Redis;
+  store: Store;
+  queues: Queues;
+  logger: Logger;
+  /** Starts workers in this process (closed by close()). */
+  work(options?: Partial<Omit<WorkerOptions, 'deps' | 'redis' | 'logger'>>): Promise<RunningWorkers>;
+  /** Plans feed vs the simulator's current listings + the ledger, with the real planner. */
+  plan(chatbot: string, feed: readonly ListingWrite[], extra?: { retryFailed?: boolean }): Promise<Plan>;
+  /** Enqueues a plan as a new run; returns the run id. */
+  enqueue(plan: Plan, runId?: string): Promise<string>;
+  close(passed: boolean): Promise<void>;
+}
+
+let clock = Date.now();
+/** A fresh run id, later than every earlier one in this process. */
+export function nextRunId(): string {
+  clock = Math.max(clock + 1, Date.now());
+  return newRunId(clock, randomBytes(4).toString('hex'));
+}
+
+function fieldsOf(listing: ListingWrite): ListingFields {
+  const { SerialNumber: _serial, ...fields } = listing;
+  return fields;
+}
+
+export async function openQueueBench(url: string, simOptions: SimOptions = {}, label = 'queue'): Promise<QueueBench> {
+  const prefix = uniquePrefix(label);
+  const sim = await startSimulator(simOptions);
+  const api = createApiClient({ baseUrl: sim.baseUrl, siteUrl: sim.siteUrl, credentials: sim.credentials, timeouts: { connectMs: 2000, headersMs: 5000, bodyMs: 5000 } });
+  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  const store = createStore(redis, prefix);
+  const queues = openQueues(redis, prefix);
+  const logger = silentLogger();
+  const running: RunningWorkers[] = [];
+  return {
+    url, prefix, sim, api, redis, store, queues, logger,
+    async work(options = {}) {
+      const workers = await startWorkers({
+        redis: { url, prefix }, concurrency: 8, ...FAST_WORKER, ...options,
+        deps: { api, store, logger, now: () => Date.now() }, logger,
+      });
+      running.push(workers);
+      return workers;
+    },
+    async plan(chatbot, feed, extra = {}) {
+      const remote = sim.state.listings(chatbot).map((l) => ({ id: l.ID, fields: fieldsOf(l) }));
+      const ledger = await store.ledger.readLedger(chatbot);
+      const retryKeys = extra.retryFailed ? new Set((await store.failedKeys.failedKeys(chatbot)).keys()) : undefined;
+      const feedMap = new Map(feed.map((l) => [l.MLSNumber, fieldsOf(l)]));
+      return planSync({ chatbot, keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', feed: feedMap, remote, ledger, ...(retryKeys ? { retryKeys } : {}) }).plan;
+    },
+    async enqueue(plan, runId = nextRunId()) {
+      await enqueuePlan(plan, { id: runId, chatbot: plan.chatbot, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now(), summary: { creates: plan.creates.length } }, { writes: queues.writes, store, jobs: TEST_JOB_SETTINGS });
+      return runId;
+    },
+    async close(passed) {
+      await Promise.all(running.map((w) => w.close()));
+      await queues.close();
+      await api.close();
+      await sim.close();
+      await redis.quit();
+      if (passed) await cleanPrefix(url, prefix);
+    },
+  };
+}
+
+/** Feed listings 0..n-1 for a chatbot. */
+export function feedOf(chatbot: string, from: number, to: number, overrides: (i: number) => Partial<ListingWrite> = () => ({})): ListingWrite[] {
+  return Array.from({ length: to - from }, (_, j) => ({ ...sampleListing(from + j, overrides(from + j)), SerialNumber: chatbot }));
+}
+
+/** The simulator's listings of a chatbot as MLSNumber → content hash (to compare with a feed). */
+export function simContent(bench: QueueBench, chatbot: string): Map<string, string> {
+  return new Map(bench.sim.state.listings(chatbot).map((l) => [l.MLSNumber, listingHash(fieldsOf(l))]));
+}
+
+export function feedContent(feed: readonly ListingWrite[]): Map<string, string> {
+  return new Map(feed.map((l) => [l.MLSNumber, listingHash(fieldsOf(l))]));
+}
