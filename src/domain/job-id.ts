@@ -52,13 +52,16 @@ export function jobId(parts: { chatbot: string; kind: string; keyType: string; k
 const HEX = /^[0-9a-f]+$/;
 /** Base36 digits of the time: 10 cover every ms up to the year 115,000, so ids sort by time. */
 const TIME_DIGITS = 10;
+const MAX_RUN_TIME = 36 ** TIME_DIGITS - 1;
 
 /**
  * A run id that sorts lexicographically by start time: `run-<base36 ms, zero-padded>-<hex>`.
  * Time and randomness are passed in (domain is pure).
  */
 export function newRunId(nowMs: number, randomHex: string): string {
-  if (!Number.isSafeInteger(nowMs) || nowMs < 0) throw new RangeError(`newRunId: nowMs must be a non-negative integer, got ${nowMs}`);
+  if (!Number.isSafeInteger(nowMs) || nowMs < 0 || nowMs > MAX_RUN_TIME) {
+    throw new RangeError(`newRunId: nowMs must be an integer from 0 to ${MAX_RUN_TIME}, got ${nowMs}`);
+  }
   const random = randomHex.toLowerCase();
   if (!HEX.test(random)) throw new RangeError(`newRunId: randomHex must be hex digits, got "${randomHex}"`);
   return `run-${nowMs.toString(36).padStart(TIME_DIGITS, '0')}-${random}`;

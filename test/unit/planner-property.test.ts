@@ -25,7 +25,7 @@ function listingArb(key: string): fc.Arbitrary<ListingFields> {
       DaysOnMarket: fc.nat(3),
       AreaUnit: fc.constantFrom(...AREA_UNITS),
       Location: fc.constantFrom(undefined, 'Downtown'),
-      Images: fc.constantFrom(undefined, ['a'], ['a', 'b'], ['b', 'a']),
+      Images: fc.constantFrom<string[] | undefined>(undefined, ['a'], ['a', 'b'], ['b', 'a']),
       Description: fc.constantFrom(undefined, '', 'Nice'),
       Latitude: fc.constantFrom(37.1, 37.1000001, 37.2),
     })
