@@ -1,0 +1,30 @@
+/**
+ * The two ways a feed can fail as a whole. Both are "bad input, fix and rerun" errors (exit 2):
+ * the message is one line that says what went wrong, where, and how to fix it.
+ */
+import { ListingSyncError, errorCode } from '../errors.js';
+
+export const FEED_UNREADABLE = 'FEED_UNREADABLE';
+export const MAPPING_INVALID = 'MAPPING_INVALID';
+
+/** A feed that cannot be read at all: `what` happened at `where`; `fix` says what to do about it. */
+export function feedUnreadable(what: string, where: string, fix: string, cause?: unknown): ListingSyncError {
+  return new ListingSyncError(FEED_UNREADABLE, `Feed ${where} is unreadable: ${what}. ${fix}`, {
+    details: { where },
+    cause,
+  });
+}
+
+/** A mapping file with problems; every problem is listed, so one edit fixes them all. */
+export function mappingInvalid(path: string, problems: readonly string[]): ListingSyncError {
+  const noun = problems.length === 1 ? 'problem' : 'problems';
+  return new ListingSyncError(MAPPING_INVALID, `Mapping file ${path} has ${problems.length} ${noun}: ${problems.join('; ')}`, {
+    details: { path, problems: [...problems] },
+  });
+}
+
+/** True for errors this module already turned into one-line feed errors (rethrown untouched). */
+export function isFeedError(thrown: unknown): boolean {
+  const code = errorCode(thrown);
+  return code === FEED_UNREADABLE || code === MAPPING_INVALID;
+}

@@ -1,0 +1,149 @@
+/**
+ * The mapping file: JSON that starts from a profile (or from nothing) and renames columns,
+ * sets constants and defaults, maps enum values, parses money, converts units and puts extra
+ * columns into ExtensionColumn. Loading validates it and reports every problem at once.
+ * The format is documented in src/feed/MAPPING.md.
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { LISTING_FIELD_NAMES, listingFieldsSchema, type ListingFieldName } from '../domain/listing.js';
+import { mappingInvalid } from './feed-error.js';
+import { fieldNamed, isNumericField } from './field-kinds.js';
+import { PROFILE_NAMES } from './record-mapping.js';
+
+export const AREA_UNIT_NAMES = ['sqft', 'sqm', 'acres', 'hectares'] as const;
+export type AreaUnitName = (typeof AREA_UNIT_NAMES)[number];
+
+const fieldValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.unknown()), z.null()]);
+
+export const mappingFileSchema = z.strictObject({
+  $comment: z.string().optional(),
+  description: z.string().optional(),
+  profile: z.enum(PROFILE_NAMES).nullable().optional(),
+  columns: z.record(z.string(), z.string().trim().min(1, 'a source column name is required')).optional(),
+  constants: z.record(z.string(), fieldValue).optional(),
+  defaults: z.record(z.string(), fieldValue).optional(),
+  enums: z.record(z.string(), z.record(z.string(), z.string())).optional(),
+  money: z.array(z.string()).optional(),
+  units: z.record(z.string(), z.union([z.strictObject({ from: z.enum(AREA_UNIT_NAMES), to: z.enum(AREA_UNIT_NAMES) }), z.number().positive()])).optional(),
+  extension: z.array(z.string().trim().min(1, 'a source column name is required')).optional(),
+});
+
+type RawMappingFile = z.infer<typeof mappingFileSchema>;
+
+/** A validated mapping file, field names canonical ("bedrooms" → "Bedrooms"), unit conversions as factors. */
+export interface MappingFile {
+  readonly path: string;
+  /** Present when the file says which profile to start from (null: from nothing). */
+  readonly profile?: (typeof PROFILE_NAMES)[number] | null;
+  readonly columns: ReadonlyMap<ListingFieldName, string>;
+  readonly constants: ReadonlyMap<ListingFieldName, unknown>;
+  readonly defaults: ReadonlyMap<ListingFieldName, unknown>;
+  readonly enums: ReadonlyMap<ListingFieldName, ReadonlyMap<string, string>>;
+  readonly money: ReadonlySet<ListingFieldName>;
+  readonly units: ReadonlyMap<ListingFieldName, number>;
+  readonly extension: readonly string[];
+}
+
+const SQFT_PER_UNIT: Readonly<Record<AreaUnitName, number>> = { sqft: 1, sqm: 10.763910416709722, acres: 43560, hectares: 107639.10416709722 };
+
+function describeValueProblem(issues: readonly z.core.$ZodIssue[]): string {
+  const issue = issues[0];
+  if (issue === undefined) return 'invalid value';
+  if (issue.code === 'invalid_value') return `expected one of ${issue.values.map(String).join(', ')}`;
+  return issue.message;
+}
+
+/** Checks the parts zod cannot: field names, value types per field, conflicts. */
+function canonicalise(path: string, raw: RawMappingFile, problems: string[]): MappingFile {
+  const field = (where: string, name: string): ListingFieldName | undefined => {
+    const found = fieldNamed(name);
+    if (found === undefined) problems.push(`${where}: '${name}' is not a listing field`);
+    return found;
+  };
+  const checkValue = (where: string, target: ListingFieldName, value: unknown): void => {
+    const result = listingFieldsSchema.shape[target].safeParse(value);
+    if (!result.success) problems.push(`${where}: ${describeValueProblem(result.error.issues)}, got ${JSON.stringify(value)}`);
+  };
+  const fieldMap = <T>(section: string, record: Record<string, T> | undefined, check?: (where: string, target: ListingFieldName, value: T) => void): Map<ListingFieldName, T> => {
+    const out = new Map<ListingFieldName, T>();
+    for (const [name, value] of Object.entries(record ?? {})) {
+      const target = field(`${section}.${name}`, name);
+      if (target === undefined) continue;
+      check?.(`${section}.${name}`, target, value);
+      out.set(target, value);
+    }
+    return out;
+  };
+  const columns = fieldMap('columns', raw.columns);
+  const constants = fieldMap('constants', raw.constants, checkValue);
+  const defaults = fieldMap('defaults', raw.defaults, checkValue);
+  for (const target of constants.keys()) {
+    if (columns.has(target)) problems.push(`${target}: set by both "columns" and "constants" (keep one)`);
+  }
+  const enums = new Map<ListingFieldName, ReadonlyMap<string, string>>();
+  for (const [target, table] of fieldMap('enums', raw.enums)) {
+    const lookup = new Map<string, string>();
+    for (const [from, to] of Object.entries(table)) {
+      checkValue(`enums.${target}.${from}`, target, to);
+      lookup.set(from.trim().toLowerCase(), to);
+    }
+    enums.set(target, lookup);
+  }
+  const money = new Set<ListingFieldName>();
+  for (const name of raw.money ?? []) {
+    const target = field(`money`, name);
+    if (target === undefined) continue;
+    if (!isNumericField(target)) problems.push(`money: ${target} is not a numeric field`);
+    money.add(target);
+  }
+  const units = new Map<ListingFieldName, number>();
+  for (const [target, unit] of fieldMap('units', raw.units)) {
+    if (!isNumericField(target)) problems.push(`units.${target}: ${target} is not a numeric field`);
+    units.set(target, typeof unit === 'number' ? unit : SQFT_PER_UNIT[unit.from] / SQFT_PER_UNIT[unit.to]);
+  }
+  const base = { path, columns, constants, defaults, enums, money, units, extension: raw.extension ?? [] };
+  return raw.profile === undefined ? base : { ...base, profile: raw.profile };
+}
+
+/** Parses and validates mapping-file text; throws MAPPING_INVALID listing every problem. */
+export function parseMappingFile(path: string, text: string): MappingFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (thrown) {
+    throw mappingInvalid(path, [`not valid JSON (${(thrown as Error).message})`]);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw mappingInvalid(path, ['it must be a JSON object']);
+  // Each member is checked on its own, so one bad section does not hide the problems of the others.
+  const problems: string[] = [];
+  const sections: Record<string, unknown> = {};
+  const shape: Readonly<Record<string, z.ZodType>> = mappingFileSchema.shape;
+  for (const [key, value] of Object.entries(json)) {
+    const schema = shape[key];
+    if (schema === undefined) {
+      problems.push(`unknown member '${key}' (expected ${Object.keys(shape).join(', ')})`);
+      continue;
+    }
+    const result = schema.safeParse(value);
+    if (result.success) sections[key] = result.data;
+    else problems.push(...result.error.issues.map((issue) => `${[key, ...issue.path].join('.')}: ${issue.message}`));
+  }
+  const file = canonicalise(path, mappingFileSchema.parse(sections), problems);
+  if (problems.length > 0) {
+    if (problems.some((text) => text.includes('is not a listing field'))) problems.push(`listing fields are ${LISTING_FIELD_NAMES.join(', ')}`);
+    throw mappingInvalid(path, problems);
+  }
+  return file;
+}
+
+/** Reads a mapping file from disk; a missing file is MAPPING_INVALID too. */
+export async function loadMappingFile(path: string): Promise<MappingFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (thrown) {
+    throw mappingInvalid(path, [`cannot read it (${(thrown as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  return parseMappingFile(path, text);
+}

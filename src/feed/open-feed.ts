@@ -1,0 +1,177 @@
+/**
+ * The importer's entry point: opens a feed (file or URL; CSV/TSV, JSON, OData, NDJSON), checks
+ * that it can be read at all, then streams it as rows in the write shape. A bad row is a
+ * `rejected` row, never an exception; a feed that cannot be read throws FEED_UNREADABLE.
+ */
+import { UsageError } from '../errors.js';
+import type { ListingFields } from '../domain/listing.js';
+import { applyMapping } from './apply-mapping.js';
+import { isUrl, openFileSource, openUrlSource, type ByteSource } from './byte-source.js';
+import { openCsvRecords } from './csv-records.js';
+import { checkedUtf8, decodedText, encodingName, type ByteCounter } from './decode.js';
+import { feedUnreadable } from './feed-error.js';
+import { jsonItems, ndjsonItems } from './json-records.js';
+import { loadMappingFile, type MappingFile } from './mapping-schema.js';
+import { peekBytes } from './peek.js';
+import { buildNativeMapping } from './profiles/native.js';
+import { buildRedfinMapping } from './profiles/redfin.js';
+import { buildResoMapping } from './profiles/reso.js';
+import { compileMapping, ruleFor, type ProfileBuilder, type ProfileName, type RecordMapping } from './record-mapping.js';
+import { rowPipeline } from './row-pipeline.js';
+import { sniffDelimiter, sniffFormat, type FeedFormat } from './sniff.js';
+import { csvColumns, jsonColumns, type SourceColumns, type SourceItem } from './source-record.js';
+
+export interface FeedOptions {
+  /** Local path or http(s) URL. */
+  source: string;
+  /** Starting profile; a mapping file that declares "profile" (even null) overrides it. */
+  profile: 'native' | 'redfin' | 'reso';
+  /** Path of a mapping JSON file (validated; MAPPING_INVALID lists every problem). */
+  mapping?: string;
+  keyType: 'MLSNumber' | 'URL';
+  /** Default: from the extension, the content type, or the first non-space character. */
+  format?: 'csv' | 'json' | 'ndjson';
+  /** Default: sniffed from the header line among ',', ';', '\t', '|'. */
+  delimiter?: string;
+  /** Default 'utf-8'; any label TextDecoder knows ('latin1', 'windows-1252', 'utf-16le' …). */
+  encoding?: string;
+  /** Largest record accepted (default 1 MiB): guards against an unclosed quote swallowing the file. */
+  maxRecordBytes?: number;
+  /** For URLs: headers and idle-body timeout (default 30000). */
+  timeoutMs?: number;
+  /** How RESO 'Pending' maps (default 'active'). */
+  resoPending?: 'active' | 'exclude';
+}
+
+export type FeedRow =
+  | { kind: 'listing'; line: number; key: string; listing: ListingFields }
+  | { kind: 'rejected'; line: number; key?: string; field: string; value: string; reason: string }
+  | { kind: 'excluded'; line: number; key: string; reason: string };
+
+export interface FeedStats {
+  rows: number;
+  valid: number;
+  /** Rejected rows, duplicates included. */
+  rejected: number;
+  excluded: number;
+  /** Rows rejected because their key was already seen (also counted in `rejected`). */
+  duplicates: number;
+  /** Per write-shape field, how many values of accepted rows were filled with the profile's default. */
+  filledDefaults: Record<string, number>;
+}
+
+export interface OpenFeed {
+  /** The rows in file order. Iterate once; iteration can still throw FEED_UNREADABLE for damage found later in the file (bad bytes, truncated JSON). */
+  rows: AsyncIterable<FeedRow>;
+  stats(): FeedStats;
+  /** Bytes read so far and total when known (progress bars). */
+  progress(): { bytes: number; totalBytes?: number };
+}
+
+const PROFILES: Readonly<Record<ProfileName, ProfileBuilder>> = {
+  native: buildNativeMapping,
+  redfin: buildRedfinMapping,
+  reso: buildResoMapping,
+};
+
+const SNIFF_BYTES = 16 * 1024;
+const DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
+
+interface Opened {
+  readonly columns: SourceColumns;
+  readonly items: AsyncGenerator<SourceItem>;
+}
+
+async function openSource(source: string, timeoutMs: number): Promise<ByteSource> {
+  return isUrl(source) ? openUrlSource(source, timeoutMs, 'application/json, text/csv;q=0.9, */*;q=0.5') : openFileSource(source);
+}
+
+/** Reads the first JSON record (so `columns` can be known) and replays it ahead of the rest. */
+async function openJson(items: AsyncGenerator<SourceItem>, where: string): Promise<Opened> {
+  const first = await items.next();
+  if (first.done === true) throw feedUnreadable('it contains no records', where, 'Check that the feed has listings.');
+  const firstItem = first.value;
+  if (firstItem.problem !== undefined) throw feedUnreadable(`record ${firstItem.line}: ${firstItem.problem}`, where, 'Check that the feed is JSON records (objects).');
+  const record = Array.isArray(firstItem.record) ? {} : (firstItem.record as Readonly<Record<string, unknown>>);
+  async function* replay(): AsyncGenerator<SourceItem> {
+    yield firstItem;
+    yield* items;
+  }
+  return { columns: jsonColumns(record), items: replay() };
+}
+
+function keyProblem(mapping: RecordMapping, columns: SourceColumns, options: FeedOptions, profile: ProfileName | null): string | undefined {
+  const keyField = options.keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
+  const rule = ruleFor(mapping, keyField);
+  // A rule reading a named column needs that column in the header (JSON: in the first record).
+  const found = rule !== undefined && (rule.column === undefined ? !rule.source.startsWith('no ') : columns.find(rule.column) !== undefined);
+  if (found) return undefined;
+  const under = profile === null ? 'with a mapping file that starts from nothing' : `under profile ${profile}`;
+  return `no column holds the key ${keyField} for --key-type ${options.keyType} ${under}`;
+}
+
+/** Opens and validates the feed's header/format BEFORE returning: an unreadable feed throws here. */
+export async function openFeed(options: FeedOptions): Promise<OpenFeed> {
+  const encoding = encodingName(options.encoding ?? 'utf-8');
+  if (encoding === undefined) throw new UsageError(`Unknown encoding '${options.encoding ?? ''}': use utf-8, latin1, windows-1252, utf-16le or another WHATWG encoding label.`);
+  if (options.delimiter !== undefined && options.delimiter.length !== 1) throw new UsageError(`--delimiter must be one character, got '${options.delimiter}'.`);
+  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const mappingFile: MappingFile | undefined = options.mapping === undefined ? undefined : await loadMappingFile(options.mapping);
+  const profile: ProfileName | null = mappingFile?.profile === undefined ? options.profile : mappingFile.profile;
+
+  const counter: ByteCounter = { bytes: 0 };
+  let totalBytes: number | undefined;
+  const source = await openSource(options.source, timeoutMs);
+  totalBytes = source.totalBytes;
+  const peeked = await peekBytes(source.chunks, SNIFF_BYTES);
+  try {
+    let opened: Opened;
+    const sample = new TextDecoder(encoding).decode(peeked.head);
+    const sniffed = sniffFormat(source.extension, source.contentType, sample);
+    if ('problem' in sniffed) {
+      const fix = sniffed.problem === 'the file is empty' ? 'Export the feed again: it has no content.' : 'Pass a CSV, TSV, JSON or NDJSON feed.';
+      throw feedUnreadable(sniffed.problem, source.where, fix);
+    }
+    const format: FeedFormat = options.format ?? sniffed.format;
+    if (format === 'csv') {
+      const input = encoding === 'utf-8' ? checkedUtf8(peeked.chunks, source.where, counter) : decodedText(peeked.chunks, encoding, source.where, counter);
+      const delimiter = options.delimiter ?? sniffDelimiter(sample, source.extension);
+      const csv = await openCsvRecords(input, { where: source.where, delimiter, maxRecordBytes });
+      opened = { columns: csvColumns(csv.header), items: csv.items };
+    } else {
+      const text = decodedText(peeked.chunks, encoding, source.where, counter);
+      const nextPage = isUrl(options.source)
+        ? async (url: string): Promise<AsyncIterable<string>> => {
+            const page = await openUrlSource(url, timeoutMs, 'application/json');
+            totalBytes = undefined;
+            return decodedText(page.chunks, encoding, url, counter);
+          }
+        : undefined;
+      const items = format === 'json' ? jsonItems(text, { where: source.where, maxRecordBytes, ...(nextPage === undefined ? {} : { nextPage }) }) : ndjsonItems(text, source.where, maxRecordBytes);
+      opened = await openJson(items, source.where);
+    }
+    const context = { keyType: options.keyType === 'URL' ? 'URL' : 'MLSNumber', resoPending: options.resoPending ?? 'active' } as const;
+    const base = profile === null ? undefined : PROFILES[profile](opened.columns, context);
+    const mapping = mappingFile === undefined ? (base ?? { rules: [] }) : applyMapping(base, mappingFile, opened.columns);
+    const problem = keyProblem(mapping, opened.columns, options, profile);
+    if (problem !== undefined) {
+      const fix = options.keyType === 'MLSNumber' ? 'Use --key-type URL, or map a column to MLSNumber in a mapping file.' : 'Use --key-type MLSNumber, or map a column to Url in a mapping file.';
+      throw feedUnreadable(`${problem} (its columns include ${opened.columns.names.slice(0, 12).map((name) => `'${name}'`).join(', ')})`, source.where, fix);
+    }
+    const pipeline = rowPipeline(mapping, compileMapping(mapping), context.keyType);
+    const items = opened.items;
+    async function* rows(): AsyncGenerator<FeedRow> {
+      for await (const item of items) yield pipeline.toRow(item);
+    }
+    return {
+      rows: rows(),
+      stats: () => pipeline.stats,
+      progress: () => (totalBytes === undefined ? { bytes: counter.bytes } : { bytes: counter.bytes, totalBytes }),
+    };
+  } catch (thrown) {
+    // Why: a feed refused here must not leave its file handle or socket open.
+    source.close();
+    throw thrown;
+  }
+}

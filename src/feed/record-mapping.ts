@@ -1,0 +1,100 @@
+/**
+ * A record mapping: one rule per write-shape field, built once from the source's columns by a
+ * profile (and edited by a mapping file), then run for every record. Rules read by column
+ * index or member name only; everything name-based happens when the mapping is built.
+ */
+import type { ListingFieldName, SyncKeyType } from '../domain/listing.js';
+import { fieldKind, READERS } from './field-kinds.js';
+import type { Column, SourceColumns, SourceRecord } from './source-record.js';
+
+export interface FieldRule {
+  readonly field: ListingFieldName;
+  /** Where the value comes from, in the user's words ("column 'BEDS'"), for rejection reasons. */
+  readonly source: string;
+  /** The one source column the rule reads, when it reads exactly one (used to find key columns). */
+  readonly column?: string;
+  /** The source value as it was, reported with a rejection. */
+  readonly raw: (record: SourceRecord) => unknown;
+  /** The field's value, or undefined when the record has none. */
+  readonly read: (record: SourceRecord) => unknown;
+  /** Filled in, and counted in FeedStats.filledDefaults, when `read` gives undefined. */
+  readonly fallback?: unknown;
+}
+
+export interface RecordMapping {
+  readonly rules: FieldRule[];
+  /** Why a record is not listed (it is then `excluded`, not rejected), or undefined. */
+  readonly exclude?: (record: SourceRecord) => string | undefined;
+}
+
+export const PROFILE_NAMES = ['native', 'redfin', 'reso'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+export interface ProfileContext {
+  readonly keyType: SyncKeyType;
+  readonly resoPending: 'active' | 'exclude';
+}
+
+/** A profile turns a source's columns into a record mapping. */
+export type ProfileBuilder = (columns: SourceColumns, context: ProfileContext) => RecordMapping;
+
+const nothing = (): undefined => undefined;
+
+/** A rule reading one column with the field's default reader (or `reader`). A missing column reads as empty. */
+export function columnRule(field: ListingFieldName, column: Column | undefined, options: { reader?: (value: unknown) => unknown; fallback?: unknown; label?: string } = {}): FieldRule {
+  const reader = options.reader ?? READERS[fieldKind(field)];
+  const fallback = options.fallback === undefined ? {} : { fallback: options.fallback };
+  if (column === undefined) {
+    return { field, source: `no ${options.label ?? field} column`, raw: nothing, read: nothing, ...fallback };
+  }
+  const get = column.get;
+  return { field, source: `column '${column.name}'`, column: column.name, raw: get, read: (record) => reader(get(record)), ...fallback };
+}
+
+/** A rule that always gives the same value. */
+export function constantRule(field: ListingFieldName, value: unknown): FieldRule {
+  return { field, source: 'a constant', raw: () => value, read: () => value };
+}
+
+/** A rule computed from several columns; `raw` describes the inputs for rejections. */
+export function computedRule(field: ListingFieldName, source: string, read: (record: SourceRecord) => unknown, raw: (record: SourceRecord) => unknown, fallback?: unknown): FieldRule {
+  return fallback === undefined ? { field, source, raw, read } : { field, source, raw, read, fallback };
+}
+
+/** Replaces the rule for `rule.field` (or adds it). */
+export function setRule(mapping: RecordMapping, rule: FieldRule): void {
+  const index = mapping.rules.findIndex((existing) => existing.field === rule.field);
+  if (index >= 0) mapping.rules[index] = rule;
+  else mapping.rules.push(rule);
+}
+
+export function ruleFor(mapping: RecordMapping, field: ListingFieldName): FieldRule | undefined {
+  return mapping.rules.find((rule) => rule.field === field);
+}
+
+export interface CompiledMapping {
+  readonly rules: readonly FieldRule[];
+  /** Builds one record's field values; pushes the index (in `rules`) of each rule that fell back to its default. */
+  readonly map: (record: SourceRecord, filled: number[]) => Record<string, unknown>;
+}
+
+/** Freezes the rules into the per-record function. */
+export function compileMapping(mapping: RecordMapping): CompiledMapping {
+  const rules = mapping.rules.slice();
+  const count = rules.length;
+  const map = (record: SourceRecord, filled: number[]): Record<string, unknown> => {
+    const values: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++) {
+      const rule = rules[i] as FieldRule;
+      let value = rule.read(record);
+      if (value === undefined) {
+        if (rule.fallback === undefined) continue;
+        value = rule.fallback;
+        filled.push(i);
+      }
+      values[rule.field] = value;
+    }
+    return values;
+  };
+  return { rules, map };
+}

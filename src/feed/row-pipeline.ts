@@ -1,0 +1,65 @@
+/**
+ * The per-record path: map, key, exclude, de-duplicate, validate, count. Kept free of
+ * per-row allocations beyond the listing itself: column lookups were resolved when the
+ * mapping was compiled.
+ */
+import type { SyncKeyType } from '../domain/listing.js';
+import type { FeedRow, FeedStats } from './open-feed.js';
+import type { CompiledMapping, FieldRule, RecordMapping } from './record-mapping.js';
+import type { SourceItem } from './source-record.js';
+import { checkListing, showValue } from './validate-listing.js';
+
+export interface RowPipeline {
+  readonly stats: FeedStats;
+  readonly toRow: (item: SourceItem) => FeedRow;
+}
+
+export function rowPipeline(mapping: RecordMapping, compiled: CompiledMapping, keyType: SyncKeyType): RowPipeline {
+  const keyField = keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
+  const rulesByField = new Map<string, FieldRule>(compiled.rules.map((rule) => [rule.field, rule]));
+  const keyRule = rulesByField.get(keyField);
+  const stats: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
+  const firstLine = new Map<string, number>();
+  const filled: number[] = [];
+  const exclude = mapping.exclude;
+
+  const reject = (line: number, field: string, value: string, reason: string, key?: string): FeedRow => {
+    stats.rejected++;
+    return key === undefined ? { kind: 'rejected', line, field, value, reason } : { kind: 'rejected', line, key, field, value, reason };
+  };
+
+  const toRow = (item: SourceItem): FeedRow => {
+    stats.rows++;
+    const { line, record } = item;
+    if (item.problem !== undefined) return reject(line, '(record)', '', item.problem);
+    filled.length = 0;
+    const values = compiled.map(record, filled);
+    const keyValue = values[keyField];
+    const key = typeof keyValue === 'string' ? keyValue.trim() : undefined;
+    if (key === undefined || key === '') {
+      const source = keyRule?.source ?? `no ${keyField} column`;
+      return reject(line, keyField, showValue(keyRule?.raw(record)), `${keyField}: empty (${source}); every row needs a key for --key-type ${keyType}`);
+    }
+    const excluded = exclude?.(record);
+    if (excluded !== undefined) {
+      stats.excluded++;
+      return { kind: 'excluded', line, key, reason: excluded };
+    }
+    const seenOn = firstLine.get(key);
+    if (seenOn !== undefined) {
+      stats.duplicates++;
+      return reject(line, keyField, key, `duplicate ${keyType} ${key} (first seen on line ${seenOn})`, key);
+    }
+    // Why the first row claims the key even when it is rejected: a later row must not silently replace it.
+    firstLine.set(key, line);
+    const checked = checkListing(values, record, rulesByField);
+    if (!checked.ok) return reject(line, checked.field, checked.value, checked.reason, key);
+    stats.valid++;
+    for (const index of filled) {
+      const field = (compiled.rules[index] as FieldRule).field;
+      stats.filledDefaults[field] = (stats.filledDefaults[field] ?? 0) + 1;
+    }
+    return { kind: 'listing', line, key, listing: checked.listing };
+  };
+  return { stats, toRow };
+}
