@@ -4,11 +4,32 @@
  * city (the service has no URL filter) and match Url exactly.
  */
 import type { ApiClient } from '../src/api/client-contract.js';
+import { isRateLimited } from '../src/api/errors.js';
 import { normaliseReadItem } from '../src/api/normalise-read.js';
+import { isRetryable } from '../src/api/retry-policy.js';
+import type { ListListingsData, ListRequest } from '../src/api/schemas.js';
 import type { ListingFields, SyncKeyType } from '../src/domain/listing.js';
 import type { RemoteListing } from '../src/domain/remote.js';
 
 const PAGE_SIZE = 100;
+const READ_TRIES = 3;
+
+/**
+ * One list page, tried up to READ_TRIES times on transient failures. Why retry in place: a read
+ * is idempotent, and failing the whole attempt on a read would make a create under faults need
+ * two lucky requests per attempt (the attempt budget is sized for one). Rate limits still go
+ * to the queue at once.
+ */
+async function listPage(api: ApiClient, request: ListRequest, ctx: { listingKey: string; signal?: AbortSignal }): Promise<ListListingsData> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await api.listListings(request, ctx);
+    } catch (thrown) {
+      if (attempt >= READ_TRIES || isRateLimited(thrown) || !isRetryable(thrown)) throw thrown;
+      await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    }
+  }
+}
 
 function byOldestId(a: RemoteListing, b: RemoteListing): number {
   const na = Number(a.id);
@@ -24,7 +45,7 @@ export async function lookUpKey(api: ApiClient, chatbot: string, keyType: SyncKe
   const filter = keyType === 'MLSNumber' ? { MLSNumber: key } : listing.City ? { CityName: listing.City } : {};
   const found: RemoteListing[] = [];
   for (let page = 1; ; page += 1) {
-    const data = await api.listListings({ SerialNumber: chatbot, ...filter, PageNumber: page, PageSize: PAGE_SIZE }, ctx);
+    const data = await listPage(api, { SerialNumber: chatbot, ...filter, PageNumber: page, PageSize: PAGE_SIZE }, ctx);
     for (const item of data.List) {
       const held = keyType === 'MLSNumber' ? item.MLSNumber : item.Url;
       if (held.trim() === key) found.push(normaliseReadItem(item));
