@@ -33,8 +33,8 @@ export interface QueueBench {
   store: Store;
   queues: Queues;
   logger: Logger;
-  /** Starts workers in this process (closed by close()). */
-  work(options?: Partial<Omit<WorkerOptions, 'deps' | 'redis' | 'logger'>>): Promise<RunningWorkers>;
+  /** Starts workers in this process (closed by close()); `client` replaces the bench's API client. */
+  work(options?: Partial<Omit<WorkerOptions, 'deps' | 'redis' | 'logger'>>, client?: ApiClient): Promise<RunningWorkers>;
   /** Plans feed vs the simulator's current listings + the ledger, with the real planner. */
   plan(chatbot: string, feed: readonly ListingWrite[], extra?: { retryFailed?: boolean }): Promise<Plan>;
   /** Enqueues a plan as a new run; returns the run id. */
@@ -65,10 +65,10 @@ export async function openQueueBench(url: string, simOptions: SimOptions = {}, l
   const running: RunningWorkers[] = [];
   return {
     url, prefix, sim, api, redis, store, queues, logger,
-    async work(options = {}) {
+    async work(options = {}, client = api) {
       const workers = await startWorkers({
         redis: { url, prefix }, concurrency: 8, ...FAST_WORKER, ...options,
-        deps: { api, store, logger, now: () => Date.now() }, logger,
+        deps: { api: client, store, logger, now: () => Date.now() }, logger,
       });
       running.push(workers);
       return workers;
