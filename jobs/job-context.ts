@@ -30,18 +30,11 @@ export interface JobContext<T> {
 /** What the sync-run job calls: the whole sync use case, injected to avoid a cycle. */
 export type RunSyncFn = (request: ScheduledSyncRequest & { trigger: 'schedule' }) => Promise<unknown>;
 
-/** A scheduled sync's request: the same options as `listing-sync sync`. */
-export interface ScheduledSyncRequest {
-  chatbot: string;
-  feed: string;
-  profile?: string;
-  mapping?: string;
-  keyType?: 'MLSNumber' | 'URL';
-  mode?: 'mirror' | 'upsert';
-  deleteScope?: 'managed' | 'all';
-  maxDeletes?: number;
-  maxRejected?: number;
-}
+/**
+ * A scheduled sync's request: the sync use case's own request object (src/sync SyncRequest),
+ * opaque here apart from its chatbot; the injected runSync validates the rest.
+ */
+export type ScheduledSyncRequest = { chatbot: string } & Record<string, unknown>;
 
 export interface JobDeps {
   api: ApiClient;

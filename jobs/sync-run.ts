@@ -4,23 +4,12 @@
  * A refused or failed scheduled run is logged at error level: nobody watches a 2 a.m. terminal.
  */
 import { z } from 'zod';
-import { DELETE_SCOPES, SYNC_MODES } from '../src/domain/plan.js';
-import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
 import type { JobKind, ScheduledSyncRequest } from './job-context.js';
 
 export const SYNC_RUN = 'sync-run';
 
-export const syncRunDataSchema: z.ZodType<ScheduledSyncRequest> = z.object({
-  chatbot: z.string().min(1),
-  feed: z.string().min(1),
-  profile: z.string().optional(),
-  mapping: z.string().optional(),
-  keyType: z.enum(SYNC_KEY_TYPES).optional(),
-  mode: z.enum(SYNC_MODES).optional(),
-  deleteScope: z.enum(DELETE_SCOPES).optional(),
-  maxDeletes: z.number().int().nonnegative().optional(),
-  maxRejected: z.number().int().nonnegative().optional(),
-});
+/** Only the chatbot is checked here; the rest is the sync's own request, checked by runSync. */
+export const syncRunDataSchema: z.ZodType<ScheduledSyncRequest> = z.object({ chatbot: z.string().min(1) }).loose();
 
 function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined;
@@ -30,7 +19,9 @@ function field(value: unknown, name: string): unknown {
 function badResult(result: unknown): string | undefined {
   const status = field(result, 'status');
   if (status === 'refused' || status === 'failed') return String(status);
-  const failed = field(field(result, 'counts'), 'failed') ?? field(field(result, 'result'), 'failed');
+  const summary = field(result, 'summary') ?? result;
+  if (field(field(summary, 'guard'), 'ok') === false) return 'refused';
+  const failed = field(field(result, 'counts'), 'failed') ?? field(field(summary, 'result'), 'failed');
   if (typeof failed === 'number' && failed > 0) return `${failed} failed`;
   return undefined;
 }
@@ -41,7 +32,7 @@ export const syncRunJob: JobKind<ScheduledSyncRequest> = {
   async process(ctx, deps) {
     if (deps.runSync === undefined) throw new Error('sync-run job needs deps.runSync (wire it in the composition root)');
     const result = await deps.runSync({ ...ctx.data, trigger: 'schedule' });
-    const runId = field(result, 'runId');
+    const runId = field(result, 'runId') ?? field(field(result, 'summary'), 'runId');
     const bad = badResult(result);
     if (bad !== undefined) deps.logger.error({ job: ctx.id, chatbot: ctx.data.chatbot, runId, verdict: bad }, `scheduled sync of ${ctx.data.chatbot} ${bad}`);
     else deps.logger.info({ job: ctx.id, chatbot: ctx.data.chatbot, runId }, `scheduled sync of ${ctx.data.chatbot} enqueued`);

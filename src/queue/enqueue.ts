@@ -50,21 +50,37 @@ export function jobOptions(id: string, jobs: JobQueueSettings): JobsOptions {
   };
 }
 
-async function enqueueSpecs(specs: readonly JobSpec[], run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
+/** Adds `specs` as jobs of the existing run `runId` (job total first, then the jobs). */
+async function addRunJobs(specs: readonly JobSpec[], runId: string, chatbot: string, options: EnqueueOptions, at: number): Promise<string[]> {
   const { store, writes } = options;
   const jobIds = specs.map((spec) => spec.id);
-  const done = specs.length === 0;
-  await store.runs.createRun({ ...run, status: done ? 'done' : 'running', ...(done ? { finishedAt: run.finishedAt ?? run.startedAt } : {}) });
-  if (done) return { runId: run.id, jobIds };
-  await store.runs.addRunJobs(run.id, jobIds);
+  if (specs.length === 0) {
+    await store.runs.updateRun(runId, { status: 'done', finishedAt: at });
+    return jobIds;
+  }
+  await store.runs.addRunJobs(runId, jobIds);
   const touches = store.redis.pipeline();
-  for (const spec of specs) for (const key of spec.touches) store.keyIndex.addTouch(touches, { chatbot: run.chatbot, key, runId: run.id, jobId: spec.id, at: run.startedAt });
+  for (const spec of specs) for (const key of spec.touches) store.keyIndex.addTouch(touches, { chatbot, key, runId, jobId: spec.id, at });
   await touches.exec();
   const chunk = Math.max(1, options.chunkSize ?? 500);
   for (let i = 0; i < specs.length; i += chunk) {
     await writes.addBulk(specs.slice(i, i + chunk).map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, options.jobs) })));
   }
-  return { runId: run.id, jobIds };
+  return jobIds;
+}
+
+async function enqueueSpecs(specs: readonly JobSpec[], run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
+  await options.store.runs.createRun({ ...run, status: 'running' });
+  return { runId: run.id, jobIds: await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt) };
+}
+
+/**
+ * Enqueues the jobs of `plan` under a run whose record already exists (the sync saved it with its
+ * summary and rejected rows). A plan without jobs marks the run done. Returns the job count.
+ */
+export async function enqueueRunJobs(plan: Plan, runId: string, options: EnqueueOptions, now: number = Date.now()): Promise<number> {
+  const specs = jobSpecsOf(plan, runId, options.jobs.deleteBatchSize);
+  return (await addRunJobs(specs, runId, plan.chatbot, options, now)).length;
 }
 
 /** Records `run` and enqueues every job of `plan` under it. */
