@@ -8,7 +8,7 @@ import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
 import type { DashboardOptions } from '../../src/dashboard/types.js';
 import { silentLogger } from '../../src/logger.js';
-import { RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard-fake.js';
+import { RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard.js';
 
 const USER = 'ops';
 const PASSWORD = 'correct horse battery staple';

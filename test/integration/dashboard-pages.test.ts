@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics, type MetricsRegistry } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
 import { silentLogger } from '../../src/logger.js';
-import { HOSTILE, RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard-fake.js';
+import { HOSTILE, RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard.js';
 
 const TOKEN = 'tok-pages-0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
