@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { createApiClient } from '../api/client.js';
 import type { ApiClient } from '../api/client-contract.js';
-import { requireApiBase, requireSiteUrl, secretValues, type Config } from '../config.js';
+import { displayRedisUrl, requireApiBase, requireSiteUrl, secretValues, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { configFromCli } from './config-from-cli.js';
 import type { ActionResult } from './run-action.js';
@@ -55,6 +55,19 @@ export function createClientFromConfig(config: Config, logger: Logger, needs: 'a
   });
 }
 
+/** What a debug log may say about the configuration: addresses and WHICH credentials are set, never their values. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  const { secretKey, sessionKey, projectAuthToken } = config.api.credentials;
+  return {
+    apiBaseUrl: config.api.baseUrl,
+    siteUrl: config.api.siteUrl,
+    credentialsSet: { API_SECRET_KEY: secretKey !== undefined, API_SESSION_KEY: sessionKey !== undefined, PROJECT_AUTH_TOKEN: projectAuthToken !== undefined },
+    timeouts: config.api.timeouts,
+    connections: config.api.connections,
+    redis: { url: displayRedisUrl(config.redis.url), prefix: config.redis.prefix },
+  };
+}
+
 export interface ServiceContext {
   client: ApiClient;
   config: Config;
@@ -78,6 +91,7 @@ export async function withServiceClient<P>(
   const prepared = await prepare();
   const config = configFromCli(options, io);
   const logger = createCliLogger(config, io);
+  logger.debug({ settings: describeConfig(config) }, 'configuration');
   const client = createClientFromConfig(config, logger, needs);
   try {
     return await body({ client, config, logger, io, json: options.json === true }, prepared);
