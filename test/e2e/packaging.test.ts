@@ -220,6 +220,8 @@ describe('docker-compose.yml (resolved by the compose tool)', () => {
       expect(scalable).not.toHaveProperty('container_name');
       expect(scalable).not.toHaveProperty('ports');
       expect(scalable?.environment?.REDIS_URL).toBe('redis://redis:6379');
+      // A scheduled sync runs in whichever worker is free: every one must see the feeds.
+      expect(JSON.stringify(scalable?.volumes)).toMatch(/[:"]\/feeds(:ro)?"/);
     }
     expect(words(dashboard?.command)).toMatch(/^dashboard .*--port 3000/);
     expect(words((dashboard?.healthcheck as { test?: unknown } | undefined)?.test)).toContain('/healthz');
