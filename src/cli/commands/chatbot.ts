@@ -10,7 +10,7 @@ import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { asObject, chatbotFrom, collect, required } from '../option-values.js';
-import { parseSetValues } from '../parse-values.js';
+import { fieldKind, parseSetValues } from '../parse-values.js';
 import { readJsonFile } from '../read-json-file.js';
 import { validateInput } from '../validate-input.js';
 
@@ -27,6 +27,15 @@ export interface KnowledgeOptions extends ConnectionOptions {
 
 const SETTINGS_FIELDS = Object.keys(chatbotSettingsSchema.shape);
 const KNOWLEDGE_FIELDS = Object.keys(knowledgeEditSchema.shape);
+const KIND_WORDS = { string: 'text', number: 'whole number', boolean: 'true|false', other: 'value' } as const;
+
+/** "Name (text), Temperature (whole number), …" for the edit command's help. */
+function settingsHelp(): string {
+  const fields = Object.entries(chatbotSettingsSchema.shape)
+    .filter(([name]) => name !== 'serialNumber')
+    .map(([name, schema]) => (name.endsWith('Color') ? `${name} (rgb(r,g,b))` : `${name} (${KIND_WORDS[fieldKind(schema)]})`));
+  return `\nSettings for --set (api-spec 2.1):\n  ${fields.join(', ')}\n`;
+}
 
 /**
  * The validated Edit body from `--set` pairs or a `--file` (exactly one of them). Exported so the
@@ -65,7 +74,8 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
       .description("change a chatbot's settings (api-spec 2.1); only the fields given are sent")
       .option('--chatbot <serial>', "the chatbot's serial number")
       .option('--set <Field=value>', 'a setting to change (repeatable), e.g. --set Temperature=1 --set ChatBubbleColor=rgb(0,0,255)', collect)
-      .option('--file <settings.json>', 'a JSON object of settings instead of --set'),
+      .option('--file <settings.json>', 'a JSON object of settings instead of --set')
+      .addHelpText('after', settingsHelp),
   ).action((options: ChatbotEditOptions) =>
     host.run(() =>
       withServiceClient(options, host.io, 'api', () => chatbotEditSettings(options), async ({ client, json, io }, settings) => {
