@@ -80,9 +80,6 @@ export function applyMapping(base: RecordMapping | undefined, file: MappingFile,
     const sources = file.extension.map((name) => sourceColumn('extension', name)).filter((column): column is Column => column !== undefined);
     setRule(mapping, extensionRule(ruleFor(mapping, 'ExtensionColumn'), sources));
   }
-  if (problems.length > 0) {
-    problems.push(`the feed's columns are ${columns.names.map((name) => `'${name}'`).join(', ')}`);
-    throw mappingInvalid(file.path, problems);
-  }
+  if (problems.length > 0) throw mappingInvalid(file.path, problems, `the feed's columns are ${columns.names.map((name) => `'${name}'`).join(', ')}`);
   return mapping;
 }

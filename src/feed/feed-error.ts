@@ -16,9 +16,10 @@ export function feedUnreadable(what: string, where: string, fix: string, cause?:
 }
 
 /** A mapping file with problems; every problem is listed, so one edit fixes them all. */
-export function mappingInvalid(path: string, problems: readonly string[]): ListingSyncError {
+export function mappingInvalid(path: string, problems: readonly string[], hint?: string): ListingSyncError {
   const noun = problems.length === 1 ? 'problem' : 'problems';
-  return new ListingSyncError(MAPPING_INVALID, `Mapping file ${path} has ${problems.length} ${noun}: ${problems.join('; ')}`, {
+  const tail = hint === undefined ? '' : ` (${hint})`;
+  return new ListingSyncError(MAPPING_INVALID, `Mapping file ${path} has ${problems.length} ${noun}: ${problems.join('; ')}${tail}`, {
     details: { path, problems: [...problems] },
   });
 }

@@ -25,7 +25,14 @@ export const mappingFileSchema = z.strictObject({
   defaults: z.record(z.string(), fieldValue).optional(),
   enums: z.record(z.string(), z.record(z.string(), z.string())).optional(),
   money: z.array(z.string()).optional(),
-  units: z.record(z.string(), z.union([z.strictObject({ from: z.enum(AREA_UNIT_NAMES), to: z.enum(AREA_UNIT_NAMES) }), z.number().positive()])).optional(),
+  units: z
+    .record(
+      z.string(),
+      z.union([z.strictObject({ from: z.enum(AREA_UNIT_NAMES), to: z.enum(AREA_UNIT_NAMES) }), z.number().positive()], {
+        error: `expected {"from": unit, "to": unit} with units ${AREA_UNIT_NAMES.join(', ')}, or a positive factor`,
+      }),
+    )
+    .optional(),
   extension: z.array(z.string().trim().min(1, 'a source column name is required')).optional(),
 });
 
@@ -45,12 +52,15 @@ export interface MappingFile {
   readonly extension: readonly string[];
 }
 
+const FIELD_SECTIONS: ReadonlySet<string> = new Set(['columns', 'constants', 'defaults', 'enums', 'units']);
+
 const SQFT_PER_UNIT: Readonly<Record<AreaUnitName, number>> = { sqft: 1, sqm: 10.763910416709722, acres: 43560, hectares: 107639.10416709722 };
 
 function describeValueProblem(issues: readonly z.core.$ZodIssue[]): string {
   const issue = issues[0];
   if (issue === undefined) return 'invalid value';
   if (issue.code === 'invalid_value') return `expected one of ${issue.values.map(String).join(', ')}`;
+  if (issue.code === 'invalid_type') return `expected ${issue.expected === 'number' ? 'a number' : issue.expected}`;
   return issue.message;
 }
 
@@ -126,13 +136,20 @@ export function parseMappingFile(path: string, text: string): MappingFile {
       continue;
     }
     const result = schema.safeParse(value);
-    if (result.success) sections[key] = result.data;
-    else problems.push(...result.error.issues.map((issue) => `${[key, ...issue.path].join('.')}: ${issue.message}`));
+    if (result.success) {
+      sections[key] = result.data;
+      continue;
+    }
+    problems.push(...result.error.issues.map((issue) => `${[key, ...issue.path].join('.')}: ${issue.message}`));
+    // The section is dropped, but its field names are still checked so their mistakes show up too.
+    if (FIELD_SECTIONS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const name of Object.keys(value)) if (fieldNamed(name) === undefined) problems.push(`${key}.${name}: '${name}' is not a listing field`);
+    }
   }
   const file = canonicalise(path, mappingFileSchema.parse(sections), problems);
   if (problems.length > 0) {
-    if (problems.some((text) => text.includes('is not a listing field'))) problems.push(`listing fields are ${LISTING_FIELD_NAMES.join(', ')}`);
-    throw mappingInvalid(path, problems);
+    const unknownField = problems.some((text) => text.includes('is not a listing field'));
+    throw mappingInvalid(path, problems, unknownField ? `listing fields are ${LISTING_FIELD_NAMES.join(', ')}` : undefined);
   }
   return file;
 }
