@@ -1,0 +1,193 @@
+/**
+ * The planner, fed one listing at a time: the remote is indexed once up front, each feed listing
+ * is diffed as it arrives (while the importer is still reading), and `finish()` derives what only
+ * the whole feed can tell (deletes, duplicates to clean up) and the deterministic order. Pure: no
+ * I/O, no clock. planSync (planner.ts) is this planner run over a whole feed.
+ *
+ * Memory: only what the plan needs is kept: creates and updates with their listing, and one byte
+ * per remote listing marking "seen in the feed". The remote index maps a key to the position of
+ * its kept copy in the caller's array, so no per-key object is built for 1M remote listings.
+ */
+import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
+import { listingHash } from './hash.js';
+import type { Ledger, LedgerEntry } from './ledger-entry.js';
+import type { ListingFields, SyncKeyType } from './listing.js';
+import type { DeleteScope, FieldChange, Plan, PlannedCreate, PlannedDelete, PlannedUpdate, SyncMode } from './plan.js';
+import type { RemoteListing } from './remote.js';
+import { compareIds, compareText, remoteKey } from './remote-index.js';
+
+/** What the planner needs besides the feed: PlanInput (planner.ts) without `feed`. */
+export interface PlannerContext {
+  chatbot: string;
+  keyType: SyncKeyType;
+  /** 'mirror' deletes what the feed no longer has; 'upsert' never deletes. */
+  mode: SyncMode;
+  /** 'managed': delete only keys in the ledger; 'all': any remote listing. */
+  deleteScope: DeleteScope;
+  /** May hold several listings with one key, and listings with an empty key. Not copied: keep it unchanged until finish(). */
+  remote: readonly RemoteListing[];
+  ledger: Ledger;
+  /** Defaults to DEFAULT_VOLATILE_FIELDS. */
+  volatileFields?: readonly string[];
+  /** Keys whose jobs failed finally in an earlier run: planned again even when they look unchanged. */
+  retryKeys?: ReadonlySet<string>;
+}
+
+export interface PlanResult {
+  plan: Plan;
+  /** Keys held by more than one remote listing, ids oldest first (the first is the one kept). */
+  remoteDuplicates: Array<{ key: string; ids: string[] }>;
+  /** Remote ids with an empty key: never deleted by key, reported instead. */
+  remoteUnkeyed: string[];
+}
+
+export interface IncrementalPlanner {
+  /** Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws. */
+  add(key: string, listing: ListingFields): void;
+  /** Completes the plan once the whole feed was added; call once, then the planner is spent. */
+  finish(): PlanResult;
+}
+
+/** Change entry of an update caused by the ledger hash, for fields the read shape does not show. */
+export const HIDDEN_FIELDS_CHANGE = '(hidden fields)';
+/** Change entry of an update planned only because an earlier run's job for the key failed. */
+export const RETRY_CHANGE = '(retry)';
+
+interface CompactRemoteIndex {
+  /** Key → position in `remote` of the copy kept (the lowest id). */
+  kept: Map<string, number>;
+  /** Keys held by several listings → their positions, kept copy first, then by id. */
+  copies: Map<string, number[]>;
+  /** Ids of remote listings with an empty key. */
+  unkeyed: string[];
+}
+
+function indexRemoteCompactly(remote: readonly RemoteListing[], keyType: SyncKeyType): CompactRemoteIndex {
+  const kept = new Map<string, number>();
+  const copies = new Map<string, number[]>();
+  const unkeyed: string[] = [];
+  for (let position = 0; position < remote.length; position++) {
+    const listing = remote[position] as RemoteListing;
+    const key = remoteKey(listing, keyType);
+    if (key === '') {
+      unkeyed.push(listing.id);
+      continue;
+    }
+    const first = kept.get(key);
+    if (first === undefined) {
+      kept.set(key, position);
+      continue;
+    }
+    const list = copies.get(key);
+    if (list === undefined) copies.set(key, [first, position]);
+    else list.push(position);
+  }
+  for (const [key, list] of copies) {
+    // Why the lowest id is kept: it is the oldest copy, the one other systems most likely point at.
+    list.sort((a, b) => compareIds((remote[a] as RemoteListing).id, (remote[b] as RemoteListing).id));
+    kept.set(key, list[0] as number);
+  }
+  unkeyed.sort(compareIds);
+  return { kept, copies, unkeyed };
+}
+
+/** Why an unchanged-looking feed listing must still be written, or undefined when it need not be. */
+function forcedChange(entry: LedgerEntry | undefined, hash: string | undefined, retry: boolean): FieldChange | undefined {
+  if (entry !== undefined && hash !== undefined && entry.hash !== hash) return { field: HIDDEN_FIELDS_CHANGE, from: entry.hash, to: hash };
+  if (retry) return { field: RETRY_CHANGE, from: 'failed in an earlier run', to: 'retry' };
+  return undefined;
+}
+
+function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
+  return (a.reason === 'gone' ? 0 : 1) - (b.reason === 'gone' ? 0 : 1);
+}
+
+/**
+ * Starts a plan. Rules (see issue 3):
+ * - feed key absent remotely → create; present → update when the read shape shows a difference,
+ *   when the ledger hash differs (a hidden field changed) or when the key is in retryKeys;
+ * - remote key not in the feed → delete (mode mirror only; scope 'managed' only keys in the ledger);
+ * - remote duplicates of a key → the oldest copy is kept and the others deleted by NewOaks id, in
+ *   every mode. Scope 'managed' restricts this to keys in the ledger or in the feed: those listings
+ *   are (or are about to be) ours, so extra copies of them are ours to clean up; a duplicate of a
+ *   key we never touched belongs to whoever made it and is only reported.
+ */
+export function createIncrementalPlanner(context: PlannerContext): IncrementalPlanner {
+  const { remote, ledger } = context;
+  const options = { volatileFields: context.volatileFields ?? DEFAULT_VOLATILE_FIELDS };
+  const index = indexRemoteCompactly(remote, context.keyType);
+  // One byte per remote position: 1 once the feed held the key of the copy kept there.
+  const seen = new Uint8Array(remote.length);
+  const createdKeys = new Set<string>();
+  const creates: PlannedCreate[] = [];
+  const updates: PlannedUpdate[] = [];
+  let unchanged = 0;
+  let finished = false;
+
+  function add(key: string, listing: ListingFields): void {
+    if (finished) throw new Error('IncrementalPlanner.add called after finish()');
+    const position = index.kept.get(key);
+    if (position === undefined) {
+      if (createdKeys.has(key)) throw new Error(`IncrementalPlanner.add: key ${key} added twice (the importer must de-duplicate)`);
+      createdKeys.add(key);
+      creates.push({ key, listing, hash: listingHash(listing) });
+      return;
+    }
+    if (seen[position] === 1) throw new Error(`IncrementalPlanner.add: key ${key} added twice (the importer must de-duplicate)`);
+    seen[position] = 1;
+    const kept = remote[position] as RemoteListing;
+    const changes = diffListing(listing, kept.fields, options);
+    if (changes.length > 0) {
+      updates.push({ key, listing, hash: listingHash(listing), remoteId: kept.id, changes });
+      return;
+    }
+    // Hashed only here and for writes: an unchanged listing without a ledger entry needs no hash.
+    const entry = ledger.get(key);
+    const hash = entry === undefined ? undefined : listingHash(listing);
+    const forced = forcedChange(entry, hash, context.retryKeys?.has(key) === true);
+    if (forced === undefined) unchanged += 1;
+    else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: kept.id, changes: [forced] });
+  }
+
+  function plannedDeletes(): PlannedDelete[] {
+    const deletes: PlannedDelete[] = [];
+    const managed = (key: string): boolean => context.deleteScope === 'all' || ledger.has(key);
+    if (context.mode === 'mirror') {
+      for (const [key, position] of index.kept) {
+        if (seen[position] === 0 && managed(key)) deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
+      }
+    }
+    for (const [key, positions] of index.copies) {
+      const inFeed = seen[positions[0] as number] === 1;
+      if (!inFeed && !managed(key)) continue;
+      for (const position of positions.slice(1)) {
+        deletes.push({ key: (remote[position] as RemoteListing).id, keyType: 'NewOaks', reason: 'duplicate', listingKey: key });
+      }
+    }
+    // By listing key, then the by-key delete before the copies (by id): one key's deletes stay together.
+    return deletes.sort((a, b) => compareText(a.listingKey, b.listingKey) || compareDeleteKind(a, b) || compareIds(a.key, b.key));
+  }
+
+  function finish(): PlanResult {
+    if (finished) throw new Error('IncrementalPlanner.finish called twice');
+    finished = true;
+    creates.sort((a, b) => compareText(a.key, b.key));
+    updates.sort((a, b) => compareText(a.key, b.key));
+    const plan: Plan = {
+      chatbot: context.chatbot,
+      keyType: context.keyType,
+      mode: context.mode,
+      deleteScope: context.deleteScope,
+      creates,
+      updates,
+      deletes: plannedDeletes(),
+      unchanged,
+    };
+    const remoteDuplicates = [...index.copies]
+      .map(([key, positions]) => ({ key, ids: positions.map((position) => (remote[position] as RemoteListing).id) }))
+      .sort((a, b) => compareText(a.key, b.key));
+    return { plan, remoteDuplicates, remoteUnkeyed: index.unkeyed };
+  }
+
+  return { add, finish };
+}
