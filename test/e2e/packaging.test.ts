@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { resolveConfig } from '../../src/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');
@@ -97,6 +98,18 @@ describe('deploy/listing-sync.env.example', () => {
     const names = ['API_BASE_URL', 'SITE_URL', 'API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN', 'LISTING_SYNC_PREFIX', 'LISTING_SYNC_CONCURRENCY', 'LISTING_SYNC_GLOBAL_CONCURRENCY', 'LISTING_SYNC_RATE', 'DASHBOARD_USER', 'DASHBOARD_PASSWORD', 'DASHBOARD_TOKEN', 'LOG_LEVEL'];
     for (const name of names) expect(example, name).toMatch(new RegExp(`^${name}=`, 'm'));
     expect(read('.gitignore').split('\n')).toContain('deploy/listing-sync.env');
+  });
+
+  it('is accepted by the config as shipped (empty values count as unset), with REDIS_URL from the compose file', () => {
+    const env: Record<string, string> = {};
+    for (const line of read('deploy/listing-sync.env.example').split('\n')) {
+      const match = /^([A-Z_]+)=(.*)$/.exec(line);
+      if (match?.[1] !== undefined) env[match[1]] = match[2] ?? '';
+    }
+    const config = resolveConfig({ env: { ...env, REDIS_URL: 'redis://redis:6379' } });
+    expect(config.api.baseUrl).toBe('http://sim:4000');
+    expect(config.redis).toEqual({ url: 'redis://redis:6379', prefix: 'listing-sync' });
+    expect(config.worker.globalConcurrency).toBeUndefined();
   });
 });
 
