@@ -29,7 +29,6 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
 export function buildProgram(io: CliIo, record: (code: ExitCode) => void): Command {
   const program = new Command('listing-sync')
     .description('Keep a chatbot\'s real-estate listings equal to a brokerage\'s listing feeds.')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
