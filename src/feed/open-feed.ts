@@ -110,6 +110,11 @@ function keyProblem(mapping: RecordMapping, columns: SourceColumns, options: Fee
   return `no column holds the key ${keyField} for --key-type ${options.keyType} ${under}`;
 }
 
+function describeColumns(names: readonly string[]): string {
+  const shown = names.slice(0, 60).map((name) => `'${name}'`).join(', ');
+  return names.length > 60 ? `${shown} and ${names.length - 60} more` : shown;
+}
+
 /** Opens and validates the feed's header/format BEFORE returning: an unreadable feed throws here. */
 export async function openFeed(options: FeedOptions): Promise<OpenFeed> {
   const encoding = encodingName(options.encoding ?? 'utf-8');
@@ -157,7 +162,7 @@ export async function openFeed(options: FeedOptions): Promise<OpenFeed> {
     const problem = keyProblem(mapping, opened.columns, options, profile);
     if (problem !== undefined) {
       const fix = options.keyType === 'MLSNumber' ? 'Use --key-type URL, or map a column to MLSNumber in a mapping file.' : 'Use --key-type MLSNumber, or map a column to Url in a mapping file.';
-      throw feedUnreadable(`${problem} (its columns include ${opened.columns.names.slice(0, 12).map((name) => `'${name}'`).join(', ')})`, source.where, fix);
+      throw feedUnreadable(`${problem} (its columns are ${describeColumns(opened.columns.names)})`, source.where, fix);
     }
     const pipeline = rowPipeline(mapping, compileMapping(mapping), context.keyType);
     const items = opened.items;

@@ -19,11 +19,17 @@ export function showValue(raw: unknown): string {
   return typeof raw === 'string' ? raw : JSON.stringify(raw);
 }
 
+function emptyReason(source: string): string {
+  if (source === 'a constant') return 'required, but no value is set';
+  return source.startsWith('no ') ? `required, but the feed has ${source}` : `required, but ${source} is empty`;
+}
+
 function problem(issue: Issue, shown: string, empty: boolean, source: string): string {
   const got = `got '${shown}'`;
+  // An absent value fails whatever the field's type: say it is required.
+  if (empty) return emptyReason(source);
   switch (issue.code) {
     case 'invalid_type':
-      if (empty) return `required, but ${source === 'a constant' ? 'no value is set' : `${source} is empty`}`;
       if (issue.expected === 'number') return `expected a number, ${got}`;
       if (issue.expected === 'int') return `expected a whole number, ${got}`;
       if (issue.expected === 'array') return `expected a list (a JSON array or '|'-separated values), ${got}`;
@@ -31,7 +37,7 @@ function problem(issue: Issue, shown: string, empty: boolean, source: string): s
     case 'invalid_value':
       return `expected one of ${issue.values.map(String).join(', ')}, ${got}`;
     case 'too_small':
-      if (issue.origin === 'string') return `required, but ${source} is empty`;
+      if (issue.origin === 'string') return emptyReason(source);
       return `must be at least ${String(issue.minimum)}, ${got}`;
     case 'too_big':
       return `must be at most ${String(issue.maximum)}, ${got}`;
