@@ -5,10 +5,10 @@
 import type { ApiClient } from '../api/client-contract.js';
 import { checkGuard, parseMaxDeletes } from '../domain/guard.js';
 import type { Ledger } from '../domain/ledger-entry.js';
-import type { ListingFields, SyncKeyType } from '../domain/listing.js';
+import type { SyncKeyType } from '../domain/listing.js';
 import type { DeleteScope, Plan, SyncMode } from '../domain/plan.js';
-import { planSync } from '../domain/planner.js';
-import { openFeed, type FeedOptions } from '../feed/open-feed.js';
+import { createIncrementalPlanner, type IncrementalPlanner, type PlanResult } from '../domain/incremental-planner.js';
+import { openFeed, type FeedOptions, type FeedRow, type FeedStats, type OpenFeed } from '../feed/open-feed.js';
 import type { Logger } from '../logger.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { feedSummary, planCounts, type RejectedRow, type SyncOutcome, type SyncSummary } from './summary.js';
@@ -60,31 +60,58 @@ export interface SyncDeps {
   signal?: AbortSignal;
 }
 
-interface ReadFeed {
-  listings: Map<string, ListingFields>;
+/** The feed read to the end and planned as it was read. */
+export interface PlannedFeed {
+  planned: PlanResult;
   rejected: RejectedRow[];
-  summary: SyncSummary['feed'];
+  stats: FeedStats;
 }
 
-async function readWholeFeed(request: SyncRequest, progress: SyncProgress | undefined): Promise<ReadFeed> {
-  const feed = await openFeed({ ...request.feed, keyType: request.keyType });
-  const listings = new Map<string, ListingFields>();
+/** Plans listings that arrived before the planner was ready; returns an empty list to wait in. */
+function planAll(planner: IncrementalPlanner, listings: ReadonlyArray<Extract<FeedRow, { kind: 'listing' }>>): Array<Extract<FeedRow, { kind: 'listing' }>> {
+  for (const row of listings) planner.add(row.key, row.listing);
+  return [];
+}
+
+/**
+ * Feeds an open feed's rows into the planner as they arrive, so planning overlaps reading and no
+ * whole-feed Map is held. Until `planner` resolves (the remote snapshot and ledger are still being
+ * read) the listings wait in a list and are planned as soon as it does.
+ */
+export async function planFeedRows(feed: OpenFeed, planner: Promise<IncrementalPlanner>, onProgress?: SyncProgress['feed']): Promise<PlannedFeed> {
+  let ready: IncrementalPlanner | undefined;
+  // Handled here so a failed remote read is not an unhandled rejection while the feed is still read;
+  // it is rethrown by the await below.
+  planner.then((value) => (ready = value), () => undefined);
+  let waiting: Array<Extract<FeedRow, { kind: 'listing' }>> = [];
   const rejected: RejectedRow[] = [];
   let rows = 0;
+  const report = (): void => {
+    if (onProgress === undefined) return;
+    const { bytes, totalBytes } = feed.progress();
+    onProgress(rows, bytes, totalBytes);
+  };
   for await (const row of feed.rows) {
     rows += 1;
-    if (row.kind === 'listing') listings.set(row.key, row.listing);
-    else if (row.kind === 'rejected') rejected.push(row);
-    if (progress?.feed && rows % 500 === 0) {
-      const { bytes, totalBytes } = feed.progress();
-      progress.feed(rows, bytes, totalBytes);
-    }
+    if (row.kind === 'listing') {
+      if (ready === undefined) waiting.push(row);
+      else {
+        if (waiting.length > 0) waiting = planAll(ready, waiting);
+        ready.add(row.key, row.listing);
+      }
+    } else if (row.kind === 'rejected') rejected.push(row);
+    if (rows % 500 === 0) report();
   }
-  if (progress?.feed) {
-    const { bytes, totalBytes } = feed.progress();
-    progress.feed(rows, bytes, totalBytes);
-  }
-  return { listings, rejected, summary: feedSummary(request.feed.source, request.feed.profile, feed.stats()) };
+  report();
+  const done = await planner;
+  planAll(done, waiting);
+  return { planned: done.finish(), rejected, stats: feed.stats() };
+}
+
+async function readFeed(request: SyncRequest, planner: Promise<IncrementalPlanner>, progress: SyncProgress | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
+  const feed = await openFeed({ ...request.feed, keyType: request.keyType });
+  const read = await planFeedRows(feed, planner, progress?.feed);
+  return { ...read, summary: feedSummary(request.feed.source, request.feed.profile, read.stats) };
 }
 
 /**
@@ -97,33 +124,38 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
   const runId = deps.newRunId();
   const startedAt = new Date(deps.now()).toISOString();
 
-  // The feed and the remote are read at the same time: neither depends on the other.
-  const [feed, snapshot, ledger, retryKeys, lastRows] = await Promise.all([
-    readWholeFeed(request, deps.progress),
-    readRemoteSnapshot(deps.api, {
-      chatbot: request.chatbot,
-      pageSize: request.pageSize ?? DEFAULT_SNAPSHOT_OPTIONS.pageSize,
-      concurrency: DEFAULT_SNAPSHOT_OPTIONS.concurrency,
-      maxRereads: DEFAULT_SNAPSHOT_OPTIONS.maxRereads,
-      ...(deps.progress?.remote ? { onProgress: deps.progress.remote } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
-    }),
-    deps.stores.readLedger(request.chatbot),
-    deps.stores.failedKeys(request.chatbot),
-    deps.stores.lastSuccessfulFeedRows(request.chatbot),
-  ]);
-
-  const { plan, remoteDuplicates, remoteUnkeyed } = planSync({
+  // The feed and the remote are read at the same time: neither depends on the other. The planner
+  // starts once the remote and the ledger are in, and plans the feed rows as they come.
+  const snapshotRead = readRemoteSnapshot(deps.api, {
     chatbot: request.chatbot,
-    keyType: request.keyType,
-    mode: request.mode,
-    deleteScope: request.deleteScope,
-    feed: feed.listings,
-    remote: snapshot.listings,
-    ledger,
-    retryKeys,
-    ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),
+    pageSize: request.pageSize ?? DEFAULT_SNAPSHOT_OPTIONS.pageSize,
+    concurrency: DEFAULT_SNAPSHOT_OPTIONS.concurrency,
+    maxRereads: DEFAULT_SNAPSHOT_OPTIONS.maxRereads,
+    ...(deps.progress?.remote ? { onProgress: deps.progress.remote } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
   });
+  const ledgerRead = deps.stores.readLedger(request.chatbot);
+  const planner = Promise.all([snapshotRead, ledgerRead, deps.stores.failedKeys(request.chatbot)]).then(([snapshot, ledger, retryKeys]) =>
+    createIncrementalPlanner({
+      chatbot: request.chatbot,
+      keyType: request.keyType,
+      mode: request.mode,
+      deleteScope: request.deleteScope,
+      remote: snapshot.listings,
+      ledger,
+      retryKeys,
+      ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),
+    }),
+  );
+  const [feed, snapshot, ledger, lastRows] = await Promise.all([
+    readFeed(request, planner, deps.progress),
+    snapshotRead,
+    ledgerRead,
+    deps.stores.lastSuccessfulFeedRows(request.chatbot),
+    // Listed so that its failure (a failed ledger or failed-keys read) is handled even while the feed is still being opened.
+    planner,
+  ]);
+  const { plan, remoteDuplicates, remoteUnkeyed } = feed.planned;
 
   const managedCount = request.deleteScope === 'all' ? snapshot.listings.length : ledger.size;
   const guard = checkGuard({
