@@ -18,7 +18,9 @@ export function securityHeaders(bullBoard: boolean): Record<string, string> {
     'content-security-policy': bullBoard ? BULL_BOARD_CSP : PAGE_CSP,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // Why not no-referrer: under it browsers send `Origin: null` on our own form POSTs, which the
+    // origin check (csrf.ts) must refuse. same-origin keeps URLs (run ids, keys) off other sites.
+    'referrer-policy': 'same-origin',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     // Why no-store everywhere: pages show run data behind credentials; no proxy or shared cache

@@ -132,6 +132,11 @@ describe('dashboard state changes', () => {
     expect(crossSite.status).toBe(403);
     expect(data.retryCalls).toEqual([]);
 
+    // bull-board's API cannot carry our token: its state changes are judged by Origin alone.
+    const boardRetry = (origin: string) => fetch(`${url}/queues/api/queues/none/retry/failed`, { method: 'PUT', headers: { authorization: BASIC, origin } });
+    expect((await boardRetry('https://evil.example')).status).toBe(403);
+    expect((await boardRetry(url)).status).not.toBe(403);
+
     const ok = await postForm(url, { csrf: token }, { authorization: BASIC, origin: url });
     expect(ok.status).toBe(303);
     expect(ok.headers.get('location')).toBe(`${runPath}?retried=2`);
