@@ -114,6 +114,10 @@ describe.skipIf(!hasChromium())('dashboard in a browser', () => {
     await expect.poll(() => page.getByText(`create.${BOT}`, { exact: false }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
     expect(blocked).toEqual([]);
     await page.screenshot({ path: await artifactPath('dashboard-queues.png') });
+
+    const exited = new Promise<number | null>((resolve) => child?.once('exit', resolve));
+    child?.kill('SIGTERM');
+    expect(await exited).toBe(0);
     passed = true;
   }, 90_000);
 });

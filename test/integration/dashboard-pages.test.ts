@@ -142,5 +142,8 @@ describe('dashboard pages', () => {
     expect(body).toContain(`href="/ops/runs/${RUN_ID}"`);
     expect(body).toContain('href="/ops/assets/dashboard.css"');
     expect((await get(`${url}/queues/api/queues`)).status).toBe(200);
+    const board = await get(`${url}/queues`);
+    expect(board.status).toBe(200);
+    expect(board.body).toContain('<base href="/ops/queues/"');
   });
 });
