@@ -1,0 +1,237 @@
+/**
+ * Generated benchmark data, deterministic by seed: a CSV feed of N listings in the redfin (Redfin
+ * "Download All", 27 columns) or native shape, and the remote snapshot of the same chatbot as the
+ * planner gets it (RemoteListing[], built from read-shape items through the api normaliser), with
+ * a full ledger. Relative to the feed, the remote has 1% of the listings changed (an older price),
+ * lacks 0.5% (new in the feed) and has 0.5% the feed no longer has (gone).
+ *
+ * Every listing is a pure function of (seed, index), so the feed file and the remote, built in
+ * different processes, agree without sharing anything but the shape.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { normaliseReadItem } from '../src/api/normalise-read.js';
+import type { ListingRead } from '../src/api/schemas.js';
+import { listingHash } from '../src/domain/hash.js';
+import type { LedgerEntry } from '../src/domain/ledger-entry.js';
+import type { ListingFields } from '../src/domain/listing.js';
+import type { RemoteListing } from '../src/domain/remote.js';
+
+export type FeedProfile = 'redfin' | 'native';
+
+export interface FeedShape {
+  /** Listings in the feed file (data rows). */
+  listings: number;
+  seed: number;
+  profile: FeedProfile;
+}
+
+/** The plan a correct planner makes for the generated feed against the generated remote. */
+export interface ExpectedPlan {
+  creates: number;
+  updates: number;
+  deletes: number;
+  unchanged: number;
+}
+
+type Role = 'same' | 'changed' | 'new' | 'gone';
+
+/** A generated listing: the row's cells (redfin columns) and the listing the importer makes of it. */
+interface Generated {
+  cells: Record<string, string>;
+  listing: ListingFields;
+  /** The remote's (older) version of a changed listing. */
+  previous: ListingFields;
+}
+
+const CITIES = ['Chicago', 'Evanston', 'Oak Park', 'Skokie', 'Cicero'];
+const PLACES = ['CHI - Uptown', 'CHI - Rogers Park', 'CHI - Lincoln Park', 'CHI - Loop', 'Park Place Tower', 'Andersonville'];
+const STREETS = ['Montrose Ave', 'Pratt Blvd', 'Irving Park Rd', 'Sheridan Rd', 'Clark St', 'Halsted St', 'Belmont Ave'];
+const TYPES = ['Condo/Co-op', 'Single Family Residential', 'Townhouse', 'Multi-Family (2-4 Unit)'];
+
+export const REDFIN_HEADER = [
+  'SALE TYPE', 'SOLD DATE', 'PROPERTY TYPE', 'ADDRESS', 'CITY', 'STATE OR PROVINCE', 'ZIP OR POSTAL CODE', 'PRICE', 'BEDS', 'BATHS',
+  'LOCATION', 'SQUARE FEET', 'LOT SIZE', 'YEAR BUILT', 'DAYS ON MARKET', '$/SQUARE FEET', 'HOA/MONTH', 'STATUS',
+  'NEXT OPEN HOUSE START TIME', 'NEXT OPEN HOUSE END TIME',
+  'URL (SEE https://www.redfin.com/buy-a-home/comparative-market-analysis FOR INFO ON PRICING)', 'SOURCE', 'MLS#', 'FAVORITE',
+  'INTERESTED', 'LATITUDE', 'LONGITUDE',
+];
+const NATIVE_HEADER = [
+  'SaleType', 'Status', 'CurrencySymbol', 'PropertyType', 'Bedrooms', 'Bathrooms', 'Url', 'MLSNumber', 'YearBuilt', 'DaysOnMarket',
+  'LotArea', 'BuildingArea', 'AreaUnit', 'Tours', 'ParkingSpots', 'Location', 'Address', 'City', 'State', 'ZIP', 'Latitude',
+  'Longitude', 'SalePrice', 'RentPrice', 'UnitAreaPrice', 'HOAMonth',
+] as const;
+
+/** A small PRNG (mulberry32) seeded from (seed, index) so any listing can be made on its own. */
+function randomFor(seed: number, index: number, salt: number): () => number {
+  let state = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35) ^ Math.imul(salt, 0x27d4eb2f)) >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function roleOf(seed: number, index: number): Role {
+  const r = randomFor(seed, index, 1)();
+  if (r < 0.005) return 'new';
+  if (r < 0.01) return 'gone';
+  if (r < 0.02) return 'changed';
+  return 'same';
+}
+
+/** Walks the universe of listings until the feed has `listings` of them; both sides walk it alike. */
+function* universe(shape: FeedShape): Generator<{ index: number; role: Role }> {
+  let inFeed = 0;
+  for (let index = 0; inFeed < shape.listings; index++) {
+    const role = roleOf(shape.seed, index);
+    if (role !== 'gone') inFeed++;
+    yield { index, role };
+  }
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)] as T;
+}
+
+function int(random: () => number, low: number, high: number): number {
+  return low + Math.floor(random() * (high - low + 1));
+}
+
+/** The listing at `index`: its redfin cells and the write shape the redfin profile makes of them. */
+function generate(seed: number, index: number): Generated {
+  const random = randomFor(seed, index, 2);
+  const rent = random() < 0.05;
+  const type = pick(random, TYPES);
+  const condo = type === 'Condo/Co-op';
+  const beds = random() < 0.05 ? undefined : int(random, 1, 5);
+  const baths = random() < 0.05 ? undefined : int(random, 2, 8) / 2;
+  const sqft = random() < 0.3 ? undefined : int(random, 500, 4000);
+  const lot = condo ? undefined : int(random, 1000, 10000);
+  const year = random() < 0.05 ? undefined : int(random, 1900, 2022);
+  const days = int(random, 0, 200);
+  const price = rent ? int(random, 8, 60) * 100 : int(random, 1000, 20000) * 100;
+  const hoa = condo ? int(random, 100, 900) : undefined;
+  const statusText = random() < 0.9 ? 'Active' : pick(random, ['Pre On-Market', 'Coming Soon']);
+  const openHouse = random() < 0.2;
+  const lat = (41.6 + random() * 0.4).toFixed(7);
+  const lon = (-87.9 + random() * 0.4).toFixed(7);
+  const city = pick(random, CITIES);
+  const zip = String(60600 + int(random, 1, 99));
+  const address = `${int(random, 100, 9999)} W ${pick(random, STREETS)}${condo ? ` Unit ${int(random, 1, 40)}${pick(random, ['A', 'B', 'C'])}` : ''}`;
+  const place = pick(random, PLACES);
+  const mls = String(10_000_000 + index);
+  const url = `https://www.redfin.com/IL/${city.replace(/ /g, '-')}/${address.replace(/ /g, '-')}-${zip}/home/${20_000_000 + index}`;
+  const perSqft = sqft === undefined || rent ? undefined : Math.round(price / sqft);
+  const text = (value: number | undefined): string => (value === undefined ? '' : String(value));
+  const cells: Record<string, string> = {
+    'SALE TYPE': rent ? 'For Rent' : 'MLS Listing', 'SOLD DATE': '', 'PROPERTY TYPE': type, ADDRESS: address, CITY: city,
+    'STATE OR PROVINCE': 'IL', 'ZIP OR POSTAL CODE': zip, PRICE: String(price), BEDS: text(beds),
+    // Redfin writes baths with a decimal ("2.0"), as its exports do.
+    BATHS: baths === undefined ? '' : baths.toFixed(1), LOCATION: place, 'SQUARE FEET': text(sqft), 'LOT SIZE': text(lot),
+    'YEAR BUILT': text(year), 'DAYS ON MARKET': String(days), '$/SQUARE FEET': text(perSqft), 'HOA/MONTH': text(hoa), STATUS: statusText,
+    'NEXT OPEN HOUSE START TIME': openHouse ? 'October-8-2022 11:00 AM' : '', 'NEXT OPEN HOUSE END TIME': openHouse ? 'October-8-2022 01:00 PM' : '',
+    [REDFIN_HEADER[20] as string]: url, SOURCE: 'MRED', 'MLS#': mls, FAVORITE: 'N', INTERESTED: 'Y', LATITUDE: lat, LONGITUDE: lon,
+  };
+  // Why the zeros: the redfin profile fills these documented defaults for empty cells (see profiles/redfin.ts).
+  const listing: ListingFields = {
+    SaleType: rent ? 'for_rent' : 'for_sale', Status: statusText === 'Active' ? 'Active' : 'PreOnMarket', CurrencySymbol: '$',
+    PropertyType: type, Bedrooms: beds ?? 0, Bathrooms: baths ?? 0, Url: url, MLSNumber: mls, YearBuilt: year ?? 0, DaysOnMarket: days,
+    LotArea: lot ?? 0, BuildingArea: sqft ?? 0, AreaUnit: 'Square Feet', ParkingSpots: 0, Location: place, Address: address, City: city,
+    State: 'IL', ZIP: zip, Latitude: Number(lat), Longitude: Number(lon),
+    ...(openHouse ? { Tours: 'OpenHouse' as const } : {}),
+    ...(rent ? { RentPrice: price } : { SalePrice: price }),
+    ...(perSqft === undefined ? {} : { UnitAreaPrice: perSqft }),
+    ...(hoa === undefined ? {} : { HOAMonth: hoa }),
+  };
+  const older = rent ? { RentPrice: price + 100 } : { SalePrice: price + 5000 };
+  return { cells, listing, previous: { ...listing, ...older } };
+}
+
+function csvCell(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+function nativeCells(listing: ListingFields): Record<string, string> {
+  const cells: Record<string, string> = {};
+  const record = listing as Readonly<Record<string, unknown>>;
+  for (const name of NATIVE_HEADER) cells[name] = record[name] === undefined ? '' : String(record[name]);
+  return cells;
+}
+
+/** Writes the feed as CSV to `path`; returns its size and the plan expected against generateRemote. */
+export async function writeFeedCsv(path: string, shape: FeedShape): Promise<{ rows: number; bytes: number; expected: ExpectedPlan }> {
+  const header: readonly string[] = shape.profile === 'redfin' ? REDFIN_HEADER : NATIVE_HEADER;
+  const out = createWriteStream(path, { encoding: 'utf8' });
+  const expected: ExpectedPlan = { creates: 0, updates: 0, deletes: 0, unchanged: 0 };
+  let batch = header.map(csvCell).join(',') + '\r\n';
+  let bytes = 0;
+  let rows = 0;
+  for (const { index, role } of universe(shape)) {
+    if (role === 'gone') {
+      expected.deletes++;
+      continue;
+    }
+    const made = generate(shape.seed, index);
+    const cells = shape.profile === 'redfin' ? made.cells : nativeCells(made.listing);
+    batch += header.map((name) => csvCell(cells[name] ?? '')).join(',') + '\r\n';
+    rows++;
+    if (role === 'new') expected.creates++;
+    else if (role === 'changed') expected.updates++;
+    else expected.unchanged++;
+    if (batch.length > 1 << 20) {
+      bytes += Buffer.byteLength(batch);
+      if (!out.write(batch)) await once(out, 'drain');
+      batch = '';
+    }
+  }
+  bytes += Buffer.byteLength(batch);
+  out.end(batch);
+  await once(out, 'finish');
+  return { rows, bytes, expected };
+}
+
+/** The read shape the service returns for a listing it holds (api-spec 2.4: text, coordinates as numbers). */
+function readItem(id: number, listing: ListingFields): ListingRead {
+  const text = (value: number | string | undefined): string => (value === undefined ? '' : String(value));
+  return {
+    ID: id, PropertyType: listing.PropertyType, SaleType: listing.SaleType, Status: listing.Status, Images: '', CurrencySymbol: listing.CurrencySymbol,
+    Price: text(listing.SalePrice ?? listing.RentPrice), State: text(listing.State), City: text(listing.City), Address: text(listing.Address),
+    ZIP: text(listing.ZIP), Area: text(listing.BuildingArea), Url: listing.Url, Tours: text(listing.Tours), Description: '', SpaceType: '',
+    LATITUDE: listing.Latitude ?? null, LONGITUDE: listing.Longitude ?? null, Bathrooms: text(listing.Bathrooms), Bedrooms: text(listing.Bedrooms),
+    YearBuilt: text(listing.YearBuilt), MLSNumber: listing.MLSNumber, DaysOnMarket: text(listing.DaysOnMarket), LotArea: text(listing.LotArea),
+    BuildingArea: text(listing.BuildingArea), ParkingSpots: text(listing.ParkingSpots), RentPrice: text(listing.RentPrice), DepositFee: '',
+    SalePrice: text(listing.SalePrice), UnitAreaPrice: text(listing.UnitAreaPrice), ZestimatePrice: '', HOAMonth: text(listing.HOAMonth),
+    ExtensionColumn: '',
+  };
+}
+
+/**
+ * The remote snapshot (in memory, as readRemoteSnapshot would return it after paging) and the
+ * ledger of a chatbot that was last synced from the previous version of the feed: every remote
+ * listing is managed, its ledger hash that of the version it holds.
+ */
+export function generateRemote(shape: FeedShape): { remote: RemoteListing[]; ledger: Map<string, LedgerEntry> } {
+  const remote: RemoteListing[] = [];
+  const ledger = new Map<string, LedgerEntry>();
+  for (const { index, role } of universe(shape)) {
+    if (role === 'new') continue;
+    const made = generate(shape.seed, index);
+    const held = role === 'changed' ? made.previous : made.listing;
+    const id = 5_000_000 + index;
+    remote.push(normaliseReadItem(readItem(id, held)));
+    ledger.set(held.MLSNumber, { hash: listingHash(held), remoteId: String(id), writtenAt: 1_700_000_000_000, runId: 'bench-previous' });
+  }
+  return { remote, ledger };
+}
+
+/** The feed as the importer would hand it to the planner (key → listing), for timing the planner alone. */
+export function generateFeedListings(shape: FeedShape): Map<string, ListingFields> {
+  const feed = new Map<string, ListingFields>();
+  for (const { index, role } of universe(shape)) {
+    if (role !== 'gone') feed.set(String(10_000_000 + index), generate(shape.seed, index).listing);
+  }
+  return feed;
+}
