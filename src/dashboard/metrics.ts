@@ -47,10 +47,16 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
     async collect() {
-      if (!jobCountsSource) return;
-      const counts = await jobCountsSource();
-      // Why reset: a queue or state that vanished must not keep its last value forever.
+      // Why reset first: a queue or state that vanished (or Redis being down) must not keep its
+      // last value forever; absent series are what an alert on Redis health should look for.
       this.reset();
+      if (!jobCountsSource) return;
+      let counts: Record<string, Record<string, number>>;
+      try {
+        counts = await jobCountsSource();
+      } catch {
+        return; // the rest of the scrape (calls, runs, process) stays available; /healthz says why
+      }
       for (const [queue, states] of Object.entries(counts)) {
         for (const [state, count] of Object.entries(states)) this.set({ queue, state }, count);
       }

@@ -121,6 +121,14 @@ describe('dashboard pages', () => {
     expect(body).toContain('listing_sync_service_failures_total{code="500"} 1');
     expect(body).toContain('listing_sync_runs_total{status="done"} 1');
     expect(body).toContain('listing_sync_run_seconds_sum 42');
+
+    data.jobCounts = async () => {
+      throw new Error('ECONNREFUSED');
+    };
+    const redisDown = await get(`${url}/metrics`);
+    expect(redisDown.status).toBe(200);
+    expect(redisDown.body).not.toContain('listing_sync_jobs{');
+    expect(redisDown.body).toContain('listing_sync_runs_total{status="done"} 1');
   });
 
   it('/healthz says ok when Redis answers and 503 when it does not', async () => {
