@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { listingFieldsSchema, type ListingFields } from '../domain/listing.js';
+import { quickValid } from './quick-validate.js';
 import type { FieldRule } from './record-mapping.js';
 import type { SourceRecord } from './source-record.js';
 
@@ -48,6 +49,7 @@ function problem(issue: Issue, shown: string, empty: boolean, source: string): s
 
 /** Validates mapped values; on failure, names the first bad field with the source value it came from. */
 export function checkListing(values: Record<string, unknown>, record: SourceRecord, rulesByField: ReadonlyMap<string, FieldRule>): Checked {
+  if (quickValid(values)) return { ok: true, listing: values as ListingFields };
   const result = listingFieldsSchema.safeParse(values);
   if (result.success) return { ok: true, listing: result.data };
   const issue = result.error.issues[0] as Issue;

@@ -68,12 +68,17 @@ export function redfinUrlColumn(columns: SourceColumns): Column | undefined {
 
 function saleTypeReader(column: Column | undefined): (record: SourceRecord) => unknown {
   if (column === undefined) return () => undefined;
+  // Three rules of the same record ask for its sale type: remember the last answer.
+  let lastRecord: SourceRecord | undefined;
+  let lastValue: unknown;
   return (record) => {
+    if (record === lastRecord) return lastValue;
     const text = toText(column.get(record));
-    if (text === undefined) return undefined;
-    const lower = text.toLowerCase();
+    const lower = text?.toLowerCase();
     // Rental exports name the type "For Rent", "For Rent - Apartment" …: anything starting with "for rent".
-    return SALE_TYPES.get(lower) ?? (lower.startsWith('for rent') ? 'for_rent' : text);
+    lastValue = lower === undefined ? undefined : (SALE_TYPES.get(lower) ?? (lower.startsWith('for rent') ? 'for_rent' : text));
+    lastRecord = record;
+    return lastValue;
   };
 }
 
