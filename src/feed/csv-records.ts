@@ -3,8 +3,6 @@
  * header-only files, unbounded records. Records come out as arrays of cells with the 1-based
  * line they start on (header = line 1).
  */
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { errorCode } from '../errors.js';
 import { feedUnreadable, isFeedError } from './feed-error.js';
@@ -18,14 +16,8 @@ export interface CsvReadOptions {
 
 export interface CsvRecords {
   readonly header: readonly string[];
-  /** Data records, the first one already read (so an empty body was detected up front). */
-  readonly items: AsyncGenerator<SourceItem>;
-}
-
-interface ParsedRecord {
-  readonly record: string[];
-  /** csv-parse's line count when the record was emitted: the line the record ends on. */
-  readonly lines: number;
+  /** Data records in batches (one per chunk read), the first batch already read (so an empty body was detected up front). */
+  readonly items: AsyncGenerator<SourceItem[]>;
 }
 
 /** csv-parse counts every CR and LF inside quoted cells as a line; subtract them to find the start line. */
@@ -68,7 +60,14 @@ function duplicateHeaderProblem(header: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** Reads the header and the first record; throws FEED_UNREADABLE for an unusable file. */
+/**
+ * Reads the header and the first record; throws FEED_UNREADABLE for an unusable file.
+ *
+ * csv-parse is driven as a push parser: each chunk goes straight to the parser's own
+ * `_transform`, and records are collected from its `push` calls. Why not pipe and iterate the
+ * stream: that costs a stream buffer and a promise per record, about as much as mapping the
+ * record; here a chunk yields its records as one batch.
+ */
 export async function openCsvRecords(input: AsyncIterable<Uint8Array | string>, options: CsvReadOptions): Promise<CsvRecords> {
   const parser = parse({
     delimiter: options.delimiter,
@@ -79,58 +78,81 @@ export async function openCsvRecords(input: AsyncIterable<Uint8Array | string>, 
     skip_records_with_empty_values: true,
     max_record_size: options.maxRecordBytes,
   });
-  // Why not `info: true`: it copies the whole info object for every record (a fifth of the
-  // parse time). csv-parse emits each record through the stream's push() while `parser.info`
-  // (its documented live counters) still describes that record, so we read the line there.
-  const push = parser.push.bind(parser);
-  parser.push = (chunk: unknown): boolean => push(chunk === null ? null : { record: chunk as string[], lines: parser.info.lines });
-  const source = Readable.from(input);
-  // Errors on either side reach the iterator below through `parser` being destroyed with them.
-  pipeline(source, parser).catch(() => undefined);
-  const iterator: AsyncIterator<ParsedRecord> = parser[Symbol.asyncIterator]();
-  const next = async (): Promise<IteratorResult<ParsedRecord>> => {
-    try {
-      return await iterator.next();
-    } catch (thrown) {
-      throw csvFailure(thrown, options);
-    }
-  };
-  const headerResult = await next();
-  if (headerResult.done === true) throw feedUnreadable('the file is empty', options.where, 'Export the feed again with a header row and listings.');
-  const header = headerResult.value.record.map((name) => name.trim());
-  const duplicate = duplicateHeaderProblem(header);
-  if (duplicate !== undefined) {
-    parser.destroy();
-    throw feedUnreadable(duplicate, options.where, 'Rename or remove one of them (only one column may feed a field).');
-  }
-  const firstResult = await next();
-  if (firstResult.done === true) throw feedUnreadable('it has a header but no rows', options.where, 'Export the feed again with its listings.');
-  const width = header.length;
-  let previousEnd = headerResult.value.lines;
-
-  const toItem = (parsed: ParsedRecord): SourceItem => {
-    const end = parsed.lines;
+  let header: string[] | undefined;
+  let width = 0;
+  let previousEnd = 0;
+  let batch: SourceItem[] = [];
+  // `parser.info` (documented live counters) still describes the record while push() runs.
+  parser.push = (chunk: unknown): boolean => {
+    if (chunk === null) return true;
+    const cells = chunk as string[];
+    const end = parser.info.lines;
     // Fast path: a one-line record right after the previous one starts on its own end line.
-    const line = end === previousEnd + 1 ? end : end - breaksInside(parsed.record);
+    const line = end === previousEnd + 1 ? end : end - breaksInside(cells);
     previousEnd = end;
-    const cells = parsed.record;
-    if (cells.length !== width) {
-      return { line, record: cells, problem: `the row has ${cells.length} fields but the header has ${width} (check quoting and the delimiter)` };
+    if (header === undefined) {
+      header = cells.map((name) => name.trim());
+      width = header.length;
+    } else if (cells.length !== width) {
+      batch.push({ line, record: cells, problem: `the row has ${cells.length} fields but the header has ${width} (check quoting and the delimiter)` });
+    } else {
+      batch.push({ line, record: cells });
     }
-    return { line, record: cells };
+    return true;
   };
-
-  async function* items(first: ParsedRecord): AsyncGenerator<SourceItem> {
-    try {
-      yield toItem(first);
-      for (;;) {
-        const result = await next();
-        if (result.done === true) return;
-        yield toItem(result.value);
+  let failure: unknown;
+  const settle = (error?: Error | null): void => {
+    if (error !== undefined && error !== null) failure = error;
+  };
+  const chunks = input[Symbol.asyncIterator]();
+  let ended = false;
+  /** Feeds chunks until some records are ready; undefined at the end of the input. */
+  const nextBatch = async (): Promise<SourceItem[] | undefined> => {
+    while (batch.length === 0 && !ended) {
+      let next: IteratorResult<Uint8Array | string>;
+      try {
+        next = await chunks.next();
+      } catch (thrown) {
+        throw csvFailure(thrown, options);
       }
-    } finally {
-      parser.destroy();
+      if (next.done === true) {
+        ended = true;
+        parser._flush(settle);
+      } else {
+        const bytes = typeof next.value === 'string' ? Buffer.from(next.value, 'utf8') : next.value;
+        parser._transform(bytes, 'utf8', settle);
+      }
+      if (failure !== undefined) throw csvFailure(failure, options);
     }
+    if (batch.length === 0) return undefined;
+    const ready = batch;
+    batch = [];
+    return ready;
+  };
+  const close = async (): Promise<void> => {
+    await chunks.return?.();
+  };
+  try {
+    const firstBatch = (await nextBatch()) ?? [];
+    if (header === undefined) throw feedUnreadable('the file is empty', options.where, 'Export the feed again with a header row and listings.');
+    const duplicate = duplicateHeaderProblem(header);
+    if (duplicate !== undefined) throw feedUnreadable(duplicate, options.where, 'Rename or remove one of them (only one column may feed a field).');
+    const pending = firstBatch.length > 0 ? firstBatch : ((await nextBatch()) ?? []);
+    if (pending.length === 0) throw feedUnreadable('it has a header but no rows', options.where, 'Export the feed again with its listings.');
+    async function* items(): AsyncGenerator<SourceItem[]> {
+      try {
+        let ready: SourceItem[] | undefined = pending;
+        while (ready !== undefined) {
+          yield ready;
+          ready = await nextBatch();
+        }
+      } finally {
+        await close();
+      }
+    }
+    return { header, items: items() };
+  } catch (thrown) {
+    await close();
+    throw thrown;
   }
-  return { header, items: items(firstResult.value) };
 }

@@ -38,7 +38,7 @@ function tooLarge(where: string, line: number, max: number): Error {
 }
 
 /** Records of a JSON array / OData document, across OData pages when `nextPage` is given. */
-export async function* jsonItems(first: AsyncIterable<string>, options: JsonReadOptions): AsyncGenerator<SourceItem> {
+export async function* jsonItems(first: AsyncIterable<string>, options: JsonReadOptions): AsyncGenerator<SourceItem[]> {
   let index = 0;
   let where = options.where;
   let page: AsyncIterable<string> | undefined = first;
@@ -51,8 +51,10 @@ export async function* jsonItems(first: AsyncIterable<string>, options: JsonRead
       for await (const text of page) {
         splitter.push(text, collect);
         if (splitter.heldLength() > options.maxRecordBytes) throw tooLarge(where, index + 1, options.maxRecordBytes);
-        for (const recordText of ready) yield toItem(++index, recordText);
+        if (ready.length === 0) continue;
+        const batch = ready.map((recordText) => toItem(++index, recordText));
         ready.length = 0;
+        yield batch;
       }
       splitter.end();
     } catch (thrown) {
@@ -72,18 +74,20 @@ export async function* jsonItems(first: AsyncIterable<string>, options: JsonRead
 }
 
 /** Records of an NDJSON feed, one JSON object per line; blank lines are skipped. */
-export async function* ndjsonItems(text: AsyncIterable<string>, where: string, maxRecordBytes: number): AsyncGenerator<SourceItem> {
+export async function* ndjsonItems(text: AsyncIterable<string>, where: string, maxRecordBytes: number): AsyncGenerator<SourceItem[]> {
   let line = 0;
   let rest = '';
   for await (const chunk of text) {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop() ?? '';
     if (rest.length > maxRecordBytes) throw tooLarge(where, line + lines.length + 1, maxRecordBytes);
+    const batch: SourceItem[] = [];
     for (const raw of lines) {
       line++;
-      if (raw.trim() !== '') yield toItem(line, raw);
+      if (raw.trim() !== '') batch.push(toItem(line, raw));
     }
+    if (batch.length > 0) yield batch;
   }
   line++;
-  if (rest.trim() !== '') yield toItem(line, rest);
+  if (rest.trim() !== '') yield [toItem(line, rest)];
 }

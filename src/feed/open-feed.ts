@@ -79,7 +79,8 @@ const DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 
 interface Opened {
   readonly columns: SourceColumns;
-  readonly items: AsyncGenerator<SourceItem>;
+  /** Records in batches (one per chunk read). */
+  readonly items: AsyncGenerator<SourceItem[]>;
 }
 
 async function openSource(source: string, timeoutMs: number): Promise<ByteSource> {
@@ -87,14 +88,15 @@ async function openSource(source: string, timeoutMs: number): Promise<ByteSource
 }
 
 /** Reads the first JSON record (so `columns` can be known) and replays it ahead of the rest. */
-async function openJson(items: AsyncGenerator<SourceItem>, where: string): Promise<Opened> {
+async function openJson(items: AsyncGenerator<SourceItem[]>, where: string): Promise<Opened> {
   const first = await items.next();
-  if (first.done === true) throw feedUnreadable('it contains no records', where, 'Check that the feed has listings.');
-  const firstItem = first.value;
+  const firstBatch = first.done === true ? [] : first.value;
+  const firstItem = firstBatch[0];
+  if (firstItem === undefined) throw feedUnreadable('it contains no records', where, 'Check that the feed has listings.');
   if (firstItem.problem !== undefined) throw feedUnreadable(`record ${firstItem.line}: ${firstItem.problem}`, where, 'Check that the feed is JSON records (objects).');
   const record = Array.isArray(firstItem.record) ? {} : (firstItem.record as Readonly<Record<string, unknown>>);
-  async function* replay(): AsyncGenerator<SourceItem> {
-    yield firstItem;
+  async function* replay(): AsyncGenerator<SourceItem[]> {
+    yield firstBatch;
     yield* items;
   }
   return { columns: jsonColumns(record), items: replay() };
@@ -167,7 +169,7 @@ export async function openFeed(options: FeedOptions): Promise<OpenFeed> {
     const pipeline = rowPipeline(mapping, compileMapping(mapping), context.keyType);
     const items = opened.items;
     async function* rows(): AsyncGenerator<FeedRow> {
-      for await (const item of items) yield pipeline.toRow(item);
+      for await (const batch of items) for (const item of batch) yield pipeline.toRow(item);
     }
     return {
       rows: rows(),
