@@ -1,0 +1,48 @@
+/**
+ * What every benchmark records next to its figures: the machine it ran on, and its own section
+ * of BENCHMARKS.md (replaced on each run, other sections left as they are).
+ */
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** One line: CPU model, cores, RAM, Node version, platform, and the load average when it started. */
+export function machineLine(): string {
+  const cores = cpus();
+  const model = cores[0]?.model.trim() ?? 'unknown CPU';
+  const ram = (totalmem() / 1024 ** 3).toFixed(1);
+  // The load average says how shared the machine was: these figures come from busy shared hosts.
+  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  return `${model} · ${cores.length} cores · ${ram} GiB RAM · Node ${process.version} · ${process.platform}-${process.arch} · load average ${load}`;
+}
+
+/** The nearest directory at or above `start` holding a package.json (the repository root). */
+export function packageRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json at or above ${start}`);
+  }
+}
+
+const TITLE = '# Benchmarks\n\nWritten by the `npm run bench:*` scripts; each script owns one section and replaces it when it runs.\n';
+
+/**
+ * Replaces the section `## <name>` of the markdown file at `path` with `body` (or appends it),
+ * leaving every other section untouched. `body` is the section's text without its heading.
+ */
+export async function writeBenchmarkSection(path: string, name: string, body: string): Promise<void> {
+  const before = existsSync(path) ? await readFile(path, 'utf8') : TITLE;
+  const heading = `## ${name}`;
+  const section = `${heading}\n\n${body.trim()}\n`;
+  const lines = before.split('\n');
+  const start = lines.findIndex((line) => line.trim() === heading);
+  if (start < 0) {
+    await writeFile(path, `${before.trimEnd()}\n\n${section}`);
+    return;
+  }
+  const next = lines.findIndex((line, index) => index > start && line.startsWith('## '));
+  const head = lines.slice(0, start).join('\n').trimEnd();
+  const tail = next < 0 ? '' : `\n${lines.slice(next).join('\n').trimEnd()}\n`;
+  await writeFile(path, `${head}\n\n${section}${tail}`);
+}

@@ -1,0 +1,164 @@
+/**
+ * The phases of `bench:plan`, each run in a child process of its own so that its peak RSS
+ * (process.resourceUsage().maxRSS) is the phase's alone. Each returns the figures it measured.
+ */
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import { createIncrementalPlanner } from '../src/domain/incremental-planner.js';
+import { planSync } from '../src/domain/planner.js';
+import { openFeed } from '../src/feed/open-feed.js';
+import { planFeedRows } from '../src/sync/run-sync.js';
+import { generateFeedListings, generateRemote, type ExpectedPlan, type FeedShape } from './generate-feed.js';
+
+export const PHASES = ['baseline', 'importer', 'import-plan', 'planner'] as const;
+export type PhaseName = (typeof PHASES)[number];
+
+export interface PhaseResult {
+  phase: PhaseName;
+  /** Data rows handled (feed rows; for the planner, feed listings). */
+  rows: number;
+  /** Wall time of the measured part. */
+  ms: number;
+  /** CPU time (user + system) of the measured part: wall time on a shared host includes waiting for a core. */
+  cpuMs: number;
+  /** Peak resident set size of the whole child process, MiB. */
+  peakRssMiB: number;
+  /** Phase-specific figures. */
+  extra: Record<string, number | string>;
+}
+
+export interface PhaseArgs {
+  file: string;
+  shape: FeedShape;
+  expected: ExpectedPlan;
+}
+
+interface Timed<T> {
+  value: T;
+  ms: number;
+  cpuMs: number;
+}
+
+async function timed<T>(work: () => Promise<T> | T): Promise<Timed<T>> {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  const value = await work();
+  const ms = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { value, ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
+const MIB = 1024 * 1024;
+
+function peakRssMiB(): number {
+  // resourceUsage().maxRSS is in KiB.
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+/** (a) The baseline: bare csv-parse (defaults, columns: false) streaming the file, counting records. */
+async function baseline({ file }: PhaseArgs): Promise<PhaseResult> {
+  const run = await timed(async () => {
+    let records = 0;
+    const parser = parse({ bom: true });
+    const counting = (async () => {
+      for await (const _record of parser) records++;
+    })();
+    await pipeline(createReadStream(file), parser);
+    await counting;
+    // The header is a record too.
+    return records - 1;
+  });
+  return { phase: 'baseline', rows: run.value, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(), extra: {} };
+}
+
+/** (b) The importer alone: openFeed + iterate every row (CSV parsing, profile mapping, validation, de-duplication). */
+async function importer({ file, shape }: PhaseArgs): Promise<PhaseResult> {
+  const run = await timed(async () => {
+    const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
+    let rows = 0;
+    for await (const _row of feed.rows) rows++;
+    return { rows, stats: feed.stats() };
+  });
+  const { stats } = run.value;
+  return {
+    phase: 'importer', rows: run.value.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
+    extra: { valid: stats.valid, rejected: stats.rejected },
+  };
+}
+
+function planMismatch(counts: ExpectedPlan, expected: ExpectedPlan): string {
+  const wrong = (Object.keys(expected) as Array<keyof ExpectedPlan>).filter((name) => counts[name] !== expected[name]);
+  return wrong.map((name) => `${name} ${counts[name]} (expected ${expected[name]})`).join(', ');
+}
+
+/**
+ * (c) Import + plan as `sync` does it (planFeedRows from src/sync/run-sync.ts), the planner fed as
+ * rows arrive. The remote snapshot and the ledger are generated in memory in this process first
+ * (not paged over HTTP); the timed part starts at indexing the remote and ends with the plan.
+ */
+async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
+  const generated = await timed(() => generateRemote(shape));
+  const { remote, ledger } = generated.value;
+  const resident = process.memoryUsage();
+  let finishMs = 0;
+  const run = await timed(async () => {
+    const planner = createIncrementalPlanner({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote, ledger });
+    const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
+    // finish() is the only part of planning that cannot overlap the reading: time it on its own.
+    const timedPlanner = {
+      add: planner.add,
+      finish: () => {
+        const start = performance.now();
+        const result = planner.finish();
+        finishMs = performance.now() - start;
+        return result;
+      },
+    };
+    return await planFeedRows(feed, Promise.resolve(timedPlanner));
+  });
+  const { plan } = run.value.planned;
+  const counts: ExpectedPlan = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length, unchanged: plan.unchanged };
+  return {
+    phase: 'import-plan', rows: run.value.stats.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
+    extra: {
+      remoteListings: remote.length,
+      generateRemoteMs: generated.ms,
+      residentBeforeImportMiB: resident.rss / MIB,
+      heapBeforeImportMiB: resident.heapUsed / MIB,
+      finishMs,
+      plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
+      mismatch: planMismatch(counts, expected),
+    },
+  };
+}
+
+/** (d) The planner alone on pre-built input (feed Map, remote, full ledger): best of 3 rounds. */
+async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult> {
+  const feed = generateFeedListings(shape);
+  const { remote, ledger } = generateRemote(shape);
+  const rounds: Array<Timed<ReturnType<typeof planSync>>> = [];
+  for (let round = 0; round < 3; round++) {
+    rounds.push(await timed(() => planSync({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', feed, remote, ledger })));
+  }
+  const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const { plan } = best.value;
+  const counts: ExpectedPlan = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length, unchanged: plan.unchanged };
+  return {
+    phase: 'planner', rows: feed.size, ms: best.ms, cpuMs: best.cpuMs, peakRssMiB: peakRssMiB(),
+    extra: { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch: planMismatch(counts, expected) },
+  };
+}
+
+export async function runPhase(name: PhaseName, args: PhaseArgs): Promise<PhaseResult> {
+  switch (name) {
+    case 'baseline':
+      return await baseline(args);
+    case 'importer':
+      return await importer(args);
+    case 'import-plan':
+      return await importPlan(args);
+    case 'planner':
+      return await plannerAlone(args);
+  }
+}
