@@ -20,8 +20,9 @@ export function toNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return value;
   if (typeof value !== 'string') return value === null || value === undefined ? undefined : Number.NaN;
   if (value.length === 0) return undefined;
-  const trimmed = value.trim();
-  return trimmed === '' ? undefined : Number(trimmed);
+  // Number() ignores surrounding whitespace itself; only a blank cell needs telling apart from "0".
+  const number = Number(value);
+  return number === 0 && value.trim() === '' ? undefined : number;
 }
 
 const MONEY_NOISE = /[$€£¥,\s]|USD|EUR|GBP/g;
