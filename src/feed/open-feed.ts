@@ -144,48 +144,60 @@ function describeColumns(names: readonly string[]): string {
   return names.length > 60 ? `${shown} and ${names.length - 60} more` : shown;
 }
 
+interface ReadSettings {
+  readonly encoding: string;
+  readonly maxRecordBytes: number;
+  readonly timeoutMs: number;
+  readonly counter: ByteCounter;
+  /** Called when a further OData page is opened (the total size is no longer known). */
+  readonly onPage: () => void;
+}
+
+/** Sniffs the format and opens the matching record reader (header and first records read). */
+async function openRecords(options: FeedOptions, source: ByteSource, settings: ReadSettings): Promise<Opened> {
+  const { encoding, maxRecordBytes, counter } = settings;
+  const peeked = await peekBytes(source.chunks, SNIFF_BYTES);
+  const sample = new TextDecoder(encoding).decode(peeked.head);
+  const sniffed = sniffFormat(source.extension, source.contentType, sample);
+  if ('problem' in sniffed) {
+    const fix = sniffed.problem === 'the file is empty' ? 'Export the feed again: it has no content.' : 'Pass a CSV, TSV, JSON or NDJSON feed.';
+    throw feedUnreadable(sniffed.problem, source.where, fix);
+  }
+  const format: FeedFormat = options.format ?? sniffed.format;
+  if (format === 'csv') {
+    // UTF-8 goes to csv-parse as checked bytes (no decode and re-encode); other encodings as text.
+    const input = encoding === 'utf-8' ? checkedUtf8(peeked.chunks, source.where, counter) : decodedText(peeked.chunks, encoding, source.where, counter);
+    const delimiter = options.delimiter ?? sniffDelimiter(sample, source.extension);
+    const csv = await openCsvRecords(input, { where: source.where, delimiter, maxRecordBytes });
+    return { columns: csvColumns(csv.header), items: csv.items };
+  }
+  const text = decodedText(peeked.chunks, encoding, source.where, counter);
+  if (format === 'ndjson') return openJson(ndjsonItems(text, source.where, maxRecordBytes), source.where);
+  const nextPage = async (url: string): Promise<AsyncIterable<string>> => {
+    const page = await openUrlSource(url, settings.timeoutMs, 'application/json');
+    settings.onPage();
+    return decodedText(page.chunks, encoding, url, counter);
+  };
+  // "@odata.nextLink" is followed only for URL feeds: a local file has no server to ask.
+  const jsonOptions = isUrl(options.source) ? { where: source.where, maxRecordBytes, nextPage } : { where: source.where, maxRecordBytes };
+  return openJson(jsonItems(text, jsonOptions), source.where);
+}
+
 /** Opens and validates the feed's header/format BEFORE returning: an unreadable feed throws here. */
 export async function openFeed(options: FeedOptions): Promise<OpenFeed> {
   const encoding = encodingName(options.encoding ?? 'utf-8');
   if (encoding === undefined) throw new UsageError(`Unknown encoding '${options.encoding ?? ''}': use utf-8, latin1, windows-1252, utf-16le or another WHATWG encoding label.`);
   if (options.delimiter !== undefined && options.delimiter.length !== 1) throw new UsageError(`--delimiter must be one character, got '${options.delimiter}'.`);
-  const maxRecordBytes = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const mappingFile: MappingFile | undefined = options.mapping === undefined ? undefined : await loadMappingFile(options.mapping);
   const profile: ProfileName | null = mappingFile?.profile === undefined ? options.profile : mappingFile.profile;
-
   const counter: ByteCounter = { bytes: 0 };
-  let totalBytes: number | undefined;
   const source = await openSource(options.source, timeoutMs);
-  totalBytes = source.totalBytes;
-  const peeked = await peekBytes(source.chunks, SNIFF_BYTES);
+  let totalBytes = source.totalBytes;
   try {
-    let opened: Opened;
-    const sample = new TextDecoder(encoding).decode(peeked.head);
-    const sniffed = sniffFormat(source.extension, source.contentType, sample);
-    if ('problem' in sniffed) {
-      const fix = sniffed.problem === 'the file is empty' ? 'Export the feed again: it has no content.' : 'Pass a CSV, TSV, JSON or NDJSON feed.';
-      throw feedUnreadable(sniffed.problem, source.where, fix);
-    }
-    const format: FeedFormat = options.format ?? sniffed.format;
-    if (format === 'csv') {
-      const input = encoding === 'utf-8' ? checkedUtf8(peeked.chunks, source.where, counter) : decodedText(peeked.chunks, encoding, source.where, counter);
-      const delimiter = options.delimiter ?? sniffDelimiter(sample, source.extension);
-      const csv = await openCsvRecords(input, { where: source.where, delimiter, maxRecordBytes });
-      opened = { columns: csvColumns(csv.header), items: csv.items };
-    } else {
-      const text = decodedText(peeked.chunks, encoding, source.where, counter);
-      const nextPage = isUrl(options.source)
-        ? async (url: string): Promise<AsyncIterable<string>> => {
-            const page = await openUrlSource(url, timeoutMs, 'application/json');
-            totalBytes = undefined;
-            return decodedText(page.chunks, encoding, url, counter);
-          }
-        : undefined;
-      const items = format === 'json' ? jsonItems(text, { where: source.where, maxRecordBytes, ...(nextPage === undefined ? {} : { nextPage }) }) : ndjsonItems(text, source.where, maxRecordBytes);
-      opened = await openJson(items, source.where);
-    }
-    const context = { keyType: options.keyType === 'URL' ? 'URL' : 'MLSNumber', resoPending: options.resoPending ?? 'active' } as const;
+    const settings = { encoding, maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, timeoutMs, counter, onPage: () => void (totalBytes = undefined) };
+    const opened = await openRecords(options, source, settings);
+    const context = { keyType: options.keyType, resoPending: options.resoPending ?? 'active' } as const;
     const base = profile === null ? undefined : PROFILES[profile](opened.columns, context);
     const mapping = mappingFile === undefined ? (base ?? { rules: [] }) : applyMapping(base, mappingFile, opened.columns);
     const problem = keyProblem(mapping, opened.columns, options, profile);
@@ -193,7 +205,7 @@ export async function openFeed(options: FeedOptions): Promise<OpenFeed> {
       const fix = options.keyType === 'MLSNumber' ? 'Use --key-type URL, or map a column to MLSNumber in a mapping file.' : 'Use --key-type MLSNumber, or map a column to Url in a mapping file.';
       throw feedUnreadable(`${problem} (its columns are ${describeColumns(opened.columns.names)})`, source.where, fix);
     }
-    const pipeline = rowPipeline(mapping, compileMapping(mapping), context.keyType);
+    const pipeline = rowPipeline(mapping, compileMapping(mapping), options.keyType);
     return {
       rows: rowIterable(opened.items, pipeline.toRow),
       stats: () => pipeline.stats,
