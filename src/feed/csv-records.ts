@@ -33,16 +33,17 @@ function breaksInside(record: readonly string[]): number {
   return count;
 }
 
-function csvFailure(thrown: unknown, options: CsvReadOptions): Error {
+/** `recordStart`: the line after the last record read, where the failing record begins. */
+function csvFailure(thrown: unknown, options: CsvReadOptions, recordStart: number): Error {
   if (isFeedError(thrown)) return thrown as Error;
   const line = (thrown as { lines?: unknown }).lines;
   const at = typeof line === 'number' ? ` near line ${line}` : '';
   const code = errorCode(thrown);
   if (code === 'CSV_MAX_RECORD_SIZE') {
-    return feedUnreadable(`a record${at} is larger than ${options.maxRecordBytes} bytes`, options.where, 'Look for an unclosed quote before that line, or raise the maximum record size.', thrown);
+    return feedUnreadable(`the record starting on line ${recordStart} is larger than ${options.maxRecordBytes} bytes`, options.where, 'Look for an unclosed quote on that line, or raise the maximum record size.', thrown);
   }
   if (code === 'CSV_QUOTE_NOT_CLOSED') {
-    return feedUnreadable(`a quoted field${at} is never closed (the file may be truncated)`, options.where, 'Fix the quoting or re-export the file.', thrown);
+    return feedUnreadable(`a quote opened in the record starting on line ${recordStart} is never closed (the file may be truncated)`, options.where, 'Fix the quoting or export the file again.', thrown);
   }
   const message = thrown instanceof Error ? thrown.message.split('\n')[0] ?? code : code;
   return feedUnreadable(`CSV error${at}: ${message}`, options.where, 'Fix the file, or check --delimiter and --encoding.', thrown);
@@ -113,7 +114,7 @@ export async function openCsvRecords(input: AsyncIterable<Uint8Array | string>, 
       try {
         next = await chunks.next();
       } catch (thrown) {
-        throw csvFailure(thrown, options);
+        throw csvFailure(thrown, options, previousEnd + 1);
       }
       if (next.done === true) {
         ended = true;
@@ -122,7 +123,7 @@ export async function openCsvRecords(input: AsyncIterable<Uint8Array | string>, 
         const bytes = typeof next.value === 'string' ? Buffer.from(next.value, 'utf8') : next.value;
         parser._transform(bytes, 'utf8', settle);
       }
-      if (failure !== undefined) throw csvFailure(failure, options);
+      if (failure !== undefined) throw csvFailure(failure, options, previousEnd + 1);
     }
     if (batch.length === 0) return undefined;
     const ready = batch;
