@@ -9,6 +9,7 @@
  * (BullMQ's Lua scripts build key names themselves and would escape a keyPrefix).
  */
 import { Redis } from 'ioredis';
+import { ListingSyncError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 export interface RedisSettings {
@@ -22,14 +23,28 @@ export function createWorkerConnection(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
 }
 
-/** A connection for producers and readers: fails fast when Redis is unreachable. */
+/**
+ * A connection for producers and readers (short-lived CLI commands): fails fast when Redis is
+ * unreachable — no reconnect loop, no offline queue — instead of hanging.
+ */
 export function createProducerConnection(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000, lazyConnect: true });
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000, lazyConnect: true, retryStrategy: () => null });
+  // Why a no-op listener: the failure is reported once by connectProducer; without a listener
+  // ioredis prints every connection error to stderr as "Unhandled error event".
+  redis.on('error', () => undefined);
+  return redis;
 }
 
-/** Connects a lazily-connecting producer connection, turning a refusal into a clear error. */
+/** Connects a lazily-connecting producer connection, turning a refusal into one clear error. */
 export async function connectProducer(redis: Redis): Promise<Redis> {
-  if (redis.status === 'wait') await redis.connect();
+  if (redis.status !== 'wait') return redis;
+  try {
+    await redis.connect();
+  } catch (thrown) {
+    redis.disconnect();
+    const reason = thrown instanceof Error ? thrown.message : String(thrown);
+    throw new ListingSyncError('REDIS_UNAVAILABLE', `cannot reach Redis (${reason}): check REDIS_URL and that Redis is running`, { cause: thrown });
+  }
   return redis;
 }
 

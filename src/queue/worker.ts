@@ -21,7 +21,13 @@ import type { ErrorMappingContext } from './error-mapping.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES } from './queues.js';
 
-export const DEFAULT_STALL = { lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 2 } as const;
+export interface StallSettings {
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  maxStalledCount: number;
+}
+
+export const DEFAULT_STALL: Readonly<StallSettings> = { lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 2 };
 
 /** A limiter so loose it never limits: BullMQ honours `queue.rateLimit()` only when a limiter is set. */
 const UNLIMITED = { max: 1_000_000, duration: 1000 } as const;
@@ -35,7 +41,7 @@ export interface WorkerOptions {
   /** A global cap on jobs started per duration, across workers. */
   rate?: { max: number; durationMs: number };
   backoff?: BackoffSettings;
-  stall?: Partial<typeof DEFAULT_STALL>;
+  stall?: Partial<StallSettings>;
   retryTable?: RetryTable;
   /** Queue-wide wait after a 429 without Retry-After (default 1000 ms). */
   defaultRateLimitMs?: number;

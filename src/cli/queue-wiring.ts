@@ -1,0 +1,111 @@
+/**
+ * Composition for the queue side: Redis connections, store and queues from Config, and the
+ * adapters that let the sync use case (src/sync/run-sync.ts) save runs and enqueue plans through
+ * src/store and src/queue. Used by the worker/runs/jobs/schedule commands and by `sync`.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { RunSyncFn } from '../../jobs/job-context.js';
+import type { ApiClient } from '../api/client-contract.js';
+import type { Config } from '../config.js';
+import { newRunId } from '../domain/job-id.js';
+import type { Logger } from '../logger.js';
+import { connectProducer, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
+import { enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
+import { openQueues, type Queues } from '../queue/queues.js';
+import type { NewRun, RunTrigger } from '../store/run-types.js';
+import { createStore, type Store } from '../store/store.js';
+import { runSync, type SyncDeps, type SyncRequest, type SyncStores } from '../sync/run-sync.js';
+import type { SyncOutcome } from '../sync/summary.js';
+
+export interface QueueContext {
+  redis: Redis;
+  store: Store;
+  queues: Queues;
+  /** Closes the queues, then the connection (BullMQ never closes connections it was given). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens store and queues over one connection. `role` 'producer' fails fast when Redis is down
+ * (CLI reads and enqueues); 'worker' waits through reconnects (long-running processes).
+ */
+export async function openQueueContext(config: Config, role: 'producer' | 'worker'): Promise<QueueContext> {
+  const redis = role === 'producer' ? await connectProducer(createProducerConnection(config.redis.url)) : createWorkerConnection(config.redis.url);
+  const store = createStore(redis, config.redis.prefix);
+  const queues = openQueues(redis, config.redis.prefix);
+  return {
+    redis, store, queues,
+    async close() {
+      await queues.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** The queue's job settings from Config. */
+export function jobSettings(config: Config): JobQueueSettings {
+  return {
+    attempts: config.jobs.attempts,
+    backoffMs: config.jobs.backoffMs,
+    keepCompleted: { count: config.jobs.keepCompleted },
+    keepFailed: { count: config.jobs.keepFailed },
+    deleteBatchSize: config.jobs.deleteBatchSize,
+  };
+}
+
+const TRIGGERS: readonly RunTrigger[] = ['cli', 'schedule', 'demo'];
+
+/** The run record a sync outcome starts (refused runs are final at once). */
+export function runFromOutcome(outcome: SyncOutcome): NewRun {
+  const { summary } = outcome;
+  const refused = !summary.guard.ok;
+  const run: NewRun = {
+    id: summary.runId,
+    chatbot: summary.chatbot,
+    trigger: TRIGGERS.find((t) => t === summary.trigger) ?? 'cli',
+    forced: summary.guard.forced,
+    status: refused ? 'refused' : 'running',
+    startedAt: Date.parse(summary.startedAt),
+    summary,
+    rejected: outcome.rejected,
+  };
+  if (refused) run.finishedAt = summary.finishedAt === undefined ? Date.now() : Date.parse(summary.finishedAt);
+  return run;
+}
+
+/** SyncStores over the Redis store. */
+export function syncStores(store: Store): SyncStores {
+  return {
+    readLedger: (chatbot) => store.ledger.readLedger(chatbot),
+    failedKeys: async (chatbot) => new Set((await store.failedKeys.failedKeys(chatbot)).keys()),
+    async lastSuccessfulFeedRows(chatbot) {
+      const run = await store.runs.lastSuccessfulRun(chatbot);
+      const rows = (run?.summary as { feed?: { rows?: unknown } } | undefined)?.feed?.rows;
+      return typeof rows === 'number' ? rows : undefined;
+    },
+    saveRun: (outcome) => store.runs.createRun(runFromOutcome(outcome)),
+  };
+}
+
+/** Everything runSync needs, wired to this process's store, queue and API client. */
+export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger): SyncDeps {
+  const enqueue: EnqueueOptions = { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) };
+  return {
+    api,
+    stores: syncStores(ctx.store),
+    enqueuer: { enqueue: (plan, runId) => enqueueRunJobs(plan, runId, enqueue) },
+    logger,
+    now: () => Date.now(),
+    newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),
+  };
+}
+
+/** The sync-run job's injected use case: the stored request, run with trigger 'schedule'. */
+export function scheduledRunSync(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger): RunSyncFn {
+  return async (request) => {
+    // The payload was built by toSyncRequest when the schedule was added; only `chatbot` was checked by the job.
+    const syncRequest = { ...(request as unknown as SyncRequest), trigger: 'schedule' as const, dryRun: false };
+    return await runSync(syncDeps(api, ctx, config, logger), syncRequest);
+  };
+}
