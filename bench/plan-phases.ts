@@ -11,7 +11,7 @@ import { openFeed } from '../src/feed/open-feed.js';
 import { planFeedRows } from '../src/sync/run-sync.js';
 import { generateFeedListings, generateRemote, type ExpectedPlan, type FeedShape } from './generate-feed.js';
 
-export const PHASES = ['baseline', 'importer', 'import-plan', 'planner'] as const;
+export const PHASES = ['baseline', 'importer', 'import-plan', 'planner', 'import-plan-fast-remote'] as const;
 export type PhaseName = (typeof PHASES)[number];
 
 export interface PhaseResult {
@@ -96,9 +96,10 @@ function planMismatch(counts: ExpectedPlan, expected: ExpectedPlan): string {
  * (c) Import + plan as `sync` does it (planFeedRows from src/sync/run-sync.ts), the planner fed as
  * rows arrive. The remote snapshot and the ledger are generated in memory in this process first
  * (not paged over HTTP); the timed part starts at indexing the remote and ends with the plan.
+ * `fastFields`: the what-if run with the remote's fields as fast-property objects.
  */
-async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
-  const generated = await timed(() => generateRemote(shape));
+async function importPlan({ file, shape, expected }: PhaseArgs, fastFields = false): Promise<PhaseResult> {
+  const generated = await timed(() => generateRemote(shape, { fastFields }));
   const { remote, ledger } = generated.value;
   const resident = process.memoryUsage();
   let finishMs = 0;
@@ -120,7 +121,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   const { plan } = run.value.planned;
   const counts: ExpectedPlan = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length, unchanged: plan.unchanged };
   return {
-    phase: 'import-plan', rows: run.value.stats.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
+    phase: fastFields ? 'import-plan-fast-remote' : 'import-plan', rows: run.value.stats.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
     extra: {
       remoteListings: remote.length,
       generateRemoteMs: generated.ms,
@@ -133,10 +134,20 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   };
 }
 
-/** (d) The planner alone on pre-built input (feed Map, remote, full ledger): best of 3 rounds. */
+/** Heap used after a full collection (the parent starts phases with --expose-gc), MiB. */
+function settledHeapMiB(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / MIB;
+}
+
+/** (d) The planner alone on pre-built input (feed Map, remote, full ledger): best of 3 rounds; and the size of its remote index. */
 async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult> {
   const feed = generateFeedListings(shape);
   const { remote, ledger } = generateRemote(shape);
+  const before = settledHeapMiB();
+  const indexed = createIncrementalPlanner({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote, ledger });
+  const indexMiB = settledHeapMiB() - before;
+  indexed.finish();
   const rounds: Array<Timed<ReturnType<typeof planSync>>> = [];
   for (let round = 0; round < 3; round++) {
     rounds.push(await timed(() => planSync({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', feed, remote, ledger })));
@@ -146,7 +157,7 @@ async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult
   const counts: ExpectedPlan = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length, unchanged: plan.unchanged };
   return {
     phase: 'planner', rows: feed.size, ms: best.ms, cpuMs: best.cpuMs, peakRssMiB: peakRssMiB(),
-    extra: { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch: planMismatch(counts, expected) },
+    extra: { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), indexMiB, mismatch: planMismatch(counts, expected) },
   };
 }
 
@@ -160,5 +171,7 @@ export async function runPhase(name: PhaseName, args: PhaseArgs): Promise<PhaseR
       return await importPlan(args);
     case 'planner':
       return await plannerAlone(args);
+    case 'import-plan-fast-remote':
+      return await importPlan(args, true);
   }
 }
