@@ -20,6 +20,7 @@ import { checkEvictionPolicy, createWorkerConnection, type RedisSettings } from 
 import type { ErrorMappingContext } from './error-mapping.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES } from './queues.js';
+import { gateApiClient, jobConcurrencyFor } from './request-gate.js';
 
 export interface StallSettings {
   lockDurationMs: number;
@@ -34,7 +35,7 @@ const UNLIMITED = { max: 1_000_000, duration: 1000 } as const;
 
 export interface WorkerOptions {
   redis: RedisSettings;
-  /** Jobs in flight in this process (= requests in flight to the service from it). */
+  /** Requests in flight to the service from this process (BullMQ runs a few more jobs, see request-gate.ts). */
   concurrency: number;
   /** Jobs in flight across every worker process (BullMQ global concurrency). */
   globalConcurrency?: number;
@@ -74,7 +75,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const mapping: ErrorMappingContext = { queue, logger, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000 };
   if (options.retryTable) mapping.retryTable = options.retryTable;
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
-  const processor = createProcessor(deps, mapping);
+  const processor = createProcessor({ ...deps, api: gateApiClient(deps.api, options.concurrency) }, mapping);
   const common = {
     prefix: redis.prefix,
     lockDuration: stall.lockDurationMs,
@@ -85,7 +86,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const writes = new Worker(QUEUE_NAMES.writes, processor, {
     ...common,
     connection: writesConnection,
-    concurrency: options.concurrency,
+    concurrency: jobConcurrencyFor(options.concurrency),
     limiter: options.rate ? { max: options.rate.max, duration: options.rate.durationMs } : UNLIMITED,
   });
   const workers: Worker[] = [writes];

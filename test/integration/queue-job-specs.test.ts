@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { backoffDelay } from '../../src/queue/backoff.js';
+import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
+import { jobSpecsOf } from '../../src/queue/job-specs.js';
+import { ApiError } from '../../src/api/errors.js';
+import { listingHash } from '../../src/domain/hash.js';
+import type { Plan } from '../../src/domain/plan.js';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+
+function fields(i: number, overrides = {}) {
+  const { SerialNumber: _s, ...rest } = sampleListing(i, overrides);
+  return rest;
+}
+
+describe('plan → job specs', () => {
+  const numeric = fields(1, { MLSNumber: '11646057' });
+  const withColon = fields(2, { MLSNumber: 'A:1', Url: 'https://x.test/a:b' });
+  const plan: Plan = {
+    chatbot: 'bot:1', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', unchanged: 0,
+    creates: [{ key: '11646057', listing: numeric, hash: listingHash(numeric) }],
+    updates: [{ key: 'A:1', listing: withColon, hash: listingHash(withColon), changes: [] }],
+    deletes: [
+      ...Array.from({ length: 5 }, (_, i) => ({ key: `9${i}`, keyType: 'MLSNumber' as const, reason: 'gone' as const, listingKey: `9${i}` })),
+      { key: '777', keyType: 'NewOaks', reason: 'duplicate', listingKey: '11646057' },
+    ],
+  };
+  const specs = jobSpecsOf(plan, 'run-0000000001-ab', 2);
+
+  it('gives ids BullMQ accepts (no ":" and never all digits), deterministic per run', () => {
+    for (const spec of specs) {
+      expect(spec.id).not.toContain(':');
+      expect(spec.id).not.toMatch(/^\d+$/);
+    }
+    expect(new Set(specs.map((s) => s.id)).size).toBe(specs.length);
+    expect(jobSpecsOf(plan, 'run-0000000001-ab', 2).map((s) => s.id)).toEqual(specs.map((s) => s.id));
+    expect(jobSpecsOf(plan, 'run-0000000002-ab', 2).map((s) => s.id)).not.toEqual(specs.map((s) => s.id));
+  });
+
+  it('carries the exact payload with run, chatbot and key, and batches deletes by key type', () => {
+    expect(specs.map((s) => s.name)).toEqual(['create-listing', 'update-listing', 'delete-listings', 'delete-listings', 'delete-listings', 'delete-listings']);
+    expect(specs[0]?.data).toMatchObject({ runId: 'run-0000000001-ab', chatbot: 'bot:1', key: '11646057', listing: { ...numeric, SerialNumber: 'bot:1' } });
+    expect(specs[1]?.data).toMatchObject({ update: { Key: 'A:1', KeyType: 'MLSNumber', SerialNumber: 'bot:1' } });
+    const deletes = specs.slice(2).map((s) => s.data as { keys: string[]; deleteKeyType: string; ledgerKeys: string[] });
+    expect(deletes.map((d) => d.keys)).toEqual([['90', '91'], ['92', '93'], ['94'], ['777']]);
+    expect(deletes[3]).toMatchObject({ deleteKeyType: 'NewOaks', ledgerKeys: [] });
+    expect(JSON.stringify(specs)).not.toMatch(/secret|session|authorization/i);
+  });
+});
+
+describe('retry delays and error mapping', () => {
+  it('backs off exponentially with full jitter under a cap', () => {
+    const settings = { baseMs: 100, maxMs: 1000 };
+    expect(backoffDelay(1, settings, () => 0.999)).toBe(99);
+    expect(backoffDelay(3, settings, () => 0.999)).toBe(399);
+    expect(backoffDelay(20, settings, () => 0.999)).toBe(999);
+    expect(backoffDelay(5, settings, () => 0)).toBe(0);
+  });
+
+  it('keeps the envelope Code and Message of a non-retryable failure, and tells the kinds apart', () => {
+    const notFound = new ApiError('ENVELOPE_FAILURE', 'envelope Code 400', { endpoint: 'createListing', phase: 'sent', envelopeCode: 400, envelopeMessage: 'Status: must be one of Active, PreOnMarket, Sold' });
+    expect(classifyError(notFound)).toBe('fatal');
+    expect(describeFailure(notFound)).toEqual({ code: 'ENVELOPE_FAILURE 400', message: 'Status: must be one of Active, PreOnMarket, Sold' });
+    expect(classifyError(new ApiError('HTTP_STATUS', '503', { endpoint: 'createListing', phase: 'sent', status: 503 }))).toBe('retry');
+    expect(classifyError(new ApiError('ENVELOPE_FAILURE', '429', { endpoint: 'createListing', phase: 'sent', envelopeCode: 429 }))).toBe('rate-limited');
+    expect(classifyError(new ApiError('AUTH_FAILED', 'no', { endpoint: 'createListing', phase: 'sent', status: 401 }))).toBe('auth');
+    expect(classifyError(new Error('Connection is closed.'))).toBe('retry');
+  });
+});
