@@ -51,11 +51,28 @@ export async function recordFinalFailure(job: Job, failure: FinalFailure, deps: 
   }
 }
 
+/**
+ * A job whose name or payload no processor accepts fails at once; its run still counts it (from
+ * the raw runId/chatbot), or the run would wait forever for a job that can never finish.
+ */
+async function rejectMalformed(job: Job, deps: JobDeps): Promise<{ kind: JobKind<unknown>; data: unknown }> {
+  try {
+    const kind = kindOf(job);
+    return { kind, data: parse(kind, job) };
+  } catch (thrown) {
+    const chatbot = typeof job.data === 'object' && job.data !== null ? (job.data as { chatbot?: unknown }).chatbot : undefined;
+    const runId = runIdOf(job.data);
+    if (runId !== '' && typeof chatbot === 'string') {
+      await deps.store.jobFinish.finishJob({ chatbot, runId, jobId: job.id ?? '', outcome: 'failed', weight: 1, attempt: Math.max(1, job.attemptsStarted), now: deps.now(), mode: 'none' });
+    }
+    throw thrown;
+  }
+}
+
 /** The function BullMQ calls for each job of the writes and sync-runs queues. */
 export function createProcessor(deps: JobDeps, mapping: ErrorMappingContext): (job: Job, token?: string, signal?: AbortSignal) => Promise<JobResult> {
   return async (job, _token, signal) => {
-    const kind = kindOf(job);
-    const data = parse(kind, job);
+    const { kind, data } = await rejectMalformed(job, deps);
     try {
       return await kind.process(contextOf(job, data, signal), deps);
     } catch (thrown) {
