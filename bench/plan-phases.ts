@@ -109,6 +109,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs, fastFields = fal
     // finish() is the only part of planning that cannot overlap the reading: time it on its own.
     const timedPlanner = {
       add: planner.add,
+      hold: planner.hold,
       finish: () => {
         const start = performance.now();
         const result = planner.finish();

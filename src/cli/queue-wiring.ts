@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { newRunId } from '../domain/job-id.js';
 import type { Logger } from '../logger.js';
 import { connectProducer, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
+import { startWorkers, type RunningWorkers, type StallSettings } from '../queue/worker.js';
 import { enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
 import { openQueues, type Queues } from '../queue/queues.js';
 import type { NewRun, RunTrigger } from '../store/run-types.js';
@@ -108,4 +109,25 @@ export function scheduledRunSync(api: ApiClient, ctx: QueueContext, config: Conf
     const syncRequest = { ...(request as unknown as SyncRequest), trigger: 'schedule' as const, dryRun: false };
     return await runSync(syncDeps(api, ctx, config, logger), syncRequest);
   };
+}
+
+/** Starts this process's workers with the limits, backoff and retry table from Config. */
+export async function startConfiguredWorkers(
+  config: Config,
+  api: ApiClient,
+  ctx: QueueContext,
+  logger: Logger,
+  stall: Partial<StallSettings> = {},
+): Promise<RunningWorkers> {
+  return await startWorkers({
+    redis: config.redis,
+    concurrency: config.worker.concurrency,
+    ...(config.worker.globalConcurrency === undefined ? {} : { globalConcurrency: config.worker.globalConcurrency }),
+    ...(config.worker.rate === undefined ? {} : { rate: config.worker.rate }),
+    backoff: { baseMs: config.jobs.backoffMs, maxMs: config.jobs.backoffMaxMs },
+    stall,
+    retryTable: config.api.retryTable,
+    deps: { api, store: ctx.store, logger, now: () => Date.now(), runSync: scheduledRunSync(api, ctx, config, logger) },
+    logger,
+  });
 }

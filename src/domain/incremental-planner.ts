@@ -44,6 +44,11 @@ export interface PlanResult {
 export interface IncrementalPlanner {
   /** Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws. */
   add(key: string, listing: ListingFields): void;
+  /**
+   * The feed names `key` but its row was rejected: leave that remote listing exactly as it is
+   * (no update, and above all no delete). Repeats and unknown keys are no-ops.
+   */
+  hold(key: string): void;
   /** Completes the plan once the whole feed was added; call once, then the planner is spent. */
   finish(): PlanResult;
 }
@@ -122,7 +127,18 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
   const creates: PlannedCreate[] = [];
   const updates: PlannedUpdate[] = [];
   let unchanged = 0;
+  let held = 0;
   let finished = false;
+
+  // Why: a row that failed validation says nothing trustworthy about its listing, but it does say
+  // the listing is still in the feed. Deleting it would turn one typo into a lost listing.
+  function hold(key: string): void {
+    if (finished) throw new Error('IncrementalPlanner.hold called after finish()');
+    const position = index.kept.get(key);
+    if (position === undefined || seen[position] === 1) return;
+    seen[position] = 1;
+    held += 1;
+  }
 
   function add(key: string, listing: ListingFields): void {
     if (finished) throw new Error('IncrementalPlanner.add called after finish()');
@@ -182,6 +198,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
       updates,
       deletes: plannedDeletes(),
       unchanged,
+      held,
     };
     const remoteDuplicates = [...index.copies]
       .map(([key, positions]) => ({ key, ids: positions.map((position) => (remote[position] as RemoteListing).id) }))
@@ -189,5 +206,5 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     return { plan, remoteDuplicates, remoteUnkeyed: index.unkeyed };
   }
 
-  return { add, finish };
+  return { add, hold, finish };
 }

@@ -51,4 +51,6 @@ export interface Plan {
   deletes: PlannedDelete[];
   /** Keys present on both sides and equal. */
   unchanged: number;
+  /** Remote listings left alone because their feed row was rejected (never deleted for it). */
+  held?: number;
 }

@@ -15,7 +15,7 @@ export function formatSummary(summary: SyncSummary): string {
     `feed    ${feed.rows} rows: ${feed.valid} valid, ${feed.rejected} rejected (${feed.duplicates} duplicates), ${feed.excluded} excluded${filled(feed.filledDefaults)}`,
     `remote  ${remote.listings} listings (VirtualCount ${remote.virtualCount}), ${remote.complete ? 'complete' : 'INCOMPLETE'}, ${remote.duplicates} duplicated keys, ${remote.unkeyed} without a key`,
     ...remote.incompleteReasons.map((reason) => `          ${reason}`),
-    `plan    create ${plan.create}, update ${plan.update}, delete ${plan.delete}, unchanged ${plan.unchanged}`,
+    `plan    create ${plan.create}, update ${plan.update}, delete ${plan.delete}, unchanged ${plan.unchanged}${plan.held > 0 ? `, held ${plan.held} (rejected rows: left as they are)` : ''}`,
     `guard   ${guard.ok ? (guard.forced ? 'FORCED past the guard' : 'ok') : 'REFUSED: nothing was changed'}`,
     ...guard.reasons.map((reason) => `          ${reason}`),
   ];

@@ -105,6 +105,7 @@ export async function planFeedRows(feed: OpenFeed, planner: Promise<IncrementalP
   report();
   const done = await planner;
   planAll(done, waiting);
+  for (const row of rejected) if (row.key !== undefined) done.hold(row.key);
   return { planned: done.finish(), rejected, stats: feed.stats() };
 }
 

@@ -16,7 +16,7 @@ export interface SyncSummary {
   finishedAt?: string;
   feed: { source: string; profile: string; rows: number; valid: number; rejected: number; excluded: number; duplicates: number; filledDefaults: Record<string, number> };
   remote: { listings: number; virtualCount: number; complete: boolean; incompleteReasons: string[]; duplicates: number; unkeyed: number };
-  plan: { create: number; update: number; delete: number; unchanged: number };
+  plan: { create: number; update: number; delete: number; unchanged: number; held: number };
   guard: { ok: boolean; reasons: string[]; forced: boolean };
   /** Jobs enqueued (absent for a dry run or a refused run). */
   jobs?: number;
@@ -47,5 +47,5 @@ export function feedSummary(source: string, profile: string, stats: FeedStats): 
 }
 
 export function planCounts(plan: Plan): SyncSummary['plan'] {
-  return { create: plan.creates.length, update: plan.updates.length, delete: plan.deletes.length, unchanged: plan.unchanged };
+  return { create: plan.creates.length, update: plan.updates.length, delete: plan.deletes.length, unchanged: plan.unchanged, held: plan.held ?? 0 };
 }

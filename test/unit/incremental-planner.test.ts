@@ -57,6 +57,24 @@ describe('createIncrementalPlanner', () => {
     expect(result.remoteDuplicates.map((d) => d.key)).toEqual(['100', '200']);
   });
 
+  it('holds a listing whose feed row was rejected: no update, no delete, counted as held', () => {
+    const ctx = context({
+      remote: [remote('11', listing('100')), remote('12', listing('200'))],
+      ledger: ledgerOf(listing('100'), listing('200')),
+    });
+    const planner = createIncrementalPlanner(ctx);
+    planner.add('100', listing('100'));
+    planner.hold('200');
+    planner.hold('200');
+    planner.hold('999');
+    planner.hold('100');
+    const result = planner.finish();
+    expect(result.plan.deletes).toEqual([]);
+    expect(result.plan.updates).toEqual([]);
+    expect(result.plan.unchanged).toBe(1);
+    expect(result.plan.held).toBe(1);
+  });
+
   it('refuses a key added twice, add after finish, and a second finish', () => {
     const known = createIncrementalPlanner(context({ remote: [remote('1', listing('100'))] }));
     known.add('100', listing('100'));

@@ -6,7 +6,6 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../../queue/failed-jobs.js';
 import { addSchedule, listSchedules, removeSchedule } from '../../queue/schedules.js';
-import { startWorkers } from '../../queue/worker.js';
 import type { RunRecord } from '../../store/run-types.js';
 import { createCliLogger, createClientFromConfig } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
@@ -14,7 +13,7 @@ import { EXIT } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { wholeNumber } from '../option-values.js';
-import { openQueueContext, scheduledRunSync, type QueueContext } from '../queue-wiring.js';
+import { openQueueContext, startConfiguredWorkers, type QueueContext } from '../queue-wiring.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import type { ActionResult } from '../run-action.js';
 
@@ -74,17 +73,8 @@ function registerWorker(program: Command, host: CommandHost): void {
         const ctx = await openQueueContext(config, 'worker');
         const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
         try {
-          const workers = await startWorkers({
-            redis: config.redis,
-            concurrency: config.worker.concurrency,
-            ...(config.worker.globalConcurrency === undefined ? {} : { globalConcurrency: config.worker.globalConcurrency }),
-            ...(config.worker.rate === undefined ? {} : { rate: config.worker.rate }),
-            backoff: { baseMs: config.jobs.backoffMs, maxMs: config.jobs.backoffMaxMs },
-            stall: { ...(lockDurationMs === undefined ? {} : { lockDurationMs }), ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }) },
-            retryTable: config.api.retryTable,
-            deps: { api, store: ctx.store, logger, now: () => Date.now(), runSync: scheduledRunSync(api, ctx, config, logger) },
-            logger,
-          });
+          const stall = { ...(lockDurationMs === undefined ? {} : { lockDurationMs }), ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }) };
+          const workers = await startConfiguredWorkers(config, api, ctx, logger, stall);
           await stopped;
           logger.info('shutting down: finishing jobs in flight');
           await workers.close();

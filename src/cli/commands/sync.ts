@@ -1,4 +1,125 @@
-import type { RegisterCommands } from '../host.js';
+/**
+ * `listing-sync sync`: read the feed and the chatbot, plan, guard, and (unless --dry-run)
+ * enqueue; `--wait` waits for the run's jobs, `--work` also runs workers in this process.
+ */
+import type { Command } from 'commander';
+import type { SyncOutcome, SyncSummary } from '../../sync/summary.js';
+import { formatSummary } from '../../sync/format-summary.js';
+import { writeReport } from '../../sync/report.js';
+import { runSync } from '../../sync/run-sync.js';
+import type { RunCounts } from '../../store/run-types.js';
+import { waitForRun } from '../../queue/wait-for-run.js';
+import { requireApiBase } from '../../config.js';
+import { createCliLogger, createClientFromConfig } from '../api-wiring.js';
+import { configFromCli } from '../config-from-cli.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { CommandHost, RegisterCommands } from '../host.js';
+import { printJson, type CliIo } from '../io.js';
+import { createProgressBars } from '../progress.js';
+import { openQueueContext, startConfiguredWorkers, syncDeps } from '../queue-wiring.js';
+import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 
-/** Registers the sync commands (placeholder until its issue lands). */
-export const registerSyncCommands: RegisterCommands = () => {};
+interface SyncFlags extends RawSyncOptions {
+  dryRun: boolean;
+  json?: boolean;
+  report?: string;
+  wait?: boolean;
+  work?: boolean;
+  apiBaseUrl?: string;
+  siteUrl?: string;
+  redisUrl?: string;
+  prefix?: string;
+  concurrency?: string;
+  globalConcurrency?: string;
+  rate?: string;
+  logLevel?: string;
+}
+
+/** The exit code a finished sync earned (design: 0 done, 1 some jobs failed, 3 refused). */
+export function syncExitCode(summary: SyncSummary): ExitCode {
+  if (!summary.guard.ok) return EXIT.refused;
+  if ((summary.result?.failed ?? 0) > 0) return EXIT.failed;
+  return EXIT.ok;
+}
+
+function resultOf(counts: RunCounts): NonNullable<SyncSummary['result']> {
+  return {
+    created: counts.created,
+    updated: counts.updated,
+    deleted: counts.deleted,
+    failed: counts.failed,
+    superseded: counts.superseded,
+    retried: counts.retried,
+  };
+}
+
+function printOutcome(io: CliIo, json: boolean | undefined, summary: SyncSummary): void {
+  if (json) printJson(io, summary);
+  else io.stdout.write(formatSummary(summary));
+}
+
+/** Runs one sync as the flags say and returns its exit code. Exported for the demo. */
+export async function executeSync(host: CommandHost, flags: SyncFlags, trigger: 'cli' | 'demo' = 'cli'): Promise<ExitCode> {
+  const { io } = host;
+  // Validate every flag before opening anything: a bad flag changes nothing and sends nothing.
+  const request = toSyncRequest(flags, { dryRun: flags.dryRun, trigger });
+  const config = configFromCli(flags, io);
+  requireApiBase(config);
+  const logger = createCliLogger(config, io);
+  const api = createClientFromConfig(config, logger);
+  const bars = createProgressBars(io, flags.json);
+  const abort = new AbortController();
+  io.onShutdown(() => abort.abort(new Error('interrupted')));
+  const ctx = await openQueueContext(config, 'producer');
+  const workers = flags.work && !flags.dryRun ? await startConfiguredWorkers(config, api, ctx, logger) : undefined;
+  try {
+    const deps = {
+      ...syncDeps(api, ctx, config, logger),
+      signal: abort.signal,
+      progress: {
+        feed: (_rows: number, bytes: number, total: number | undefined) => bars.update('feed', bytes, total ?? bytes),
+        remote: (read: number, total: number) => bars.update('remote', read, total),
+      },
+    };
+    const outcome: SyncOutcome = await runSync(deps, request);
+    const { summary } = outcome;
+    if (flags.report) await writeReport(flags.report, outcome);
+    const waiting = (flags.wait || flags.work) && !request.dryRun && summary.guard.ok;
+    if (waiting) {
+      const counts = await waitForRun(ctx.store, summary.runId, {
+        signal: abort.signal,
+        onProgress: (c) => bars.update('jobs', c.finishedJobs, c.totalJobs),
+      });
+      summary.result = resultOf(counts);
+      summary.finishedAt = new Date().toISOString();
+    }
+    bars.stop();
+    printOutcome(io, flags.json, summary);
+    if (!waiting && summary.jobs !== undefined && !flags.json) {
+      io.stdout.write(`follow it with: listing-sync runs show ${summary.runId}\n`);
+    }
+    return syncExitCode(summary);
+  } finally {
+    bars.stop();
+    await workers?.close();
+    await ctx.close();
+    await api.close();
+  }
+}
+
+export const registerSyncCommands: RegisterCommands = (program: Command, host: CommandHost) => {
+  addSyncOptions(program.command('sync').description('make a chatbot\'s listings equal to a feed (plan, guard, enqueue)'))
+    .option('--dry-run', 'plan and report only: nothing is enqueued or sent', false)
+    .option('--wait', 'wait until every job of the run completed or failed for good, then print the result')
+    .option('--work', 'also run workers in this process (implies --wait): one command migrates an inventory')
+    .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)')
+    .option('--json', 'print the summary as one JSON object on stdout')
+    .option('--api-base-url <url>', 'base URL of the service (env API_BASE_URL)')
+    .option('--redis-url <url>', 'Redis URL (env REDIS_URL)')
+    .option('--prefix <prefix>', 'BullMQ key prefix (env LISTING_SYNC_PREFIX)')
+    .option('--concurrency <n>', 'with --work: requests in flight from this process (env LISTING_SYNC_CONCURRENCY)')
+    .option('--global-concurrency <n>', 'with --work: requests in flight across all workers (env LISTING_SYNC_GLOBAL_CONCURRENCY)')
+    .option('--rate <n/s>', 'with --work: global cap on requests per second (env LISTING_SYNC_RATE)')
+    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)')
+    .action((flags: SyncFlags) => host.run(() => executeSync(host, flags)));
+};
