@@ -13,6 +13,7 @@ import { asObject, chatbotFrom, collect, required } from '../option-values.js';
 import { fieldKind, parseSetValues } from '../parse-values.js';
 import { readJsonFile } from '../read-json-file.js';
 import { validateInput } from '../validate-input.js';
+import { runManyEdit, type ManyEditFlags } from './chatbot-many.js';
 
 export interface ChatbotEditOptions extends ConnectionOptions {
   chatbot?: string;
@@ -66,8 +67,6 @@ export async function knowledgeEdit(options: KnowledgeOptions): Promise<Knowledg
 export const registerChatbotCommands: RegisterCommands = (program: Command, host) => {
   const chatbot = program.command('chatbot').description("edit a chatbot's settings and knowledge base");
 
-  // Hook: `--many <file.json>` (bulk edit of many chatbots through the queue) is not wired here;
-  // the queue wiring adds it and should validate each entry as chatbotEditSettings does.
   addConnectionOptions(
     chatbot
       .command('edit')
@@ -75,10 +74,21 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
       .option('--chatbot <serial>', "the chatbot's serial number")
       .option('--set <Field=value>', 'a setting to change (repeatable), e.g. --set Temperature=1 --set ChatBubbleColor=rgb(0,0,255)', collect)
       .option('--file <settings.json>', 'a JSON object of settings instead of --set')
+      .option('--many <settings.json>', 'bulk: a JSON array of settings objects (each with serialNumber), one queued job per chatbot')
+      .option('--wait', 'with --many: wait until every edit job finished')
+      .option('--work', 'with --many: also run workers in this process (implies --wait)')
+      .option('--redis-url <url>', 'with --many: Redis URL (env REDIS_URL)')
+      .option('--prefix <prefix>', 'with --many: BullMQ key prefix (env LISTING_SYNC_PREFIX)')
       .addHelpText('after', settingsHelp),
-  ).action((options: ChatbotEditOptions) =>
-    host.run(() =>
-      withServiceClient(options, host.io, 'api', () => chatbotEditSettings(options), async ({ client, json, io }, settings) => {
+  ).action((options: ChatbotEditOptions & Partial<ManyEditFlags>) =>
+    host.run(() => {
+      if (options.many !== undefined) {
+        if (options.set !== undefined || options.file !== undefined || options.chatbot !== undefined) {
+          throw new UsageError('--many takes the chatbots from its file: leave out --chatbot, --set and --file');
+        }
+        return runManyEdit(host, { ...options, many: options.many });
+      }
+      return withServiceClient(options, host.io, 'api', () => chatbotEditSettings(options), async ({ client, json, io }, settings) => {
         const result = await client.editChatbot(settings);
         const changed = Object.keys(settings).filter((field) => field !== 'serialNumber');
         if (json) printJson(io, { chatbot: settings.serialNumber, result, changed });
@@ -86,8 +96,8 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
         if (result === 1) return EXIT.ok;
         io.stderr.write(`listing-sync: chatbot ${settings.serialNumber}: the service answered ${result} (1 means success)\n`);
         return EXIT.failed;
-      }),
-    ),
+      });
+    }),
   );
 
   addConnectionOptions(
