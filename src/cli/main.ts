@@ -14,6 +14,7 @@ import { registerTablesCommands } from './commands/tables.js';
 import { registerSyncCommands } from './commands/sync.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerOpsCommands } from './commands/ops.js';
+import { registerDemoCommands } from './commands/demo.js';
 
 const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerSimCommands,
@@ -23,6 +24,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerSyncCommands,
   registerQueueCommands,
   registerOpsCommands,
+  registerDemoCommands,
 ];
 
 /** Builds the program. Exported for tests that want to inspect the command tree. */

@@ -131,3 +131,19 @@ export async function startConfiguredWorkers(
     logger,
   });
 }
+
+/** Deletes every key under the demo's own prefix so each demo starts from nothing (SCAN, never KEYS). */
+export async function cleanDemoPrefix(url: string, prefix: string): Promise<void> {
+  const redis = createProducerConnection(url);
+  try {
+    await connectProducer(redis);
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit().catch(() => redis.disconnect());
+  }
+}

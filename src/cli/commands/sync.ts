@@ -6,7 +6,11 @@ import type { Command } from 'commander';
 import type { SyncOutcome, SyncSummary } from '../../sync/summary.js';
 import { formatSummary } from '../../sync/format-summary.js';
 import { writeReport } from '../../sync/report.js';
-import { runSync } from '../../sync/run-sync.js';
+import { runSync, type SyncRequest } from '../../sync/run-sync.js';
+import type { ApiClient } from '../../api/client-contract.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import type { RunningWorkers } from '../../queue/worker.js';
 import type { RunCounts } from '../../store/run-types.js';
 import { waitForRun } from '../../queue/wait-for-run.js';
 import { requireApiBase } from '../../config.js';
@@ -16,7 +20,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
 import { createProgressBars } from '../progress.js';
-import { openQueueContext, startConfiguredWorkers, syncDeps } from '../queue-wiring.js';
+import { openQueueContext, startConfiguredWorkers, syncDeps, type QueueContext } from '../queue-wiring.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 
 interface SyncFlags extends RawSyncOptions {
@@ -53,29 +57,50 @@ function resultOf(counts: RunCounts): NonNullable<SyncSummary['result']> {
   };
 }
 
-function printOutcome(io: CliIo, json: boolean | undefined, summary: SyncSummary): void {
-  if (json) printJson(io, summary);
-  else io.stdout.write(formatSummary(summary));
+function printOutcome(io: CliIo, json: boolean | undefined, outcome: SyncOutcome): void {
+  if (json) printJson(io, outcome.summary);
+  else io.stdout.write(formatSummary(outcome.summary, outcome.rejected));
 }
 
-/** Runs one sync as the flags say and returns its exit code. Exported for the demo. */
-export async function executeSync(host: CommandHost, flags: SyncFlags, trigger: 'cli' | 'demo' = 'cli'): Promise<ExitCode> {
-  const { io } = host;
-  // Validate every flag before opening anything: a bad flag changes nothing and sends nothing.
-  const request = toSyncRequest(flags, { dryRun: flags.dryRun, trigger });
+/** What a sync needs open while it runs: logger, client, Redis store/queues and maybe workers. */
+export interface SyncSession {
+  config: Config;
+  logger: Logger;
+  api: ApiClient;
+  ctx: QueueContext;
+  workers?: RunningWorkers;
+  signal: AbortSignal;
+  close(): Promise<void>;
+}
+
+/** Opens what a sync needs; with `work` also starts this process's workers. */
+export async function openSyncSession(io: CliIo, flags: object, work: boolean): Promise<SyncSession> {
   const config = configFromCli(flags, io);
   requireApiBase(config);
   const logger = createCliLogger(config, io);
   const api = createClientFromConfig(config, logger);
-  const bars = createProgressBars(io, flags.json);
   const abort = new AbortController();
   io.onShutdown(() => abort.abort(new Error('interrupted')));
   const ctx = await openQueueContext(config, 'producer');
-  const workers = flags.work && !flags.dryRun ? await startConfiguredWorkers(config, api, ctx, logger) : undefined;
+  const workers = work ? await startConfiguredWorkers(config, api, ctx, logger) : undefined;
+  return {
+    config, logger, api, ctx, signal: abort.signal,
+    ...(workers ? { workers } : {}),
+    async close() {
+      await workers?.close();
+      await ctx.close();
+      await api.close();
+    },
+  };
+}
+
+/** Runs one sync in an open session, prints its summary, and returns the exit code it earned. */
+export async function performSync(io: CliIo, session: SyncSession, request: SyncRequest, flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'>): Promise<ExitCode> {
+  const bars = createProgressBars(io, flags.json);
   try {
     const deps = {
-      ...syncDeps(api, ctx, config, logger),
-      signal: abort.signal,
+      ...syncDeps(session.api, session.ctx, session.config, session.logger),
+      signal: session.signal,
       progress: {
         feed: (_rows: number, bytes: number, total: number | undefined) => bars.update('feed', bytes, total ?? bytes),
         remote: (read: number, total: number) => bars.update('remote', read, total),
@@ -84,26 +109,33 @@ export async function executeSync(host: CommandHost, flags: SyncFlags, trigger: 
     const outcome: SyncOutcome = await runSync(deps, request);
     const { summary } = outcome;
     if (flags.report) await writeReport(flags.report, outcome);
-    const waiting = (flags.wait || flags.work) && !request.dryRun && summary.guard.ok;
+    const waiting = (flags.wait === true || flags.work === true) && !request.dryRun && summary.guard.ok;
     if (waiting) {
-      const counts = await waitForRun(ctx.store, summary.runId, {
-        signal: abort.signal,
+      const counts = await waitForRun(session.ctx.store, summary.runId, {
+        signal: session.signal,
         onProgress: (c) => bars.update('jobs', c.finishedJobs, c.totalJobs),
       });
       summary.result = resultOf(counts);
       summary.finishedAt = new Date().toISOString();
     }
     bars.stop();
-    printOutcome(io, flags.json, summary);
-    if (!waiting && summary.jobs !== undefined && !flags.json) {
-      io.stdout.write(`follow it with: listing-sync runs show ${summary.runId}\n`);
-    }
+    printOutcome(io, flags.json, outcome);
+    if (!waiting && summary.jobs !== undefined && !flags.json) io.stdout.write(`follow it with: listing-sync runs show ${summary.runId}\n`);
     return syncExitCode(summary);
   } finally {
     bars.stop();
-    await workers?.close();
-    await ctx.close();
-    await api.close();
+  }
+}
+
+/** `listing-sync sync`: validate every flag first, then open, sync, close. */
+async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCode> {
+  // Validate every flag before opening anything: a bad flag changes nothing and sends nothing.
+  const request = toSyncRequest(flags, { dryRun: flags.dryRun });
+  const session = await openSyncSession(host.io, flags, flags.work === true && !flags.dryRun);
+  try {
+    return await performSync(host.io, session, request, flags);
+  } finally {
+    await session.close();
   }
 }
 
