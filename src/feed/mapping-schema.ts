@@ -2,7 +2,7 @@
  * The mapping file: JSON that starts from a profile (or from nothing) and renames columns,
  * sets constants and defaults, maps enum values, parses money, converts units and puts extra
  * columns into ExtensionColumn. Loading validates it and reports every problem at once.
- * The format is documented in src/feed/MAPPING.md.
+ * The format is documented in README.md, "Mapping files".
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
