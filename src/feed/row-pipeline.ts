@@ -7,6 +7,7 @@ import type { SyncKeyType } from '../domain/listing.js';
 import type { FeedRow, FeedStats } from './open-feed.js';
 import type { CompiledMapping, FieldRule, RecordMapping } from './record-mapping.js';
 import type { SourceItem } from './source-record.js';
+import { firstSeenLines } from './first-seen-lines.js';
 import { checkListing, showValue } from './validate-listing.js';
 
 export interface RowPipeline {
@@ -19,7 +20,7 @@ export function rowPipeline(mapping: RecordMapping, compiled: CompiledMapping, k
   const rulesByField = new Map<string, FieldRule>(compiled.rules.map((rule) => [rule.field, rule]));
   const keyRule = rulesByField.get(keyField);
   const stats: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
-  const firstLine = new Map<string, number>();
+  const firstLine = firstSeenLines();
   const filled: number[] = [];
   const exclude = mapping.exclude;
 
@@ -45,13 +46,12 @@ export function rowPipeline(mapping: RecordMapping, compiled: CompiledMapping, k
       stats.excluded++;
       return { kind: 'excluded', line, key, reason: excluded };
     }
-    const seenOn = firstLine.get(key);
+    // Why the first row claims the key even when it is rejected: a later row must not silently replace it.
+    const seenOn = firstLine.claim(key, line);
     if (seenOn !== undefined) {
       stats.duplicates++;
       return reject(line, keyField, key, `duplicate ${keyType} ${key} (first seen on line ${seenOn})`, key);
     }
-    // Why the first row claims the key even when it is rejected: a later row must not silently replace it.
-    firstLine.set(key, line);
     const checked = checkListing(values, record, rulesByField);
     if (!checked.ok) return reject(line, checked.field, checked.value, checked.reason, key);
     stats.valid++;
