@@ -78,13 +78,14 @@ const optionsSchema = z.object({
   keyType: oneOf(SYNC_KEY_TYPES),
   mode: oneOf(SYNC_MODES),
   deleteScope: oneOf(DELETE_SCOPES),
-  maxDeletes: z.string().superRefine((text, ctx) => {
+  maxDeletes: z.string().refine((text) => {
     try {
       parseMaxDeletes(text);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+      return true;
+    } catch {
+      return false;
     }
-  }),
+  }, 'must be a whole number of listings (e.g. 25) or a percentage from 0% to 100% (e.g. 10%)'),
   maxRejected: percent,
   pageSize: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(10_000)),
   force: z.boolean(),

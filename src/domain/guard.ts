@@ -10,8 +10,10 @@ export type MaxDeletes = { kind: 'count'; value: number } | { kind: 'percent'; v
 
 export interface GuardInput {
   plan: Plan;
-  /** Data rows read from the feed (valid + rejected). */
+  /** Data rows read from the feed (valid + rejected + excluded). */
   feedRows: number;
+  /** Rows that became listings. Excluded rows (e.g. RESO Withdrawn) are not valid: they list nothing. */
+  validRows: number;
   rejectedRows: number;
   remoteComplete: boolean;
   remoteIncompleteReasons: string[];
@@ -87,9 +89,8 @@ function incompleteReason(input: GuardInput): string | undefined {
 }
 
 function emptyFeedReason(input: GuardInput): string | undefined {
-  const valid = input.feedRows - input.rejectedRows;
   const remote = input.remoteListings ?? input.managedCount;
-  if (valid > 0 || remote <= 0) return undefined;
+  if (input.validRows > 0 || remote <= 0) return undefined;
   return `The feed has no valid rows while the chatbot holds ${plural(remote, 'listing')}; an empty feed is never synced without --force.`;
 }
 

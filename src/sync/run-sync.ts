@@ -109,8 +109,7 @@ export async function planFeedRows(feed: OpenFeed, planner: Promise<IncrementalP
   return { planned: done.finish(), rejected, stats: feed.stats() };
 }
 
-async function readFeed(request: SyncRequest, planner: Promise<IncrementalPlanner>, progress: SyncProgress | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
-  const feed = await openFeed({ ...request.feed, keyType: request.keyType });
+async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<IncrementalPlanner>, progress: SyncProgress | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
   const read = await planFeedRows(feed, planner, progress?.feed);
   return { ...read, summary: feedSummary(request.feed.source, request.feed.profile, read.stats) };
 }
@@ -125,6 +124,9 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
   const runId = deps.newRunId();
   const startedAt = new Date(deps.now()).toISOString();
 
+  // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
+  // before a single request is sent.
+  const openedFeed = await openFeed({ ...request.feed, keyType: request.keyType });
   // The feed and the remote are read at the same time: neither depends on the other. The planner
   // starts once the remote and the ledger are in, and plans the feed rows as they come.
   const snapshotRead = readRemoteSnapshot(deps.api, {
@@ -149,7 +151,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     }),
   );
   const [feed, snapshot, ledger, lastRows] = await Promise.all([
-    readFeed(request, planner, deps.progress),
+    readFeed(request, openedFeed, planner, deps.progress),
     snapshotRead,
     ledgerRead,
     deps.stores.lastSuccessfulFeedRows(request.chatbot),
@@ -162,7 +164,9 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
   const guard = checkGuard({
     plan,
     feedRows: feed.summary.rows,
+    validRows: feed.summary.valid,
     rejectedRows: feed.summary.rejected,
+    remoteListings: snapshot.listings.length,
     remoteComplete: snapshot.complete,
     remoteIncompleteReasons: snapshot.incompleteReasons,
     managedCount,

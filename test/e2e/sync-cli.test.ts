@@ -186,10 +186,7 @@ describe('sync with bad input answers with one line and exit 2', () => {
     expect(s.state.calls()).toHaveLength(0);
   });
 
-  // Lead: src/cli/sync-options.ts, the maxDeletes superRefine reuses parseMaxDeletes' message,
-  // which already names the flag and the value, and toSyncRequest adds both again:
-  // "--max-deletes --max-deletes must be … got "abc". (got 'abc')". Remove `.fails` once fixed.
-  it.fails('names --max-deletes once in its error line', async () => {
+  it('names --max-deletes once in its error line', async () => {
     const s = await seededSim();
     const run = await runCli(['sync', '--chatbot', BOT, '--feed', DRY_RUN_FEED, '--max-deletes', 'abc'], cliEnv(s));
     expect(run.code).toBe(2);

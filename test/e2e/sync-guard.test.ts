@@ -126,12 +126,7 @@ describe('the guard refuses a real run with exit 3 and changes nothing', () => {
     expect(s.state.listings(BOT)).toHaveLength(9);
   });
 
-  // Lead: src/sync/run-sync.ts, the checkGuard call passes no `remoteListings`, so the empty-feed
-  // rule falls back on managedCount, which under the default --delete-scope managed is the ledger
-  // size: 0 for a chatbot listing-sync never wrote to. A feed without one valid row against a
-  // chatbot holding 9 listings then passes (here with --max-rejected 100% so the rejected-rows
-  // rule stays out of it). Fix: pass `remoteListings: snapshot.listings.length`. Remove `.fails` once fixed.
-  it.fails('a feed without a valid row against a chatbot with listings (scope managed, new chatbot)', async () => {
+  it('a feed without a valid row against a chatbot with listings (scope managed, new chatbot)', async () => {
     const { s, env } = await setup(9);
     const run = await runCli(sync(ALL_REJECTED, '--max-rejected', '100%', '--json', '--work'), env);
     expectRefused(run, s, 9, /no valid rows while the chatbot holds 9 listings.*--force/);
@@ -145,12 +140,7 @@ describe('the guard refuses a real run with exit 3 and changes nothing', () => {
     expectRefused(run, s, 3, /no valid rows while the chatbot holds 3 listings.*--force/);
   });
 
-  // Lead: src/domain/guard.ts emptyFeedReason computes valid rows as feedRows - rejectedRows, so
-  // rows the profile excluded (RESO Withdrawn, Expired…) count as valid. A RESO feed in which every
-  // listing was withdrawn has no listing at all, yet passes the empty-feed rule, and with a
-  // generous --max-deletes mirror mode deletes the whole chatbot. Fix: add `validRows` to
-  // GuardInput (feed.summary.valid from run-sync.ts) and test `validRows > 0`. Remove `.fails` once fixed.
-  it.fails('a RESO feed whose every listing is excluded (withdrawn) counts as empty', async () => {
+  it('a RESO feed whose every listing is excluded (withdrawn) counts as empty', async () => {
     const { s, env } = await setup(9);
     const run = await runCli(sync(ALL_WITHDRAWN, '--profile', 'reso', '--delete-scope', 'all', '--max-deletes', '100%', '--dry-run', '--json'), env);
     expectRefused(run, s, 9, /no valid rows while the chatbot holds 9 listings/);

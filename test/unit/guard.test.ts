@@ -11,8 +11,10 @@ function planWith(deletes: PlannedDelete[]): Plan {
 }
 
 function guard(overrides: Partial<GuardInput>): ReturnType<typeof checkGuard> {
+  const feedRows = overrides.feedRows ?? 200;
+  const rejectedRows = overrides.rejectedRows ?? 0;
   return checkGuard({
-    plan: planWith([]), feedRows: 200, rejectedRows: 0, remoteComplete: true, remoteIncompleteReasons: [],
+    plan: planWith([]), feedRows, validRows: feedRows - rejectedRows, rejectedRows, remoteComplete: true, remoteIncompleteReasons: [],
     managedCount: 200, maxDeletes: { kind: 'percent', value: 10 }, maxRejectedPercent: 5, force: false, ...overrides,
   });
 }
@@ -67,6 +69,8 @@ describe('checkGuard', () => {
     expect(verdict.reasons[0]).toContain('no valid rows while the chatbot holds 200 listings');
     expect(guard({ feedRows: 3, rejectedRows: 3, maxRejectedPercent: 100, managedCount: 5 }).ok).toBe(false);
     expect(guard({ feedRows: 0, managedCount: 0 }).ok).toBe(true);
+    // Rows that were excluded (RESO Withdrawn…) list nothing: a feed of only those is empty.
+    expect(guard({ feedRows: 5, validRows: 0, rejectedRows: 0, managedCount: 9 }).reasons[0]).toContain('no valid rows');
   });
 
   it('lets --force through, saying it was forced and keeping every reason', () => {
