@@ -5,7 +5,8 @@
  * BENCHMARKS.md. Needs a Redis at REDIS_URL (default redis://127.0.0.1:6379); everything it
  * writes there is under a fresh prefix and removed at the end.
  *
- * Usage: node dist/bench/sync.js [--changed N] [--rounds N] [--concurrency N] [--latency MS] [--no-write]
+ * Usage: node dist/bench/sync.js [--changed N] [--mix migration|nightly] [--rounds N] [--concurrency N] [--latency MS] [--no-write]
+ *   --mix: see sync-scenario.ts (default migration: every change a create).
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -15,18 +16,19 @@ import { apiClientBaseline, undiciBaseline } from './sync-baseline.js';
 import { runQueueSync } from './sync-queue.js';
 import { installClientCounter } from './sync-redis-stats.js';
 import { printable, sectionBody, type SyncBenchInfo, type SyncRound } from './sync-report.js';
-import { buildScenario } from './sync-scenario.js';
+import { buildScenario, SCENARIO_MIXES, type ScenarioMix } from './sync-scenario.js';
 
 interface Options {
   changed: number;
   rounds: number;
   concurrency: number;
   latencyMs: number;
+  mix: ScenarioMix;
   write: boolean;
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { changed: 10_000, rounds: 2, concurrency: 16, latencyMs: 20, write: true };
+  const options: Options = { changed: 10_000, rounds: 2, concurrency: 16, latencyMs: 20, mix: 'migration', write: true };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     const number = (): number => {
@@ -38,7 +40,11 @@ function parseOptions(argv: readonly string[]): Options {
     else if (arg === '--rounds') options.rounds = number();
     else if (arg === '--concurrency') options.concurrency = number();
     else if (arg === '--latency') options.latencyMs = number();
-    else if (arg === '--no-write') options.write = false;
+    else if (arg === '--mix') {
+      const mix = argv[++i] ?? '';
+      if (!Object.hasOwn(SCENARIO_MIXES, mix)) throw new Error(`--mix is one of ${Object.keys(SCENARIO_MIXES).join(', ')}`);
+      options.mix = mix as ScenarioMix;
+    } else if (arg === '--no-write') options.write = false;
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
@@ -56,7 +62,7 @@ async function main(): Promise<void> {
   const redisUrl = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
   installClientCounter();
   const machine = machineLine();
-  const scenario = buildScenario({ changed: options.changed, unchanged: 2_000, deleted: 500, deleteBatchSize: 100, pageSize: 100 });
+  const scenario = buildScenario({ changed: options.changed, mix: options.mix, unchanged: 900, deleted: 100, deleteBatchSize: 100, pageSize: 100 });
   const rounds: SyncRound[] = [];
   const loads: number[] = [];
   for (let round = 1; round <= options.rounds; round += 1) {
