@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/leak-guard.ts'],
   },
 });
