@@ -3,7 +3,7 @@
  * that scrubs the configured secrets, and an ApiClient built from Config and released in finally.
  */
 import type { Command } from 'commander';
-import { createApiClient } from '../api/client.js';
+import { createApiClient, type ApiCallEvent } from '../api/client.js';
 import type { ApiClient } from '../api/client-contract.js';
 import { displayRedisUrl, requireApiBase, requireSiteUrl, secretValues, type Config } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -40,8 +40,9 @@ export function createCliLogger(config: Config, io: Pick<CliIo, 'stderr'>): Logg
 /**
  * The ApiClient for a Config. `needs` says which address the command uses: 'api' (endpoints 1–6,
  * requires API_BASE_URL) or 'site' (endpoint 7 only, requires SITE_URL or API_BASE_URL).
+ * `onCall` is told about every settled call (metrics).
  */
-export function createClientFromConfig(config: Config, logger: Logger, needs: 'api' | 'site' = 'api'): ApiClient {
+export function createClientFromConfig(config: Config, logger: Logger, needs: 'api' | 'site' = 'api', onCall?: (event: ApiCallEvent) => void): ApiClient {
   if (needs === 'api') requireApiBase(config);
   else requireSiteUrl(config);
   const baseUrl = config.api.baseUrl ?? config.api.siteUrl ?? '';
@@ -52,6 +53,7 @@ export function createClientFromConfig(config: Config, logger: Logger, needs: 'a
     timeouts: config.api.timeouts,
     connections: config.api.connections,
     logger,
+    ...(onCall === undefined ? {} : { onCall }),
   });
 }
 

@@ -11,6 +11,8 @@ import type { Logger } from '../logger.js';
 import { connectProducer, createProducerConnection } from '../queue/connection.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../queue/failed-jobs.js';
 import { openQueues, type Queues } from '../queue/queues.js';
+import { readCallMetrics } from '../store/call-metrics.js';
+import { readRunSamples } from '../store/run-metrics.js';
 import type { RunRecord } from '../store/run-types.js';
 import { createStore, type Store } from '../store/store.js';
 
@@ -83,9 +85,12 @@ export function rejectedRowOf(value: unknown): RejectedRowView | undefined {
   return view;
 }
 
-/** DashboardData over an open store and queues (the caller owns both). */
-export function createStoreDashboardData(store: Store, queues: Queues): DashboardData {
-  return {
+/**
+ * DashboardData over an open store and queues (the caller owns both). `prefix` (the BullMQ
+ * prefix the store lives under) turns on the call and run metrics of /metrics.
+ */
+export function createStoreDashboardData(store: Store, queues: Queues, prefix?: string): DashboardData {
+  const data: DashboardData = {
     async listRuns(opts) {
       return (await store.runs.listRuns({ limit: opts.limit, ...(opts.chatbot ? { chatbot: opts.chatbot } : {}) })).map(runListItemOf);
     },
@@ -122,6 +127,8 @@ export function createStoreDashboardData(store: Store, queues: Queues): Dashboar
       return counts;
     },
   };
+  if (prefix === undefined) return data;
+  return { ...data, callMetrics: () => readCallMetrics(store.redis, prefix), runMetrics: () => readRunSamples(store.redis, prefix) };
 }
 
 /** Opens Redis, the store and the queues for `listing-sync dashboard`. */
@@ -132,7 +139,7 @@ export async function createDashboardWiring(config: Config, logger: Logger): Pro
   const store = createStore(redis, config.redis.prefix);
   const queues = openQueues(redis, config.redis.prefix);
   return {
-    data: createStoreDashboardData(store, queues),
+    data: createStoreDashboardData(store, queues, config.redis.prefix),
     queues: [queues.writes, queues.syncRuns],
     async close() {
       await queues.close();

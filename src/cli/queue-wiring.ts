@@ -7,13 +7,15 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RunSyncFn } from '../../jobs/job-context.js';
 import type { ApiClient } from '../api/client-contract.js';
-import type { Config } from '../config.js';
+import { requireApiBase, type Config } from '../config.js';
 import { newRunId } from '../domain/job-id.js';
 import type { Logger } from '../logger.js';
+import { createClientFromConfig } from './api-wiring.js';
 import { connectProducer, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
 import { startWorkers, type RunningWorkers, type StallSettings } from '../queue/worker.js';
 import { enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
 import { openQueues, type Queues } from '../queue/queues.js';
+import { createCallRecorder, type CallRecorder } from '../store/call-metrics.js';
 import type { NewRun, RunTrigger } from '../store/run-types.js';
 import { createStore, type Store } from '../store/store.js';
 import { runSync, type SyncDeps, type SyncRequest, type SyncStores } from '../sync/run-sync.js';
@@ -40,6 +42,35 @@ export async function openQueueContext(config: Config, role: 'producer' | 'worke
     async close() {
       await queues.close();
       await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** An API client whose calls are counted for the dashboard's /metrics, and the recorder that counts them. */
+export interface RecordedClient {
+  api: ApiClient;
+  recorder: CallRecorder;
+  /** Closes the client, then flushes and stops the recorder. Call before the Redis connection quits. */
+  close(): Promise<void>;
+}
+
+/**
+ * The ApiClient for a process that makes service calls (worker, sync --work, chatbot edit --many
+ * --work, demo), recording every call into Redis under the configured prefix, flushed every
+ * `flushMs` (default 5 s) and on close, so the dashboard process can serve them.
+ */
+export function createRecordedClient(config: Config, logger: Logger, redis: Redis, options: { flushMs?: number } = {}): RecordedClient {
+  requireApiBase(config); // before the recorder starts its timer
+  const recorder = createCallRecorder(redis, config.redis.prefix, {
+    ...options,
+    onError: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not flush call metrics to Redis; kept for the next flush'),
+  });
+  const api = createClientFromConfig(config, logger, 'api', (event) => recorder.observe(event));
+  return {
+    api, recorder,
+    async close() {
+      await api.close();
+      await recorder.close();
     },
   };
 }

@@ -48,7 +48,7 @@ export function createDashboardApp(options: DashboardOptions): Express {
   const insecureLocal = options.auth === 'insecure-local';
   const basePath = normaliseBase(options.basePath);
   const csrf = createCsrf();
-  options.metrics.setJobCountsSource(() => options.data.jobCounts());
+  options.metrics.setSources(options.data);
   const handlers = createHandlers({ data: options.data, metrics: options.metrics, readOnly: options.readOnly, basePath, csrf });
 
   const app = express();

@@ -8,37 +8,55 @@
  *       # or: authorization: { type: Bearer, credentials_file: /run/secrets/dashboard_token }
  *       static_configs: [{ targets: ['dashboard:8080'] }]
  *
- * Job counts are read from Redis on each scrape (they are shared by every worker process);
- * call and run metrics are counted in the process that feeds them (observeCall/observeRun).
+ * Everything about the work is read from Redis on each scrape, because the work is done by
+ * other processes (`worker`, `sync --work`): job counts from the queues, service calls from the
+ * totals every calling process flushes (src/store/call-metrics.ts), runs from the run records.
+ * observeCall/observeRun count in this process only, for embedding; the CLI never feeds them.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { LocalCalls, renderCallMetrics, type ServiceCallEvent } from './call-exposition.js';
+import { registerRunMetrics } from './run-metrics.js';
+import type { CallMetricsView, RunSampleView } from './types.js';
 
-/** One settled call to the service: the API client's `onCall` event. */
-export interface ServiceCallEvent {
-  endpoint: string;
-  ms: number;
-  outcome: string;
-  envelopeCode?: number;
+export type { ServiceCallEvent } from './call-exposition.js';
+
+/** Where a scrape reads the shared numbers (DashboardData provides all three). */
+export interface MetricsSources {
+  /** queue → state → count */
+  jobCounts(): Promise<Record<string, Record<string, number>>>;
+  callMetrics?(): Promise<CallMetricsView>;
+  runMetrics?(): Promise<readonly RunSampleView[]>;
 }
 
 export interface MetricsRegistry {
   readonly registry: Registry;
-  /** Feed with the API client's `onCall` hook. */
+  /** Counts a call in this process (the API client's `onCall`); added to the Redis totals. */
   observeCall(event: ServiceCallEvent): void;
-  /** Feed once per finished run. */
+  /** Counts a finished run in this process (`listing_sync_runs_total`, `listing_sync_run_seconds`). */
   observeRun(run: { status: string; seconds: number }): void;
   /** Where `listing_sync_jobs` reads queue → state → count on each scrape. */
   setJobCountsSource(source: () => Promise<Record<string, Record<string, number>>>): void;
+  /** Jobs, calls and runs of every process, read on each scrape. */
+  setSources(sources: MetricsSources): void;
   /** The exposition text and its content type. */
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-/** The API client reports 'ok' or the error's code; anything else is a failure. */
-const SUCCESS_OUTCOMES = new Set(['ok']);
+/** Runs a source, or undefined when there is none or it failed (Redis down: /healthz says why). */
+async function attempt<T>(source: (() => Promise<T>) | undefined): Promise<T | undefined> {
+  try {
+    return await source?.();
+  } catch {
+    return undefined;
+  }
+}
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): MetricsRegistry {
   const registry = new Registry();
-  let jobCountsSource: (() => Promise<Record<string, Record<string, number>>>) | undefined;
+  let sources: MetricsSources | undefined;
+  const localCalls = new LocalCalls();
+  /** The runs read by the scrape in progress (render loads them once for three families). */
+  let runSamples: readonly RunSampleView[] = [];
 
   // Registered for its collect callback; nothing else sets it.
   new Gauge({
@@ -50,46 +68,23 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       // Why reset first: a queue or state that vanished (or Redis being down) must not keep its
       // last value forever; absent series are what an alert on Redis health should look for.
       this.reset();
-      if (!jobCountsSource) return;
-      let counts: Record<string, Record<string, number>>;
-      try {
-        counts = await jobCountsSource();
-      } catch {
-        return; // the rest of the scrape (calls, runs, process) stays available; /healthz says why
-      }
-      for (const [queue, states] of Object.entries(counts)) {
+      const from = sources;
+      const counts = await attempt(from?.jobCounts.bind(from));
+      for (const [queue, states] of Object.entries(counts ?? {})) {
         for (const [state, count] of Object.entries(states)) this.set({ queue, state }, count);
       }
     },
   });
-  const calls = new Counter({
-    name: 'listing_sync_service_calls_total',
-    help: 'Calls to the service by endpoint and outcome',
-    labelNames: ['endpoint', 'outcome'] as const,
-    registers: [registry],
-  });
-  const callSeconds = new Histogram({
-    name: 'listing_sync_service_call_seconds',
-    help: 'Latency of calls to the service by endpoint',
-    labelNames: ['endpoint'] as const,
-    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
-  const failures = new Counter({
-    name: 'listing_sync_service_failures_total',
-    help: 'Failed service calls by envelope Code (or the transport failure outcome when there was no envelope)',
-    labelNames: ['code'] as const,
-    registers: [registry],
-  });
+  registerRunMetrics(registry, () => runSamples);
   const runSeconds = new Histogram({
     name: 'listing_sync_run_seconds',
-    help: 'Duration of sync runs',
+    help: 'Duration of sync runs observed by this process (embedding only; see listing_sync_run_duration_seconds)',
     buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
     registers: [registry],
   });
   const runs = new Counter({
     name: 'listing_sync_runs_total',
-    help: 'Sync runs by final status',
+    help: 'Sync runs by final status observed by this process (embedding only; see listing_sync_runs)',
     labelNames: ['status'] as const,
     registers: [registry],
   });
@@ -98,19 +93,25 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   return {
     registry,
     observeCall(event) {
-      calls.inc({ endpoint: event.endpoint, outcome: event.outcome });
-      callSeconds.observe({ endpoint: event.endpoint }, event.ms / 1000);
-      if (!SUCCESS_OUTCOMES.has(event.outcome)) failures.inc({ code: event.envelopeCode === undefined ? event.outcome : String(event.envelopeCode) });
+      localCalls.observe(event);
     },
     observeRun(run) {
       runs.inc({ status: run.status });
       runSeconds.observe(run.seconds);
     },
-    setJobCountsSource(source) {
-      jobCountsSource = source;
+    setJobCountsSource(jobCounts) {
+      sources = { ...sources, jobCounts };
+    },
+    setSources(next) {
+      sources = next;
     },
     async render() {
-      return { contentType: registry.contentType, body: await registry.metrics() };
+      const from = sources;
+      const [shared, samples] = await Promise.all([attempt(from?.callMetrics?.bind(from)), attempt(from?.runMetrics?.bind(from))]);
+      runSamples = samples ?? [];
+      const local = localCalls.view();
+      const calls = renderCallMetrics([...(shared ? [shared] : []), ...(local ? [local] : [])]);
+      return { contentType: registry.contentType, body: `${await registry.metrics()}\n${calls}` };
     },
   };
 }

@@ -69,6 +69,32 @@ export interface KeyTouchView {
   at: number;
 }
 
+/** Calls of one endpoint. `bucketCounts` has one entry per bound plus a last one above every bound; not cumulative. */
+export interface EndpointCallsView {
+  endpoint: string;
+  /** outcome ('ok' or an error code) → calls */
+  outcomes: Readonly<Record<string, number>>;
+  bucketCounts: readonly number[];
+  sumSeconds: number;
+}
+
+/** Service calls of every process, for /metrics. */
+export interface CallMetricsView {
+  /** Latency bucket upper bounds in seconds, ascending (the +Inf bucket is implicit). */
+  buckets: readonly number[];
+  endpoints: readonly EndpointCallsView[];
+  /** envelope Code (or the failure outcome when there was no envelope) → failed calls */
+  failures: Readonly<Record<string, number>>;
+}
+
+/** The fields of one run that /metrics needs. Times are epoch milliseconds. */
+export interface RunSampleView {
+  chatbot: string;
+  status: string;
+  startedAt: number;
+  finishedAt?: number;
+}
+
 /** Read access and the one action the dashboard's own pages need. */
 export interface DashboardData {
   listRuns(opts: { limit: number; chatbot?: string }): Promise<RunListItem[]>;
@@ -81,6 +107,10 @@ export interface DashboardData {
   pingRedis(): Promise<boolean>;
   /** queue name → job state → count, read on every /metrics scrape. */
   jobCounts(): Promise<Record<string, Record<string, number>>>;
+  /** Service calls recorded by every process (Redis), read on every /metrics scrape. */
+  callMetrics?(): Promise<CallMetricsView>;
+  /** The newest runs, read on every /metrics scrape. */
+  runMetrics?(): Promise<readonly RunSampleView[]>;
 }
 
 /** Credentials the dashboard accepts, or the explicit choice to run without any on loopback. */

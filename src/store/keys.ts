@@ -16,6 +16,7 @@
  * | `{p}:ls:run:{runId}:jobs`             | list | job ids of the run, in enqueue order                    |
  * | `{p}:ls:run:{runId}:rejected`         | list | JSON rejected feed rows (kept whole for the CSV export) |
  * | `{p}:ls:keyidx:{listing key}`         | zset | JSON {chatbot, runId, jobId} scored by time             |
+ * | `{p}:ls:calls`                        | hash | service-call counters of every process (call-metrics.ts) |
  *
  * Why a tombstone hash beside the ledger: a delete removes the ledger entry, yet an older run's
  * job must still see that a newer run touched the key (never resurrect a deleted listing).
@@ -32,6 +33,7 @@ export interface StoreKeys {
   runJobs(runId: string): string;
   runRejected(runId: string): string;
   keyIndex(listingKey: string): string;
+  callMetrics(): string;
 }
 
 export function storeKeys(prefix: string): StoreKeys {
@@ -48,5 +50,6 @@ export function storeKeys(prefix: string): StoreKeys {
     runJobs: (runId) => `${base}:run:${runId}:jobs`,
     runRejected: (runId) => `${base}:run:${runId}:rejected`,
     keyIndex: (listingKey) => `${base}:keyidx:${listingKey}`,
+    callMetrics: () => `${base}:calls`,
   };
 }

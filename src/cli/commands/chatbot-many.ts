@@ -9,13 +9,13 @@ import { newRunId } from '../../domain/job-id.js';
 import { ListingSyncError } from '../../errors.js';
 import { enqueueChatbotEdits } from '../../queue/enqueue.js';
 import { waitForRun } from '../../queue/wait-for-run.js';
-import { createCliLogger, createClientFromConfig } from '../api-wiring.js';
+import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
 import { printJson } from '../io.js';
 import { createProgressBars } from '../progress.js';
-import { jobSettings, openQueueContext, startConfiguredWorkers } from '../queue-wiring.js';
+import { createRecordedClient, jobSettings, openQueueContext, startConfiguredWorkers } from '../queue-wiring.js';
 import { readJsonFile } from '../read-json-file.js';
 import { describeIssues } from '../validate-input.js';
 
@@ -58,8 +58,8 @@ export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Prom
   const config = configFromCli(flags, host.io);
   const logger = createCliLogger(config, host.io);
   const ctx = await openQueueContext(config, 'producer');
-  const api = flags.work ? createClientFromConfig(config, logger) : undefined;
-  const workers = api ? await startConfiguredWorkers(config, api, ctx, logger) : undefined;
+  const client = flags.work ? createRecordedClient(config, logger, ctx.redis) : undefined;
+  const workers = client ? await startConfiguredWorkers(config, client.api, ctx, logger) : undefined;
   const bars = createProgressBars(host.io, flags.json);
   try {
     const runId = newRunId(Date.now(), randomBytes(4).toString('hex'));
@@ -80,7 +80,7 @@ export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Prom
   } finally {
     bars.stop();
     await workers?.close();
-    await api?.close();
+    await client?.close(); // flushes the last call metrics while Redis is still open
     await ctx.close();
   }
 }

@@ -96,7 +96,7 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<number> {
       const password = randomBytes(9).toString('base64url');
       const dashboard = await startDashboard({
         port: dashboardPort, host: '127.0.0.1', auth: { user, password }, readOnly: false,
-        data: createStoreDashboardData(session.ctx.store, session.ctx.queues),
+        data: createStoreDashboardData(session.ctx.store, session.ctx.queues, session.config.redis.prefix),
         queues: [session.ctx.queues.writes, session.ctx.queues.syncRuns],
         metrics: createMetrics(), logger: session.logger,
       });

@@ -7,13 +7,14 @@ import { UsageError } from '../../errors.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../../queue/failed-jobs.js';
 import { addSchedule, listSchedules, removeSchedule } from '../../queue/schedules.js';
 import type { RunRecord } from '../../store/run-types.js';
-import { createCliLogger, createClientFromConfig } from '../api-wiring.js';
+import { requireApiBase } from '../../config.js';
+import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { wholeNumber } from '../option-values.js';
-import { openQueueContext, startConfiguredWorkers, type QueueContext } from '../queue-wiring.js';
+import { createRecordedClient, openQueueContext, startConfiguredWorkers, type QueueContext } from '../queue-wiring.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import type { ActionResult } from '../run-action.js';
 
@@ -69,19 +70,20 @@ function registerWorker(program: Command, host: CommandHost): void {
         const lockDurationMs = wholeNumber(flags.lockDurationMs, '--lock-duration-ms', 100);
         const stalledIntervalMs = wholeNumber(flags.stalledIntervalMs, '--stalled-interval-ms', 100);
         const logger = createCliLogger(config, host.io);
-        const api = createClientFromConfig(config, logger);
+        requireApiBase(config); // a missing API_BASE_URL fails before Redis is touched
         const ctx = await openQueueContext(config, 'worker');
+        const client = createRecordedClient(config, logger, ctx.redis);
         const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
         try {
           const stall = { ...(lockDurationMs === undefined ? {} : { lockDurationMs }), ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }) };
-          const workers = await startConfiguredWorkers(config, api, ctx, logger, stall);
+          const workers = await startConfiguredWorkers(config, client.api, ctx, logger, stall);
           await stopped;
           logger.info('shutting down: finishing jobs in flight');
           await workers.close();
           logger.info('workers closed');
         } finally {
+          await client.close(); // flushes the last call metrics while Redis is still open
           await ctx.close();
-          await api.close();
         }
         return EXIT.ok;
       }),

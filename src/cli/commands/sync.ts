@@ -14,13 +14,13 @@ import type { RunningWorkers } from '../../queue/worker.js';
 import type { RunCounts } from '../../store/run-types.js';
 import { waitForRun } from '../../queue/wait-for-run.js';
 import { requireApiBase } from '../../config.js';
-import { createCliLogger, createClientFromConfig } from '../api-wiring.js';
+import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
 import { createProgressBars } from '../progress.js';
-import { openQueueContext, startConfiguredWorkers, syncDeps, type QueueContext } from '../queue-wiring.js';
+import { createRecordedClient, openQueueContext, startConfiguredWorkers, syncDeps, type QueueContext } from '../queue-wiring.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 
 interface SyncFlags extends RawSyncOptions {
@@ -78,18 +78,19 @@ export async function openSyncSession(io: CliIo, flags: object, work: boolean): 
   const config = configFromCli(flags, io);
   requireApiBase(config);
   const logger = createCliLogger(config, io);
-  const api = createClientFromConfig(config, logger);
   const abort = new AbortController();
   io.onShutdown(() => abort.abort(new Error('interrupted')));
   const ctx = await openQueueContext(config, 'producer');
+  const client = createRecordedClient(config, logger, ctx.redis);
+  const { api } = client;
   const workers = work ? await startConfiguredWorkers(config, api, ctx, logger) : undefined;
   return {
     config, logger, api, ctx, signal: abort.signal,
     ...(workers ? { workers } : {}),
     async close() {
       await workers?.close();
+      await client.close(); // flushes the last call metrics while Redis is still open
       await ctx.close();
-      await api.close();
     },
   };
 }
