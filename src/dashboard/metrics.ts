@@ -11,9 +11,9 @@
  * Everything about the work is read from Redis on each scrape, because the work is done by
  * other processes (`worker`, `sync --work`): job counts from the queues, service calls from the
  * totals every calling process flushes (src/store/call-metrics.ts), runs from the run records.
- * observeCall/observeRun count in this process only, for embedding; the CLI never feeds them.
+ * observeCall counts in this process only, for embedding; the CLI never feeds it.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { LocalCalls, renderCallMetrics, type ServiceCallEvent } from './call-exposition.js';
 import { registerRunMetrics } from './run-metrics.js';
 import type { CallMetricsView, RunSampleView } from './types.js';
@@ -32,10 +32,6 @@ export interface MetricsRegistry {
   readonly registry: Registry;
   /** Counts a call in this process (the API client's `onCall`); added to the Redis totals. */
   observeCall(event: ServiceCallEvent): void;
-  /** Counts a finished run in this process (`listing_sync_runs_total`, `listing_sync_run_seconds`). */
-  observeRun(run: { status: string; seconds: number }): void;
-  /** Where `listing_sync_jobs` reads queue → state → count on each scrape. */
-  setJobCountsSource(source: () => Promise<Record<string, Record<string, number>>>): void;
   /** Jobs, calls and runs of every process, read on each scrape. */
   setSources(sources: MetricsSources): void;
   /** The exposition text and its content type. */
@@ -76,31 +72,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     },
   });
   registerRunMetrics(registry, () => runSamples);
-  const runSeconds = new Histogram({
-    name: 'listing_sync_run_seconds',
-    help: 'Duration of sync runs observed by this process (embedding only; see listing_sync_run_duration_seconds)',
-    buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
-    registers: [registry],
-  });
-  const runs = new Counter({
-    name: 'listing_sync_runs_total',
-    help: 'Sync runs by final status observed by this process (embedding only; see listing_sync_runs)',
-    labelNames: ['status'] as const,
-    registers: [registry],
-  });
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'listing_sync_' });
 
   return {
     registry,
     observeCall(event) {
       localCalls.observe(event);
-    },
-    observeRun(run) {
-      runs.inc({ status: run.status });
-      runSeconds.observe(run.seconds);
-    },
-    setJobCountsSource(jobCounts) {
-      sources = { ...sources, jobCounts };
     },
     setSources(next) {
       sources = next;

@@ -111,7 +111,7 @@ describe('dashboard pages', () => {
     const url = await start();
     metrics.observeCall({ endpoint: 'AddRealEstate', ms: 120, outcome: 'ok', envelopeCode: 200 });
     metrics.observeCall({ endpoint: 'AddRealEstate', ms: 30, outcome: 'ENVELOPE_FAILURE', envelopeCode: 500 });
-    metrics.observeRun({ status: 'done', seconds: 42 });
+    data.runMetrics = async () => [{ chatbot: 'bot-1', status: 'done', startedAt: 1_000, finishedAt: 43_000 }];
     const { status, body, headers } = await get(`${url}/metrics`);
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -119,8 +119,8 @@ describe('dashboard pages', () => {
     expect(body).toContain('listing_sync_service_calls_total{endpoint="AddRealEstate",outcome="ok"} 1');
     expect(body).toContain('listing_sync_service_call_seconds_count{endpoint="AddRealEstate"} 2');
     expect(body).toContain('listing_sync_service_failures_total{code="500"} 1');
-    expect(body).toContain('listing_sync_runs_total{status="done"} 1');
-    expect(body).toContain('listing_sync_run_seconds_sum 42');
+    expect(body).toContain('listing_sync_runs{status="done"} 1');
+    expect(body).toContain('listing_sync_run_duration_seconds_sum{status="done"} 42');
 
     data.jobCounts = async () => {
       throw new Error('ECONNREFUSED');
@@ -128,7 +128,7 @@ describe('dashboard pages', () => {
     const redisDown = await get(`${url}/metrics`);
     expect(redisDown.status).toBe(200);
     expect(redisDown.body).not.toContain('listing_sync_jobs{');
-    expect(redisDown.body).toContain('listing_sync_runs_total{status="done"} 1');
+    expect(redisDown.body).toContain('listing_sync_runs{status="done"} 1');
   });
 
   it('/healthz says ok when Redis answers and 503 when it does not', async () => {
