@@ -8,7 +8,7 @@ import { formatSummary } from '../../sync/format-summary.js';
 import { writeReport } from '../../sync/report.js';
 import { runSync, type SyncRequest } from '../../sync/run-sync.js';
 import type { ApiClient } from '../../api/client-contract.js';
-import type { Config } from '../../config.js';
+import type { Config, ConfigFlags } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { RunningWorkers } from '../../queue/worker.js';
 import type { RunCounts } from '../../store/run-types.js';
@@ -23,20 +23,12 @@ import { createProgressBars } from '../progress.js';
 import { createRecordedClient, openQueueContext, startConfiguredWorkers, syncDeps, type QueueContext } from '../queue-wiring.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 
-interface SyncFlags extends RawSyncOptions {
+interface SyncFlags extends RawSyncOptions, ConfigFlags {
   dryRun: boolean;
   json?: boolean;
   report?: string;
   wait?: boolean;
   work?: boolean;
-  apiBaseUrl?: string;
-  siteUrl?: string;
-  redisUrl?: string;
-  prefix?: string;
-  concurrency?: string;
-  globalConcurrency?: string;
-  rate?: string;
-  logLevel?: string;
 }
 
 /** The exit code a finished sync earned (design: 0 done, 1 some jobs failed, 3 refused). */
