@@ -5,6 +5,7 @@
  */
 import type { ListingFieldName, SyncKeyType } from '../domain/listing.js';
 import { fieldKind, READERS } from './field-kinds.js';
+import { FIELD_SETTERS } from './field-setters.js';
 import type { Column, SourceColumns, SourceRecord } from './source-record.js';
 
 export interface FieldRule {
@@ -82,6 +83,7 @@ export interface CompiledMapping {
 export function compileMapping(mapping: RecordMapping): CompiledMapping {
   const rules = mapping.rules.slice();
   const count = rules.length;
+  const setters = rules.map((rule) => FIELD_SETTERS[rule.field]);
   const map = (record: SourceRecord, filled: number[]): Record<string, unknown> => {
     const values: Record<string, unknown> = {};
     for (let i = 0; i < count; i++) {
@@ -92,7 +94,7 @@ export function compileMapping(mapping: RecordMapping): CompiledMapping {
         value = rule.fallback;
         filled.push(i);
       }
-      values[rule.field] = value;
+      (setters[i] as (typeof setters)[number])(values, value);
     }
     return values;
   };
