@@ -13,6 +13,7 @@ import { Pool } from 'undici';
 import { createApiClient } from '../src/api/client.js';
 import { ENDPOINTS } from '../src/api/endpoints.js';
 import { startSimulator } from '../src/sim/server.js';
+import { sampleInFlight } from './sync-sampler.js';
 import { BENCH_CHATBOT, type BaselineWrite, type Scenario } from './sync-scenario.js';
 
 export interface BaselineResult {
@@ -22,6 +23,8 @@ export interface BaselineResult {
   seconds: number;
   perSecond: number;
   maxInFlight: number;
+  /** Average requests in flight (sampled every 5 ms). */
+  avgInFlight: number;
 }
 
 type Sender = (write: BaselineWrite) => Promise<boolean>;
@@ -33,12 +36,14 @@ async function measure(client: BaselineResult['client'], scenario: Scenario, lat
     const limit = pLimit(concurrency);
     let failures = 0;
     const started = performance.now();
+    const sampler = sampleInFlight(() => sim.state.inFlight());
     await Promise.all(scenario.writes.map((write) => limit(async () => {
       if (!(await sender.send(write))) failures += 1;
     })));
     const seconds = (performance.now() - started) / 1000;
+    const avgInFlight = sampler.stop();
     const requests = scenario.writes.length;
-    return { client, requests, failures, seconds, perSecond: requests / seconds, maxInFlight: sim.state.maxInFlight() };
+    return { client, requests, failures, seconds, perSecond: requests / seconds, maxInFlight: sim.state.maxInFlight(), avgInFlight };
   } finally {
     await sender.close();
     await sim.close();

@@ -21,6 +21,7 @@ import { startSimulator } from '../src/sim/server.js';
 import type { RunCounts } from '../src/store/run-types.js';
 import { runSync, type SyncRequest } from '../src/sync/run-sync.js';
 import { clientCounts, clientDelta, cleanPrefix, connectedClients, countsDelta, serverCommandCounts, type ClientCounts, type ServerCounts } from './sync-redis-stats.js';
+import { sampleInFlight, type InFlightSampler } from './sync-sampler.js';
 import { BENCH_CHATBOT, writeFeedFile, type Scenario } from './sync-scenario.js';
 
 export interface QueueRunSettings {
@@ -41,6 +42,8 @@ export interface QueueResult {
   callCounts: Record<EndpointName, number>;
   totalCalls: number;
   maxInFlight: number;
+  /** Average requests in flight while the workers ran (sampled every 5 ms). */
+  avgInFlight: number;
   counts: RunCounts;
   /** Listings the chatbot holds afterwards, and how many MLS numbers appear more than once. */
   finalListings: number;
@@ -101,6 +104,7 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
   const ctx = await openQueueContext(config, 'producer');
   let workers: Awaited<ReturnType<typeof startConfiguredWorkers>> | undefined;
   let result: QueueResult | undefined;
+  let sampler: InFlightSampler | undefined;
   try {
     const serverBefore = await serverCommandCounts(admin);
     const clientBefore = clientCounts();
@@ -125,10 +129,14 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
     const histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
     workers = await startConfiguredWorkers(config, api, ctx, logger);
     let firstActive: number | undefined;
-    workers.writes.once('active', () => (firstActive = Date.now()));
+    workers.writes.once('active', () => {
+      firstActive = Date.now();
+      sampler = sampleInFlight(() => sim.state.inFlight());
+    });
     histogram.enable();
     const counts = await waitForRun(ctx.store, runId, { pollMs: 100 });
     histogram.disable();
+    const avgInFlight = sampler?.stop() ?? 0;
     const run = await ctx.store.runs.getRun(runId);
     const clientAfter = clientCounts();
     const serverAfter = await serverCommandCounts(admin);
@@ -145,6 +153,7 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
       callCounts,
       totalCalls: Object.values(callCounts).reduce((a, b) => a + b, 0),
       maxInFlight: sim.state.maxInFlight(),
+      avgInFlight,
       counts,
       finalListings: listings.length,
       duplicateKeys: duplicates(listings.map((l) => l.MLSNumber)),
@@ -159,6 +168,7 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
       keysLeft: -1,
     };
   } finally {
+    sampler?.stop();
     await workers?.close();
     await ctx.close();
     await api.close();

@@ -82,7 +82,7 @@ function roundRows(info: SyncBenchInfo): string[] {
   return info.rounds.map((round, i) => {
     const { undici, apiClient, queue } = round;
     const job = perJob(queue);
-    return `| ${i + 1} | ${fixed(info.loads[i] ?? 0)} | ${Math.round(undici.perSecond)} (${fixed(undici.perSecond / perfect)}) | ${Math.round(apiClient.perSecond)} (${fixed(apiClient.perSecond / perfect)}) | ${Math.round(queue.writesPerSecond)} (${fixed(queue.writesPerSecond / perfect)}) | ${fixed(queue.writesPerSecond / undici.perSecond)} | ${fixed(queue.workSeconds, 1)} | ${queue.totalCalls} / ${info.scenario.minimalCalls} | ${fixed(job.clientCmds)} / ${fixed(job.roundTrips)} | ${fixed(job.serverWork)} (${fixed(job.serverAll)}) | ${queue.loopDelayMs.p50} / ${queue.loopDelayMs.p99} |`;
+    return `| ${i + 1} | ${fixed(info.loads[i] ?? 0)} | ${Math.round(undici.perSecond)} (${fixed(undici.perSecond / perfect)}) | ${Math.round(apiClient.perSecond)} (${fixed(apiClient.perSecond / perfect)}) | ${Math.round(queue.writesPerSecond)} (${fixed(queue.writesPerSecond / perfect)}) | ${fixed(queue.writesPerSecond / undici.perSecond)} | ${fixed(queue.workSeconds, 1)} | ${fixed(undici.avgInFlight / info.concurrency)} / ${fixed(queue.avgInFlight / info.concurrency)} | ${queue.totalCalls} / ${info.scenario.minimalCalls} | ${fixed(job.clientCmds)} / ${fixed(job.roundTrips)} | ${fixed(job.serverWork)} (${fixed(job.serverAll)}) | ${queue.loopDelayMs.p50} / ${queue.loopDelayMs.p99} |`;
   });
 }
 
@@ -107,9 +107,11 @@ export function sectionBody(info: SyncBenchInfo): string {
     '',
     '### Rounds',
     '',
-    '| round | load 1 min | plain undici writes/s (÷ ideal) | ApiClient writes/s (÷ ideal) | queue writes/s (÷ ideal) | queue ÷ undici | queue s | service calls / minimal | Redis cmds / round trips sent per job | Redis cmds per job incl. Lua-inner: work (whole path) | loop delay p50 / p99 ms |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| round | load 1 min | plain undici writes/s (÷ ideal) | ApiClient writes/s (÷ ideal) | queue writes/s (÷ ideal) | queue ÷ undici | queue s | slots busy: undici / queue | service calls / minimal | Redis cmds / round trips sent per job | Redis cmds per job incl. Lua-inner: work (whole path) | loop delay p50 / p99 ms |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...roundRows(info),
+    '',
+    '"Slots busy" is the average of the simulator\'s requests in flight (sampled every 5 ms) ÷ the concurrency: 1.00 means no request slot was ever idle, so a ratio below the baseline with slots busy near 1.00 means each request took longer (CPU contention), not that the queue left slots idle.',
     '',
     '"Sent" counts what this process sent to Redis while the workers ran (an EVALSHA is one command; a pipeline is one round trip), divided by jobs. "Incl. Lua-inner" is the INFO commandstats delta, which in Redis 7 also counts every command BullMQ\'s and listing-sync\'s Lua scripts run inside EVALSHA; "whole path" adds the sync (ledger read, run record, key index, addBulk). Both are server-wide: another client of the same Redis would add to them.',
     '',
@@ -130,6 +132,7 @@ export function printable(info: SyncBenchInfo): string {
       `  plain undici   ${Math.round(undici.perSecond)} writes/s = ${fixed(undici.perSecond / perfect)} of ideal ${perfect}/s (max in flight ${undici.maxInFlight}, failures ${undici.failures})`,
       `  ApiClient      ${Math.round(apiClient.perSecond)} writes/s = ${fixed(apiClient.perSecond / perfect)} of ideal`,
       `  queue          ${Math.round(queue.writesPerSecond)} writes/s = ${fixed(queue.writesPerSecond / perfect)} of ideal, ${fixed(queue.writesPerSecond / undici.perSecond)} of plain undici (${queue.writeRequests} writes in ${fixed(queue.workSeconds, 2)} s; sync + enqueue ${fixed(queue.syncSeconds, 2)} s)`,
+      `  slots busy     undici ${fixed(undici.avgInFlight / info.concurrency)}, ApiClient ${fixed(apiClient.avgInFlight / info.concurrency)}, queue ${fixed(queue.avgInFlight / info.concurrency)} (average requests in flight ÷ ${info.concurrency})`,
       `  service calls  ${queue.totalCalls} / minimal ${info.scenario.minimalCalls} = ${fixed(queue.totalCalls / info.scenario.minimalCalls, 3)}; max in flight ${queue.maxInFlight}`,
       `  run counts     ${JSON.stringify(queue.counts)}; listings ${queue.finalListings}, duplicate keys ${queue.duplicateKeys}`,
       `  redis per job  sent ${fixed(job.clientCmds)} cmds / ${fixed(job.roundTrips)} round trips; commandstats ${fixed(job.serverWork)} (whole path ${fixed(job.serverAll)}); top: ${topCommands(queue, 8)}`,
