@@ -211,10 +211,9 @@ function readItem(id: number, listing: ListingFields): ListingRead {
 /**
  * The remote snapshot (in memory, as readRemoteSnapshot would return it after paging) and the
  * ledger of a chatbot that was last synced from the previous version of the feed: every remote
- * listing is managed, its ledger hash that of the version it holds. `what.fastFields` copies each
- * listing's fields into a fast-property object (an experiment, not what the snapshot produces).
+ * listing is managed, its ledger hash that of the version it holds.
  */
-export function generateRemote(shape: FeedShape, what?: { fastFields: boolean }): { remote: RemoteListing[]; ledger: Map<string, LedgerEntry> } {
+export function generateRemote(shape: FeedShape): { remote: RemoteListing[]; ledger: Map<string, LedgerEntry> } {
   const remote: RemoteListing[] = [];
   const ledger = new Map<string, LedgerEntry>();
   for (const { index, role } of universe(shape)) {
@@ -222,9 +221,7 @@ export function generateRemote(shape: FeedShape, what?: { fastFields: boolean })
     const made = generate(shape.seed, index);
     const held = role === 'changed' ? made.previous : made.listing;
     const id = 5_000_000 + index;
-    const item = normaliseReadItem(readItem(id, held));
-    // What-if only (bench:plan's last table): the normaliser's `fields` are dictionary-mode objects; a copy has fast properties.
-    remote.push(what?.fastFields === true ? { id: item.id, fields: { ...item.fields } } : item);
+    remote.push(normaliseReadItem(readItem(id, held)));
     ledger.set(held.MLSNumber, { hash: listingHash(held), remoteId: String(id), writtenAt: 1_700_000_000_000, runId: 'bench-previous' });
   }
   return { remote, ledger };

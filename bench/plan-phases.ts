@@ -11,7 +11,7 @@ import { openFeed } from '../src/feed/open-feed.js';
 import { planFeedRows } from '../src/sync/run-sync.js';
 import { generateFeedListings, generateRemote, type ExpectedPlan, type FeedShape } from './generate-feed.js';
 
-export const PHASES = ['baseline', 'importer', 'import-plan', 'planner', 'import-plan-fast-remote'] as const;
+export const PHASES = ['baseline', 'importer', 'import-plan', 'planner'] as const;
 export type PhaseName = (typeof PHASES)[number];
 
 export interface PhaseResult {
@@ -96,10 +96,9 @@ function planMismatch(counts: ExpectedPlan, expected: ExpectedPlan): string {
  * (c) Import + plan as `sync` does it (planFeedRows from src/sync/run-sync.ts), the planner fed as
  * rows arrive. The remote snapshot and the ledger are generated in memory in this process first
  * (not paged over HTTP); the timed part starts at indexing the remote and ends with the plan.
- * `fastFields`: the what-if run with the remote's fields as fast-property objects.
  */
-async function importPlan({ file, shape, expected }: PhaseArgs, fastFields = false): Promise<PhaseResult> {
-  const generated = await timed(() => generateRemote(shape, { fastFields }));
+async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
+  const generated = await timed(() => generateRemote(shape));
   const { remote, ledger } = generated.value;
   const resident = process.memoryUsage();
   let finishMs = 0;
@@ -122,7 +121,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs, fastFields = fal
   const { plan } = run.value.planned;
   const counts: ExpectedPlan = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length, unchanged: plan.unchanged };
   return {
-    phase: fastFields ? 'import-plan-fast-remote' : 'import-plan', rows: run.value.stats.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
+    phase: 'import-plan', rows: run.value.stats.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
     extra: {
       remoteListings: remote.length,
       generateRemoteMs: generated.ms,
@@ -172,7 +171,5 @@ export async function runPhase(name: PhaseName, args: PhaseArgs): Promise<PhaseR
       return await importPlan(args);
     case 'planner':
       return await plannerAlone(args);
-    case 'import-plan-fast-remote':
-      return await importPlan(args, true);
   }
 }

@@ -12,8 +12,6 @@ export interface SizeResult {
   importer: PhaseResult[];
   importPlan: PhaseResult[];
   planner: PhaseResult;
-  /** import+plan once more with the remote's fields as fast-property objects (an experiment). */
-  whatIf: PhaseResult;
 }
 
 export interface ReportContext {
@@ -106,20 +104,6 @@ function targetsTable(sizes: readonly SizeResult[]): string[] {
   return lines;
 }
 
-function whatIfTable(sizes: readonly SizeResult[]): string[] {
-  const lines = [
-    '| listings | import+plan ÷ csv-parse: as produced → fast fields | peak RSS MiB: as produced → fast fields | remote + ledger before import MiB: as produced → fast fields |',
-    '|---:|---:|---:|---:|',
-  ];
-  for (const size of sizes) {
-    const f = figures(size);
-    const ratio = size.whatIf.ms / f.baseMs;
-    const resident = Number(size.whatIf.extra.residentBeforeImportMiB);
-    lines.push(`| ${count(size.rows)} | ${fixed(f.importPlanRatio, 2)}× → ${fixed(ratio, 2)}× | ${fixed(f.rss.importPlan)} → ${fixed(size.whatIf.peakRssMiB)} | ${fixed(f.residentBeforeImport)} → ${fixed(resident)} |`);
-  }
-  return lines;
-}
-
 /** The BENCHMARKS.md section body (without its heading). */
 export function sectionBody(context: ReportContext, sizes: readonly SizeResult[]): string {
   const mismatches = sizes.map((size) => figures(size).mismatch).filter((text) => text !== '');
@@ -142,12 +126,6 @@ export function sectionBody(context: ReportContext, sizes: readonly SizeResult[]
     '',
     ...(mismatches.length === 0 ? ['Plans matched the generator\'s expected counts at every size.'] : [`**Plan mismatch:** ${mismatches.join('; ')}`]),
     ...sizes.map((size) => `- ${count(size.rows)}: ${figures(size).plan}; planner rounds ${String(size.planner.extra.rounds)} ms`),
-    '',
-    '### What-if: remote listings with fast properties',
-    '',
-    'Not a target figure. The api normaliser (src/api/normalise-read.ts) builds each remote listing\'s `fields` by keyed stores, which leaves V8 objects with 24 properties in dictionary mode. One import+plan run per size with each `fields` copied into a fast-property object (`{ ...fields }`), to show what building them that way would change:',
-    '',
-    ...whatIfTable(sizes),
   ].join('\n');
 }
 

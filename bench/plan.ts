@@ -90,7 +90,7 @@ async function measureSize(rows: number, options: Options): Promise<SizeResult> 
   const written = await writeFeedCsv(file, shape);
   console.error(`# ${rows} listings: wrote ${file} (${(written.bytes / 2 ** 20).toFixed(0)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const args: PhaseArgs = { file, shape, expected: written.expected satisfies ExpectedPlan };
-  const result: SizeResult = { rows, fileMiB: written.bytes / 2 ** 20, baseline: [], importer: [], importPlan: [], planner: undefined as unknown as PhaseResult, whatIf: undefined as unknown as PhaseResult };
+  const result: SizeResult = { rows, fileMiB: written.bytes / 2 ** 20, baseline: [], importer: [], importPlan: [], planner: undefined as unknown as PhaseResult };
   try {
     // Interleaved so that a noisy neighbour hurts the baseline and the subject alike.
     for (let run = 0; run < options.runs; run++) {
@@ -102,8 +102,6 @@ async function measureSize(rows: number, options: Options): Promise<SizeResult> 
     }
     result.planner = await inChild('planner', args);
     console.error(`  ${describe(result.planner)}`);
-    result.whatIf = await inChild('import-plan-fast-remote', args);
-    console.error(`  ${describe(result.whatIf)}`);
   } finally {
     await unlink(file).catch(() => undefined);
   }
