@@ -21,6 +21,7 @@ import { startSimulator } from '../src/sim/server.js';
 import type { RunCounts } from '../src/store/run-types.js';
 import { runSync, type SyncRequest } from '../src/sync/run-sync.js';
 import { clientCounts, clientDelta, cleanPrefix, connectedClients, countsDelta, serverCommandCounts, type ClientCounts, type ServerCounts } from './sync-redis-stats.js';
+import { workProfiler } from './sync-profile.js';
 import { sampleInFlight, type InFlightSampler } from './sync-sampler.js';
 import { BENCH_CHATBOT, writeFeedFile, type Scenario } from './sync-scenario.js';
 
@@ -28,6 +29,8 @@ export interface QueueRunSettings {
   redisUrl: string;
   latencyMs: number;
   concurrency: number;
+  /** Directory for a CPU profile of the work phase (none when absent). */
+  profileDir?: string;
 }
 
 export interface QueueResult {
@@ -127,6 +130,8 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
     const serverMid = await serverCommandCounts(admin);
     const clientMid = clientCounts();
     const histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+    const profiler = settings.profileDir === undefined ? undefined : workProfiler(settings.profileDir);
+    await profiler?.start();
     workers = await startConfiguredWorkers(config, api, ctx, logger);
     let firstActive: number | undefined;
     workers.writes.once('active', () => {
@@ -137,6 +142,7 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
     const counts = await waitForRun(ctx.store, runId, { pollMs: 100 });
     histogram.disable();
     const avgInFlight = sampler?.stop() ?? 0;
+    if (profiler) process.stderr.write(`work-phase CPU profile: ${await profiler.stop()}\n`);
     const run = await ctx.store.runs.getRun(runId);
     const clientAfter = clientCounts();
     const serverAfter = await serverCommandCounts(admin);

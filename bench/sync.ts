@@ -5,8 +5,9 @@
  * BENCHMARKS.md. Needs a Redis at REDIS_URL (default redis://127.0.0.1:6379); everything it
  * writes there is under a fresh prefix and removed at the end.
  *
- * Usage: node dist/bench/sync.js [--changed N] [--mix migration|nightly] [--rounds N] [--concurrency N] [--latency MS] [--no-write]
+ * Usage: node dist/bench/sync.js [--changed N] [--mix migration|nightly] [--rounds N] [--concurrency N] [--latency MS] [--no-write] [--profile DIR]
  *   --mix: see sync-scenario.ts (default migration: every change a create).
+ *   --profile DIR: also write a CPU profile of each round's work phase to DIR.
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ interface Options {
   latencyMs: number;
   mix: ScenarioMix;
   write: boolean;
+  profileDir?: string;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -45,6 +47,7 @@ function parseOptions(argv: readonly string[]): Options {
       if (!Object.hasOwn(SCENARIO_MIXES, mix)) throw new Error(`--mix is one of ${Object.keys(SCENARIO_MIXES).join(', ')}`);
       options.mix = mix as ScenarioMix;
     } else if (arg === '--no-write') options.write = false;
+    else if (arg === '--profile') options.profileDir = argv[++i] ?? 'bench-profiles';
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
   const redisUrl = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
   installClientCounter();
   const machine = machineLine();
-  const scenario = buildScenario({ changed: options.changed, mix: options.mix, unchanged: 900, deleted: 100, deleteBatchSize: 100, pageSize: 100 });
+  const scenario = buildScenario({ changed: options.changed, mix: options.mix, unchanged: 980, deleted: 20, deleteBatchSize: 100, pageSize: 100 });
   const rounds: SyncRound[] = [];
   const loads: number[] = [];
   for (let round = 1; round <= options.rounds; round += 1) {
@@ -72,7 +75,10 @@ async function main(): Promise<void> {
     process.stderr.write(`round ${round}/${options.rounds}: ApiClient baseline…\n`);
     const apiClient = await apiClientBaseline(scenario, options.latencyMs, options.concurrency);
     process.stderr.write(`round ${round}/${options.rounds}: queue (runSync + workers)…\n`);
-    const queue = await runQueueSync(scenario, { redisUrl, latencyMs: options.latencyMs, concurrency: options.concurrency });
+    const queue = await runQueueSync(scenario, {
+      redisUrl, latencyMs: options.latencyMs, concurrency: options.concurrency,
+      ...(options.profileDir === undefined ? {} : { profileDir: options.profileDir }),
+    });
     rounds.push({ undici, apiClient, queue });
   }
   const info: SyncBenchInfo = {
