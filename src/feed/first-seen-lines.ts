@@ -18,7 +18,7 @@ export interface FirstSeenLines {
 }
 
 const INITIAL_BUCKETS = 1024;
-/** Keys per bucket before the bucket heads double; chains stay short (one or two keys). */
+/** Average keys per bucket before the bucket heads double: chains stay one or two keys long. */
 const MAX_LOAD = 2;
 /** Keys per block of the append-only key records; blocks are never copied or freed. */
 const BLOCK_SHIFT = 14;
@@ -27,8 +27,8 @@ const BLOCK_KEYS = 1 << BLOCK_SHIFT;
 const RECORD = 3;
 
 /**
- * Two 32-bit lanes over the UTF-16 code units (the mixing of the cyrb53 hash, both lanes kept),
- * so that keys differing in any one character differ in both halves.
+ * A 64-bit hash of the UTF-16 code units as two 32-bit lanes: cyrb53's mixing, with both lanes
+ * kept whole instead of folded into 53 bits.
  */
 function hashKey(key: string, out: Uint32Array): void {
   let h1 = 0xdeadbeef;
