@@ -83,7 +83,12 @@ export interface CompiledMapping {
 export function compileMapping(mapping: RecordMapping): CompiledMapping {
   const rules = mapping.rules.slice();
   const count = rules.length;
-  const setters = rules.map((rule) => FIELD_SETTERS[rule.field]);
+  const setters = rules.map((rule) => {
+    const setter = FIELD_SETTERS[rule.field] as (typeof FIELD_SETTERS)[ListingFieldName] | undefined;
+    // Mapping files are validated against the write shape, so this is a programmer error.
+    if (setter === undefined) throw new Error(`compileMapping: rule for unknown field ${String(rule.field)}`);
+    return setter;
+  });
   const map = (record: SourceRecord, filled: number[]): Record<string, unknown> => {
     const values: Record<string, unknown> = {};
     for (let i = 0; i < count; i++) {
