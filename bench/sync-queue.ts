@@ -103,7 +103,8 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
   });
   const logger = createLogger({ level: 'warn' });
   const api = createClientFromConfig(config, logger);
-  const otherClientsAtStart = await connectedClients(admin);
+  // Minus one: the admin connection itself.
+  const otherClientsAtStart = (await connectedClients(admin)) - 1;
   const ctx = await openQueueContext(config, 'producer');
   let workers: Awaited<ReturnType<typeof startConfiguredWorkers>> | undefined;
   let result: QueueResult | undefined;

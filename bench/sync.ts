@@ -30,7 +30,7 @@ interface Options {
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const options: Options = { changed: 10_000, rounds: 2, concurrency: 16, latencyMs: 20, mix: 'migration', write: true };
+  const options: Options = { changed: 10_000, rounds: 3, concurrency: 16, latencyMs: 20, mix: 'migration', write: true };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] as string;
     const number = (): number => {
