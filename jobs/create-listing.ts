@@ -8,7 +8,7 @@ import { listingWriteSchema } from '../src/domain/listing.js';
 import { ensureListing } from './ensure-listing.js';
 import type { JobKind } from './job-context.js';
 import { listingJobBaseSchema } from './listing-job-data.js';
-import { recordFailure, recordNoWrite, recordWrite } from './record.js';
+import { recordFailure, recordWrite, supersededOrEntry } from './record.js';
 
 export const CREATE_LISTING = 'create-listing';
 
@@ -20,12 +20,9 @@ export const createListingJob: JobKind<CreateListingData> = {
   schema: createListingDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;
-    const probe = await deps.store.ledger.probe(data.chatbot, data.key, data.runId);
-    if (probe.newerRun !== undefined) {
-      await recordNoWrite(ctx, deps, 'superseded');
-      return { outcome: 'superseded', note: `newer run ${probe.newerRun} already wrote ${data.key}` };
-    }
-    const result = await ensureListing(ctx, deps, data, ctx.attemptsStarted > 1, probe.entry);
+    const ledger = await supersededOrEntry(ctx, deps);
+    if ('superseded' in ledger) return ledger.superseded;
+    const result = await ensureListing(ctx, deps, data, ctx.attemptsStarted > 1, ledger.entry);
     await recordWrite(ctx, deps, 'created', result.remoteId);
     return { outcome: 'created', remoteId: result.remoteId, ...(result.how === 'adopted' ? { note: 'found by lookup' } : {}) };
   },

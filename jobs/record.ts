@@ -1,6 +1,7 @@
 /** Records a listing job's outcome (ledger + failed keys + run counts) in one store call. */
+import type { LedgerEntry } from '../src/domain/ledger-entry.js';
 import type { JobOutcome } from '../src/store/run-types.js';
-import type { FinalFailure, JobContext, JobDeps } from './job-context.js';
+import type { FinalFailure, JobContext, JobDeps, JobResult } from './job-context.js';
 
 interface KeyedData {
   runId: string;
@@ -35,4 +36,17 @@ export async function recordFailure(ctx: JobContext<{ runId: string; chatbot: st
     chatbot: ctx.data.chatbot, runId: ctx.data.runId, jobId: ctx.id, outcome: 'failed', weight, attempt: ctx.attemptsStarted, now,
     ...(failures.length > 0 ? { mode: 'fail' as const, failures } : { mode: 'none' as const }),
   });
+}
+
+/**
+ * The superseded check every listing write makes first. Why: retrying a week-old failed job must
+ * not undo last night's update, so a job whose key a newer run already wrote completes as
+ * `superseded` without a request. Otherwise returns the key's current ledger entry, if any.
+ */
+export async function supersededOrEntry(ctx: JobContext<KeyedData>, deps: JobDeps): Promise<{ superseded: JobResult } | { entry: LedgerEntry | undefined }> {
+  const { data } = ctx;
+  const probe = await deps.store.ledger.probe(data.chatbot, data.key, data.runId);
+  if (probe.newerRun === undefined) return { entry: probe.entry };
+  await recordNoWrite(ctx, deps, 'superseded');
+  return { superseded: { outcome: 'superseded', note: `newer run ${probe.newerRun} already wrote ${data.key}` } };
 }

@@ -7,7 +7,7 @@ import { listingUpdateSchema } from '../src/domain/listing.js';
 import { ensureListing } from './ensure-listing.js';
 import type { JobKind } from './job-context.js';
 import { listingJobBaseSchema } from './listing-job-data.js';
-import { recordFailure, recordNoWrite, recordWrite } from './record.js';
+import { recordFailure, recordWrite, supersededOrEntry } from './record.js';
 
 export const UPDATE_LISTING = 'update-listing';
 
@@ -22,15 +22,12 @@ export const updateListingJob: JobKind<UpdateListingData> = {
   schema: updateListingDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;
-    const probe = await deps.store.ledger.probe(data.chatbot, data.key, data.runId);
-    if (probe.newerRun !== undefined) {
-      await recordNoWrite(ctx, deps, 'superseded');
-      return { outcome: 'superseded', note: `newer run ${probe.newerRun} already wrote ${data.key}` };
-    }
+    const ledger = await supersededOrEntry(ctx, deps);
+    if ('superseded' in ledger) return ledger.superseded;
     const callCtx = ctx.signal === undefined ? { listingKey: data.key } : { listingKey: data.key, signal: ctx.signal };
     const matched = await deps.api.updateListing(data.update, callCtx);
     if (matched > 0) {
-      await recordWrite(ctx, deps, 'updated', data.remoteId ?? probe.entry?.remoteId);
+      await recordWrite(ctx, deps, 'updated', data.remoteId ?? ledger.entry?.remoteId);
       return { outcome: 'updated' };
     }
     const { Key: _key, KeyType: _keyType, ...listing } = data.update;
