@@ -13,9 +13,9 @@ import { once } from 'node:events';
 import { normaliseReadItem } from '../src/api/normalise-read.js';
 import type { ListingRead } from '../src/api/schemas.js';
 import { listingHash } from '../src/domain/hash.js';
-import type { LedgerEntry } from '../src/domain/ledger-entry.js';
+import { CompactLedger } from '../src/domain/ledger-entry.js';
 import type { ListingFields } from '../src/domain/listing.js';
-import type { RemoteListing } from '../src/domain/remote.js';
+import { RemoteTableBuilder, remoteListingsView, type RemoteListing } from '../src/domain/remote.js';
 
 export type FeedProfile = 'redfin' | 'native';
 
@@ -213,18 +213,20 @@ function readItem(id: number, listing: ListingFields): ListingRead {
  * ledger of a chatbot that was last synced from the previous version of the feed: every remote
  * listing is managed, its ledger hash that of the version it holds.
  */
-export function generateRemote(shape: FeedShape): { remote: RemoteListing[]; ledger: Map<string, LedgerEntry> } {
-  const remote: RemoteListing[] = [];
-  const ledger = new Map<string, LedgerEntry>();
+export function generateRemote(shape: FeedShape): { remote: RemoteListing[]; ledger: CompactLedger } {
+  // Built as readRemoteSnapshot builds it: each listing goes into the table as it is read.
+  const remote = new RemoteTableBuilder(shape.listings);
+  // Held as readLedger holds it.
+  const ledger = new CompactLedger();
   for (const { index, role } of universe(shape)) {
     if (role === 'new') continue;
     const made = generate(shape.seed, index);
     const held = role === 'changed' ? made.previous : made.listing;
     const id = 5_000_000 + index;
-    remote.push(normaliseReadItem(readItem(id, held)));
+    remote.add(normaliseReadItem(readItem(id, held)));
     ledger.set(held.MLSNumber, { hash: listingHash(held), remoteId: String(id), writtenAt: 1_700_000_000_000, runId: 'bench-previous' });
   }
-  return { remote, ledger };
+  return { remote: remoteListingsView(remote.build()), ledger };
 }
 
 /** The feed as the importer would hand it to the planner (key → listing), for timing the planner alone. */

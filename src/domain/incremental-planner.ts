@@ -13,8 +13,8 @@ import { listingHash } from './hash.js';
 import type { Ledger, LedgerEntry } from './ledger-entry.js';
 import type { ListingFields, SyncKeyType } from './listing.js';
 import type { DeleteScope, FieldChange, Plan, PlannedCreate, PlannedDelete, PlannedUpdate, SyncMode } from './plan.js';
-import type { RemoteListing } from './remote.js';
-import { compareIds, compareText, remoteKey } from './remote-index.js';
+import { remoteRows, type RemoteListing, type RemoteRows } from './remote.js';
+import { compareIds, compareText } from './remote-index.js';
 
 /** What the planner needs besides the feed: PlanInput (planner.ts) without `feed`. */
 export interface PlannerContext {
@@ -24,7 +24,10 @@ export interface PlannerContext {
   mode: SyncMode;
   /** 'managed': delete only keys in the ledger; 'all': any remote listing. */
   deleteScope: DeleteScope;
-  /** May hold several listings with one key, and listings with an empty key. Not copied: keep it unchanged until finish(). */
+  /**
+   * May hold several listings with one key, and listings with an empty key. Not copied: keep it
+   * unchanged until finish(). A snapshot's view (remoteListingsView) is read from its table.
+   */
   remote: readonly RemoteListing[];
   ledger: Ledger;
   /** Defaults to DEFAULT_VOLATILE_FIELDS. */
@@ -67,15 +70,14 @@ interface CompactRemoteIndex {
   unkeyed: string[];
 }
 
-function indexRemoteCompactly(remote: readonly RemoteListing[], keyType: SyncKeyType): CompactRemoteIndex {
+function indexRemoteCompactly(remote: RemoteRows, keyType: SyncKeyType): CompactRemoteIndex {
   const kept = new Map<string, number>();
   const copies = new Map<string, number[]>();
   const unkeyed: string[] = [];
   for (let position = 0; position < remote.length; position++) {
-    const listing = remote[position] as RemoteListing;
-    const key = remoteKey(listing, keyType);
+    const key = remote.key(position, keyType);
     if (key === '') {
-      unkeyed.push(listing.id);
+      unkeyed.push(remote.id(position));
       continue;
     }
     const first = kept.get(key);
@@ -89,7 +91,7 @@ function indexRemoteCompactly(remote: readonly RemoteListing[], keyType: SyncKey
   }
   for (const [key, list] of copies) {
     // Why the lowest id is kept: it is the oldest copy, the one other systems most likely point at.
-    list.sort((a, b) => compareIds((remote[a] as RemoteListing).id, (remote[b] as RemoteListing).id));
+    list.sort((a, b) => compareIds(remote.id(a), remote.id(b)));
     kept.set(key, list[0] as number);
   }
   unkeyed.sort(compareIds);
@@ -118,7 +120,8 @@ function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
  *   key we never touched belongs to whoever made it and is only reported.
  */
 export function createIncrementalPlanner(context: PlannerContext): IncrementalPlanner {
-  const { remote, ledger } = context;
+  const { ledger } = context;
+  const remote = remoteRows(context.remote);
   const options = { volatileFields: context.volatileFields ?? DEFAULT_VOLATILE_FIELDS };
   const index = indexRemoteCompactly(remote, context.keyType);
   // One byte per remote position: 1 once the feed held the key of the copy kept there.
@@ -151,10 +154,9 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     }
     if (seen[position] === 1) throw new Error(`IncrementalPlanner.add: key ${key} added twice (the importer must de-duplicate)`);
     seen[position] = 1;
-    const kept = remote[position] as RemoteListing;
-    const changes = diffListing(listing, kept.fields, options);
+    const changes = diffListing(listing, remote.fields(position), options);
     if (changes.length > 0) {
-      updates.push({ key, listing, hash: listingHash(listing), remoteId: kept.id, changes });
+      updates.push({ key, listing, hash: listingHash(listing), remoteId: remote.id(position), changes });
       return;
     }
     // Hashed only here and for writes: an unchanged listing without a ledger entry needs no hash.
@@ -162,7 +164,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     const hash = entry === undefined ? undefined : listingHash(listing);
     const forced = forcedChange(entry, hash, context.retryKeys?.has(key) === true);
     if (forced === undefined) unchanged += 1;
-    else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: kept.id, changes: [forced] });
+    else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
   }
 
   function plannedDeletes(): PlannedDelete[] {
@@ -177,7 +179,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
       const inFeed = seen[positions[0] as number] === 1;
       if (!inFeed && !managed(key)) continue;
       for (const position of positions.slice(1)) {
-        deletes.push({ key: (remote[position] as RemoteListing).id, keyType: 'NewOaks', reason: 'duplicate', listingKey: key });
+        deletes.push({ key: remote.id(position), keyType: 'NewOaks', reason: 'duplicate', listingKey: key });
       }
     }
     // By listing key, then the by-key delete before the copies (by id): one key's deletes stay together.
@@ -201,7 +203,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
       held,
     };
     const remoteDuplicates = [...index.copies]
-      .map(([key, positions]) => ({ key, ids: positions.map((position) => (remote[position] as RemoteListing).id) }))
+      .map(([key, positions]) => ({ key, ids: positions.map((position) => remote.id(position)) }))
       .sort((a, b) => compareText(a.key, b.key));
     return { plan, remoteDuplicates, remoteUnkeyed: index.unkeyed };
   }

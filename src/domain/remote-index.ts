@@ -3,7 +3,7 @@
  * and unkeyed listings separated out instead of silently dropped.
  */
 import type { SyncKeyType } from './listing.js';
-import type { RemoteListing } from './remote.js';
+import { keyOfFields, type RemoteListing } from './remote.js';
 
 /** Plain code-unit order: deterministic and independent of the locale (unlike localeCompare). */
 export function compareText(a: string, b: string): number {
@@ -33,8 +33,7 @@ export interface RemoteIndex {
 
 /** The key of a remote listing under a key type, trimmed; '' when it has none. */
 export function remoteKey(listing: RemoteListing, keyType: SyncKeyType): string {
-  const value = keyType === 'MLSNumber' ? listing.fields.MLSNumber : listing.fields.Url;
-  return typeof value === 'string' ? value.trim() : '';
+  return keyOfFields(listing.fields, keyType);
 }
 
 export function indexRemote(remote: readonly RemoteListing[], keyType: SyncKeyType): RemoteIndex {

@@ -8,7 +8,7 @@
  * workers finishing at once cannot interleave.
  */
 import type { Redis } from 'ioredis';
-import type { LedgerEntry } from '../domain/ledger-entry.js';
+import { CompactLedger, type LedgerEntry } from '../domain/ledger-entry.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 
@@ -67,8 +67,8 @@ export class LedgerStore {
   constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
 
   /** Every entry of a chatbot, read with HSCAN in batches so a million entries do not block Redis. */
-  async readLedger(chatbot: string): Promise<Map<string, LedgerEntry>> {
-    const ledger = new Map<string, LedgerEntry>();
+  async readLedger(chatbot: string): Promise<CompactLedger> {
+    const ledger = new CompactLedger();
     let cursor = '0';
     do {
       const [next, flat] = await this.redis.hscan(this.keys.ledger(chatbot), cursor, 'COUNT', 5000);

@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client-contract.js';
 import { normaliseReadItem } from '../api/normalise-read.js';
 import type { ListingRead } from '../api/schemas.js';
-import type { RemoteSnapshot } from '../domain/remote.js';
+import { RemoteTableBuilder, remoteListingsView, type RemoteSnapshot, type RemoteTable } from '../domain/remote.js';
 import { coerceError } from '../errors.js';
 import { DEFAULT_READ_RETRY, retryRead, type ReadRetryOptions } from './retry-read.js';
 
@@ -33,10 +33,47 @@ interface PageResult {
 }
 
 interface ReadAttempt {
-  items: ListingRead[];
+  /** The listings read, in service order (by ID), each ID once. */
+  table: RemoteTable;
   virtualCount: number;
   failedPages: Array<{ page: number; error: string }>;
   drift: string[];
+}
+
+/**
+ * Listings as their pages arrive: each page is normalised into the table at once, so only the
+ * table and the pages in flight are held, never every raw item (1M listings: gigabytes).
+ */
+class PageCollector {
+  private readonly builder: RemoteTableBuilder;
+  private readonly ids: number[] = [];
+  private readonly pages: number[] = [];
+
+  constructor(expected: number) {
+    this.builder = new RemoteTableBuilder(expected);
+  }
+
+  add(result: PageResult): void {
+    for (const item of result.items) {
+      this.builder.add(normaliseReadItem(item));
+      this.ids.push(item.ID);
+      this.pages.push(result.page);
+    }
+  }
+
+  /** The table in service order (by ID); an ID read on two pages is kept once, from the lower page, and reported. */
+  finish(drift: string[]): RemoteTable {
+    const { ids, pages } = this;
+    const rows = Array.from({ length: ids.length }, (_, row) => row);
+    rows.sort((a, b) => (ids[a] as number) - (ids[b] as number) || (pages[a] as number) - (pages[b] as number));
+    const kept: number[] = [];
+    for (const row of rows) {
+      const previous = kept.at(-1);
+      if (previous !== undefined && ids[previous] === ids[row]) drift.push(`listing ID ${ids[row]} seen on pages ${pages[previous]} and ${pages[row]}`);
+      else kept.push(row);
+    }
+    return this.builder.build(Uint32Array.from(kept));
+  }
 }
 
 async function readOnce(api: ApiClient, options: SnapshotOptions): Promise<ReadAttempt> {
@@ -54,19 +91,22 @@ async function readOnce(api: ApiClient, options: SnapshotOptions): Promise<ReadA
   const first = await readPage(1);
   const total = first.virtualCount;
   const pageCount = Math.max(1, Math.ceil(total / options.pageSize));
+  const collected = new PageCollector(total);
+  collected.add(first);
   let read = first.items.length;
   options.onProgress?.(read, total);
 
   const limit = pLimit(options.concurrency);
   const failedPages: ReadAttempt['failedPages'] = [];
-  const rest = await Promise.all(
+  const counts = await Promise.all(
     Array.from({ length: pageCount - 1 }, (_, i) => i + 2).map((page) =>
       limit(async () => {
         try {
           const result = await readPage(page);
+          collected.add(result);
           read += result.items.length;
           options.onProgress?.(read, total);
-          return result;
+          return { page, virtualCount: result.virtualCount };
         } catch (error) {
           failedPages.push({ page, error: coerceError(error).message });
           return undefined;
@@ -74,29 +114,17 @@ async function readOnce(api: ApiClient, options: SnapshotOptions): Promise<ReadA
       }),
     ),
   );
-  const pages = [first, ...rest.filter((p): p is PageResult => p !== undefined)];
+  failedPages.sort((a, b) => a.page - b.page);
   const drift: string[] = [];
-  const changedCounts = pages.filter((p) => p.virtualCount !== total);
-  if (changedCounts.length > 0) {
-    drift.push(`VirtualCount changed while paging (${total} on page 1, ${changedCounts[0]?.virtualCount} on page ${changedCounts[0]?.page})`);
+  const changedCount = counts.find((p) => p !== undefined && p.virtualCount !== total);
+  if (changedCount !== undefined) {
+    drift.push(`VirtualCount changed while paging (${total} on page 1, ${changedCount.virtualCount} on page ${changedCount.page})`);
   }
-  const seenOnPage = new Map<number, number>();
-  const items: ListingRead[] = [];
-  for (const page of pages) {
-    for (const item of page.items) {
-      const earlier = seenOnPage.get(item.ID);
-      if (earlier !== undefined) {
-        drift.push(`listing ID ${item.ID} seen on pages ${earlier} and ${page.page}`);
-        continue;
-      }
-      seenOnPage.set(item.ID, page.page);
-      items.push(item);
-    }
+  const table = collected.finish(drift);
+  if (failedPages.length === 0 && table.length !== total) {
+    drift.push(`read ${table.length} listings but VirtualCount is ${total}`);
   }
-  if (failedPages.length === 0 && items.length !== total) {
-    drift.push(`read ${items.length} listings but VirtualCount is ${total}`);
-  }
-  return { items, virtualCount: total, failedPages, drift };
+  return { table, virtualCount: total, failedPages, drift };
 }
 
 /**
@@ -114,11 +142,10 @@ export async function readRemoteSnapshot(api: ApiClient, options: SnapshotOption
     ...attempt.drift.slice(0, 5),
   ];
   if (attempt.drift.length > 5) incompleteReasons.push(`… and ${attempt.drift.length - 5} more signs of drift`);
-  // Keep items in service order (by ID) so downstream output is deterministic.
-  const listings = attempt.items.sort((a, b) => a.ID - b.ID).map(normaliseReadItem);
   return {
     chatbot: options.chatbot,
-    listings,
+    // In service order (by ID) so downstream output is deterministic.
+    listings: remoteListingsView(attempt.table),
     virtualCount: attempt.virtualCount,
     complete: incompleteReasons.length === 0,
     incompleteReasons,
