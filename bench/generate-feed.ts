@@ -1,7 +1,7 @@
 /**
  * Generated benchmark data, deterministic by seed: a CSV feed of N listings in the redfin (Redfin
  * "Download All", 27 columns) or native shape, and the remote snapshot of the same chatbot as the
- * planner gets it (RemoteListing[], built from read-shape items through the api normaliser), with
+ * planner gets it (a RemoteTable, built from read-shape items through the api normaliser), with
  * a full ledger. Relative to the feed, the remote has 1% of the listings changed (an older price),
  * lacks 0.5% (new in the feed) and has 0.5% the feed no longer has (gone).
  *
@@ -15,7 +15,7 @@ import type { ListingRead } from '../src/api/schemas.js';
 import { listingHash } from '../src/domain/hash.js';
 import { CompactLedger } from '../src/domain/ledger-entry.js';
 import type { ListingFields } from '../src/domain/listing.js';
-import { RemoteTableBuilder, remoteListingsView, type RemoteListing } from '../src/domain/remote.js';
+import { RemoteTableBuilder, type RemoteListing, type RemoteRows } from '../src/domain/remote.js';
 
 export type FeedProfile = 'redfin' | 'native';
 
@@ -213,7 +213,7 @@ function readItem(id: number, listing: ListingFields): ListingRead {
  * ledger of a chatbot that was last synced from the previous version of the feed: every remote
  * listing is managed, its ledger hash that of the version it holds.
  */
-export function generateRemote(shape: FeedShape): { remote: RemoteListing[]; ledger: CompactLedger } {
+export function generateRemote(shape: FeedShape): { remote: RemoteRows; ledger: CompactLedger } {
   // Built as readRemoteSnapshot builds it: each listing goes into the table as it is read.
   const remote = new RemoteTableBuilder(shape.listings);
   // Held as readLedger holds it.
@@ -226,7 +226,7 @@ export function generateRemote(shape: FeedShape): { remote: RemoteListing[]; led
     remote.add(normaliseReadItem(readItem(id, held)));
     ledger.set(held.MLSNumber, { hash: listingHash(held), remoteId: String(id), writtenAt: 1_700_000_000_000, runId: 'bench-previous' });
   }
-  return { remote: remoteListingsView(remote.build()), ledger };
+  return { remote: remote.build(), ledger };
 }
 
 /** The feed as the importer would hand it to the planner (key → listing), for timing the planner alone. */

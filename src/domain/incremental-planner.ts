@@ -26,9 +26,9 @@ export interface PlannerContext {
   deleteScope: DeleteScope;
   /**
    * May hold several listings with one key, and listings with an empty key. Not copied: keep it
-   * unchanged until finish(). A snapshot's view (remoteListingsView) is read from its table.
+   * unchanged until finish(). A snapshot's rows (a RemoteTable), or a plain array of listings.
    */
-  remote: readonly RemoteListing[];
+  remote: RemoteRows | readonly RemoteListing[];
   ledger: Ledger;
   /** Defaults to DEFAULT_VOLATILE_FIELDS. */
   volatileFields?: readonly string[];
@@ -121,7 +121,7 @@ function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
  */
 export function createIncrementalPlanner(context: PlannerContext): IncrementalPlanner {
   const { ledger } = context;
-  const remote = remoteRows(context.remote);
+  const remote = Array.isArray(context.remote) ? remoteRows(context.remote) : (context.remote as RemoteRows);
   const options = { volatileFields: context.volatileFields ?? DEFAULT_VOLATILE_FIELDS };
   const index = indexRemoteCompactly(remote, context.keyType);
   // One byte per remote position: 1 once the feed held the key of the copy kept there.

@@ -17,11 +17,8 @@ export interface RemoteListing {
 /** What a sync read from the service for one chatbot. */
 export interface RemoteSnapshot {
   chatbot: string;
-  /**
-   * Every remote listing read, in the order the service paged them. From readRemoteSnapshot this
-   * is a read-only view over a RemoteTable (remoteRows gets the table back without copying).
-   */
-  listings: RemoteListing[];
+  /** Every remote listing read, by position in service order (a RemoteTable from readRemoteSnapshot). */
+  rows: RemoteRows;
   /** VirtualCount as first reported. */
   virtualCount: number;
   /** True when items read = VirtualCount, no page failed, no drift and no key on two pages. */
@@ -249,45 +246,8 @@ export class RemoteTable implements RemoteRows {
   }
 }
 
-/** Tables behind the views remoteListingsView made, so remoteRows finds them without copying. */
-const TABLES = new WeakMap<object, RemoteRows>();
-
-/**
- * A read-only RemoteListing[] over a table, for callers that index, map or count listings: an
- * index builds that one listing on demand; nothing is stored per listing. Writes are refused.
- */
-export function remoteListingsView(table: RemoteTable): RemoteListing[] {
-  const position = (prop: string | symbol): number | undefined => {
-    if (typeof prop !== 'string') return undefined;
-    const index = Number(prop);
-    return Number.isInteger(index) && index >= 0 && index < table.length && String(index) === prop ? index : undefined;
-  };
-  const at = (index: number): RemoteListing => ({ id: table.id(index), fields: table.fields(index) });
-  // Why a sparse array as the target: Array.isArray, length and the array methods behave as for
-  // an array of listings, while the target itself holds no elements.
-  const view = new Proxy(new Array<RemoteListing>(table.length), {
-    get: (target, prop, receiver) => {
-      const index = position(prop);
-      return index === undefined ? Reflect.get(target, prop, receiver) : at(index);
-    },
-    has: (target, prop) => position(prop) !== undefined || Reflect.has(target, prop),
-    getOwnPropertyDescriptor: (target, prop) => {
-      const index = position(prop);
-      return index === undefined ? Reflect.getOwnPropertyDescriptor(target, prop) : { value: at(index), writable: false, enumerable: true, configurable: true };
-    },
-    ownKeys: (target) => [...Array.from({ length: table.length }, (_, index) => String(index)), ...Reflect.ownKeys(target)],
-    set: () => false,
-    defineProperty: () => false,
-    deleteProperty: () => false,
-  });
-  TABLES.set(view, table);
-  return view;
-}
-
-/** Position access to remote listings: the table behind a view, or the array itself. */
+/** Position access over a plain array of listings (tests, planSync, one-off callers). */
 export function remoteRows(listings: readonly RemoteListing[]): RemoteRows {
-  const table = TABLES.get(listings);
-  if (table !== undefined) return table;
   const at = (position: number): RemoteListing => listings[position] as RemoteListing;
   return {
     length: listings.length,
@@ -295,4 +255,9 @@ export function remoteRows(listings: readonly RemoteListing[]): RemoteRows {
     key: (position, keyType) => keyOfFields(at(position).fields, keyType),
     fields: (position) => at(position).fields,
   };
+}
+
+/** Every row as a RemoteListing (built on demand: for reports and tests, not for 1M rows). */
+export function remoteListingsOf(rows: RemoteRows): RemoteListing[] {
+  return Array.from({ length: rows.length }, (_, position) => ({ id: rows.id(position), fields: rows.fields(position) }));
 }

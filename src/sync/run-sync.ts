@@ -144,7 +144,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
       keyType: request.keyType,
       mode: request.mode,
       deleteScope: request.deleteScope,
-      remote: snapshot.listings,
+      remote: snapshot.rows,
       ledger,
       retryKeys,
       ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),
@@ -160,13 +160,13 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
   ]);
   const { plan, remoteDuplicates, remoteUnkeyed } = feed.planned;
 
-  const managedCount = request.deleteScope === 'all' ? snapshot.listings.length : ledger.size;
+  const managedCount = request.deleteScope === 'all' ? snapshot.rows.length : ledger.size;
   const guard = checkGuard({
     plan,
     feedRows: feed.summary.rows,
     validRows: feed.summary.valid,
     rejectedRows: feed.summary.rejected,
-    remoteListings: snapshot.listings.length,
+    remoteListings: snapshot.rows.length,
     remoteComplete: snapshot.complete,
     remoteIncompleteReasons: snapshot.incompleteReasons,
     managedCount,
@@ -184,7 +184,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     startedAt,
     feed: feed.summary,
     remote: {
-      listings: snapshot.listings.length,
+      listings: snapshot.rows.length,
       virtualCount: snapshot.virtualCount,
       complete: snapshot.complete,
       incompleteReasons: snapshot.incompleteReasons,

@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client-contract.js';
 import { normaliseReadItem } from '../api/normalise-read.js';
 import type { ListingRead } from '../api/schemas.js';
-import { RemoteTableBuilder, remoteListingsView, type RemoteSnapshot, type RemoteTable } from '../domain/remote.js';
+import { RemoteTableBuilder, type RemoteSnapshot, type RemoteTable } from '../domain/remote.js';
 import { coerceError } from '../errors.js';
 import { DEFAULT_READ_RETRY, retryRead, type ReadRetryOptions } from './retry-read.js';
 
@@ -145,7 +145,7 @@ export async function readRemoteSnapshot(api: ApiClient, options: SnapshotOption
   return {
     chatbot: options.chatbot,
     // In service order (by ID) so downstream output is deterministic.
-    listings: remoteListingsView(attempt.table),
+    rows: attempt.table,
     virtualCount: attempt.virtualCount,
     complete: incompleteReasons.length === 0,
     incompleteReasons,

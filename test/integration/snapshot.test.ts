@@ -4,6 +4,7 @@ import type { ApiClient } from '../../src/api/client-contract.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { readRemoteSnapshot } from '../../src/sync/snapshot.js';
+import { remoteListingsOf } from '../../src/domain/remote.js';
 import { startTestSim } from '../helpers/sim.js';
 
 const BOT = 'bot-snap';
@@ -34,24 +35,26 @@ describe('remote snapshot', () => {
     expect(snapshot.complete).toBe(true);
     expect(snapshot.incompleteReasons).toEqual([]);
     expect(snapshot.virtualCount).toBe(250);
-    expect(snapshot.listings).toHaveLength(250);
-    expect(new Set(snapshot.listings.map((l) => l.fields.MLSNumber)).size).toBe(250);
-    expect(snapshot.listings[0]?.fields.MLSNumber).toBe(sampleListing(0).MLSNumber);
-    expect(typeof snapshot.listings[0]?.fields.Bedrooms).toBe('number');
+    const listings = remoteListingsOf(snapshot.rows);
+    expect(listings).toHaveLength(250);
+    expect(new Set(listings.map((l) => l.fields.MLSNumber)).size).toBe(250);
+    expect(listings[0]?.fields.MLSNumber).toBe(sampleListing(0).MLSNumber);
+    expect(listings[0]?.fields).toMatchObject({ Bedrooms: sampleListing(0).Bedrooms, City: sampleListing(0).City, Images: sampleListing(0).Images });
     expect(progress.at(-1)).toBe(250);
   });
 
   it('an empty chatbot is a complete, empty snapshot', async () => {
     const { api } = await setup(0);
     const snapshot = await readRemoteSnapshot(api, { chatbot: BOT, pageSize: 100, concurrency: 2, maxRereads: 1 });
-    expect(snapshot).toMatchObject({ complete: true, virtualCount: 0, listings: [] });
+    expect(snapshot).toMatchObject({ complete: true, virtualCount: 0 });
+    expect(snapshot.rows.length).toBe(0);
   });
 
   it('retries transient page failures (HTTP 503, envelope 500) and still completes', async () => {
     const { api, sim } = await setup(300, { seed: 7, http503Rate: 0.3, envelopeFailureRate: 0.2 });
     const snapshot = await readRemoteSnapshot(api, { chatbot: BOT, pageSize: 50, concurrency: 3, maxRereads: 1, retry: fastRetry });
     expect(snapshot.complete).toBe(true);
-    expect(snapshot.listings).toHaveLength(300);
+    expect(snapshot.rows.length).toBe(300);
     expect(sim.state.callCounts().listListings).toBeGreaterThan(6);
   });
 
@@ -65,7 +68,7 @@ describe('remote snapshot', () => {
     });
     expect(snapshot.complete).toBe(false);
     expect(snapshot.incompleteReasons.join('\n')).toMatch(/page 2 could not be read: .*503/);
-    expect(snapshot.listings).toHaveLength(50);
+    expect(snapshot.rows.length).toBe(50);
   });
 
   it('fails outright when the first page cannot be read (no VirtualCount to check against)', async () => {
@@ -93,7 +96,7 @@ describe('remote snapshot', () => {
       },
     });
     expect(snapshot.complete).toBe(true);
-    expect(snapshot.listings).toHaveLength(snapshot.virtualCount);
-    expect(snapshot.listings.length).toBe(sim.state.listings(BOT).length);
+    expect(snapshot.rows.length).toBe(snapshot.virtualCount);
+    expect(snapshot.rows.length).toBe(sim.state.listings(BOT).length);
   });
 });

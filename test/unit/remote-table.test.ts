@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CompactLedger, type LedgerEntry } from '../../src/domain/ledger-entry.js';
+import { listingFieldsSchema, type ListingFields } from '../../src/domain/listing.js';
+import { RemoteTableBuilder, remoteListingsOf, type RemoteListing } from '../../src/domain/remote.js';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+
+function fieldsOf(i: number, overrides: Partial<ListingFields> = {}): Partial<ListingFields> {
+  const { SerialNumber: _serial, ...fields } = sampleListing(i, overrides);
+  return fields;
+}
+
+describe('RemoteTable', () => {
+  it('gives back every listing exactly as added: ids, present fields, absent fields, empty lists', () => {
+    const input: RemoteListing[] = [
+      { id: '7', fields: fieldsOf(0) },
+      { id: '0012', fields: fieldsOf(1, { Images: [], Tours: 'OpenHouse' }) },
+      { id: 'abc-1', fields: { MLSNumber: 'X1', Url: '', Bedrooms: 0 } },
+      { id: '9007199254740993', fields: fieldsOf(2, { ExtensionColumn: [{ Key: 'Pool', value: 'yes' }] }) },
+    ];
+    const builder = new RemoteTableBuilder(2);
+    for (const listing of input) builder.add(listing);
+    const table = builder.build();
+    expect(table.length).toBe(4);
+    expect(remoteListingsOf(table)).toEqual(input);
+    expect(table.key(2, 'MLSNumber')).toBe('X1');
+    expect(table.key(2, 'URL')).toBe('');
+    expect(Object.keys(table.fields(2)).sort()).toEqual(['Bedrooms', 'MLSNumber', 'Url']);
+  });
+
+  it('round-trips random valid listings with random subsets of fields (property)', () => {
+    const listing = fc.record({ id: fc.oneof(fc.nat().map(String), fc.string({ minLength: 1, maxLength: 8 })), i: fc.nat(500), drop: fc.array(fc.constantFrom(...Object.keys(listingFieldsSchema.shape)), { maxLength: 10 }) });
+    fc.assert(
+      fc.property(fc.array(listing, { maxLength: 30 }), (rows) => {
+        const input: RemoteListing[] = rows.map(({ id, i, drop }) => {
+          const fields: Record<string, unknown> = { ...fieldsOf(i) };
+          for (const name of drop) delete fields[name];
+          return { id, fields: fields as Partial<ListingFields> };
+        });
+        const builder = new RemoteTableBuilder();
+        for (const item of input) builder.add(item);
+        expect(remoteListingsOf(builder.build())).toEqual(input);
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('CompactLedger', () => {
+  it('returns the same entries it was given, hex hashes or not', () => {
+    const entries: Array<[string, LedgerEntry]> = [
+      ['ML1', { hash: 'a'.repeat(64), remoteId: '42', writtenAt: 1_795_000_000_000, runId: 'run-00mwr2v0ni-f4020aa7' }],
+      ['ML2', { hash: '0123456789abcdef'.repeat(4), writtenAt: 5, runId: 'run-00mwr2v0ni-f4020aa7' }],
+      ['ML3', { hash: 'not-a-hex-hash', remoteId: 'NO-7', writtenAt: 6, runId: 'run-b' }],
+      ['ML4', { hash: 'A'.repeat(64), remoteId: '0009', writtenAt: 7, runId: 'run-c' }],
+    ];
+    const ledger = new CompactLedger();
+    for (const [key, entry] of entries) ledger.set(key, entry);
+    expect(ledger.size).toBe(4);
+    for (const [key, entry] of entries) expect(ledger.get(key)).toEqual(entry);
+    expect(ledger.has('ML9')).toBe(false);
+    expect(ledger.get('ML9')).toBeUndefined();
+  });
+});
