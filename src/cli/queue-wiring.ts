@@ -117,6 +117,8 @@ export function syncStores(store: Store): SyncStores {
       return typeof rows === 'number' ? rows : undefined;
     },
     saveRun: (outcome) => store.runs.createRun(runFromOutcome(outcome)),
+    adopt: (chatbot, runId, listings) =>
+      store.ledger.adopt(chatbot, listings.map(({ key, hash, remoteId }) => ({ key, entry: { hash, remoteId, writtenAt: Date.now(), runId } }))),
   };
 }
 

@@ -38,6 +38,12 @@ export interface PlannerContext {
 
 export interface PlanResult {
   plan: Plan;
+  /**
+   * Unchanged listings the ledger does not know yet (the chatbot had them before listing-sync
+   * managed it). A real run records them in the ledger ("adopts" them), so that under the default
+   * delete scope they are deleted once they leave the feed, like the listings the tool wrote.
+   */
+  adopt: Array<{ key: string; hash: string; remoteId: string }>;
   /** Keys held by more than one remote listing, ids oldest first (the first is the one kept). */
   remoteDuplicates: Array<{ key: string; ids: string[] }>;
   /** Remote ids with an empty key: never deleted by key, reported instead. */
@@ -131,6 +137,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
   const updates: PlannedUpdate[] = [];
   let unchanged = 0;
   let held = 0;
+  const adopt: PlanResult['adopt'] = [];
   let finished = false;
 
   // Why: a row that failed validation says nothing trustworthy about its listing, but it does say
@@ -163,8 +170,10 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     const entry = ledger.get(key);
     const hash = entry === undefined ? undefined : listingHash(listing);
     const forced = forcedChange(entry, hash, context.retryKeys?.has(key) === true);
-    if (forced === undefined) unchanged += 1;
-    else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
+    if (forced === undefined) {
+      unchanged += 1;
+      if (entry === undefined) adopt.push({ key, hash: listingHash(listing), remoteId: remote.id(position) });
+    } else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
   }
 
   function plannedDeletes(): PlannedDelete[] {
@@ -190,6 +199,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     if (finished) throw new Error('IncrementalPlanner.finish called twice');
     finished = true;
     creates.sort((a, b) => compareText(a.key, b.key));
+    adopt.sort((a, b) => compareText(a.key, b.key));
     updates.sort((a, b) => compareText(a.key, b.key));
     const plan: Plan = {
       chatbot: context.chatbot,
@@ -205,7 +215,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     const remoteDuplicates = [...index.copies]
       .map(([key, positions]) => ({ key, ids: positions.map((position) => remote.id(position)) }))
       .sort((a, b) => compareText(a.key, b.key));
-    return { plan, remoteDuplicates, remoteUnkeyed: index.unkeyed };
+    return { plan, adopt, remoteDuplicates, remoteUnkeyed: index.unkeyed };
   }
 
   return { add, hold, finish };

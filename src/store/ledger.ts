@@ -92,6 +92,20 @@ export class LedgerStore {
     return typeof reply === 'string' ? reply : undefined;
   }
 
+  /**
+   * Adopts listings the chatbot already held, unchanged, into the ledger. HSETNX: an entry a job
+   * wrote meanwhile is never replaced. Sent in pipelined chunks: the first run of a big chatbot
+   * adopts everything at once.
+   */
+  async adopt(chatbot: string, entries: ReadonlyArray<{ key: string; entry: LedgerEntry }>): Promise<void> {
+    const CHUNK = 1000;
+    for (let i = 0; i < entries.length; i += CHUNK) {
+      const pipeline = this.redis.pipeline();
+      for (const { key, entry } of entries.slice(i, i + CHUNK)) pipeline.hsetnx(this.keys.ledger(chatbot), key, encodeLedgerEntry(entry));
+      await pipeline.exec();
+    }
+  }
+
   /** Records a delete (entry removed, tombstone kept) unless a newer run touched the key. */
   async recordDelete(chatbot: string, key: string, runId: string): Promise<string | undefined> {
     const reply = await runLua(this.redis, RECORD_DELETE, [this.keys.ledger(chatbot), this.keys.tombstones(chatbot)], [key, runId]);

@@ -37,6 +37,8 @@ export interface SyncStores {
   lastSuccessfulFeedRows(chatbot: string): Promise<number | undefined>;
   /** Saves the run record (summary, rejected rows) before its jobs are enqueued. */
   saveRun(outcome: SyncOutcome): Promise<void>;
+  /** Records unchanged, not yet managed listings in the ledger as adopted by `runId`. */
+  adopt(chatbot: string, runId: string, listings: PlanResult['adopt']): Promise<void>;
 }
 
 export interface SyncEnqueuer {
@@ -158,7 +160,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     // Listed so that its failure (a failed ledger or failed-keys read) is handled even while the feed is still being opened.
     planner,
   ]);
-  const { plan, remoteDuplicates, remoteUnkeyed } = feed.planned;
+  const { plan, adopt, remoteDuplicates, remoteUnkeyed } = feed.planned;
 
   const managedCount = request.deleteScope === 'all' ? snapshot.rows.length : ledger.size;
   const guard = checkGuard({
@@ -207,6 +209,8 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     return outcome;
   }
   await deps.stores.saveRun(outcome);
+  await deps.stores.adopt(request.chatbot, runId, adopt);
+  summary.plan.adopted = adopt.length;
   summary.jobs = await deps.enqueuer.enqueue(plan, runId);
   deps.logger.info({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');
   return outcome;

@@ -16,7 +16,7 @@ export interface SyncSummary {
   finishedAt?: string;
   feed: { source: string; profile: string; rows: number; valid: number; rejected: number; excluded: number; duplicates: number; filledDefaults: Record<string, number> };
   remote: { listings: number; virtualCount: number; complete: boolean; incompleteReasons: string[]; duplicates: number; unkeyed: number };
-  plan: { create: number; update: number; delete: number; unchanged: number; held: number };
+  plan: { create: number; update: number; delete: number; unchanged: number; held: number; adopted?: number };
   guard: { ok: boolean; reasons: string[]; forced: boolean };
   /** Jobs enqueued (absent for a dry run or a refused run). */
   jobs?: number;
