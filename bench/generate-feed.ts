@@ -1,8 +1,8 @@
 /**
  * Generated benchmark data, deterministic by seed: a CSV feed of N listings in the redfin (Redfin
  * "Download All", 27 columns) or native shape, and the remote snapshot of the same chatbot as the
- * planner gets it (a RemoteTable, built from read-shape items through the api normaliser), with
- * a full ledger. Relative to the feed, the remote has 1% of the listings changed (an older price),
+ * planner gets it (a RemoteTable, built from JSON pages of read-shape items as a sync reads them),
+ * with a full ledger. Relative to the feed, the remote has 1% of the listings changed (an older price),
  * lacks 0.5% (new in the feed) and has 0.5% the feed no longer has (gone).
  *
  * Every listing is a pure function of (seed, index), so the feed file and the remote, built in
@@ -10,12 +10,13 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { normaliseReadItem } from '../src/api/normalise-read.js';
-import type { ListingRead } from '../src/api/schemas.js';
+import { listListingsDataSchema, type ListingRead } from '../src/api/schemas.js';
 import { listingHash } from '../src/domain/hash.js';
 import { CompactLedger } from '../src/domain/ledger-entry.js';
 import type { ListingFields } from '../src/domain/listing.js';
-import { RemoteTableBuilder, type RemoteListing, type RemoteRows } from '../src/domain/remote.js';
+import type { RemoteRows } from '../src/domain/remote.js';
+import { decodeLedgerEntry, encodeLedgerEntry } from '../src/store/ledger.js';
+import { PageCollector } from '../src/sync/snapshot.js';
 
 export type FeedProfile = 'redfin' | 'native';
 
@@ -208,25 +209,45 @@ function readItem(id: number, listing: ListingFields): ListingRead {
   };
 }
 
+const PAGE_SIZE = 100;
+
 /**
- * The remote snapshot (in memory, as readRemoteSnapshot would return it after paging) and the
- * ledger of a chatbot that was last synced from the previous version of the feed: every remote
- * listing is managed, its ledger hash that of the version it holds.
+ * The remote snapshot and the ledger of a chatbot that was last synced from the previous version
+ * of the feed: every remote listing is managed, its ledger hash that of the version it holds.
+ *
+ * Built the way a sync builds them, minus the network: the remote as read-shape pages of 100
+ * items, each serialised to JSON, parsed back and validated with the api client's schema, then
+ * normalised into a RemoteTable by the snapshot's own PageCollector (so each listing's strings
+ * are the flat strings JSON.parse makes, and the page's objects die young); the ledger through
+ * the Redis entry encoding, each key its own string as HSCAN returns it.
  */
 export function generateRemote(shape: FeedShape): { remote: RemoteRows; ledger: CompactLedger } {
-  // Built as readRemoteSnapshot builds it: each listing goes into the table as it is read.
-  const remote = new RemoteTableBuilder(shape.listings);
-  // Held as readLedger holds it.
+  let total = 0;
+  for (const { role } of universe(shape)) if (role !== 'new') total++;
+  const collector = new PageCollector(total);
   const ledger = new CompactLedger();
+  let items: ListingRead[] = [];
+  let page = 1;
+  const flush = (): void => {
+    const data = listListingsDataSchema.parse(JSON.parse(JSON.stringify({ List: items, VirtualCount: total })));
+    collector.add({ page: page++, items: data.List, virtualCount: data.VirtualCount });
+    items = [];
+  };
   for (const { index, role } of universe(shape)) {
     if (role === 'new') continue;
     const made = generate(shape.seed, index);
     const held = role === 'changed' ? made.previous : made.listing;
     const id = 5_000_000 + index;
-    remote.add(normaliseReadItem(readItem(id, held)));
-    ledger.set(held.MLSNumber, { hash: listingHash(held), remoteId: String(id), writtenAt: 1_700_000_000_000, runId: 'bench-previous' });
+    items.push(readItem(id, held));
+    const entry = decodeLedgerEntry(encodeLedgerEntry({ hash: listingHash(held), remoteId: String(id), writtenAt: 1_700_000_000_000, runId: 'bench-previous' }));
+    if (entry !== undefined) ledger.set(String(10_000_000 + index), entry);
+    if (items.length === PAGE_SIZE) flush();
   }
-  return { remote: remote.build(), ledger };
+  if (items.length > 0) flush();
+  const drift: string[] = [];
+  const remote = collector.finish(drift);
+  if (drift.length > 0) throw new Error(`generated remote drifted: ${drift.join('; ')}`);
+  return { remote, ledger };
 }
 
 /** The feed as the importer would hand it to the planner (key → listing), for timing the planner alone. */

@@ -94,8 +94,8 @@ function planMismatch(counts: ExpectedPlan, expected: ExpectedPlan): string {
 
 /**
  * (c) Import + plan as `sync` does it (planFeedRows from src/sync/run-sync.ts), the planner fed as
- * rows arrive. The remote snapshot and the ledger are generated in memory in this process first
- * (not paged over HTTP); the timed part starts at indexing the remote and ends with the plan.
+ * rows arrive. The remote snapshot and the ledger are built in this process first, as a sync
+ * builds them minus HTTP (JSON pages through the snapshot's page collector); the timed part starts at indexing the remote and ends with the plan.
  */
 async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
   const generated = await timed(() => generateRemote(shape));

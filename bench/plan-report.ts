@@ -112,7 +112,7 @@ export function sectionBody(context: ReportContext, sizes: readonly SizeResult[]
     `Machine: ${context.machine}  `,
     `Date: ${context.date}`,
     '',
-    `Feed: generated CSV in the ${context.profile} profile's shape${context.profile === 'redfin' ? ' (the 27 columns of a Redfin export)' : ''}, in the OS temp directory; remote snapshot of the same size with 1% changed, 0.5% new, 0.5% gone, and a ledger holding every remote listing (scope managed, mode mirror). The remote and the ledger are generated in memory in the import+plan process, not paged over HTTP. Each phase runs in its own child process (peak RSS = that process's maxRSS). csv-parse, importer and import+plan: best of ${context.runs} runs each; planner: best of 3 rounds on pre-built input.`,
+    `Feed: generated CSV in the ${context.profile} profile's shape${context.profile === 'redfin' ? ' (the 27 columns of a Redfin export)' : ''}, in the OS temp directory; remote snapshot of the same size with 1% changed, 0.5% new, 0.5% gone, and a ledger holding every remote listing (scope managed, mode mirror). The remote and the ledger are built in the import+plan process as a sync builds them, minus HTTP: the remote as read-shape pages of 100 items, each JSON-serialised, JSON.parse'd, validated with the api client's schema, normalised (normaliseReadItem) and added to the snapshot's RemoteTable by its own page collector; the ledger through the Redis entry encoding. Each phase runs in its own child process (peak RSS = that process's maxRSS). csv-parse, importer and import+plan: best of ${context.runs} runs each; planner: best of 3 rounds on pre-built input.`,
     '',
     ...targetsTable(sizes),
     '',

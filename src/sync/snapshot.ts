@@ -26,7 +26,8 @@ export interface SnapshotOptions {
 
 export const DEFAULT_SNAPSHOT_OPTIONS = { pageSize: 100, concurrency: 4, maxRereads: 2 } as const;
 
-interface PageResult {
+/** One page as the api client returned it (validated). */
+export interface PageResult {
   page: number;
   items: ListingRead[];
   virtualCount: number;
@@ -43,8 +44,9 @@ interface ReadAttempt {
 /**
  * Listings as their pages arrive: each page is normalised into the table at once, so only the
  * table and the pages in flight are held, never every raw item (1M listings: gigabytes).
+ * Exported for bench:plan, which builds its remote through it exactly as a read does.
  */
-class PageCollector {
+export class PageCollector {
   private readonly builder: RemoteTableBuilder;
   private readonly ids: number[] = [];
   private readonly pages: number[] = [];
