@@ -6,7 +6,8 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client-contract.js';
 import { normaliseReadItem } from '../api/normalise-read.js';
 import type { ListingRead } from '../api/schemas.js';
-import { RemoteTableBuilder, type RemoteSnapshot, type RemoteTable } from '../domain/remote.js';
+import type { RemoteSnapshot } from '../domain/remote.js';
+import { RemoteTableBuilder, type RemoteTable } from '../domain/remote-table.js';
 import { coerceError } from '../errors.js';
 import { DEFAULT_READ_RETRY, retryRead, type ReadRetryOptions } from './retry-read.js';
 
@@ -48,33 +49,48 @@ interface ReadAttempt {
  */
 export class PageCollector {
   private readonly builder: RemoteTableBuilder;
-  private readonly ids: number[] = [];
-  private readonly pages: number[] = [];
+  // Why typed arrays: at 1M listings, number[]s grown by push leave tens of MiB of dead copies.
+  private ids: Float64Array;
+  private pages: Uint32Array;
+  private count = 0;
 
   constructor(expected: number) {
     this.builder = new RemoteTableBuilder(expected);
+    this.ids = new Float64Array(Math.max(16, expected));
+    this.pages = new Uint32Array(this.ids.length);
   }
 
   add(result: PageResult): void {
     for (const item of result.items) {
       this.builder.add(normaliseReadItem(item));
-      this.ids.push(item.ID);
-      this.pages.push(result.page);
+      if (this.count === this.ids.length) this.grow();
+      this.ids[this.count] = item.ID;
+      this.pages[this.count++] = result.page;
     }
+  }
+
+  private grow(): void {
+    const ids = new Float64Array(Math.ceil(this.ids.length * 1.5));
+    const pages = new Uint32Array(ids.length);
+    ids.set(this.ids);
+    pages.set(this.pages);
+    this.ids = ids;
+    this.pages = pages;
   }
 
   /** The table in service order (by ID); an ID read on two pages is kept once, from the lower page, and reported. */
   finish(drift: string[]): RemoteTable {
     const { ids, pages } = this;
-    const rows = Array.from({ length: ids.length }, (_, row) => row);
+    const rows = new Uint32Array(this.count).map((_, row) => row);
     rows.sort((a, b) => (ids[a] as number) - (ids[b] as number) || (pages[a] as number) - (pages[b] as number));
-    const kept: number[] = [];
+    const kept = new Uint32Array(rows.length);
+    let length = 0;
     for (const row of rows) {
-      const previous = kept.at(-1);
+      const previous = length === 0 ? undefined : (kept[length - 1] as number);
       if (previous !== undefined && ids[previous] === ids[row]) drift.push(`listing ID ${ids[row]} seen on pages ${pages[previous]} and ${pages[row]}`);
-      else kept.push(row);
+      else kept[length++] = row;
     }
-    return this.builder.build(Uint32Array.from(kept));
+    return this.builder.build(kept.subarray(0, length));
   }
 }
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CompactLedger, type LedgerEntry } from '../../src/domain/ledger-entry.js';
 import { listingFieldsSchema, type ListingFields } from '../../src/domain/listing.js';
-import { RemoteTableBuilder, remoteListingsOf, type RemoteListing } from '../../src/domain/remote.js';
+import { remoteListingsOf, type RemoteListing } from '../../src/domain/remote.js';
+import { RemoteTableBuilder } from '../../src/domain/remote-table.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 
 function fieldsOf(i: number, overrides: Partial<ListingFields> = {}): Partial<ListingFields> {
@@ -44,6 +45,32 @@ describe('RemoteTable', () => {
       { numRuns: 100 },
     );
   });
+  it('keeps integer columns exact and falls back to doubles per column when a fraction appears (Int32 sentinel, -0, huge)', () => {
+    const rows: Array<Partial<ListingFields>> = [
+      { MLSNumber: 'A', Bedrooms: 3, YearBuilt: 1999, SalePrice: 250_000 },
+      { MLSNumber: 'B', Bedrooms: 0, SalePrice: -2147483648 },
+      { MLSNumber: 'C', Bedrooms: 2.5, YearBuilt: 2001, SalePrice: 3_000_000_000 },
+      { MLSNumber: 'D', Bathrooms: -0, DaysOnMarket: 7 },
+      { MLSNumber: 'E' },
+    ];
+    const builder = new RemoteTableBuilder(1);
+    rows.forEach((fields, i) => builder.add({ id: String(i + 1), fields }));
+    const table = builder.build();
+    expect(remoteListingsOf(table).map((listing) => listing.fields)).toEqual(rows);
+    expect(Object.is(table.fields(3).Bathrooms, -0)).toBe(true);
+    expect(table.fields(4)).toEqual({ MLSNumber: 'E' });
+  });
+
+  it('keeps repeated text as codes and still gives every value back past 65,534 distinct values', () => {
+    const count = 70_000;
+    const builder = new RemoteTableBuilder(10);
+    for (let i = 0; i < count; i++) builder.add({ id: String(i), fields: { City: i % 3 === 0 ? 'Chicago' : `City ${i}`, ...(i % 5 === 0 ? {} : { State: 'IL' }) } });
+    const table = builder.build();
+    for (const i of [0, 1, 2, 65_534, 65_535, 65_536, 69_999]) {
+      expect(table.fields(i)).toEqual({ City: i % 3 === 0 ? 'Chicago' : `City ${i}`, ...(i % 5 === 0 ? {} : { State: 'IL' }) });
+    }
+  });
+
 });
 
 describe('CompactLedger', () => {
