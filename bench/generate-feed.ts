@@ -8,6 +8,7 @@
  * Every listing is a pure function of (seed, index), so the feed file and the remote, built in
  * different processes, agree without sharing anything but the shape.
  */
+import { seededRandom } from '../src/sim/faults.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { listListingsDataSchema, type ListingRead } from '../src/api/schemas.js';
@@ -63,16 +64,9 @@ const NATIVE_HEADER = [
   'Longitude', 'SalePrice', 'RentPrice', 'UnitAreaPrice', 'HOAMonth',
 ] as const;
 
-/** A small PRNG (mulberry32) seeded from (seed, index) so any listing can be made on its own. */
+/** The simulator's PRNG (mulberry32) seeded from (seed, index, salt), so any listing can be made on its own. */
 function randomFor(seed: number, index: number, salt: number): () => number {
-  let state = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35) ^ Math.imul(salt, 0x27d4eb2f)) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35) ^ Math.imul(salt, 0x27d4eb2f));
 }
 
 function roleOf(seed: number, index: number): Role {

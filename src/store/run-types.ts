@@ -44,14 +44,8 @@ export interface NewRun {
   rejected?: readonly unknown[];
 }
 
-export interface RunRecord {
-  id: string;
-  chatbot: string;
-  trigger: RunTrigger;
-  forced: boolean;
-  status: RunStatus;
-  startedAt: number;
-  finishedAt?: number;
+/** A run as stored: what the sync handed over (rejected rows are read apart) plus its live counts. */
+export interface RunRecord extends Omit<NewRun, 'summary' | 'rejected'> {
   summary: unknown;
   counts: RunCounts;
   rejectedCount: number;
