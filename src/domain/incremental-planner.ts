@@ -22,7 +22,7 @@ export interface PlannerContext {
   keyType: SyncKeyType;
   /** 'mirror' deletes what the feed no longer has; 'upsert' never deletes. */
   mode: SyncMode;
-  /** 'managed': delete only keys in the ledger; 'all': any remote listing. */
+  /** 'managed': delete only keys in the ledger; 'all': every remote listing may be deleted. */
   deleteScope: DeleteScope;
   /**
    * May hold several listings with one key, and listings with an empty key. Not copied: keep it

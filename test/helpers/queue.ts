@@ -4,6 +4,7 @@
  * opens is closed by `close()`; the prefix is cleaned when the test passed.
  */
 import { randomBytes } from 'node:crypto';
+import { afterEach, inject } from 'vitest';
 import { Redis } from 'ioredis';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/client-contract.js';
@@ -107,4 +108,17 @@ export function simContent(bench: QueueBench, chatbot: string): Map<string, stri
 
 export function feedContent(feed: readonly ListingWrite[]): Map<string, string> {
   return new Map(feed.map((l) => [l.MLSNumber, listingHash(fieldsOf(l))]));
+}
+
+/**
+ * One QueueBench per test, closed after it (its prefix cleaned only when the test passed, kept to
+ * look at otherwise). Call once at a test file's top level; call the returned function in a test.
+ */
+export function queueBenchPerTest(): (simOptions?: SimOptions, label?: string) => Promise<QueueBench> {
+  let bench: QueueBench | undefined;
+  afterEach(async (ctx) => {
+    await bench?.close((ctx.task.result?.errors ?? []).length === 0);
+    bench = undefined;
+  });
+  return async (simOptions = {}, label = 'queue') => (bench = await openQueueBench(inject('redisUrl'), simOptions, label));
 }

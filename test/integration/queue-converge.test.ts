@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitForRun } from '../../src/queue/wait-for-run.js';
-import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
+import { feedContent, feedOf, simContent, queueBenchPerTest } from '../helpers/queue.js';
 
-const url = inject('redisUrl');
 const BOT = 'bot-q';
-let bench: QueueBench | undefined;
-let passed = false;
-
-afterEach(async () => {
-  await bench?.close(passed);
-  bench = undefined;
-  passed = false;
-});
+const openBench = queueBenchPerTest();
 
 describe('a plan executed by workers', () => {
   it('creates, updates and deletes until the simulator equals the feed, then a re-run writes nothing', async () => {
     const seeded = feedOf(BOT, 0, 30);
-    bench = await openQueueBench(url, { chatbots: [BOT], listings: { [BOT]: seeded } });
+    const bench = await openBench({ chatbots: [BOT], listings: { [BOT]: seeded } });
     // Feed: 0..9 dropped (deletes), 10..19 changed (updates), 20..29 unchanged, 30..59 new (creates).
     const feed = [...feedOf(BOT, 10, 20, (i) => ({ SalePrice: 1000 + i, Description: `changed ${i}` })), ...feedOf(BOT, 20, 60)];
     const plan = await bench.plan(BOT, feed);
@@ -35,11 +27,10 @@ describe('a plan executed by workers', () => {
     const second = await bench.enqueue(again);
     expect((await waitForRun(bench.store, second, { pollMs: 50 })).totalJobs).toBe(0);
     expect(bench.sim.state.writeCalls()).toBe(0);
-    passed = true;
   });
 
   it('enqueuing the same plan twice under one run adds nothing, and an older run never overwrites a newer one', async () => {
-    bench = await openQueueBench(url, { chatbots: [BOT] });
+    const bench = await openBench({ chatbots: [BOT] });
     const feed = feedOf(BOT, 0, 5);
     const plan = await bench.plan(BOT, feed);
     const olderRun = 'run-0000000001-aa';
@@ -53,6 +44,5 @@ describe('a plan executed by workers', () => {
     expect(counts).toMatchObject({ superseded: 5, created: 0 });
     expect(bench.sim.state.writeCalls()).toBe(0);
     expect(bench.sim.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
-    passed = true;
   });
 });

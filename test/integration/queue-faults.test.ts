@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitForRun } from '../../src/queue/wait-for-run.js';
-import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
+import { feedContent, feedOf, simContent, queueBenchPerTest } from '../helpers/queue.js';
 
-const url = inject('redisUrl');
 const BOT = 'bot-faults';
-let bench: QueueBench | undefined;
-let passed = false;
-
-afterEach(async () => {
-  await bench?.close(passed);
-  bench = undefined;
-  passed = false;
-});
+const openBench = queueBenchPerTest();
 
 describe('a run under injected faults', () => {
   it('converges with zero duplicates and exact counts despite envelope failures, 503s, rate limits and commit-then-drop', async () => {
     const seeded = feedOf(BOT, 0, 40);
-    bench = await openQueueBench(url, { chatbots: [BOT], listings: { [BOT]: seeded } }, 'faults');
+    const bench = await openBench({ chatbots: [BOT], listings: { [BOT]: seeded } }, 'faults');
     const feed = [...feedOf(BOT, 10, 25, (i) => ({ Description: `new text ${i}` })), ...feedOf(BOT, 25, 140)];
     const plan = await bench.plan(BOT, feed);
     expect([plan.creates.length, plan.updates.length, plan.deletes.length]).toEqual([100, 15, 10]);
@@ -32,6 +24,5 @@ describe('a run under injected faults', () => {
     expect(counts.retried).toBeGreaterThan(0);
     const run = await bench.store.runs.getRun(runId);
     expect(run?.status).toBe('done');
-    passed = true;
   }, 60_000);
 });

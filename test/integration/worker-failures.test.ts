@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { listFailedJobs, retryJobs } from '../../src/queue/failed-jobs.js';
 import { waitForRun } from '../../src/queue/wait-for-run.js';
-import { feedOf, openQueueBench, type QueueBench } from '../helpers/queue.js';
+import { feedOf, queueBenchPerTest } from '../helpers/queue.js';
 
-const url = inject('redisUrl');
 const BOT = 'bot-fail';
-let bench: QueueBench | undefined;
-let passed = false;
-
-afterEach(async () => {
-  await bench?.close(passed);
-  bench = undefined;
-  passed = false;
-});
+const openBench = queueBenchPerTest();
 
 async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -25,7 +17,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
 
 describe('failures the queue must handle', () => {
   it('fails a non-retryable envelope error at once with its Code and Message, then a retry succeeds once the cause is fixed', async () => {
-    bench = await openQueueBench(url, { chatbots: ['other'] }, 'fatal');
+    const bench = await openBench({ chatbots: ['other'] }, 'fatal');
     // The chatbot does not exist on the service yet: envelope Code 404, which no retry can fix.
     const plan = await bench.plan(BOT, feedOf(BOT, 0, 3));
     await bench.work();
@@ -49,11 +41,10 @@ describe('failures the queue must handle', () => {
     expect((await bench.store.runs.getRun(runId))?.status).toBe('done');
     expect(bench.sim.state.listings(BOT)).toHaveLength(3);
     expect((await bench.store.failedKeys.failedKeys(BOT)).size).toBe(0);
-    passed = true;
   });
 
   it('pauses the queue on an authentication failure instead of failing jobs, and finishes once resumed with good credentials', async () => {
-    bench = await openQueueBench(url, { chatbots: [BOT] }, 'auth');
+    const bench = await openBench({ chatbots: [BOT] }, 'auth');
     const badApi = createApiClient({ baseUrl: bench.sim.baseUrl, siteUrl: bench.sim.siteUrl, credentials: { ...bench.sim.credentials, secretKey: 'wrong-secret', sessionKey: 'wrong-session' } });
     try {
       const plan = await bench.plan(BOT, feedOf(BOT, 0, 5));
@@ -70,7 +61,6 @@ describe('failures the queue must handle', () => {
       await bench.work();
       expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({ created: 5, failed: 0 });
       expect(bench.sim.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
-      passed = true;
     } finally {
       await badApi.close();
     }
