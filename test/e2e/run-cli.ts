@@ -40,3 +40,12 @@ export async function runCli(args: readonly string[], env: Readonly<Record<strin
 export function lines(text: string): string[] {
   return text.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
 }
+
+/** stdout parsed as the one JSON object --json promises; the error shows what came out instead. */
+export function jsonOf<T>(run: CliRun): T {
+  try {
+    return JSON.parse(run.stdout) as T;
+  } catch {
+    throw new Error(`stdout is not one JSON object (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  }
+}

@@ -9,7 +9,7 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { runCli } from './run-cli.js';
+import { jsonOf, runCli } from './run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-adopt';
@@ -38,7 +38,7 @@ describe('adopting listings the chatbot already held', () => {
     const env = { ...simEnv(sim), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LISTING_SYNC_BACKOFF_MS: '5', LOG_LEVEL: 'warn' };
     const sync = async (feed: string, ...extra: string[]): Promise<{ code: number | null; summary: Summary }> => {
       const run = await runCli(['sync', '--chatbot', BOT, '--feed', join(FIXTURES, feed), '--work', '--json', ...extra], env, 30_000);
-      return { code: run.code, summary: JSON.parse(run.stdout) as Summary };
+      return { code: run.code, summary: jsonOf<Summary>(run) };
     };
 
     const first = await sync('listings-0-8.csv');

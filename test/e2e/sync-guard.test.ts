@@ -9,7 +9,7 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { runCli, type CliRun, jsonOf } from './run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-guard';
@@ -53,13 +53,7 @@ interface Summary {
   result?: { created: number; updated: number; deleted: number; failed: number };
 }
 
-function summaryOf(run: CliRun): Summary {
-  try {
-    return JSON.parse(run.stdout) as Summary;
-  } catch {
-    throw new Error(`stdout is not one JSON object (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
-  }
-}
+const summaryOf = (run: CliRun): Summary => jsonOf<Summary>(run);
 
 function sync(feed: string, ...flags: string[]): string[] {
   return ['sync', '--chatbot', BOT, '--feed', feed, ...flags];

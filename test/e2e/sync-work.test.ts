@@ -10,7 +10,7 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { CLI_ENTRY, runCli, type CliRun } from './run-cli.js';
+import { CLI_ENTRY, runCli, type CliRun, jsonOf } from './run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-work';
@@ -58,13 +58,7 @@ interface Summary {
   result?: { created: number; updated: number; deleted: number; failed: number };
 }
 
-function summaryOf(run: CliRun): Summary {
-  try {
-    return JSON.parse(run.stdout) as Summary;
-  } catch {
-    throw new Error(`stdout is not one JSON object (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
-  }
-}
+const summaryOf = (run: CliRun): Summary => jsonOf<Summary>(run);
 
 function sync(...flags: string[]): string[] {
   return ['sync', '--chatbot', BOT, '--feed', FEED, ...PASSING, ...flags];

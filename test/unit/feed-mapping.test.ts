@@ -3,18 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseMappingFile } from '../../src/feed/mapping-schema.js';
-import { openFeed, type FeedOptions, type FeedRow } from '../../src/feed/open-feed.js';
+import { openFeed, type FeedOptions } from '../../src/feed/open-feed.js';
+import { readFeedWith } from '../helpers/feed.js';
 
 const fixtures = join(import.meta.dirname, '../../fixtures');
 const feed = (name: string): string => join(fixtures, 'feeds', name);
 const mapping = (name: string): string => join(fixtures, 'mappings', name);
 
-async function readFeed(options: Partial<FeedOptions> & { source: string }) {
-  const opened = await openFeed({ profile: 'native', keyType: 'MLSNumber', ...options });
-  const rows: FeedRow[] = [];
-  for await (const row of opened.rows) rows.push(row);
-  return { rows, stats: opened.stats() };
-}
+const readFeed = (options: Partial<FeedOptions> & { source: string }) => readFeedWith('native', options);
 
 function problemsOf(thrown: unknown): string[] {
   return ((thrown as { details: { problems: string[] } }).details.problems);

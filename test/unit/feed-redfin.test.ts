@@ -2,16 +2,11 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openFeed, type FeedOptions, type FeedRow } from '../../src/feed/open-feed.js';
+import { type FeedOptions, type FeedRow } from '../../src/feed/open-feed.js';
+import { fixture, readFeedWith } from '../helpers/feed.js';
 
-const fixture = (name: string): string => join(import.meta.dirname, '../../fixtures/feeds', name);
 
-async function readFeed(options: Partial<FeedOptions> & { source: string }) {
-  const feed = await openFeed({ profile: 'redfin', keyType: 'MLSNumber', ...options });
-  const rows: FeedRow[] = [];
-  for await (const row of feed.rows) rows.push(row);
-  return { rows, stats: feed.stats(), progress: feed.progress() };
-}
+const readFeed = (options: Partial<FeedOptions> & { source: string }) => readFeedWith('redfin', options);
 
 function listings(rows: FeedRow[]) {
   return new Map(rows.flatMap((row) => (row.kind === 'listing' ? [[row.key, row.listing] as const] : [])));

@@ -1,15 +1,9 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openFeed, type FeedOptions, type FeedRow } from '../../src/feed/open-feed.js';
+import { type FeedOptions } from '../../src/feed/open-feed.js';
+import { fixture, readFeedWith } from '../helpers/feed.js';
 
-const fixture = (name: string): string => join(import.meta.dirname, '../../fixtures/feeds', name);
 
-async function readFeed(options: Partial<FeedOptions> & { source: string }) {
-  const feed = await openFeed({ profile: 'reso', keyType: 'MLSNumber', ...options });
-  const rows: FeedRow[] = [];
-  for await (const row of feed.rows) rows.push(row);
-  return { rows, stats: feed.stats() };
-}
+const readFeed = (options: Partial<FeedOptions> & { source: string }) => readFeedWith('reso', options);
 
 describe('reso profile', () => {
   it('maps an OData {"value":[...]} document', async () => {

@@ -3,15 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openFeed, type FeedOptions, type FeedRow } from '../../src/feed/open-feed.js';
+import { fixture, readFeedWith } from '../helpers/feed.js';
 
-const fixture = (name: string): string => join(import.meta.dirname, '../../fixtures/feeds', name);
 
-async function readFeed(options: Partial<FeedOptions> & { source: string }) {
-  const feed = await openFeed({ profile: 'native', keyType: 'MLSNumber', ...options });
-  const rows: FeedRow[] = [];
-  for await (const row of feed.rows) rows.push(row);
-  return { rows, stats: feed.stats() };
-}
+const readFeed = (options: Partial<FeedOptions> & { source: string }) => readFeedWith('native', options);
 
 /** The error a feed fails with, whether at open or while its rows are read. */
 async function failure(options: Partial<FeedOptions> & { source: string }): Promise<{ code: string; message: string }> {
