@@ -1,11 +1,12 @@
 /**
  * Leak guard (graphile-worker's test helpers do the same): a test file that leaves a server, a
- * socket (a Redis connection, a worker, a queue) or a child process open fails, naming what it
+ * socket (a Redis connection, a worker, a queue), a worker thread or a child process open fails, naming what it
  * left. Without it a leak shows up much later as a hung or flaky run.
  */
 import { afterAll, beforeAll } from 'vitest';
 
-const WATCHED = ['TCPServerWrap', 'TCPSocketWrap', 'ProcessWrap', 'PipeServerWrap'] as const;
+// MessagePort: a worker thread (the feed reader's) that was never terminated.
+const WATCHED = ['TCPServerWrap', 'TCPSocketWrap', 'ProcessWrap', 'PipeServerWrap', 'MessagePort'] as const;
 
 function counts(): Map<string, number> {
   const result = new Map<string, number>();
