@@ -6,14 +6,15 @@
  * lacks 0.5% (new in the feed) and has 0.5% the feed no longer has (gone).
  *
  * Every listing is a pure function of (seed, index), so the feed file and the remote, built in
- * different processes, agree without sharing anything but the shape.
+ * different processes, agree without sharing anything but the shape. The ledger is generated
+ * entry by entry (generateLedger) into whatever form the caller reads it in.
  */
 import { seededRandom } from '../src/sim/faults.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { listListingsDataSchema, type ListingRead } from '../src/api/schemas.js';
 import { listingHash } from '../src/domain/hash.js';
-import { CompactLedger } from '../src/domain/ledger-entry.js';
+import type { LedgerEntry } from '../src/domain/ledger-entry.js';
 import type { ListingFields } from '../src/domain/listing.js';
 import type { RemoteRows } from '../src/domain/remote.js';
 import { decodeLedgerEntry, encodeLedgerEntry } from '../src/store/ledger.js';
@@ -206,20 +207,17 @@ function readItem(id: number, listing: ListingFields): ListingRead {
 const PAGE_SIZE = 100;
 
 /**
- * The remote snapshot and the ledger of a chatbot that was last synced from the previous version
- * of the feed: every remote listing is managed, its ledger hash that of the version it holds.
+ * The remote snapshot of a chatbot that was last synced from the previous version of the feed.
  *
- * Built the way a sync builds them, minus the network: the remote as read-shape pages of 100
- * items, each serialised to JSON, parsed back and validated with the api client's schema, then
- * normalised into a RemoteTable by the snapshot's own PageCollector (so each listing's strings
- * are the flat strings JSON.parse makes, and the page's objects die young); the ledger through
- * the Redis entry encoding, each key its own string as HSCAN returns it.
+ * Built the way a sync builds it, minus the network: read-shape pages of 100 items, each
+ * serialised to JSON, parsed back and validated with the api client's schema, then normalised
+ * into a RemoteTable by the snapshot's own PageCollector (so each listing's strings are the flat
+ * strings JSON.parse makes, and the page's objects die young).
  */
-export function generateRemote(shape: FeedShape): { remote: RemoteRows; ledger: CompactLedger } {
+export function generateRemote(shape: FeedShape): RemoteRows {
   let total = 0;
   for (const { role } of universe(shape)) if (role !== 'new') total++;
   const collector = new PageCollector(total);
-  const ledger = new CompactLedger();
   let items: ListingRead[] = [];
   let page = 1;
   const flush = (): void => {
@@ -230,18 +228,29 @@ export function generateRemote(shape: FeedShape): { remote: RemoteRows; ledger: 
   for (const { index, role } of universe(shape)) {
     if (role === 'new') continue;
     const made = generate(shape.seed, index);
-    const held = role === 'changed' ? made.previous : made.listing;
-    const id = 5_000_000 + index;
-    items.push(readItem(id, held));
-    const entry = decodeLedgerEntry(encodeLedgerEntry({ hash: listingHash(held), remoteId: String(id), writtenAt: 1_700_000_000_000, runId: 'bench-previous' }));
-    if (entry !== undefined) ledger.set(String(10_000_000 + index), entry);
+    items.push(readItem(5_000_000 + index, role === 'changed' ? made.previous : made.listing));
     if (items.length === PAGE_SIZE) flush();
   }
   if (items.length > 0) flush();
   const drift: string[] = [];
   const remote = collector.finish(drift);
   if (drift.length > 0) throw new Error(`generated remote drifted: ${drift.join('; ')}`);
-  return { remote, ledger };
+  return remote;
+}
+
+/**
+ * The ledger of that chatbot: every remote listing managed, its hash that of the version it
+ * holds. Each entry goes through the Redis entry encoding and reaches `onEntry` with its own key
+ * string, one at a time, as LedgerStore's HSCAN hands them over.
+ */
+export function generateLedger(shape: FeedShape, onEntry: (key: string, entry: LedgerEntry) => void): void {
+  for (const { index, role } of universe(shape)) {
+    if (role === 'new') continue;
+    const made = generate(shape.seed, index);
+    const held = role === 'changed' ? made.previous : made.listing;
+    const entry = decodeLedgerEntry(encodeLedgerEntry({ hash: listingHash(held), remoteId: String(5_000_000 + index), writtenAt: 1_700_000_000_000, runId: 'bench-previous' }));
+    if (entry !== undefined) onEntry(String(10_000_000 + index), entry);
+  }
 }
 
 /** The feed as the importer would hand it to the planner (key → listing), for timing the planner alone. */

@@ -109,7 +109,7 @@ export function runFromOutcome(outcome: SyncOutcome): NewRun {
 /** SyncStores over the Redis store. */
 export function syncStores(store: Store): SyncStores {
   return {
-    readLedger: (chatbot) => store.ledger.readLedger(chatbot),
+    readLedger: (chatbot, index, positions) => store.ledger.readLedgerByPosition(chatbot, index, positions),
     failedKeys: async (chatbot) => new Set((await store.failedKeys.failedKeys(chatbot)).keys()),
     async lastSuccessfulFeedRows(chatbot) {
       const run = await store.runs.lastSuccessfulRun(chatbot);

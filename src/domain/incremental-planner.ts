@@ -10,11 +10,13 @@
  */
 import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
 import { listingHash } from './hash.js';
-import type { Ledger, LedgerEntry } from './ledger-entry.js';
+import type { Ledger } from './ledger-entry.js';
 import type { ListingFields, SyncKeyType } from './listing.js';
 import type { DeleteScope, FieldChange, Plan, PlannedCreate, PlannedDelete, PlannedUpdate, SyncMode } from './plan.js';
 import { remoteRows, type RemoteListing, type RemoteRows } from './remote.js';
 import { compareIds, compareText } from './remote-index.js';
+import { indexRemoteKeys, type RemoteKeyIndex } from './remote-key-index.js';
+import { planningLedger, type PlanningLedger } from './planning-ledger.js';
 
 /** What the planner needs besides the feed: PlanInput (planner.ts) without `feed`. */
 export interface PlannerContext {
@@ -29,7 +31,10 @@ export interface PlannerContext {
    * unchanged until finish(). A snapshot's rows (a RemoteTable), or a plain array of listings.
    */
   remote: RemoteRows | readonly RemoteListing[];
-  ledger: Ledger;
+  /** A Ledger map, or a sync's LedgerByPosition (built with `index`). */
+  ledger: Ledger | PlanningLedger;
+  /** The remote's key index when the caller already built it (a sync does, to read the ledger by position). */
+  index?: RemoteKeyIndex;
   /** Defaults to DEFAULT_VOLATILE_FIELDS. */
   volatileFields?: readonly string[];
   /** Keys whose jobs failed finally in an earlier run: planned again even when they look unchanged. */
@@ -67,46 +72,9 @@ export const HIDDEN_FIELDS_CHANGE = '(hidden fields)';
 /** Change entry of an update planned only because an earlier run's job for the key failed. */
 export const RETRY_CHANGE = '(retry)';
 
-interface CompactRemoteIndex {
-  /** Key → position in `remote` of the copy kept (the lowest id). */
-  kept: Map<string, number>;
-  /** Keys held by several listings → their positions, kept copy first, then by id. */
-  copies: Map<string, number[]>;
-  /** Ids of remote listings with an empty key. */
-  unkeyed: string[];
-}
-
-function indexRemoteCompactly(remote: RemoteRows, keyType: SyncKeyType): CompactRemoteIndex {
-  const kept = new Map<string, number>();
-  const copies = new Map<string, number[]>();
-  const unkeyed: string[] = [];
-  for (let position = 0; position < remote.length; position++) {
-    const key = remote.key(position, keyType);
-    if (key === '') {
-      unkeyed.push(remote.id(position));
-      continue;
-    }
-    const first = kept.get(key);
-    if (first === undefined) {
-      kept.set(key, position);
-      continue;
-    }
-    const list = copies.get(key);
-    if (list === undefined) copies.set(key, [first, position]);
-    else list.push(position);
-  }
-  for (const [key, list] of copies) {
-    // Why the lowest id is kept: it is the oldest copy, the one other systems most likely point at.
-    list.sort((a, b) => compareIds(remote.id(a), remote.id(b)));
-    kept.set(key, list[0] as number);
-  }
-  unkeyed.sort(compareIds);
-  return { kept, copies, unkeyed };
-}
-
 /** Why an unchanged-looking feed listing must still be written, or undefined when it need not be. */
-function forcedChange(entry: LedgerEntry | undefined, hash: string | undefined, retry: boolean): FieldChange | undefined {
-  if (entry !== undefined && hash !== undefined && entry.hash !== hash) return { field: HIDDEN_FIELDS_CHANGE, from: entry.hash, to: hash };
+function forcedChange(recorded: string | undefined, hash: string | undefined, retry: boolean): FieldChange | undefined {
+  if (recorded !== undefined && hash !== undefined && recorded !== hash) return { field: HIDDEN_FIELDS_CHANGE, from: recorded, to: hash };
   if (retry) return { field: RETRY_CHANGE, from: 'failed in an earlier run', to: 'retry' };
   return undefined;
 }
@@ -126,10 +94,11 @@ function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
  *   key we never touched belongs to whoever made it and is only reported.
  */
 export function createIncrementalPlanner(context: PlannerContext): IncrementalPlanner {
-  const { ledger } = context;
+  const ledger = planningLedger(context.ledger);
   const remote = Array.isArray(context.remote) ? remoteRows(context.remote) : (context.remote as RemoteRows);
   const options = { volatileFields: context.volatileFields ?? DEFAULT_VOLATILE_FIELDS };
-  const index = indexRemoteCompactly(remote, context.keyType);
+  const index = context.index ?? indexRemoteKeys(remote, context.keyType);
+  if (index.keyType !== context.keyType) throw new Error(`createIncrementalPlanner: the index is by ${index.keyType}, the plan by ${context.keyType}`);
   // One byte per remote position: 1 once the feed held the key of the copy kept there.
   const seen = new Uint8Array(remote.length);
   const createdKeys = new Set<string>();
@@ -167,26 +136,26 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
       return;
     }
     // Hashed only here and for writes: an unchanged listing without a ledger entry needs no hash.
-    const entry = ledger.get(key);
-    const hash = entry === undefined ? undefined : listingHash(listing);
-    const forced = forcedChange(entry, hash, context.retryKeys?.has(key) === true);
+    const recorded = ledger.hashOf(key, position);
+    const hash = recorded === undefined ? undefined : listingHash(listing);
+    const forced = forcedChange(recorded, hash, context.retryKeys?.has(key) === true);
     if (forced === undefined) {
       unchanged += 1;
-      if (entry === undefined) adopt.push({ key, hash: listingHash(listing), remoteId: remote.id(position) });
+      if (recorded === undefined) adopt.push({ key, hash: listingHash(listing), remoteId: remote.id(position) });
     } else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
   }
 
   function plannedDeletes(): PlannedDelete[] {
     const deletes: PlannedDelete[] = [];
-    const managed = (key: string): boolean => context.deleteScope === 'all' || ledger.has(key);
+    const managed = (key: string, position: number): boolean => context.deleteScope === 'all' || ledger.has(key, position);
     if (context.mode === 'mirror') {
       for (const [key, position] of index.kept) {
-        if (seen[position] === 0 && managed(key)) deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
+        if (seen[position] === 0 && managed(key, position)) deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
       }
     }
     for (const [key, positions] of index.copies) {
       const inFeed = seen[positions[0] as number] === 1;
-      if (!inFeed && !managed(key)) continue;
+      if (!inFeed && !managed(key, positions[0] as number)) continue;
       for (const position of positions.slice(1)) {
         deletes.push({ key: remote.id(position), keyType: 'NewOaks', reason: 'duplicate', listingKey: key });
       }
@@ -215,7 +184,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     const remoteDuplicates = [...index.copies]
       .map(([key, positions]) => ({ key, ids: positions.map((position) => remote.id(position)) }))
       .sort((a, b) => compareText(a.key, b.key));
-    return { plan, adopt, remoteDuplicates, remoteUnkeyed: index.unkeyed };
+    return { plan, adopt, remoteDuplicates, remoteUnkeyed: [...index.unkeyed] };
   }
 
   return { add, hold, finish };

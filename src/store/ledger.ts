@@ -8,7 +8,9 @@
  * workers finishing at once cannot interleave.
  */
 import type { Redis } from 'ioredis';
+import { LedgerByPosition } from '../domain/ledger-by-position.js';
 import { CompactLedger, type LedgerEntry } from '../domain/ledger-entry.js';
+import type { RemoteKeyIndex } from '../domain/remote-key-index.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 
@@ -69,16 +71,30 @@ export class LedgerStore {
   /** Every entry of a chatbot, read with HSCAN in batches so a million entries do not block Redis. */
   async readLedger(chatbot: string): Promise<CompactLedger> {
     const ledger = new CompactLedger();
+    await this.scan(chatbot, (key, entry) => void ledger.set(key, entry));
+    return ledger;
+  }
+
+  /**
+   * The ledger as a sync's planner reads it: hashes by the position of the remote listing that
+   * holds each key (`index`, over `positions` remote rows). See domain/ledger-by-position.ts.
+   */
+  async readLedgerByPosition(chatbot: string, index: RemoteKeyIndex, positions: number): Promise<LedgerByPosition> {
+    const ledger = new LedgerByPosition(index, positions);
+    await this.scan(chatbot, (key, entry) => ledger.add(key, entry.hash));
+    return ledger;
+  }
+
+  private async scan(chatbot: string, onEntry: (key: string, entry: LedgerEntry) => void): Promise<void> {
     let cursor = '0';
     do {
       const [next, flat] = await this.redis.hscan(this.keys.ledger(chatbot), cursor, 'COUNT', 5000);
       cursor = next;
       for (let i = 0; i + 1 < flat.length; i += 2) {
         const entry = decodeLedgerEntry(flat[i + 1] as string);
-        if (entry) ledger.set(flat[i] as string, entry);
+        if (entry) onEntry(flat[i] as string, entry);
       }
     } while (cursor !== '0');
-    return ledger;
   }
 
   async getEntry(chatbot: string, key: string): Promise<LedgerEntry | undefined> {

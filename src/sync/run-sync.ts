@@ -4,7 +4,8 @@
  */
 import type { ApiClient } from '../api/client-contract.js';
 import { checkGuard, parseMaxDeletes } from '../domain/guard.js';
-import type { Ledger } from '../domain/ledger-entry.js';
+import type { PlanningLedger } from '../domain/planning-ledger.js';
+import { indexRemoteKeys, type RemoteKeyIndex } from '../domain/remote-key-index.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { DeleteScope, Plan, SyncMode } from '../domain/plan.js';
 import { createIncrementalPlanner, type IncrementalPlanner, type PlanResult } from '../domain/incremental-planner.js';
@@ -32,7 +33,8 @@ export interface SyncRequest {
 
 /** Redis-backed records the sync reads and writes, adapted by the composition root. */
 export interface SyncStores {
-  readLedger(chatbot: string): Promise<Ledger>;
+  /** The ledger by remote position (read after the snapshot, with its key index). */
+  readLedger(chatbot: string, index: RemoteKeyIndex, positions: number): Promise<PlanningLedger>;
   failedKeys(chatbot: string): Promise<ReadonlySet<string>>;
   lastSuccessfulFeedRows(chatbot: string): Promise<number | undefined>;
   /** Saves the run record (summary, rejected rows) before its jobs are enqueued. */
@@ -139,14 +141,18 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     ...(deps.progress?.remote ? { onProgress: deps.progress.remote } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });
-  const ledgerRead = deps.stores.readLedger(request.chatbot);
-  const planner = Promise.all([snapshotRead, ledgerRead, deps.stores.failedKeys(request.chatbot)]).then(([snapshot, ledger, retryKeys]) =>
+  // Why the ledger is read after the snapshot: it is held by remote position (one hash per listing,
+  // no key strings), which needs the snapshot's key index; Redis answers in seconds at 1M entries.
+  const indexed = snapshotRead.then((snapshot) => indexRemoteKeys(snapshot.rows, request.keyType));
+  const ledgerRead = Promise.all([snapshotRead, indexed]).then(([snapshot, index]) => deps.stores.readLedger(request.chatbot, index, snapshot.rows.length));
+  const planner = Promise.all([snapshotRead, indexed, ledgerRead, deps.stores.failedKeys(request.chatbot)]).then(([snapshot, index, ledger, retryKeys]) =>
     createIncrementalPlanner({
       chatbot: request.chatbot,
       keyType: request.keyType,
       mode: request.mode,
       deleteScope: request.deleteScope,
       remote: snapshot.rows,
+      index,
       ledger,
       retryKeys,
       ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),

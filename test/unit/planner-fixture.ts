@@ -1,5 +1,6 @@
 /** Listings and remote copies for the domain tests (planner, compare, hash). */
-import type { ListingFields } from '../../src/domain/listing.js';
+import fc from 'fast-check';
+import { AREA_UNITS, type ListingFields } from '../../src/domain/listing.js';
 import type { RemoteListing } from '../../src/domain/remote.js';
 
 /** A valid feed listing with key `mls`; fields overridable. */
@@ -37,3 +38,29 @@ export function shown(fields: ListingFields): Partial<ListingFields> {
 export function remote(id: string, fields: ListingFields): RemoteListing {
   return { id, fields: shown(fields) };
 }
+
+const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8'];
+
+function listingArb(key: string): fc.Arbitrary<ListingFields> {
+  return fc
+    .record({
+      City: fc.constantFrom('Oakland', 'San Jose', ' San Jose '),
+      SalePrice: fc.constantFrom(100, 100.001, 200),
+      DaysOnMarket: fc.nat(3),
+      AreaUnit: fc.constantFrom(...AREA_UNITS),
+      Location: fc.constantFrom(undefined, 'Downtown'),
+      Images: fc.constantFrom<string[] | undefined>(undefined, ['a'], ['a', 'b'], ['b', 'a']),
+      Description: fc.constantFrom(undefined, '', 'Nice'),
+      Latitude: fc.constantFrom(37.1, 37.1000001, 37.2),
+    })
+    .map((fields) => listing(key, fields));
+}
+
+/** Random feeds, remotes (keys may repeat) and ledgers over a few keys, for the planner's properties. */
+export const scenarioArb = fc.record({
+  feed: fc.subarray(KEYS).chain((keys) => fc.tuple(...keys.map(listingArb))),
+  // Keys may repeat: the remote can hold duplicates, which scope all cleans up.
+  remote: fc.array(fc.constantFrom(...KEYS).chain(listingArb), { maxLength: 12 }),
+  ledger: fc.array(fc.constantFrom(...KEYS).chain(listingArb), { maxLength: 8 }),
+});
+

@@ -7,37 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_VOLATILE_FIELDS, diffListing } from '../../src/domain/compare.js';
 import { listingHash } from '../../src/domain/hash.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
-import { AREA_UNITS, type ListingFields } from '../../src/domain/listing.js';
+import type { ListingFields } from '../../src/domain/listing.js';
 import type { Plan } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
-import { listing, remote } from './planner-fixture.js';
+import { remote, scenarioArb } from './planner-fixture.js';
 
 /** The service as the test sees it: full fields per id (the planner only sees the read shape). */
 type Service = Map<string, ListingFields>;
-
-const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8'];
-
-function listingArb(key: string): fc.Arbitrary<ListingFields> {
-  return fc
-    .record({
-      City: fc.constantFrom('Oakland', 'San Jose', ' San Jose '),
-      SalePrice: fc.constantFrom(100, 100.001, 200),
-      DaysOnMarket: fc.nat(3),
-      AreaUnit: fc.constantFrom(...AREA_UNITS),
-      Location: fc.constantFrom(undefined, 'Downtown'),
-      Images: fc.constantFrom<string[] | undefined>(undefined, ['a'], ['a', 'b'], ['b', 'a']),
-      Description: fc.constantFrom(undefined, '', 'Nice'),
-      Latitude: fc.constantFrom(37.1, 37.1000001, 37.2),
-    })
-    .map((fields) => listing(key, fields));
-}
-
-const scenarioArb = fc.record({
-  feed: fc.subarray(KEYS).chain((keys) => fc.tuple(...keys.map(listingArb))),
-  // Keys may repeat: the remote can hold duplicates, which scope all cleans up.
-  remote: fc.array(fc.constantFrom(...KEYS).chain(listingArb), { maxLength: 12 }),
-  ledger: fc.array(fc.constantFrom(...KEYS).chain(listingArb), { maxLength: 8 }),
-});
 
 function apply(service: Service, plan: Plan, ledger: Map<string, LedgerEntry>, nextId: () => string): void {
   for (const planned of plan.deletes) {
