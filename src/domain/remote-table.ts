@@ -4,17 +4,20 @@
  */
 import type { ListingFields, SyncKeyType } from './listing.js';
 import type { RemoteListing, RemoteRows } from './remote.js';
-import { CodedColumn, ListColumn, NumberColumn, ValueColumn } from './remote-columns.js';
+import { CodedColumn, ListColumn, NumberColumn, TextBytesColumn, ValueColumn } from './remote-columns.js';
 
 type Fields = Partial<ListingFields>;
-/** Text with a value of its own per listing. */
-type TextField = 'Url' | 'MLSNumber' | 'Description' | 'Address' | 'Location';
+/** Text with a value of its own per listing, held as strings: the MLS number is a key the planner's index shares. */
+type TextField = 'MLSNumber';
+/** Text with a value of its own per listing, held as UTF-8 bytes (TextBytesColumn). */
+type BytesField = 'Url' | 'Description' | 'Address' | 'Location';
 /** Text with few distinct values across a chatbot: held as codes into those values (CodedColumn). */
 type CodedField = 'CurrencySymbol' | 'PropertyType' | 'City' | 'State' | 'ZIP' | 'SaleType' | 'Status' | 'Tours' | 'SpaceType' | 'AreaUnit';
 type NumberField = 'Bedrooms' | 'Bathrooms' | 'YearBuilt' | 'DaysOnMarket' | 'LotArea' | 'BuildingArea' | 'ParkingSpots' | 'SalePrice' | 'RentPrice' | 'UnitAreaPrice' | 'HOAMonth' | 'ZestimatePrice' | 'DepositFee' | 'Latitude' | 'Longitude';
 type ListField = 'Images' | 'ExtensionColumn';
 
-const TEXT_FIELDS: readonly TextField[] = ['Url', 'MLSNumber', 'Description', 'Address', 'Location'];
+const TEXT_FIELDS: readonly TextField[] = ['MLSNumber'];
+const BYTES_FIELDS: readonly BytesField[] = ['Url', 'Description', 'Address', 'Location'];
 const CODED_FIELDS: readonly CodedField[] = ['CurrencySymbol', 'PropertyType', 'City', 'State', 'ZIP', 'SaleType', 'Status', 'Tours', 'SpaceType', 'AreaUnit'];
 const NUMBER_FIELDS: readonly NumberField[] = ['Bedrooms', 'Bathrooms', 'YearBuilt', 'DaysOnMarket', 'LotArea', 'BuildingArea', 'ParkingSpots', 'SalePrice', 'RentPrice', 'UnitAreaPrice', 'HOAMonth', 'ZestimatePrice', 'DepositFee', 'Latitude', 'Longitude'];
 const LIST_FIELDS: readonly ListField[] = ['Images', 'ExtensionColumn'];
@@ -23,8 +26,8 @@ const LIST_FIELDS: readonly ListField[] = ['Images', 'ExtensionColumn'];
  * Collects remote listings into columns, one listing at a time (so each page's objects can be
  * collected while the next page is read). Why columns: a normalised listing as an object costs
  * ~580 bytes (wrapper, id string, a 24-property object, boxed doubles, two empty arrays, its own
- * copy of every repeated string); in columns it costs its unique strings and a slot per column:
- * 8 bytes per unique text field, 2 per repeated text field, 4 per integer field. A RemoteListing is built again only when asked for (RemoteTable.fields).
+ * copy of every repeated string); in columns it costs its unique text as UTF-8 bytes (the MLS
+ * number as a string), 2 bytes per repeated text field, 4 per integer field. A RemoteListing is built again only when asked for (RemoteTable.fields).
  */
 export class RemoteTableBuilder {
   private rows = 0;
@@ -53,10 +56,11 @@ export class RemoteTableBuilder {
       this.oddIds.set(row, listing.id);
     }
     const fields = listing.fields as Readonly<Record<string, unknown>>;
-    const { text, coded, numbers, lists } = this.columns;
+    const { text, bytes, coded, numbers, lists } = this.columns;
     const capacity = Math.max(this.expected, this.ids.length);
     const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
     for (const field of TEXT_FIELDS) text[field].set(row, textOf(fields[field]));
+    for (const field of BYTES_FIELDS) bytes[field].set(row, textOf(fields[field]), capacity);
     for (const field of CODED_FIELDS) coded[field].set(row, textOf(fields[field]), capacity);
     for (const field of NUMBER_FIELDS) {
       const value = fields[field];
@@ -76,8 +80,9 @@ export class RemoteTableBuilder {
 }
 
 interface Columns {
-  /** Text columns with one value per listing (Url, Address, MLSNumber …); the others are in `coded`. */
+  /** Text columns with one value per listing: the MLS number as strings, the others as bytes. */
   text: Record<TextField, ValueColumn<string>>;
+  bytes: Record<BytesField, TextBytesColumn>;
   coded: Record<CodedField, CodedColumn>;
   numbers: Record<NumberField, NumberColumn>;
   lists: Record<ListField, ListColumn<unknown>>;
@@ -85,10 +90,11 @@ interface Columns {
 
 function newColumns(): Columns {
   const text = Object.fromEntries(TEXT_FIELDS.map((field) => [field, new ValueColumn<string>()])) as Columns['text'];
+  const bytes = Object.fromEntries(BYTES_FIELDS.map((field) => [field, new TextBytesColumn()])) as Columns['bytes'];
   const coded = Object.fromEntries(CODED_FIELDS.map((field) => [field, new CodedColumn()])) as Columns['coded'];
   const numbers = Object.fromEntries(NUMBER_FIELDS.map((field) => [field, new NumberColumn()])) as Columns['numbers'];
   const lists = Object.fromEntries(LIST_FIELDS.map((field) => [field, new ListColumn<unknown>()])) as Columns['lists'];
-  return { text, coded, numbers, lists };
+  return { text, bytes, coded, numbers, lists };
 }
 
 /** Remote listings in columns (see RemoteTableBuilder); positions go through `order` when given. */
@@ -116,7 +122,7 @@ export class RemoteTable implements RemoteRows {
 
   key(position: number, keyType: SyncKeyType): string {
     const row = this.row(position);
-    const value = keyType === 'MLSNumber' ? this.columns.text.MLSNumber.get(row) : this.columns.text.Url.get(row);
+    const value = keyType === 'MLSNumber' ? this.columns.text.MLSNumber.get(row) : this.columns.bytes.Url.get(row);
     return value === undefined ? '' : value.trim();
   }
 
@@ -128,16 +134,16 @@ export class RemoteTable implements RemoteRows {
    */
   fields(position: number): Fields {
     const row = this.row(position);
-    const { text: t, coded: c, numbers: n, lists: l } = this.columns;
+    const { text: t, bytes: b, coded: c, numbers: n, lists: l } = this.columns;
     const f: Fields = {};
     let s: string | undefined;
     let x: number | undefined;
     if ((s = c.CurrencySymbol.get(row)) !== undefined) f.CurrencySymbol = s;
     if ((s = c.PropertyType.get(row)) !== undefined) f.PropertyType = s;
-    if ((s = t.Url.get(row)) !== undefined) f.Url = s;
+    if ((s = b.Url.get(row)) !== undefined) f.Url = s;
     if ((s = t.MLSNumber.get(row)) !== undefined) f.MLSNumber = s;
-    if ((s = t.Description.get(row)) !== undefined) f.Description = s;
-    if ((s = t.Address.get(row)) !== undefined) f.Address = s;
+    if ((s = b.Description.get(row)) !== undefined) f.Description = s;
+    if ((s = b.Address.get(row)) !== undefined) f.Address = s;
     if ((s = c.City.get(row)) !== undefined) f.City = s;
     if ((s = c.State.get(row)) !== undefined) f.State = s;
     if ((s = c.ZIP.get(row)) !== undefined) f.ZIP = s;
@@ -166,7 +172,7 @@ export class RemoteTable implements RemoteRows {
     if ((x = n.Latitude.get(row)) !== undefined) f.Latitude = x;
     if ((x = n.Longitude.get(row)) !== undefined) f.Longitude = x;
     if ((s = c.AreaUnit.get(row)) !== undefined) f.AreaUnit = s as ListingFields['AreaUnit'];
-    if ((s = t.Location.get(row)) !== undefined) f.Location = s;
+    if ((s = b.Location.get(row)) !== undefined) f.Location = s;
     return f;
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CompactLedger, type LedgerEntry } from '../../src/domain/ledger-entry.js';
 import { listingFieldsSchema, type ListingFields } from '../../src/domain/listing.js';
 import { remoteListingsOf, type RemoteListing } from '../../src/domain/remote.js';
+import { TextBytesColumn } from '../../src/domain/remote-columns.js';
 import { RemoteTableBuilder } from '../../src/domain/remote-table.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 
@@ -71,6 +72,20 @@ describe('RemoteTable', () => {
     }
   });
 
+});
+
+describe('TextBytesColumn', () => {
+  it('gives back unique text exactly: non-ASCII, empty, absent, longer than a length field, across many blocks', () => {
+    const column = new TextBytesColumn();
+    const long = 'x'.repeat(70_000);
+    const values = new Map<number, string>([[0, 'Café Montréal 🏠'], [1, ''], [3, long], [4, '  spaced  ']]);
+    // ~48 MiB of URLs: dozens of 1 MiB blocks, each value within one.
+    for (let row = 5; row < 400_000; row++) values.set(row, `https://www.redfin.com/IL/Chicago/${row}-N-Clarendon-Ave-60640/unit-${row % 977}/home/${row * 7}`);
+    for (const [row, value] of values) column.set(row, value, 400_000);
+    for (const [row, value] of values) expect(column.get(row)).toBe(value);
+    expect(column.get(2)).toBeUndefined();
+    expect(column.get(400_001)).toBeUndefined();
+  });
 });
 
 describe('CompactLedger', () => {
