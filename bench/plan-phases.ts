@@ -119,6 +119,9 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   const index = indexed.value;
   const placed = await timed(() => ledgerByPosition(shape, index, remote));
   const ledger = placed.value;
+  // Why settle: generating 1M listings in one burst leaves ~100 MiB of garbage a real sync (pages
+  // arriving over minutes) would have collected long before; the planner phase does the same.
+  settledHeapMiB();
   const resident = process.memoryUsage();
   let finishMs = 0;
   const run = await timed(async () => {

@@ -18,10 +18,13 @@ import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './open-feed.js';
  * dependency) by a two-line bootstrap, so tests exercise exactly the code in src/.
  */
 function startFeedWorker(workerData: FeedWorkerData): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./feed-worker.js', import.meta.url), { workerData });
+  // Why a 16 MiB young generation: the importer's garbage is short-lived; measured at 1M rows
+  // as fast as V8's default and ~14 MiB less resident.
+  const resourceLimits = { maxYoungGenerationSizeMb: 16 };
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./feed-worker.js', import.meta.url), { workerData, resourceLimits });
   const source = new URL('./feed-worker.ts', import.meta.url).href;
   const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData });
+  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
 }
 
 type Waiter = { resolve: () => void };
