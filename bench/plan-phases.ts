@@ -2,7 +2,7 @@
  * The phases of `bench:plan`, each run in a child process of its own so that its peak RSS
  * (process.resourceUsage().maxRSS) is the phase's alone. Each returns the figures it measured.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import { createIncrementalPlanner } from '../src/domain/incremental-planner.js';
@@ -14,7 +14,7 @@ import type { RemoteRows } from '../src/domain/remote.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from '../src/domain/remote-key-index.js';
 import { generateFeedListings, generateLedger, generateRemote, type ExpectedPlan, type FeedShape } from './generate-feed.js';
 
-export const PHASES = ['baseline', 'importer', 'import-plan', 'planner'] as const;
+export const PHASES = ['baseline', 'importer', 'importer-worker', 'import-plan', 'planner'] as const;
 export type PhaseName = (typeof PHASES)[number];
 
 export interface PhaseResult {
@@ -54,6 +54,20 @@ async function timed<T>(work: () => Promise<T> | T): Promise<Timed<T>> {
 
 const MIB = 1024 * 1024;
 
+/**
+ * Resets the process's peak RSS to its current RSS (Linux: /proc/self/clear_refs, which getrusage
+ * follows), so that the import+plan phase reports the peak of its timed part, not the peak of
+ * building its input. False where that is not possible: the peak is then the whole process's.
+ */
+function resetPeakRss(): boolean {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function peakRssMiB(): number {
   // resourceUsage().maxRSS is in KiB.
   return process.resourceUsage().maxRSS / 1024;
@@ -75,17 +89,21 @@ async function baseline({ file }: PhaseArgs): Promise<PhaseResult> {
   return { phase: 'baseline', rows: run.value, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(), extra: {} };
 }
 
-/** (b) The importer alone: openFeed + iterate every row (CSV parsing, profile mapping, validation, de-duplication). */
-async function importer({ file, shape }: PhaseArgs): Promise<PhaseResult> {
+/**
+ * (b) The importer alone: openFeed + iterate every row (CSV parsing, profile mapping, validation,
+ * de-duplication), on this thread ('main': the importer's own cost) or in the worker thread a
+ * sync uses for a large file ('worker': plus handing every row across threads).
+ */
+async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): Promise<PhaseResult> {
   const run = await timed(async () => {
-    const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
+    const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber', thread });
     let rows = 0;
     for await (const _row of feed.rows) rows++;
     return { rows, stats: feed.stats() };
   });
   const { stats } = run.value;
   return {
-    phase: 'importer', rows: run.value.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
+    phase: thread === 'main' ? 'importer' : 'importer-worker', rows: run.value.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
     extra: { valid: stats.valid, rejected: stats.rejected },
   };
 }
@@ -121,8 +139,10 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   const ledger = placed.value;
   // Why settle: generating 1M listings in one burst leaves ~100 MiB of garbage a real sync (pages
   // arriving over minutes) would have collected long before; the planner phase does the same.
-  settledHeapMiB();
+  collectGarbage();
   const resident = process.memoryUsage();
+  const peakBeforeImport = peakRssMiB();
+  const windowed = resetPeakRss();
   let finishMs = 0;
   const run = await timed(async () => {
     const planner = createIncrementalPlanner({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote, index, ledger });
@@ -150,6 +170,8 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
       generateRemoteMs: generated.ms,
       ledgerMs: placed.ms,
       residentBeforeImportMiB: resident.rss / MIB,
+      peakRssBeforeImportMiB: peakBeforeImport,
+      peakRss: windowed ? 'import + plan only (peak reset after building the remote and the ledger)' : 'whole process (could not reset the peak on this OS)',
       heapBeforeImportMiB: resident.heapUsed / MIB,
       finishMs,
       plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
@@ -158,19 +180,16 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   };
 }
 
-/** Heap used after a full collection (the parent starts phases with --expose-gc), MiB. */
-function settledHeapMiB(): number {
+/** A full collection (the parent starts phases with --expose-gc). */
+function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().heapUsed / MIB;
 }
 
-/** (d) The planner alone on pre-built input (feed Map, remote, full ledger): best of 3 rounds; and the size of its remote index. */
+/** (d) The planner alone on pre-built input (feed Map, remote, key index, full ledger): best of 3 rounds. */
 async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult> {
   const feed = generateFeedListings(shape);
   const remote = generateRemote(shape);
-  const before = settledHeapMiB();
   const index = indexRemoteKeys(remote, 'MLSNumber');
-  const indexMiB = settledHeapMiB() - before;
   const ledger = ledgerByPosition(shape, index, remote);
   const rounds: Array<Timed<ReturnType<typeof planSync>>> = [];
   for (let round = 0; round < 3; round++) {
@@ -181,7 +200,7 @@ async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult
   const counts: ExpectedPlan = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length, unchanged: plan.unchanged };
   return {
     phase: 'planner', rows: feed.size, ms: best.ms, cpuMs: best.cpuMs, peakRssMiB: peakRssMiB(),
-    extra: { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), indexMiB, mismatch: planMismatch(counts, expected) },
+    extra: { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch: planMismatch(counts, expected) },
   };
 }
 
@@ -190,7 +209,9 @@ export async function runPhase(name: PhaseName, args: PhaseArgs): Promise<PhaseR
     case 'baseline':
       return await baseline(args);
     case 'importer':
-      return await importer(args);
+      return await importer(args, 'main');
+    case 'importer-worker':
+      return await importer(args, 'worker');
     case 'import-plan':
       return await importPlan(args);
     case 'planner':

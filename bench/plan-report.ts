@@ -10,6 +10,8 @@ export interface SizeResult {
   fileMiB: number;
   baseline: PhaseResult[];
   importer: PhaseResult[];
+  /** The importer in the worker thread a sync uses for a large local file. */
+  importerWorker: PhaseResult[];
   importPlan: PhaseResult[];
   planner: PhaseResult;
 }
@@ -33,18 +35,28 @@ const verdict = (ok: boolean): string => (ok ? 'PASS' : 'MISS');
 export function figures(size: SizeResult) {
   const base = fastest(size.baseline);
   const imp = fastest(size.importer);
+  const inWorker = fastest(size.importerWorker);
   const both = fastest(size.importPlan);
   return {
     baseRate: rate(base),
     baseMs: base.ms,
     importRate: rate(imp),
     importRatio: rate(imp) / rate(base),
+    workerRate: rate(inWorker),
+    workerRatio: rate(inWorker) / rate(base),
     importPlanMs: both.ms,
     importPlanRatio: both.ms / base.ms,
     finishMs: Number(both.extra.finishMs),
     plannerPer100k: (size.planner.ms * 100_000) / size.planner.rows,
     plannerCpuPer100k: (size.planner.cpuMs * 100_000) / size.planner.rows,
-    rss: { baseline: highestRss(size.baseline), importer: highestRss(size.importer), importPlan: highestRss(size.importPlan), planner: size.planner.peakRssMiB },
+    rss: {
+      baseline: highestRss(size.baseline),
+      importer: highestRss(size.importer),
+      importerWorker: highestRss(size.importerWorker),
+      importPlan: highestRss(size.importPlan),
+      building: Math.max(...size.importPlan.map((run) => Number(run.extra.peakRssBeforeImportMiB))),
+      planner: size.planner.peakRssMiB,
+    },
     residentBeforeImport: Number(both.extra.residentBeforeImportMiB),
     plan: String(both.extra.plan),
     mismatch: [both.extra.mismatch, size.planner.extra.mismatch].filter((text) => text !== '' && text !== undefined).join('; '),
@@ -53,13 +65,13 @@ export function figures(size: SizeResult) {
 
 function figuresTable(sizes: readonly SizeResult[]): string[] {
   const lines = [
-    '| listings | file MiB | csv-parse rows/s | importer rows/s | importer ÷ csv-parse | csv-parse s | import+plan s | import+plan ÷ csv-parse | finish() ms | planner ms / 100k (cpu) |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| listings | file MiB | csv-parse rows/s | importer rows/s | importer ÷ csv-parse | importer in a worker rows/s (÷ csv-parse) | csv-parse s | import+plan s | import+plan ÷ csv-parse | finish() ms | planner ms / 100k (cpu) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const size of sizes) {
     const f = figures(size);
     lines.push(
-      `| ${count(size.rows)} | ${fixed(size.fileMiB)} | ${fixed(f.baseRate)} | ${fixed(f.importRate)} | ${fixed(f.importRatio, 2)}× | ${fixed(f.baseMs / 1000, 1)} | ${fixed(f.importPlanMs / 1000, 1)} | ${fixed(f.importPlanRatio, 2)}× | ${fixed(f.finishMs)} | ${fixed(f.plannerPer100k)} (${fixed(f.plannerCpuPer100k)}) |`,
+      `| ${count(size.rows)} | ${fixed(size.fileMiB)} | ${fixed(f.baseRate)} | ${fixed(f.importRate)} | ${fixed(f.importRatio, 2)}× | ${fixed(f.workerRate)} (${fixed(f.workerRatio, 2)}×) | ${fixed(f.baseMs / 1000, 1)} | ${fixed(f.importPlanMs / 1000, 1)} | ${fixed(f.importPlanRatio, 2)}× | ${fixed(f.finishMs)} | ${fixed(f.plannerPer100k)} (${fixed(f.plannerCpuPer100k)}) |`,
     );
   }
   return lines;
@@ -67,12 +79,12 @@ function figuresTable(sizes: readonly SizeResult[]): string[] {
 
 function memoryTable(sizes: readonly SizeResult[]): string[] {
   const lines = [
-    '| listings | csv-parse | importer | import+plan | of which remote + ledger before import | planner alone | planner\'s remote index (heap) |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
+    '| listings | csv-parse | importer | importer in a worker | import+plan | of which remote + ledger before import | building the remote + ledger (bench) | planner alone |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const size of sizes) {
     const f = figures(size);
-    lines.push(`| ${count(size.rows)} | ${fixed(f.rss.baseline)} | ${fixed(f.rss.importer)} | ${fixed(f.rss.importPlan)} | ${fixed(f.residentBeforeImport)} | ${fixed(f.rss.planner)} | ${fixed(Number(size.planner.extra.indexMiB), 1)} |`);
+    lines.push(`| ${count(size.rows)} | ${fixed(f.rss.baseline)} | ${fixed(f.rss.importer)} | ${fixed(f.rss.importerWorker)} | ${fixed(f.rss.importPlan)} | ${fixed(f.residentBeforeImport)} | ${fixed(f.rss.building)} | ${fixed(f.rss.planner)} |`);
   }
   return lines;
 }
@@ -85,10 +97,9 @@ function targetsTable(sizes: readonly SizeResult[]): string[] {
     const f = figures(size);
     lines.push(`| importer ≥ 0.5× csv-parse rows/s (${count(size.rows)}) | ${fixed(f.importRatio, 2)}× | ${verdict(f.importRatio >= 0.5)} |`);
   }
-  for (const size of sizes) {
-    const f = figures(size);
-    lines.push(`| import + plan < 2× csv-parse time (${count(size.rows)}) | ${fixed(f.importPlanRatio, 2)}× | ${verdict(f.importPlanRatio < 2)} |`);
-  }
+  // The issue sets this target for 1M listings; smaller sizes are in the figures table.
+  const whole = figures(largest);
+  lines.push(`| ${count(largest.rows)} listings imported + planned < 2× csv-parse time | ${fixed(whole.importPlanRatio, 2)}× | ${verdict(whole.importPlanRatio < 2)} |`);
   for (const size of sizes) {
     const f = figures(size);
     lines.push(`| planner ≤ 1 s per 100k, wall (${count(size.rows)}) | ${fixed(f.plannerPer100k)} ms (cpu ${fixed(f.plannerCpuPer100k)} ms) | ${verdict(f.plannerPer100k <= 1000)} |`);
@@ -101,6 +112,7 @@ function targetsTable(sizes: readonly SizeResult[]): string[] {
     lines.push(`| importer peak RSS flat ${count(smallest.rows)} → ${count(largest.rows)} (≤ 1.25×) | ${fixed(growth, 2)}× | ${verdict(growth <= 1.25)} |`);
   }
   lines.push(`| import + plan peak RSS < 512 MiB (${count(largest.rows)}) | ${fixed(large.rss.importPlan)} MiB | ${verdict(large.rss.importPlan < 512)} |`);
+  lines.push(`| (not a target) peak RSS while building the remote and the ledger first (${count(largest.rows)}) | ${fixed(large.rss.building)} MiB | — |`);
   return lines;
 }
 
@@ -112,7 +124,7 @@ export function sectionBody(context: ReportContext, sizes: readonly SizeResult[]
     `Machine: ${context.machine}  `,
     `Date: ${context.date}`,
     '',
-    `Feed: generated CSV in the ${context.profile} profile's shape${context.profile === 'redfin' ? ' (the 27 columns of a Redfin export)' : ''}, in the OS temp directory; remote snapshot of the same size with 1% changed, 0.5% new, 0.5% gone, and a ledger holding every remote listing (scope managed, mode mirror). The remote and the ledger are built in the import+plan process as a sync builds them, minus HTTP: the remote as read-shape pages of 100 items, each JSON-serialised, JSON.parse'd, validated with the api client's schema, normalised (normaliseReadItem) and added to the snapshot's RemoteTable by its own page collector; the ledger through the Redis entry encoding. Each phase runs in its own child process (peak RSS = that process's maxRSS). csv-parse, importer and import+plan: best of ${context.runs} runs each; planner: best of 3 rounds on pre-built input.`,
+    `Feed: generated CSV in the ${context.profile} profile's shape${context.profile === 'redfin' ? ' (the 27 columns of a Redfin export)' : ''}, in the OS temp directory; remote snapshot of the same size with 1% changed, 0.5% new, 0.5% gone, and a ledger holding every remote listing (scope managed, mode mirror). The remote and the ledger are built in the import+plan process as a sync builds them, minus HTTP and Redis: the remote as read-shape pages of 100 items, each JSON-serialised, JSON.parse'd, validated with the api client's schema, normalised (normaliseReadItem) and added to the snapshot's RemoteTable by its own page collector; then the remote key index; then the ledger entry by entry through the Redis entry encoding into a LedgerByPosition, as runSync reads it; then one full GC, and the process's peak RSS is reset (Linux clear_refs) so that the import+plan peak is that of its timed part; the peak while building is shown beside it. Import + plan time = building the key index + the planner fed as rows arrive, with the feed read as \`sync\` reads it (a file this large in a worker thread), until the plan is finished. The importer is measured on its own in-thread (its own cost) and in the worker thread (plus handing rows across). Each phase runs in its own child process (peak RSS = that process's maxRSS). csv-parse, importers and import+plan: best of ${context.runs} runs each; planner: best of 3 rounds on pre-built input.`,
     '',
     ...targetsTable(sizes),
     '',
