@@ -131,6 +131,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
   const openedFeed = await openFeed({ ...request.feed, keyType: request.keyType });
+  deps.logger.debug({ runId, chatbot: request.chatbot, readIn: openedFeed.readIn }, openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened');
   // The feed and the remote are read at the same time: neither depends on the other. The planner
   // starts once the remote and the ledger are in, and plans the feed rows as they come.
   const snapshotRead = readRemoteSnapshot(deps.api, {

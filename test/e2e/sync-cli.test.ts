@@ -4,10 +4,11 @@
  * progress bars only on a terminal. A dry run never sends a write request.
  */
 import { spawnSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { WORKER_MIN_BYTES } from '../../src/feed/open-feed.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
@@ -94,6 +95,27 @@ describe('sync --dry-run --json as a process', () => {
       expect(run.stderr).not.toContain(secret);
       expect(run.stdout).not.toContain(secret);
     }
+  });
+
+  it('reads a feed of 8 MiB or more in a worker thread and plans it exactly as the small one', async () => {
+    const s = await seededSim();
+    const fixture = readFileSync(DRY_RUN_FEED, 'utf8');
+    const [header] = fixture.split('\n');
+    // The hand-checked fixture plus enough new listings (creates) to pass WORKER_MIN_BYTES.
+    const extra = Array.from({ length: 45_000 }, (_, i) => `MLX${i},https://example.test/new/${i},for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,350000,,,${i} New St,Springfield,CA,90000,34,-118,New listing ${i} ${'x'.repeat(40)},`);
+    const feed = join(tempDir(), 'large.csv');
+    writeFileSync(feed, `${fixture.trimEnd()}\n${extra.join('\n')}\n`);
+    expect(statSync(feed).size).toBeGreaterThanOrEqual(WORKER_MIN_BYTES);
+    expect(header).toMatch(/^MLSNumber,/);
+
+    const run = await runCli(['sync', '--dry-run', '--chatbot', BOT, '--feed', feed, '--json', ...PASSING], cliEnv(s, { LOG_LEVEL: 'debug' }), 60_000);
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('read in a worker thread');
+    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(summary.feed).toMatchObject({ rows: 8 + 45_000, valid: 7 + 45_000, rejected: 1 });
+    expect(summary.plan).toMatchObject({ create: 2 + 45_000, update: 2, delete: 2, unchanged: 3 });
+    expect(s.state.writeCalls()).toBe(0);
   });
 
   it('reports what it would change in a --report JSON file: per-field old → new, deletes, rejected rows with line and reason', async () => {
