@@ -1,6 +1,7 @@
 /**
  * One row of the ledger: what listing-sync last wrote (or adopted) for a chatbot + key.
- * Stored in Redis by src/store/ledger.ts; read by the planner as a map (CompactLedger).
+ * Stored in Redis by src/store/ledger.ts; read whole as a map (CompactLedger) by tools and tests,
+ * and by a sync as hashes by remote position (ledger-by-position.ts).
  */
 export interface LedgerEntry {
   /** Content hash of the listing as last written (domain/hash.ts). */

@@ -1,6 +1,6 @@
 /**
  * The ledger: per chatbot and listing key, what listing-sync last wrote (content hash, remote id,
- * time, run). The planner reads it whole; jobs check it before writing and update it after.
+ * time, run). A sync reads it whole (by remote position); jobs check it before writing and update it after.
  *
  * Why entries are compared by run id: run ids sort by time (domain/job-id.ts), and a job of an
  * older run must never overwrite what a newer run wrote — retrying a week-old failed job from the
