@@ -41,6 +41,8 @@ export class SimState {
   private plan: FaultPlan;
   private lastId = 0;
   private drifted = 0;
+  /** Creates through the API of a key (MLSNumber or Url) the chatbot already held at that moment. */
+  private duplicateCreateLog: Array<{ chatbot: string; keyType: SyncKeyType; key: string }> = [];
 
   constructor(init: SimStateInit) {
     for (const serial of init.chatbots) this.addChatbot(serial);
@@ -100,6 +102,28 @@ export class SimState {
       }
     }
     return removed;
+  }
+
+  /**
+   * A create request from a client: stored like any create, and counted as a duplicate create
+   * when the chatbot already held a listing with its MLSNumber or its Url. Why count creates and
+   * not only duplicates left at the end: a client that duplicates and then cleans up has still
+   * broken its promise (the copy was visible, and its id may have been handed out).
+   */
+  createFromApi(listing: ListingWrite): string {
+    const held = [...(this.store.get(listing.SerialNumber)?.values() ?? [])];
+    const chatbot = listing.SerialNumber;
+    if (held.some((existing) => existing.MLSNumber === listing.MLSNumber)) this.duplicateCreateLog.push({ chatbot, keyType: 'MLSNumber', key: listing.MLSNumber });
+    if (held.some((existing) => existing.Url === listing.Url)) this.duplicateCreateLog.push({ chatbot, keyType: 'URL', key: listing.Url });
+    return this.create(listing);
+  }
+
+  /**
+   * Duplicate creates seen, in order: creates of a key the chatbot already held under `keyType`
+   * (default MLSNumber, the default sync key), optionally of one chatbot.
+   */
+  duplicateCreates(chatbot?: string, keyType: SyncKeyType = 'MLSNumber'): Array<{ chatbot: string; keyType: SyncKeyType; key: string }> {
+    return this.duplicateCreateLog.filter((entry) => entry.keyType === keyType && (chatbot === undefined || entry.chatbot === chatbot)).map((entry) => ({ ...entry }));
   }
 
   /** Stores a validated listing under its SerialNumber (which must exist); returns the new ID. */
@@ -209,6 +233,7 @@ export class SimState {
 
   resetCounters(): void {
     this.metrics.reset();
+    this.duplicateCreateLog = [];
   }
 
   /** Replaces the faults (and restarts their PRNG from the new seed), e.g. set rates to 0 to let a run converge. */

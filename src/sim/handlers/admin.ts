@@ -15,6 +15,7 @@ export function simStateView(ctx: SimContext): HandlerResult {
     listings,
     callCounts: state.callCounts(),
     writeCalls: state.writeCalls(),
+    duplicateCreates: { MLSNumber: state.duplicateCreates(undefined, 'MLSNumber'), URL: state.duplicateCreates(undefined, 'URL') },
     maxInFlight: state.maxInFlight(),
     inFlight: state.inFlight(),
     faults: state.faults(),

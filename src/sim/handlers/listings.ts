@@ -13,7 +13,7 @@ export const createListing: EndpointHandler = (ctx, { body }) => {
   if (!ctx.state.hasChatbot(parsed.value.SerialNumber)) return chatbotNotFound(ctx, parsed.value.SerialNumber);
   // Why no duplicate check: a naive real service stores a second listing with the same
   // MLSNumber; clients must not rely on the service to deduplicate.
-  return ctx.envelopes.ok(ctx.state.create(parsed.value));
+  return ctx.envelopes.ok(ctx.state.createFromApi(parsed.value));
 };
 
 export const updateListing: EndpointHandler = (ctx, { body }) => {
