@@ -1,0 +1,170 @@
+/**
+ * Bounded Redis: removes what listing-sync keeps only for looking back (run records with their
+ * per-job data, key-index entries, tombstones) once it is past the retention window. Under the
+ * required `noeviction` policy nothing else would ever free it (about 135 bytes per job in a
+ * run's outcome hash and job list alone).
+ *
+ * Never touched: the ledger, the failed keys, leases and claims — they are the tool's memory of
+ * what the service holds, not history.
+ *
+ * Every step works in bounded batches (SCAN/HSCAN COUNT 1000, pipelines of at most 1000
+ * commands) and every removal re-checks its condition atomically in Redis, so it is idempotent
+ * and safe to run from several processes at once.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { SYNC_KEY_TYPES } from '../domain/listing.js';
+import { compareRunIds, newRunId } from '../domain/job-id.js';
+import type { StoreKeys } from './keys.js';
+import { luaScript, runLua } from './lua.js';
+import { forEachRunIndex, removeRuns, walkOldRuns } from './retention-runs.js';
+import { scanHash, scanKeys, startsWithPattern } from './scan.js';
+
+export interface RetentionSettings {
+  /** Days a run (and its per-job data, key-index entries, tombstones) is kept at least. */
+  keepDays: number;
+  /** Newest runs kept per chatbot whatever their age. */
+  keepRuns: number;
+}
+
+/** What one pass removed. */
+export interface RetentionResult {
+  /** Time before which data counted as old (ms since the epoch). */
+  cutoff: number;
+  /** Chatbots whose run index was looked at. */
+  chatbots: number;
+  /** Run records removed (their hash, outcomes, attempts, job list, rejected rows, index entries). */
+  runs: number;
+  /** Redis keys those runs held (up to 5 each). */
+  runKeys: number;
+  /** Members removed from key-index zsets (a zset is gone once its last member is). */
+  keyIndexEntries: number;
+  /** Tombstones (hash fields) removed. */
+  tombstones: number;
+}
+
+export const DAY_MS = 86_400_000;
+
+/** The time before which data is old under `settings`. */
+export function retentionCutoff(settings: RetentionSettings, now: number): number {
+  return now - settings.keepDays * DAY_MS;
+}
+
+function checkSettings(settings: RetentionSettings): void {
+  for (const [name, value] of Object.entries(settings)) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`retention: ${name} must be a whole number ≥ 0, got ${String(value)}`);
+  }
+}
+
+/**
+ * Removes the listed tombstones whose run id is still older than ARGV[1]: a field read by HSCAN
+ * may meanwhile have been overwritten by a newer run's delete, and that tombstone must stay.
+ */
+const DROP_OLD_TOMBSTONES = luaScript(`
+local removed = 0
+for i = 2, #ARGV do
+  local runId = redis.call('HGET', KEYS[1], ARGV[i])
+  if runId and runId < ARGV[1] then
+    redis.call('HDEL', KEYS[1], ARGV[i])
+    removed = removed + 1
+  end
+end
+return removed
+`);
+
+/**
+ * Removes every run beyond the newest `keepRuns` of its chatbot that is final and older than
+ * `keepDays` (both: a chatbot synced rarely keeps its last `keepRuns` runs however old they are,
+ * one synced often keeps `keepDays` of them however many).
+ */
+async function removeOldRuns(redis: Redis, keys: StoreKeys, settings: RetentionSettings, cutoff: number, result: RetentionResult): Promise<void> {
+  await forEachRunIndex(redis, keys, async (chatbot, index) => {
+    result.chatbots += 1;
+    await walkOldRuns(redis, index, settings.keepRuns, cutoff, async (runIds) => {
+      const removed = await removeRuns(redis, keys, chatbot, runIds, cutoff, settings.keepRuns);
+      result.runs += removed.runs;
+      result.runKeys += removed.keys;
+      return removed.unindexed;
+    });
+  });
+}
+
+/** Drops key-index members scored before the cutoff (ZREMRANGEBYSCORE is atomic per key). */
+async function trimKeyIndex(redis: Redis, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
+  for await (const batch of scanKeys(redis, startsWithPattern(keys.keyIndex('')))) {
+    const pipe = redis.pipeline();
+    for (const key of batch) pipe.zremrangebyscore(key, '-inf', `(${cutoff}`);
+    for (const [error, removed] of (await pipe.exec()) ?? []) {
+      if (error) throw error;
+      result.keyIndexEntries += Number(removed);
+    }
+  }
+}
+
+/**
+ * Drops tombstones written by runs older than the cutoff. Why that is safe: a tombstone only
+ * stops a job of an OLDER run from resurrecting the key, and such jobs are gone by then (failed
+ * jobs age out of the queue after the same window, and a run's jobs end long before).
+ */
+async function trimTombstones(redis: Redis, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
+  // Why '0' as the random part: the smallest hex digit, so only ids of strictly earlier ms sort below it.
+  const cutoffRunId = newRunId(Math.max(0, cutoff), '0');
+  for (const keyType of SYNC_KEY_TYPES) {
+    for await (const batch of scanKeys(redis, startsWithPattern(keys.tombstones('', keyType)))) {
+      for (const tombKey of batch) {
+        for await (const pairs of scanHash(redis, tombKey)) {
+          const old = pairs.filter(([, runId]) => compareRunIds(runId, cutoffRunId) < 0).map(([field]) => field);
+          if (old.length > 0) result.tombstones += Number(await runLua(redis, DROP_OLD_TOMBSTONES, [tombKey], [cutoffRunId, ...old]));
+        }
+      }
+    }
+  }
+}
+
+/**
+ * One retention pass over the installation whose keys are `keys` (see the module comment).
+ * Call it through runRetentionOnce unless the caller already ensures one pass at a time;
+ * running it concurrently is safe, only wasteful.
+ */
+export async function applyRetention(redis: Redis, keys: StoreKeys, settings: RetentionSettings, now: number): Promise<RetentionResult> {
+  checkSettings(settings);
+  const cutoff = retentionCutoff(settings, now);
+  const result: RetentionResult = { cutoff, chatbots: 0, runs: 0, runKeys: 0, keyIndexEntries: 0, tombstones: 0 };
+  await removeOldRuns(redis, keys, settings, cutoff, result);
+  await trimKeyIndex(redis, keys, cutoff, result);
+  await trimTombstones(redis, keys, cutoff, result);
+  return result;
+}
+
+/**
+ * The lock key `{p}:ls:retention-lock`, next to the other store keys. (Derived from runsAll()
+ * until StoreKeys names it itself.)
+ */
+export function retentionLockKey(keys: StoreKeys): string {
+  return `${keys.runsAll().replace(/:runs$/, '')}:retention-lock`;
+}
+
+const RELEASE_IF_OURS = luaScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`);
+
+/**
+ * Runs applyRetention unless another process did within the last `lockMs`: returns undefined
+ * then. Why the lock is left to expire after a pass instead of being released: every process's
+ * reconciler may call this on its own timer, and the lock makes that one pass per `lockMs` per
+ * installation (not one per process). It is released early only when the pass failed, so the
+ * next call may try again. A pass longer than `lockMs` may overlap another; that is safe.
+ */
+export async function runRetentionOnce(redis: Redis, keys: StoreKeys, settings: RetentionSettings, now: number, lockMs: number): Promise<RetentionResult | undefined> {
+  if (!Number.isSafeInteger(lockMs) || lockMs < 1) throw new RangeError(`runRetentionOnce: lockMs must be a whole number ≥ 1, got ${lockMs}`);
+  const lockKey = retentionLockKey(keys);
+  const token = randomBytes(8).toString('hex');
+  if ((await redis.set(lockKey, token, 'PX', lockMs, 'NX')) !== 'OK') return undefined;
+  try {
+    return await applyRetention(redis, keys, settings, now);
+  } catch (thrown) {
+    await runLua(redis, RELEASE_IF_OURS, [lockKey], [token]).catch(() => undefined);
+    throw thrown;
+  }
+}
