@@ -17,7 +17,11 @@ export interface GuardInput {
   rejectedRows: number;
   remoteComplete: boolean;
   remoteIncompleteReasons: string[];
-  /** Listings of this chatbot in the ledger (scope managed) or the remote count (scope all). */
+  /**
+   * Scope managed: remote listings whose key is in the ledger (PlanResult.managedListings), never
+   * the ledger's whole size, whose entries for keys the chatbot lost would dilute the percentage.
+   * Scope all: the remote count.
+   */
   managedCount: number;
   /** Listings the remote snapshot holds; defaults to managedCount. Used by the empty-feed rule. */
   remoteListings?: number;

@@ -53,6 +53,12 @@ export interface PlanResult {
   remoteDuplicates: Array<{ key: string; ids: string[] }>;
   /** Remote ids with an empty key: never deleted by key, reported instead. */
   remoteUnkeyed: string[];
+  /**
+   * Remote listings (one per key) whose key is in the ledger: what scope 'managed' may delete,
+   * and so the base a percentage --max-deletes is taken of (ledger entries for keys the chatbot
+   * no longer holds are left out: they would dilute the percentage).
+   */
+  managedListings: number;
 }
 
 export interface IncrementalPlanner {
@@ -184,7 +190,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     const remoteDuplicates = [...index.copies]
       .map(([key, positions]) => ({ key, ids: positions.map((position) => remote.id(position)) }))
       .sort((a, b) => compareText(a.key, b.key));
-    return { plan, adopt, remoteDuplicates, remoteUnkeyed: [...index.unkeyed] };
+    return { plan, adopt, remoteDuplicates, remoteUnkeyed: [...index.unkeyed], managedListings: ledger.heldBy(index) };
   }
 
   return { add, hold, finish };

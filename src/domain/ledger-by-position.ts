@@ -21,7 +21,7 @@ export class LedgerByPosition implements PlanningLedger {
   private readonly kinds: Uint8Array;
   /** Hashes that are not 64 lower-case hex digits (entries written by hand or by old versions). */
   private readonly oddHashes = new Map<number, string>();
-  /** Keys in the ledger that no remote listing holds: they only count towards `size`. */
+  /** Keys in the ledger that no remote listing holds: they count towards `size`, never towards `heldBy`. */
   private readonly elsewhere = new Set<string>();
   private held = 0;
 
@@ -51,6 +51,12 @@ export class LedgerByPosition implements PlanningLedger {
 
   get size(): number {
     return this.held + this.elsewhere.size;
+  }
+
+  /** Entries held by a remote listing. `index` must be the one this ledger was built with. */
+  heldBy(index: RemoteKeyIndex): number {
+    if (index !== this.index) throw new Error('LedgerByPosition.heldBy: asked about another key index than the one it was built with');
+    return this.held;
   }
 
   has(_key: string, position: number): boolean {

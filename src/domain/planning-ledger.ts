@@ -4,10 +4,18 @@
  * (a sync's: hashes held by the position of the remote listing they belong to).
  */
 import type { Ledger } from './ledger-entry.js';
+import type { RemoteKeyIndex } from './remote-key-index.js';
 
 export interface PlanningLedger {
-  /** Entries in the ledger (including keys the chatbot no longer holds): the managed count. */
+  /** Entries in the ledger, including keys no remote listing holds (not the guard's base: see heldBy). */
   readonly size: number;
+  /**
+   * Entries whose key a listing of `index` holds (a key held by several copies counts once): the
+   * managed listings a percentage --max-deletes is taken of. Why not `size`: entries for keys the
+   * chatbot lost (deleted by hand, or written under another key type) can never be deleted by
+   * this run, and counting them would let a plan delete a larger share of what is really there.
+   */
+  heldBy(index: RemoteKeyIndex): number;
   /** Whether `key`, held by the remote listing at `position`, is in the ledger. */
   has(key: string, position: number): boolean;
   /** The hash recorded for `key` (remote listing at `position`), or undefined when none. */
@@ -21,6 +29,11 @@ export function planningLedger(ledger: Ledger | PlanningLedger): PlanningLedger 
   return {
     get size() {
       return map.size;
+    },
+    heldBy: (index) => {
+      let held = 0;
+      for (const key of map.keys()) if (index.kept.get(key) !== undefined) held += 1;
+      return held;
     },
     has: (key) => map.has(key),
     hashOf: (key) => map.get(key)?.hash,

@@ -35,12 +35,12 @@ export interface SyncRequest {
 export interface SyncStores {
   /** The ledger by remote position (read after the snapshot, with its key index). */
   readLedger(chatbot: string, index: RemoteKeyIndex, positions: number): Promise<PlanningLedger>;
-  failedKeys(chatbot: string): Promise<ReadonlySet<string>>;
+  failedKeys(chatbot: string, keyType: SyncKeyType): Promise<ReadonlySet<string>>;
   lastSuccessfulFeedRows(chatbot: string): Promise<number | undefined>;
   /** Saves the run record (summary, rejected rows) before its jobs are enqueued. */
   saveRun(outcome: SyncOutcome): Promise<void>;
   /** Records unchanged, not yet managed listings in the ledger as adopted by `runId`. */
-  adopt(chatbot: string, runId: string, listings: PlanResult['adopt']): Promise<void>;
+  adopt(chatbot: string, keyType: SyncKeyType, runId: string, listings: PlanResult['adopt']): Promise<void>;
 }
 
 export interface SyncEnqueuer {
@@ -146,7 +146,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
   // no key strings), which needs the snapshot's key index; Redis answers in seconds at 1M entries.
   const indexed = snapshotRead.then((snapshot) => indexRemoteKeys(snapshot.rows, request.keyType));
   const ledgerRead = Promise.all([snapshotRead, indexed]).then(([snapshot, index]) => deps.stores.readLedger(request.chatbot, index, snapshot.rows.length));
-  const planner = Promise.all([snapshotRead, indexed, ledgerRead, deps.stores.failedKeys(request.chatbot)]).then(([snapshot, index, ledger, retryKeys]) =>
+  const planner = Promise.all([snapshotRead, indexed, ledgerRead, deps.stores.failedKeys(request.chatbot, request.keyType)]).then(([snapshot, index, ledger, retryKeys]) =>
     createIncrementalPlanner({
       chatbot: request.chatbot,
       keyType: request.keyType,
@@ -159,7 +159,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
       ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),
     }),
   );
-  const [feed, snapshot, ledger, lastRows] = await Promise.all([
+  const [feed, snapshot, , lastRows] = await Promise.all([
     readFeed(request, openedFeed, planner, deps.progress),
     snapshotRead,
     ledgerRead,
@@ -167,9 +167,10 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     // Listed so that its failure (a failed ledger or failed-keys read) is handled even while the feed is still being opened.
     planner,
   ]);
-  const { plan, adopt, remoteDuplicates, remoteUnkeyed } = feed.planned;
+  const { plan, adopt, remoteDuplicates, remoteUnkeyed, managedListings } = feed.planned;
 
-  const managedCount = request.deleteScope === 'all' ? snapshot.rows.length : ledger.size;
+  // Scope managed: only ledger entries a remote listing holds (see PlanResult.managedListings).
+  const managedCount = request.deleteScope === 'all' ? snapshot.rows.length : managedListings;
   const guard = checkGuard({
     plan,
     feedRows: feed.summary.rows,
@@ -216,7 +217,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     return outcome;
   }
   await deps.stores.saveRun(outcome);
-  await deps.stores.adopt(request.chatbot, runId, adopt);
+  await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
   summary.plan.adopted = adopt.length;
   summary.jobs = await deps.enqueuer.enqueue(plan, runId);
   deps.logger.info({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');

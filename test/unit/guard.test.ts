@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkGuard, parseMaxDeletes, parseMaxRejected, type GuardInput } from '../../src/domain/guard.js';
+import { LedgerByPosition } from '../../src/domain/ledger-by-position.js';
 import type { Plan, PlannedDelete } from '../../src/domain/plan.js';
+import { planSync, type PlanResult } from '../../src/domain/planner.js';
+import { remoteRows } from '../../src/domain/remote.js';
+import { indexRemoteKeys } from '../../src/domain/remote-key-index.js';
+import { listing, remote } from './planner-fixture.js';
 
 function gone(count: number): PlannedDelete[] {
   return Array.from({ length: count }, (_, i) => ({ key: `k${i}`, keyType: 'MLSNumber' as const, reason: 'gone' as const, listingKey: `k${i}` }));
@@ -96,5 +101,38 @@ describe('parseMaxDeletes / parseMaxRejected', () => {
 
   it('rejects a bad --max-rejected', () => {
     expect(() => parseMaxRejected('101%')).toThrow(expect.objectContaining({ code: 'USAGE' }));
+  });
+});
+
+describe('the base of a percentage --max-deletes', () => {
+  // 100 remote listings, all written by listing-sync; the ledger also remembers 100 listings the
+  // chatbot lost by hand and 50 entries written under the other key type. A feed naming 82 of the
+  // 100 plans 18 deletes: 18% of what is there, 7.2% of the whole ledger.
+  const keys = Array.from({ length: 100 }, (_, i) => `K${i}`);
+  const snapshot = remoteRows(keys.map((key, i) => remote(String(1000 + i), listing(key))));
+  const entry = { hash: 'a'.repeat(64), writtenAt: 0, runId: 'run-0' };
+  const ledgerKeys = [...keys, ...keys.map((key) => `LOST-${key}`), ...keys.slice(0, 50).map((key) => `https://e.test/${key}`)];
+  const feed = new Map(keys.slice(0, 82).map((key) => [key, listing(key)]));
+  const context = { chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', feed, remote: snapshot } as const;
+
+  function verdictWith(result: PlanResult): ReturnType<typeof checkGuard> {
+    return guard({ plan: result.plan, feedRows: 82, managedCount: result.managedListings, remoteListings: snapshot.length });
+  }
+
+  it('counts only ledger entries a remote listing holds, with the ledger map', () => {
+    const result = planSync({ ...context, ledger: new Map(ledgerKeys.map((key) => [key, entry])) });
+    expect(result.plan.deletes).toHaveLength(18);
+    expect(result.managedListings).toBe(100);
+    expect(verdictWith(result).reasons).toEqual([expect.stringContaining('18 listings of 100 managed (18%), more than --max-deletes 10%')]);
+  });
+
+  it('counts only ledger entries a remote listing holds, with the ledger by position a sync reads', () => {
+    const index = indexRemoteKeys(snapshot, 'MLSNumber');
+    const ledger = new LedgerByPosition(index, snapshot.length);
+    for (const key of ledgerKeys) ledger.add(key, entry.hash);
+    expect([ledger.size, ledger.heldBy(index)]).toEqual([250, 100]);
+    const result = planSync({ ...context, index, ledger });
+    expect(result.managedListings).toBe(100);
+    expect(verdictWith(result).ok).toBe(false);
   });
 });
