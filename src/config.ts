@@ -31,6 +31,15 @@ export interface Config {
   redis: { url: string; prefix: string };
   worker: { concurrency: number; globalConcurrency?: number; rate?: { max: number; durationMs: number } };
   jobs: { attempts: number; backoffMs: number; backoffMaxMs: number; keepCompleted: number; keepFailed: number; deleteBatchSize: number };
+  /** How long history is kept in Redis (src/store/retention.ts; BullMQ job ages in cli/queue-wiring.ts). */
+  retention: {
+    /** Runs, their per-job data, key-index entries and tombstones are kept at least this many days; failed jobs as long. */
+    keepDays: number;
+    /** Newest runs kept per chatbot, however old. */
+    keepRuns: number;
+    /** Hours a completed job stays in the queue (besides LISTING_SYNC_KEEP_COMPLETED's count). */
+    completedJobHours: number;
+  };
   logLevel: string;
 }
 
@@ -162,6 +171,13 @@ const settingsSchema = z.object({
   LISTING_SYNC_KEEP_COMPLETED: intSetting(0, 10_000_000).default(1000),
   LISTING_SYNC_KEEP_FAILED: intSetting(0, 10_000_000).default(10_000),
   LISTING_SYNC_DELETE_BATCH: intSetting(1, 10_000).default(100),
+  // Why 30 days or 200 runs, whichever keeps more: a month of nightly runs to look back on, and a
+  // rarely synced chatbot still shows its history; beyond that, history is what fills Redis.
+  LISTING_SYNC_KEEP_DAYS: intSetting(1, 3650).default(30),
+  LISTING_SYNC_KEEP_RUNS: intSetting(0, 1_000_000).default(200),
+  // Why a day: a completed job's outcome is on its run record; the job itself only helps while
+  // someone looks at last night's queue.
+  LISTING_SYNC_KEEP_COMPLETED_HOURS: intSetting(1, 87_600).default(24),
   LISTING_SYNC_TIMEOUT_CONNECT_MS: intSetting(1, 3_600_000).default(5000),
   LISTING_SYNC_TIMEOUT_HEADERS_MS: intSetting(1, 3_600_000).default(30_000),
   LISTING_SYNC_TIMEOUT_BODY_MS: intSetting(1, 3_600_000).default(30_000),
@@ -297,6 +313,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       keepFailed: s.LISTING_SYNC_KEEP_FAILED,
       deleteBatchSize: s.LISTING_SYNC_DELETE_BATCH,
     },
+    retention: { keepDays: s.LISTING_SYNC_KEEP_DAYS, keepRuns: s.LISTING_SYNC_KEEP_RUNS, completedJobHours: s.LISTING_SYNC_KEEP_COMPLETED_HOURS },
     logLevel: s.LOG_LEVEL,
   };
 }

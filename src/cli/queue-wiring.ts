@@ -75,13 +75,19 @@ export function createRecordedClient(config: Config, logger: Logger, redis: Redi
   };
 }
 
-/** The queue's job settings from Config. */
+/**
+ * The queue's job settings from Config. Finished jobs go by age as well as by count (BullMQ
+ * removes a job once either limit is passed). Why failed jobs are kept for the whole retention
+ * window: ops retry them from the dashboard while the run they belong to is still on record,
+ * and a tombstone that protects against a stale retry ages out after the same window.
+ */
 export function jobSettings(config: Config): JobQueueSettings {
+  const { retention } = config;
   return {
     attempts: config.jobs.attempts,
     backoffMs: config.jobs.backoffMs,
-    keepCompleted: { count: config.jobs.keepCompleted },
-    keepFailed: { count: config.jobs.keepFailed },
+    keepCompleted: { age: retention.completedJobHours * 3600, count: config.jobs.keepCompleted },
+    keepFailed: { age: retention.keepDays * 86_400, count: config.jobs.keepFailed },
     deleteBatchSize: config.jobs.deleteBatchSize,
   };
 }
