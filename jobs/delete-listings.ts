@@ -28,7 +28,7 @@ export const deleteListingsJob: JobKind<DeleteListingsData> = {
   schema: deleteListingsDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;
-    const newer = await deps.store.ledger.newerWriters(data.chatbot, data.ledgerKeys, data.runId);
+    const newer = await deps.store.ledger.newerWriters(data.chatbot, data.keyType, data.ledgerKeys, data.runId);
     const keys = data.deleteKeyType === 'NewOaks' ? data.keys : data.keys.filter((key) => !newer.has(key));
     if (keys.length > 0) {
       const callCtx = ctx.signal === undefined ? {} : { signal: ctx.signal };
@@ -38,7 +38,7 @@ export const deleteListingsJob: JobKind<DeleteListingsData> = {
     if (newer.size > 0) ctx.log(`left alone (a newer run wrote them): ${[...newer].join(', ')}`);
     const outcome = keys.length === 0 ? 'superseded' : 'deleted';
     await deps.store.jobFinish.finishJob({
-      chatbot: data.chatbot, runId: data.runId, jobId: ctx.id, outcome, weight: keys.length === 0 ? data.keys.length : keys.length,
+      chatbot: data.chatbot, keyType: data.keyType, runId: data.runId, jobId: ctx.id, outcome, weight: keys.length === 0 ? data.keys.length : keys.length,
       attempt: ctx.attemptsStarted, now: deps.now(), mode: 'delete', keys: data.ledgerKeys.filter((key) => !newer.has(key)),
     });
     return { outcome };

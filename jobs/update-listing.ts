@@ -7,7 +7,7 @@ import { listingUpdateSchema } from '../src/domain/listing.js';
 import { ensureListing } from './ensure-listing.js';
 import type { JobKind } from './job-context.js';
 import { listingJobBaseSchema } from './listing-job-data.js';
-import { recordFailure, recordWrite, supersededOrEntry } from './record.js';
+import { prepareWrite, recordFailure, recordWrite } from './record.js';
 
 export const UPDATE_LISTING = 'update-listing';
 
@@ -22,18 +22,18 @@ export const updateListingJob: JobKind<UpdateListingData> = {
   schema: updateListingDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;
-    const ledger = await supersededOrEntry(ctx, deps);
-    if ('superseded' in ledger) return ledger.superseded;
+    const go = await prepareWrite(ctx, deps);
+    if ('finished' in go) return go.finished;
     const callCtx = ctx.signal === undefined ? { listingKey: data.key } : { listingKey: data.key, signal: ctx.signal };
     const matched = await deps.api.updateListing(data.update, callCtx);
     if (matched > 0) {
-      await recordWrite(ctx, deps, 'updated', data.remoteId ?? ledger.entry?.remoteId);
+      await recordWrite(ctx, deps, 'updated', data.remoteId ?? go.entry?.remoteId);
       return { outcome: 'updated' };
     }
     const { Key: _key, KeyType: _keyType, ...listing } = data.update;
     ctx.log(`update of ${data.key} matched nothing; creating it`);
     // The entry is left out: it describes the listing that vanished, not one to adopt.
-    const result = await ensureListing(ctx, deps, { ...data, listing }, ctx.attemptsStarted > 1, undefined);
+    const result = await ensureListing(ctx, deps, { ...data, listing }, go.lookUpFirst, undefined);
     await recordWrite(ctx, deps, 'created', result.remoteId);
     return { outcome: 'created', remoteId: result.remoteId, note: 'update matched nothing' };
   },

@@ -17,6 +17,12 @@ export class ListingSyncError extends Error {
   }
 }
 
+/**
+ * A job found its listing key claimed by another job that is writing it now. Not a failure: the
+ * queue delays the job (details.retryInMs) without using an attempt.
+ */
+export const KEY_CLAIMED = 'KEY_CLAIMED';
+
 /** Thrown for bad flags, bad env, bad config files: the CLI maps it to exit code 2. */
 export class UsageError extends ListingSyncError {
   constructor(message: string, details: Record<string, unknown> = {}) {

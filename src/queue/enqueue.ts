@@ -1,7 +1,10 @@
 /**
  * Executes a plan's first half: records the run, then adds its jobs to the writes queue with
- * addBulk in chunks. The run's job total is stored BEFORE the jobs exist, so the run can only
- * be "done" once every job recorded its final outcome.
+ * addBulk in chunks. While it does, the run is `enqueuing`: its jobs may already finish, but it
+ * cannot end. Each chunk's ids are listed under the run before the chunk is added, and the total
+ * is recorded (the run "sealed") only once every job is in, in one atomic step. A process that
+ * dies halfway leaves an enqueuing run the reconciler ends: it counts the jobs that made it into
+ * the queue and records the listed ones that did not as lost.
  */
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Plan } from '../domain/plan.js';
@@ -54,23 +57,21 @@ export function jobOptions(id: string, jobs: JobQueueSettings): JobsOptions {
 async function addRunJobs(specs: readonly JobSpec[], runId: string, chatbot: string, options: EnqueueOptions, at: number): Promise<string[]> {
   const { store, writes } = options;
   const jobIds = specs.map((spec) => spec.id);
-  if (specs.length === 0) {
-    await store.runs.updateRun(runId, { status: 'done', finishedAt: at });
-    return jobIds;
-  }
-  await store.runs.addRunJobs(runId, jobIds);
   const touches = store.redis.pipeline();
   for (const spec of specs) for (const key of spec.touches) store.keyIndex.addTouch(touches, { chatbot, key, runId, jobId: spec.id, at });
-  await touches.exec();
+  if (specs.length > 0) await touches.exec();
   const chunk = Math.max(1, options.chunkSize ?? 500);
   for (let i = 0; i < specs.length; i += chunk) {
-    await writes.addBulk(specs.slice(i, i + chunk).map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, options.jobs) })));
+    const part = specs.slice(i, i + chunk);
+    await store.runs.addRunJobs(runId, part.map((spec) => spec.id));
+    await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, options.jobs) })));
   }
+  await store.runs.sealRun(runId, chatbot, specs.length, Date.now());
   return jobIds;
 }
 
 async function enqueueSpecs(specs: readonly JobSpec[], run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
-  await options.store.runs.createRun({ ...run, status: 'running' });
+  await options.store.runs.createRun({ ...run, status: 'enqueuing' });
   return { runId: run.id, jobIds: await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt) };
 }
 

@@ -3,9 +3,10 @@
  * the registered kind, and routes failures through error-mapping.ts. A final failure is recorded
  * (failed keys + run outcome) before BullMQ is told, so a run's counts never miss a job.
  */
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/job-context.js';
 import { jobKind } from '../../jobs/registry.js';
+import { KEY_CLAIMED, errorCode } from '../errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
 
 function runIdOf(data: unknown): string {
@@ -69,13 +70,32 @@ async function rejectMalformed(job: Job, deps: JobDeps): Promise<{ kind: JobKind
   }
 }
 
+/** Longest wait before a job whose key another job is writing looks again. */
+const CLAIM_WAIT_MAX_MS = 1000;
+
+/**
+ * How long a job whose key is claimed waits: until the claim would expire, at most
+ * CLAIM_WAIT_MAX_MS (the other write usually ends within a request), with jitter so that
+ * several waiters do not look again in lockstep.
+ */
+function claimWaitMs(thrown: unknown): number {
+  const details = (thrown as { details?: { retryInMs?: unknown } }).details;
+  const remaining = typeof details?.retryInMs === 'number' ? details.retryInMs : CLAIM_WAIT_MAX_MS;
+  return Math.max(50, Math.round(Math.min(remaining, CLAIM_WAIT_MAX_MS) * (0.5 + Math.random() / 2)));
+}
+
 /** The function BullMQ calls for each job of the writes and sync-runs queues. */
 export function createProcessor(deps: JobDeps, mapping: ErrorMappingContext): (job: Job, token?: string, signal?: AbortSignal) => Promise<JobResult> {
-  return async (job, _token, signal) => {
+  return async (job, token, signal) => {
     const { kind, data } = await rejectMalformed(job, deps);
     try {
       return await kind.process(contextOf(job, data, signal), deps);
     } catch (thrown) {
+      // Another job is writing this key: wait without using an attempt (not a failure).
+      if (errorCode(thrown) === KEY_CLAIMED && token !== undefined) {
+        await job.moveToDelayed(Date.now() + claimWaitMs(thrown), token);
+        throw new DelayedError();
+      }
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const { toThrow, final } = await mapError(thrown, mapping, lastAttempt);
       if (final) await recordFinalFailure(job, describeFailure(thrown), deps, signal);

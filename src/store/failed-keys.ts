@@ -4,6 +4,7 @@
  * of the chatbot retries them even when the feed did not change.
  */
 import type { Redis } from 'ioredis';
+import type { SyncKeyType } from '../domain/listing.js';
 import type { FailedKey } from './job-finish.js';
 import type { StoreKeys } from './keys.js';
 
@@ -11,8 +12,8 @@ export class FailedKeyStore {
   constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
 
   /** Every failed key of a chatbot with its last failure. */
-  async failedKeys(chatbot: string): Promise<Map<string, FailedKey>> {
-    const hash = await this.redis.hgetall(this.keys.failed(chatbot));
+  async failedKeys(chatbot: string, keyType: SyncKeyType): Promise<Map<string, FailedKey>> {
+    const hash = await this.redis.hgetall(this.keys.failed(chatbot, keyType));
     const failed = new Map<string, FailedKey>();
     for (const [key, json] of Object.entries(hash)) {
       try {
@@ -25,7 +26,7 @@ export class FailedKeyStore {
   }
 
   /** Forgets keys (e.g. a key the feed no longer has). */
-  async forget(chatbot: string, keys: readonly string[]): Promise<void> {
-    if (keys.length > 0) await this.redis.hdel(this.keys.failed(chatbot), ...keys);
+  async forget(chatbot: string, keyType: SyncKeyType, keys: readonly string[]): Promise<void> {
+    if (keys.length > 0) await this.redis.hdel(this.keys.failed(chatbot, keyType), ...keys);
   }
 }

@@ -10,14 +10,20 @@
  */
 import type { Redis } from 'ioredis';
 import type { LedgerEntry } from '../domain/ledger-entry.js';
+import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
 import { NEWER_WRITER_LUA, encodeLedgerEntry } from './ledger.js';
 import { luaScript, runLua } from './lua.js';
+import { NOW_LUA, SETTLE_RUN_LUA } from './run-lua.js';
 import type { JobOutcome } from './run-types.js';
 
-const FINISH = luaScript(`${NEWER_WRITER_LUA}
-local ledgerKey, tombKey, failedKey, runKey, outcomesKey, attemptsKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+const FINISH = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${SETTLE_RUN_LUA}
+local ledgerKey, tombKey, failedKey, runKey, outcomesKey, attemptsKey, claimsKey, leaseKey, openKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local jobId, outcome, weight, attempt, now, runId, mode, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8])
+local function ownClaim(key)
+  local claim = redis.call('HGET', claimsKey, key)
+  return claim and string.match(claim, '^([^\\t]*)') == jobId
+end
 local superseded = 0
 local i = 9
 for _ = 1, n do
@@ -35,14 +41,21 @@ for _ = 1, n do
   elseif mode == 'fail' then
     redis.call('HSET', failedKey, key, ARGV[i + 1])
   end
+  -- The claim ends with the write; a job that failed for good may have sent its request, so its
+  -- claim stays as 'doubt' and the next writer of the key looks it up first.
+  if ownClaim(key) then
+    if mode == 'fail' then redis.call('HSET', claimsKey, key, jobId .. '\t0\tdoubt')
+    else redis.call('HDEL', claimsKey, key) end
+  end
   if mode == 'delete' then i = i + 1 else i = i + 2 end
 end
 if redis.call('EXISTS', runKey) == 0 then return superseded end
+if redis.call('HGET', leaseKey, 'runId') == runId then redis.call('HSET', leaseKey, 'beat', nowMs()) end
 local previous = redis.call('HGET', outcomesKey, jobId)
-local current = outcome .. '\\t' .. weight
+local current = outcome .. '\t' .. weight
 if previous ~= current then
   if previous then
-    local prevOutcome, prevWeight = string.match(previous, '^([^\\t]*)\\t(.*)$')
+    local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
     redis.call('HINCRBY', runKey, 'c:' .. prevOutcome, -tonumber(prevWeight))
     if prevOutcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', -1) end
   else
@@ -51,6 +64,7 @@ if previous ~= current then
   redis.call('HSET', outcomesKey, jobId, current)
   redis.call('HINCRBY', runKey, 'c:' .. outcome, weight)
   if outcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', 1) end
+  redis.call('HSET', runKey, 'j:progressAt', now)
 end
 local seen = tonumber(redis.call('HGET', attemptsKey, jobId) or '1')
 if attempt > seen then
@@ -59,17 +73,7 @@ if attempt > seen then
 elseif not redis.call('HEXISTS', attemptsKey, jobId) then
   redis.call('HSET', attemptsKey, jobId, attempt)
 end
-local total = tonumber(redis.call('HGET', runKey, 'totalJobs') or '0')
-local finished = tonumber(redis.call('HGET', runKey, 'j:finished') or '0')
-local status = redis.call('HGET', runKey, 'status')
-if total > 0 and finished >= total and status ~= 'refused' then
-  local failed = tonumber(redis.call('HGET', runKey, 'j:failed') or '0')
-  local final = 'done'
-  if failed > 0 then final = 'failed' end
-  if status ~= final or previous ~= current then
-    redis.call('HSET', runKey, 'status', final, 'finishedAt', now)
-  end
-end
+settleRun(runKey, openKey, leaseKey, runId, now)
 return superseded
 `);
 
@@ -86,6 +90,8 @@ export interface FailedKey {
 
 interface FinishBase {
   chatbot: string;
+  /** The key type of the keys written, deleted or failed (which ledger); omit for jobs about no key. */
+  keyType?: SyncKeyType;
   runId: string;
   jobId: string;
   outcome: JobOutcome;
@@ -111,6 +117,7 @@ export class JobFinishStore {
   /** Applies a job's final outcome atomically; returns how many keys a newer run had already touched. */
   async finishJob(finish: JobFinish): Promise<number> {
     const { keys } = this;
+    const keyType = finish.keyType ?? 'MLSNumber';
     const items: string[] = [];
     if (finish.mode === 'write') for (const w of finish.writes) items.push(w.key, encodeLedgerEntry(w.entry));
     if (finish.mode === 'delete') items.push(...finish.keys);
@@ -119,7 +126,11 @@ export class JobFinishStore {
     const reply = await runLua(
       this.redis,
       FINISH,
-      [keys.ledger(finish.chatbot), keys.tombstones(finish.chatbot), keys.failed(finish.chatbot), keys.run(finish.runId), keys.runOutcomes(finish.runId), keys.runAttempts(finish.runId)],
+      [
+        keys.ledger(finish.chatbot, keyType), keys.tombstones(finish.chatbot, keyType), keys.failed(finish.chatbot, keyType),
+        keys.run(finish.runId), keys.runOutcomes(finish.runId), keys.runAttempts(finish.runId),
+        keys.claims(finish.chatbot, keyType), keys.lease(finish.chatbot), keys.runsOpen(),
+      ],
       [finish.jobId, finish.outcome, finish.weight, finish.attempt, finish.now, finish.runId, finish.mode, count, ...items],
     );
     return typeof reply === 'number' ? reply : 0;

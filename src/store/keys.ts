@@ -1,3 +1,5 @@
+import type { SyncKeyType } from '../domain/listing.js';
+
 /**
  * Redis key layout of listing-sync's own records. Everything lives under the BullMQ prefix
  * (`LISTING_SYNC_PREFIX`, default `listing-sync`) followed by `:ls:`, so one prefix isolates a
@@ -5,9 +7,13 @@
  *
  * | key                                   | type | holds                                                   |
  * |---------------------------------------|------|---------------------------------------------------------|
- * | `{p}:ls:ledger:{chatbot}`             | hash | listing key → `runId\twrittenAt\thash\tremoteId`        |
- * | `{p}:ls:tomb:{chatbot}`               | hash | listing key → runId of the run that deleted it          |
- * | `{p}:ls:failed:{chatbot}`             | hash | listing key → JSON FailedKey (last final failure)       |
+ * | `{p}:ls:ledger:{chatbot}`             | hash | MLSNumber → `runId\twrittenAt\thash\tremoteId`          |
+ * | `{p}:ls:tomb:{chatbot}`               | hash | MLSNumber → runId of the run that deleted it            |
+ * | `{p}:ls:failed:{chatbot}`             | hash | MLSNumber → JSON FailedKey (last final failure)         |
+ * | `{p}:ls:claims:{chatbot}`             | hash | MLSNumber → `jobId\texpiresAt\tstate` (write in flight) |
+ * | `{p}:ls:{kind}-url:{chatbot}`         | hash | the same four for URL keys (ledger-url, tomb-url, …)    |
+ * | `{p}:ls:lease:{chatbot}`              | hash | the run holding the chatbot: runId, holder, since, beat |
+ * | `{p}:ls:runs:open`                    | zset | runIds not final yet (the reconciler's work list)       |
  * | `{p}:ls:runs`                         | zset | runId scored by startedAt (all chatbots)                |
  * | `{p}:ls:runs:bot:{chatbot}`           | zset | runId scored by startedAt (one chatbot)                 |
  * | `{p}:ls:run:{runId}`                  | hash | run record fields, `c:{outcome}` counts, `j:*` job tallies |
@@ -20,11 +26,21 @@
  *
  * Why a tombstone hash beside the ledger: a delete removes the ledger entry, yet an older run's
  * job must still see that a newer run touched the key (never resurrect a deleted listing).
+ *
+ * Why a ledger per key type: an MLS number and a URL are different names for a listing; one
+ * `--key-type URL` run must neither count towards the MLSNumber guard's base nor make an
+ * MLSNumber run believe it manages keys it never wrote. MLSNumber keeps the original key names,
+ * so ledgers written before the split stay where they were.
  */
 export interface StoreKeys {
-  ledger(chatbot: string): string;
-  tombstones(chatbot: string): string;
-  failed(chatbot: string): string;
+  ledger(chatbot: string, keyType: SyncKeyType): string;
+  tombstones(chatbot: string, keyType: SyncKeyType): string;
+  failed(chatbot: string, keyType: SyncKeyType): string;
+  /** Keys with a create or update in flight, so that two jobs never write one key at once. */
+  claims(chatbot: string, keyType: SyncKeyType): string;
+  /** The lease: which run holds the chatbot (one sync per chatbot at a time). */
+  lease(chatbot: string): string;
+  runsOpen(): string;
   runsAll(): string;
   runsOfChatbot(chatbot: string): string;
   run(runId: string): string;
@@ -38,10 +54,14 @@ export interface StoreKeys {
 
 export function storeKeys(prefix: string): StoreKeys {
   const base = `${prefix}:ls`;
+  const perKeyType = (kind: string) => (chatbot: string, keyType: SyncKeyType) => `${base}:${kind}${keyType === 'URL' ? '-url' : ''}:${chatbot}`;
   return {
-    ledger: (chatbot) => `${base}:ledger:${chatbot}`,
-    tombstones: (chatbot) => `${base}:tomb:${chatbot}`,
-    failed: (chatbot) => `${base}:failed:${chatbot}`,
+    ledger: perKeyType('ledger'),
+    tombstones: perKeyType('tomb'),
+    failed: perKeyType('failed'),
+    claims: perKeyType('claims'),
+    lease: (chatbot) => `${base}:lease:${chatbot}`,
+    runsOpen: () => `${base}:runs:open`,
     runsAll: () => `${base}:runs`,
     runsOfChatbot: (chatbot) => `${base}:runs:bot:${chatbot}`,
     run: (runId) => `${base}:run:${runId}`,

@@ -10,6 +10,7 @@
 import type { Redis } from 'ioredis';
 import { LedgerByPosition } from '../domain/ledger-by-position.js';
 import { CompactLedger, type LedgerEntry } from '../domain/ledger-entry.js';
+import type { SyncKeyType } from '../domain/listing.js';
 import type { RemoteKeyIndex } from '../domain/remote-key-index.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
@@ -69,9 +70,9 @@ export class LedgerStore {
   constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
 
   /** Every entry of a chatbot, read with HSCAN in batches so a million entries do not block Redis. */
-  async readLedger(chatbot: string): Promise<CompactLedger> {
+  async readLedger(chatbot: string, keyType: SyncKeyType): Promise<CompactLedger> {
     const ledger = new CompactLedger();
-    await this.scan(chatbot, (key, entry) => void ledger.set(key, entry));
+    await this.scan(chatbot, keyType, (key, entry) => void ledger.set(key, entry));
     return ledger;
   }
 
@@ -81,14 +82,14 @@ export class LedgerStore {
    */
   async readLedgerByPosition(chatbot: string, index: RemoteKeyIndex, positions: number): Promise<LedgerByPosition> {
     const ledger = new LedgerByPosition(index, positions);
-    await this.scan(chatbot, (key, entry) => ledger.add(key, entry.hash));
+    await this.scan(chatbot, index.keyType, (key, entry) => ledger.add(key, entry.hash));
     return ledger;
   }
 
-  private async scan(chatbot: string, onEntry: (key: string, entry: LedgerEntry) => void): Promise<void> {
+  private async scan(chatbot: string, keyType: SyncKeyType, onEntry: (key: string, entry: LedgerEntry) => void): Promise<void> {
     let cursor = '0';
     do {
-      const [next, flat] = await this.redis.hscan(this.keys.ledger(chatbot), cursor, 'COUNT', 5000);
+      const [next, flat] = await this.redis.hscan(this.keys.ledger(chatbot, keyType), cursor, 'COUNT', 5000);
       cursor = next;
       for (let i = 0; i + 1 < flat.length; i += 2) {
         const entry = decodeLedgerEntry(flat[i + 1] as string);
@@ -97,14 +98,14 @@ export class LedgerStore {
     } while (cursor !== '0');
   }
 
-  async getEntry(chatbot: string, key: string): Promise<LedgerEntry | undefined> {
-    const text = await this.redis.hget(this.keys.ledger(chatbot), key);
+  async getEntry(chatbot: string, keyType: SyncKeyType, key: string): Promise<LedgerEntry | undefined> {
+    const text = await this.redis.hget(this.keys.ledger(chatbot, keyType), key);
     return text === null ? undefined : decodeLedgerEntry(text);
   }
 
   /** Records a write unless a newer run already wrote/deleted the key; returns that newer run id if so. */
-  async recordWrite(chatbot: string, key: string, entry: LedgerEntry): Promise<string | undefined> {
-    const reply = await runLua(this.redis, RECORD_WRITE, [this.keys.ledger(chatbot), this.keys.tombstones(chatbot)], [key, entry.runId, encodeLedgerEntry(entry)]);
+  async recordWrite(chatbot: string, keyType: SyncKeyType, key: string, entry: LedgerEntry): Promise<string | undefined> {
+    const reply = await runLua(this.redis, RECORD_WRITE, [this.keys.ledger(chatbot, keyType), this.keys.tombstones(chatbot, keyType)], [key, entry.runId, encodeLedgerEntry(entry)]);
     return typeof reply === 'string' ? reply : undefined;
   }
 
@@ -113,30 +114,31 @@ export class LedgerStore {
    * wrote meanwhile is never replaced. Sent in pipelined chunks: the first run of a big chatbot
    * adopts everything at once.
    */
-  async adopt(chatbot: string, entries: ReadonlyArray<{ key: string; entry: LedgerEntry }>): Promise<void> {
+  async adopt(chatbot: string, keyType: SyncKeyType, entries: ReadonlyArray<{ key: string; entry: LedgerEntry }>): Promise<void> {
     const CHUNK = 1000;
+    const ledgerKey = this.keys.ledger(chatbot, keyType);
     for (let i = 0; i < entries.length; i += CHUNK) {
       const pipeline = this.redis.pipeline();
-      for (const { key, entry } of entries.slice(i, i + CHUNK)) pipeline.hsetnx(this.keys.ledger(chatbot), key, encodeLedgerEntry(entry));
+      for (const { key, entry } of entries.slice(i, i + CHUNK)) pipeline.hsetnx(ledgerKey, key, encodeLedgerEntry(entry));
       await pipeline.exec();
     }
   }
 
   /** Records a delete (entry removed, tombstone kept) unless a newer run touched the key. */
-  async recordDelete(chatbot: string, key: string, runId: string): Promise<string | undefined> {
-    const reply = await runLua(this.redis, RECORD_DELETE, [this.keys.ledger(chatbot), this.keys.tombstones(chatbot)], [key, runId]);
+  async recordDelete(chatbot: string, keyType: SyncKeyType, key: string, runId: string): Promise<string | undefined> {
+    const reply = await runLua(this.redis, RECORD_DELETE, [this.keys.ledger(chatbot, keyType), this.keys.tombstones(chatbot, keyType)], [key, runId]);
     return typeof reply === 'string' ? reply : undefined;
   }
 
   /** The run newer than `runId` that already wrote or deleted `key`, if any (the superseded check). */
-  async newerWriter(chatbot: string, key: string, runId: string): Promise<string | undefined> {
-    return (await this.probe(chatbot, key, runId)).newerRun;
+  async newerWriter(chatbot: string, keyType: SyncKeyType, key: string, runId: string): Promise<string | undefined> {
+    return (await this.probe(chatbot, keyType, key, runId)).newerRun;
   }
 
   /** The keys (of `keys`) that a run newer than `runId` wrote or deleted, in one round trip. */
-  async newerWriters(chatbot: string, keys: readonly string[], runId: string): Promise<Set<string>> {
+  async newerWriters(chatbot: string, keyType: SyncKeyType, keys: readonly string[], runId: string): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const replies = await this.redis.pipeline().hmget(this.keys.ledger(chatbot), ...keys).hmget(this.keys.tombstones(chatbot), ...keys).exec();
+    const replies = await this.redis.pipeline().hmget(this.keys.ledger(chatbot, keyType), ...keys).hmget(this.keys.tombstones(chatbot, keyType), ...keys).exec();
     const entries = (replies?.[0]?.[1] ?? []) as Array<string | null>;
     const deleters = (replies?.[1]?.[1] ?? []) as Array<string | null>;
     const newer = new Set<string>();
@@ -149,12 +151,11 @@ export class LedgerStore {
   }
 
   /**
-   * The superseded check and the current entry. Two HGETs sent together (ioredis writes them in
-   * one go): cheaper per job than `pipeline()`, which copies every script defined on the shared
-   * connection onto each new pipeline (measured by bench:sync, see BENCHMARKS.md).
+   * The superseded check and the current entry, without claiming anything (tools and tests; a
+   * job's pre-write probe is write-claims.ts). Two HGETs sent together.
    */
-  async probe(chatbot: string, key: string, runId: string): Promise<LedgerProbe> {
-    const [entryText, deleter] = await Promise.all([this.redis.hget(this.keys.ledger(chatbot), key), this.redis.hget(this.keys.tombstones(chatbot), key)]);
+  async probe(chatbot: string, keyType: SyncKeyType, key: string, runId: string): Promise<LedgerProbe> {
+    const [entryText, deleter] = await Promise.all([this.redis.hget(this.keys.ledger(chatbot, keyType), key), this.redis.hget(this.keys.tombstones(chatbot, keyType), key)]);
     const probe: LedgerProbe = {};
     const entry = typeof entryText === 'string' ? decodeLedgerEntry(entryText) : undefined;
     if (entry) probe.entry = entry;

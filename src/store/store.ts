@@ -6,13 +6,18 @@ import type { Redis } from 'ioredis';
 import { FailedKeyStore } from './failed-keys.js';
 import { JobFinishStore } from './job-finish.js';
 import { KeyIndexStore } from './key-index.js';
-import { storeKeys } from './keys.js';
+import { storeKeys, type StoreKeys } from './keys.js';
+import { LeaseStore } from './lease.js';
 import { LedgerStore } from './ledger.js';
 import { RunStore } from './runs.js';
+import { WriteClaimStore } from './write-claims.js';
 
 export interface Store {
   redis: Redis;
+  keys: StoreKeys;
   ledger: LedgerStore;
+  claims: WriteClaimStore;
+  leases: LeaseStore;
   runs: RunStore;
   failedKeys: FailedKeyStore;
   keyIndex: KeyIndexStore;
@@ -24,7 +29,10 @@ export function createStore(redis: Redis, prefix: string): Store {
   const keys = storeKeys(prefix);
   return {
     redis,
+    keys,
     ledger: new LedgerStore(redis, keys),
+    claims: new WriteClaimStore(redis, keys),
+    leases: new LeaseStore(redis, keys),
     runs: new RunStore(redis, keys),
     failedKeys: new FailedKeyStore(redis, keys),
     keyIndex: new KeyIndexStore(redis, keys),

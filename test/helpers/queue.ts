@@ -76,8 +76,8 @@ export async function openQueueBench(url: string, simOptions: SimOptions = {}, l
     },
     async plan(chatbot, feed, extra = {}) {
       const remote = sim.state.listings(chatbot).map((l) => ({ id: l.ID, fields: fieldsOf(l) }));
-      const ledger = await store.ledger.readLedger(chatbot);
-      const retryKeys = extra.retryFailed ? new Set((await store.failedKeys.failedKeys(chatbot)).keys()) : undefined;
+      const ledger = await store.ledger.readLedger(chatbot, 'MLSNumber');
+      const retryKeys = extra.retryFailed ? new Set((await store.failedKeys.failedKeys(chatbot, 'MLSNumber')).keys()) : undefined;
       const feedMap = new Map(feed.map((l) => [l.MLSNumber, fieldsOf(l)]));
       return planSync({ chatbot, keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', feed: feedMap, remote, ledger, ...(retryKeys ? { retryKeys } : {}) }).plan;
     },

@@ -19,7 +19,7 @@ describe('a plan executed by workers', () => {
     expect(counts).toMatchObject({ created: 30, updated: 10, deleted: 10, failed: 0, failedJobs: 0, totalJobs: 41, finishedJobs: 41 });
     expect(simContent(bench, BOT)).toEqual(feedContent(feed));
     expect((await bench.store.runs.getRun(runId))?.status).toBe('done');
-    expect((await bench.store.ledger.readLedger(BOT)).size).toBe(40);
+    expect((await bench.store.ledger.readLedger(BOT, 'MLSNumber')).size).toBe(40);
 
     bench.sim.state.resetCounters();
     const again = await bench.plan(BOT, feed);

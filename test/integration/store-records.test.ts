@@ -25,14 +25,14 @@ const NEW = 'run-00000002-bbbb';
 
 describe('ledger', () => {
   it('never lets an older run overwrite or resurrect what a newer run wrote or deleted', async () => {
-    expect(await store.ledger.recordWrite('bot', 'K1', { hash: 'h2', runId: NEW, writtenAt: 2, remoteId: '9' })).toBeUndefined();
-    expect(await store.ledger.recordWrite('bot', 'K1', { hash: 'h1', runId: OLD, writtenAt: 1 })).toBe(NEW);
-    expect((await store.ledger.readLedger('bot')).get('K1')).toEqual({ hash: 'h2', runId: NEW, writtenAt: 2, remoteId: '9' });
-    expect(await store.ledger.recordDelete('bot', 'K1', NEW)).toBeUndefined();
-    expect((await store.ledger.readLedger('bot')).has('K1')).toBe(false);
-    expect(await store.ledger.newerWriter('bot', 'K1', OLD)).toBe(NEW);
-    expect(await store.ledger.recordWrite('bot', 'K1', { hash: 'h1', runId: OLD, writtenAt: 1 })).toBe(NEW);
-    expect((await store.ledger.readLedger('bot')).has('K1')).toBe(false);
+    expect(await store.ledger.recordWrite('bot', 'MLSNumber', 'K1', { hash: 'h2', runId: NEW, writtenAt: 2, remoteId: '9' })).toBeUndefined();
+    expect(await store.ledger.recordWrite('bot', 'MLSNumber', 'K1', { hash: 'h1', runId: OLD, writtenAt: 1 })).toBe(NEW);
+    expect((await store.ledger.readLedger('bot', 'MLSNumber')).get('K1')).toEqual({ hash: 'h2', runId: NEW, writtenAt: 2, remoteId: '9' });
+    expect(await store.ledger.recordDelete('bot', 'MLSNumber', 'K1', NEW)).toBeUndefined();
+    expect((await store.ledger.readLedger('bot', 'MLSNumber')).has('K1')).toBe(false);
+    expect(await store.ledger.newerWriter('bot', 'MLSNumber', 'K1', OLD)).toBe(NEW);
+    expect(await store.ledger.recordWrite('bot', 'MLSNumber', 'K1', { hash: 'h1', runId: OLD, writtenAt: 1 })).toBe(NEW);
+    expect((await store.ledger.readLedger('bot', 'MLSNumber')).has('K1')).toBe(false);
     passed = true;
   });
 
@@ -40,7 +40,7 @@ describe('ledger', () => {
     const pipe = redis.pipeline();
     for (let i = 0; i < 20_000; i += 1) pipe.hset(`${prefix}:ls:ledger:big`, `K${i}`, `${OLD}\t1\th${i}\t`);
     await pipe.exec();
-    const ledger = await store.ledger.readLedger('big');
+    const ledger = await store.ledger.readLedger('big', 'MLSNumber');
     expect(ledger.size).toBe(20_000);
     expect(ledger.get('K123')).toEqual({ runId: OLD, writtenAt: 1, hash: 'h123' });
     passed = true;
@@ -49,8 +49,9 @@ describe('ledger', () => {
 
 describe('runs', () => {
   it('keeps counts exact when a job records twice or fails then succeeds', async () => {
-    await store.runs.createRun({ id: NEW, chatbot: 'bot', trigger: 'cli', forced: false, status: 'running', startedAt: 5, summary: { plan: { creates: 2 } }, rejected: [{ line: 3 }] });
+    await store.runs.createRun({ id: NEW, chatbot: 'bot', trigger: 'cli', forced: false, status: 'enqueuing', startedAt: 5, summary: { plan: { creates: 2 } }, rejected: [{ line: 3 }] });
     await store.runs.addRunJobs(NEW, ['j1', 'j2']);
+    await store.runs.sealRun(NEW, 'bot', 2, 6);
     const base = { chatbot: 'bot', runId: NEW, weight: 1, now: 10 };
     await store.jobFinish.finishJob({ ...base, jobId: 'j1', outcome: 'created', attempt: 1, mode: 'write', writes: [{ key: 'A', entry: { hash: 'h', runId: NEW, writtenAt: 10 } }] });
     await store.jobFinish.finishJob({ ...base, jobId: 'j1', outcome: 'created', attempt: 1, mode: 'write', writes: [{ key: 'A', entry: { hash: 'h', runId: NEW, writtenAt: 10 } }] });
@@ -58,13 +59,13 @@ describe('runs', () => {
     let run = await store.runs.getRun(NEW);
     expect(run?.status).toBe('failed');
     expect(run?.counts).toMatchObject({ created: 1, failed: 1, retried: 2, totalJobs: 2, finishedJobs: 2, failedJobs: 1 });
-    expect([...(await store.failedKeys.failedKeys('bot')).keys()]).toEqual(['B']);
+    expect([...(await store.failedKeys.failedKeys('bot', 'MLSNumber')).keys()]).toEqual(['B']);
 
     await store.jobFinish.finishJob({ ...base, jobId: 'j2', outcome: 'created', attempt: 4, mode: 'write', writes: [{ key: 'B', entry: { hash: 'h', runId: NEW, writtenAt: 11 } }] });
     run = await store.runs.getRun(NEW);
     expect(run?.status).toBe('done');
     expect(run?.counts).toMatchObject({ created: 2, failed: 0, retried: 3, finishedJobs: 2, failedJobs: 0 });
-    expect((await store.failedKeys.failedKeys('bot')).size).toBe(0);
+    expect((await store.failedKeys.failedKeys('bot', 'MLSNumber')).size).toBe(0);
     expect(await store.runs.rejectedRows(NEW)).toEqual([{ line: 3 }]);
     expect(await store.runs.jobsOfRun(NEW)).toEqual(['j1', 'j2']);
     expect((await store.runs.lastSuccessfulRun('bot'))?.id).toBe(NEW);

@@ -31,7 +31,7 @@ describe('failures the queue must handle', () => {
       expect(row).toMatchObject({ chatbot: BOT, attempts: 1, code: 'ENVELOPE_FAILURE 404' });
       expect(row.message).toContain(`chatbot ${BOT} not found`);
     }
-    expect([...(await bench.store.failedKeys.failedKeys(BOT)).keys()].sort()).toEqual(plan.creates.map((c) => c.key).sort());
+    expect([...(await bench.store.failedKeys.failedKeys(BOT, 'MLSNumber')).keys()].sort()).toEqual(plan.creates.map((c) => c.key).sort());
 
     bench.sim.state.addChatbot(BOT);
     const { retried } = await retryJobs(bench.queues.writes, bench.store, { runId });
@@ -40,7 +40,7 @@ describe('failures the queue must handle', () => {
     expect(await bench.store.runs.runCounts(runId)).toMatchObject({ created: 3, failed: 0, failedJobs: 0 });
     expect((await bench.store.runs.getRun(runId))?.status).toBe('done');
     expect(bench.sim.state.listings(BOT)).toHaveLength(3);
-    expect((await bench.store.failedKeys.failedKeys(BOT)).size).toBe(0);
+    expect((await bench.store.failedKeys.failedKeys(BOT, 'MLSNumber')).size).toBe(0);
   });
 
   it('pauses the queue on an authentication failure instead of failing jobs, and finishes once resumed with good credentials', async () => {

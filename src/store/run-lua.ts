@@ -1,0 +1,44 @@
+/**
+ * Lua pieces shared by every script that can end a run (a job finishing, the enqueue sealing the
+ * run, the reconciler, `runs cancel`): the clock, releasing a chatbot's lease, and settling a run
+ * whose jobs all finished. Kept in one place so "when is a run over" has one definition.
+ */
+
+/** `nowMs()`: Redis's own clock in ms, so leases and claims compare times from one clock whatever machine asks. */
+export const NOW_LUA = `
+local function nowMs()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
+/** `releaseLease(leaseKey, runId)`: frees the chatbot only if this run holds it. */
+export const RELEASE_LEASE_LUA = `
+local function releaseLease(leaseKey, runId)
+  if redis.call('HGET', leaseKey, 'runId') == runId then redis.call('DEL', leaseKey) end
+end
+`;
+
+/**
+ * `settleRun(runKey, openKey, leaseKey, runId, now)`: when every job of a running (or stuck, or
+ * already settled) run has a final outcome, sets done/failed and finishedAt, takes the run off
+ * the open list and releases its lease. Returns the final status, or false when jobs remain.
+ * Why done/failed runs are settled again: a failed job retried from the dashboard that then
+ * succeeds turns a failed run into a done one.
+ */
+export const SETTLE_RUN_LUA = `${RELEASE_LEASE_LUA}
+local function settleRun(runKey, openKey, leaseKey, runId, now)
+  local status = redis.call('HGET', runKey, 'status')
+  if status ~= 'running' and status ~= 'stuck' and status ~= 'done' and status ~= 'failed' then return false end
+  local total = tonumber(redis.call('HGET', runKey, 'totalJobs') or '0')
+  local finished = tonumber(redis.call('HGET', runKey, 'j:finished') or '0')
+  if finished < total then return false end
+  local failed = tonumber(redis.call('HGET', runKey, 'j:failed') or '0')
+  local final = 'done'
+  if failed > 0 then final = 'failed' end
+  if status ~= final then redis.call('HSET', runKey, 'status', final, 'finishedAt', now) end
+  redis.call('ZREM', openKey, runId)
+  releaseLease(leaseKey, runId)
+  return final
+end
+`;

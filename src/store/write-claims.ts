@@ -1,0 +1,112 @@
+/**
+ * The pre-write probe every create and update makes: ONE script that (a) completes the job as
+ * superseded when a newer run already wrote or deleted its key, (b) stops it when its run was
+ * cancelled, (c) claims the key for this job so that no other job writes it at the same time,
+ * (d) says whether the create must look the key up first, and (e) returns the ledger entry.
+ * It replaces the two HGETs the probe used to send: the claim costs no extra round trip.
+ *
+ * A claim is `jobId \t expiresAt \t state` in a hash per chatbot and key type, written here and
+ * removed by the job-finish script with the ledger write. Rules, each a "why":
+ * - another job's live claim → wait (the caller delays the job without using an attempt): two
+ *   writes of one key in flight at once is how two runs create one listing twice;
+ * - another job's expired claim, or a claim marked `doubt` (its job failed for good after it may
+ *   have sent the request) → claim it, but look the key up before creating: that earlier request
+ *   may have reached the service;
+ * - Redis restarted since the run was planned (its `run_id` differs from the one stored on the
+ *   run, or the run record is gone) → look up before creating, for the rest of the run: with AOF
+ *   `everysec` a crash may have lost the last second, claims and ledger entries included.
+ */
+import type { Redis } from 'ioredis';
+import type { LedgerEntry } from '../domain/ledger-entry.js';
+import type { SyncKeyType } from '../domain/listing.js';
+import type { StoreKeys } from './keys.js';
+import { NEWER_WRITER_LUA, decodeLedgerEntry } from './ledger.js';
+import { luaScript, runLua } from './lua.js';
+import { NOW_LUA } from './run-lua.js';
+
+/**
+ * How long a claim holds without being released. Why 5 minutes: longer than the worker lock
+ * (30 s) and longer than one attempt can keep a request in flight (a lookup of several pages, a
+ * create and an update, each bounded by the client's 30 s timeouts), so a claim never expires
+ * under a job that is still sending. A job that died holding one is re-run under the same job
+ * id (stall recovery), which takes its own claim back at once.
+ */
+export const CLAIM_MS = 5 * 60_000;
+
+/** Lua: the Redis server's run id (changes on every restart). */
+export const SERVER_ID_LUA = `
+local function serverId()
+  return string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
+end
+`;
+
+const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${SERVER_ID_LUA}
+local ledgerKey, tombKey, claimsKey, runKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local key, runId, jobId, claimMs = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local newer = newerWriter(ledgerKey, tombKey, key, runId)
+if newer then return {'superseded', newer} end
+local run = redis.call('HMGET', runKey, 'status', 'server')
+if run[1] == 'cancelled' then return {'cancelled'} end
+local now = nowMs()
+if redis.call('HGET', leaseKey, 'runId') == runId then redis.call('HSET', leaseKey, 'beat', now) end
+local doubt = 0
+local claim = redis.call('HGET', claimsKey, key)
+if claim then
+  local holder, expires, state = string.match(claim, '^([^\\t]*)\\t([^\\t]*)\\t?(.*)$')
+  if holder ~= jobId and state ~= 'doubt' and tonumber(expires) > now then return {'claimed', holder, tostring(tonumber(expires) - now)} end
+  if holder ~= jobId or state == 'doubt' then doubt = 1 end
+end
+redis.call('HSET', claimsKey, key, jobId .. '\\t' .. (now + claimMs) .. '\\t')
+local restarted = 0
+if (not run[2]) or run[2] ~= serverId() then restarted = 1 end
+return {'ok', redis.call('HGET', ledgerKey, key) or '', doubt, restarted}
+`);
+
+export interface WriteTarget {
+  chatbot: string;
+  keyType: SyncKeyType;
+  key: string;
+  runId: string;
+  jobId: string;
+}
+
+/** What the probe decided for one job's write. */
+export type PreparedWrite =
+  | { kind: 'superseded'; newerRun: string }
+  | { kind: 'cancelled' }
+  | { kind: 'claimed'; byJob: string; retryInMs: number }
+  | {
+      kind: 'go';
+      entry?: LedgerEntry;
+      /** An earlier holder of the key may have sent a request (expired or doubtful claim). */
+      inDoubt: boolean;
+      /** Redis restarted since the run was planned: look every create's key up first. */
+      redisRestarted: boolean;
+    };
+
+export class WriteClaimStore {
+  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+
+  /** The superseded check, the cancel check, the claim and the ledger entry, in one script. */
+  async prepareWrite(target: WriteTarget, claimMs: number = CLAIM_MS): Promise<PreparedWrite> {
+    const { keys } = this;
+    const reply = (await runLua(
+      this.redis,
+      PREPARE_WRITE,
+      [keys.ledger(target.chatbot, target.keyType), keys.tombstones(target.chatbot, target.keyType), keys.claims(target.chatbot, target.keyType), keys.run(target.runId), keys.lease(target.chatbot)],
+      [target.key, target.runId, target.jobId, claimMs],
+    )) as unknown[];
+    const kind = reply[0];
+    if (kind === 'superseded') return { kind, newerRun: String(reply[1]) };
+    if (kind === 'cancelled') return { kind };
+    if (kind === 'claimed') return { kind, byJob: String(reply[1]), retryInMs: Number(reply[2]) };
+    const entryText = String(reply[1] ?? '');
+    const entry = entryText === '' ? undefined : decodeLedgerEntry(entryText);
+    return { kind: 'go', ...(entry ? { entry } : {}), inDoubt: reply[2] === 1, redisRestarted: reply[3] === 1 };
+  }
+
+  /** The claim on a key, as stored (`jobId\texpiresAt\tstate`), for tools and tests. */
+  async claimOf(chatbot: string, keyType: SyncKeyType, key: string): Promise<string | undefined> {
+    return (await this.redis.hget(this.keys.claims(chatbot, keyType), key)) ?? undefined;
+  }
+}
