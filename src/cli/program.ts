@@ -13,6 +13,7 @@ import { registerSyncCommands } from './commands/sync.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerOpsCommands } from './commands/ops.js';
 import { registerDemoCommands } from './commands/demo.js';
+import { registerDoctorCommands } from './commands/doctor.js';
 
 const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerSimCommands,
@@ -23,6 +24,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerQueueCommands,
   registerOpsCommands,
   registerDemoCommands,
+  registerDoctorCommands,
 ];
 
 /** Builds the program. Exported for tests that want to inspect the command tree. */

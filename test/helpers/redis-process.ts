@@ -45,15 +45,27 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts a persistent redis-server (AOF everysec, noeviction) on a free loopback port. */
-export async function startRedisProcess(): Promise<RedisProcess> {
+export interface RedisProcessOptions {
+  /**
+   * More redis-server arguments, after the defaults so they win: e.g. `['--maxmemory-policy',
+   * 'allkeys-lru', '--appendonly', 'no']` for a badly configured Redis.
+   */
+  args?: readonly string[];
+  /** Sets `requirepass`; the `url` then carries it (`redis://:password@…`). */
+  password?: string;
+}
+
+/** Starts a persistent redis-server (AOF everysec, noeviction, unless `options` say otherwise) on a free loopback port. */
+export async function startRedisProcess(options: RedisProcessOptions = {}): Promise<RedisProcess> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'ls-redis-'));
-  const url = `redis://127.0.0.1:${port}`;
+  const auth = options.password === undefined ? '' : `:${encodeURIComponent(options.password)}@`;
+  const url = `redis://${auth}127.0.0.1:${port}`;
+  const extra = [...(options.password === undefined ? [] : ['--requirepass', options.password]), ...(options.args ?? [])];
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction'];
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction', ...extra];
     const started = spawn('redis-server', args, { stdio: 'ignore' });
     child = started;
     for (let i = 0; i < 100; i += 1) {
