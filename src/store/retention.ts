@@ -103,8 +103,8 @@ async function trimKeyIndex(redis: Redis, keys: StoreKeys, cutoff: number, resul
 
 /**
  * Drops tombstones written by runs older than the cutoff. Why that is safe: a tombstone only
- * stops a job of an OLDER run from resurrecting the key, and such jobs are gone by then (failed
- * jobs age out of the queue after the same window, and a run's jobs end long before).
+ * stops a job of an OLDER run from resurrecting the key; such a job has ended long before, and
+ * once failed it is kept for retrying for the same window (cli/queue-wiring.ts jobSettings).
  */
 async function trimTombstones(redis: Redis, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
   // Why '0' as the random part: the smallest hex digit, so only ids of strictly earlier ms sort below it.
