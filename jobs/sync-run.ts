@@ -18,7 +18,7 @@ function field(value: unknown, name: string): unknown {
 /** Whether a sync result says the run was refused or ended with failures. */
 function badResult(result: unknown): string | undefined {
   const status = field(result, 'status');
-  if (status === 'refused' || status === 'failed') return String(status);
+  if (status === 'refused' || status === 'failed' || status === 'skipped') return String(status);
   const summary = field(result, 'summary') ?? result;
   if (field(field(summary, 'guard'), 'ok') === false) return 'refused';
   const failed = field(field(result, 'counts'), 'failed') ?? field(field(summary, 'result'), 'failed');
@@ -34,7 +34,8 @@ export const syncRunJob: JobKind<ScheduledSyncRequest> = {
     const result = await deps.runSync({ ...ctx.data, trigger: 'schedule' });
     const runId = field(result, 'runId') ?? field(field(result, 'summary'), 'runId');
     const bad = badResult(result);
-    if (bad !== undefined) deps.logger.error({ job: ctx.id, chatbot: ctx.data.chatbot, runId, verdict: bad }, `scheduled sync of ${ctx.data.chatbot} ${bad}`);
+    if (bad === 'skipped') deps.logger.warn({ job: ctx.id, chatbot: ctx.data.chatbot, runId, reason: field(result, 'reason') }, `scheduled sync of ${ctx.data.chatbot} skipped: the chatbot is held by another run`);
+    else if (bad !== undefined) deps.logger.error({ job: ctx.id, chatbot: ctx.data.chatbot, runId, verdict: bad }, `scheduled sync of ${ctx.data.chatbot} ${bad}`);
     else deps.logger.info({ job: ctx.id, chatbot: ctx.data.chatbot, runId }, `scheduled sync of ${ctx.data.chatbot} enqueued`);
     return { outcome: 'synced', ...(typeof runId === 'string' ? { note: runId } : {}) };
   },

@@ -11,11 +11,13 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Error codes that mean "fix your input and run again" (exit 2), whoever raised them. */
-const USAGE_CODES = new Set(['USAGE', 'CONFIG', 'MISSING_CREDENTIAL', 'INVALID_INPUT', 'FEED_UNREADABLE', 'MAPPING_INVALID']);
+const USAGE_CODES = new Set(['USAGE', 'CONFIG', 'MISSING_CREDENTIAL', 'INVALID_INPUT', 'FEED_UNREADABLE', 'MAPPING_INVALID', 'CHATBOT_NOT_FOUND']);
 
 /** Maps an error's stable code to the exit code the contract promises. */
 export function exitCodeFor(code: string): ExitCode {
   if (USAGE_CODES.has(code)) return EXIT.usage;
-  if (code === 'GUARD_REFUSED') return EXIT.refused;
+  // A chatbot held by another run is refused like a guard refusal: nothing was changed, and a
+  // scheduler or script must not mistake it for a failed sync.
+  if (code === 'GUARD_REFUSED' || code === 'CHATBOT_BUSY') return EXIT.refused;
   return EXIT.failed;
 }

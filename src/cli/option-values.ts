@@ -19,6 +19,16 @@ export function wholeNumber(value: string | undefined, flag: string, min = 1): n
   return n;
 }
 
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/;
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A duration such as `90s`, `10m`, `2h`, `500ms` (a bare number is seconds), in milliseconds. */
+export function durationMs(value: string, flag: string): number {
+  const match = DURATION.exec(value.trim());
+  if (match === null) throw new UsageError(`${flag} must be a duration such as 90s, 10m or 2h (got '${value}')`);
+  return Math.round(Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 1000));
+}
+
 /** One of `allowed` (exact spelling), or a UsageError listing them. */
 export function oneOf<T extends string>(value: string, flag: string, allowed: readonly T[]): T {
   const found = allowed.find((item) => item === value);

@@ -14,6 +14,7 @@ import type { SyncKeyType } from '../domain/listing.js';
  * | `{p}:ls:{kind}-url:{chatbot}`         | hash | the same four for URL keys (ledger-url, tomb-url, …)    |
  * | `{p}:ls:lease:{chatbot}`              | hash | the run holding the chatbot: runId, holder, since, beat |
  * | `{p}:ls:runs:open`                    | zset | runIds not final yet (the reconciler's work list)       |
+ * | `{p}:ls:retention-lock`               | str  | the process applying retention now (SET NX PX)          |
  * | `{p}:ls:runs`                         | zset | runId scored by startedAt (all chatbots)                |
  * | `{p}:ls:runs:bot:{chatbot}`           | zset | runId scored by startedAt (one chatbot)                 |
  * | `{p}:ls:run:{runId}`                  | hash | run record fields, `c:{outcome}` counts, `j:*` job tallies |
@@ -41,6 +42,7 @@ export interface StoreKeys {
   /** The lease: which run holds the chatbot (one sync per chatbot at a time). */
   lease(chatbot: string): string;
   runsOpen(): string;
+  retentionLock(): string;
   runsAll(): string;
   runsOfChatbot(chatbot: string): string;
   run(runId: string): string;
@@ -62,6 +64,7 @@ export function storeKeys(prefix: string): StoreKeys {
     claims: perKeyType('claims'),
     lease: (chatbot) => `${base}:lease:${chatbot}`,
     runsOpen: () => `${base}:runs:open`,
+    retentionLock: () => `${base}:retention-lock`,
     runsAll: () => `${base}:runs`,
     runsOfChatbot: (chatbot) => `${base}:runs:bot:${chatbot}`,
     run: (runId) => `${base}:run:${runId}`,

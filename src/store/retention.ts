@@ -136,12 +136,9 @@ export async function applyRetention(redis: Redis, keys: StoreKeys, settings: Re
   return result;
 }
 
-/**
- * The lock key `{p}:ls:retention-lock`, next to the other store keys. (Derived from runsAll()
- * until StoreKeys names it itself.)
- */
+/** The lock key `{p}:ls:retention-lock` (see keys.ts). */
 export function retentionLockKey(keys: StoreKeys): string {
-  return `${keys.runsAll().replace(/:runs$/, '')}:retention-lock`;
+  return keys.retentionLock();
 }
 
 const RELEASE_IF_OURS = luaScript(`

@@ -65,7 +65,7 @@ async function existing(names: readonly string[]): Promise<number> {
 }
 
 async function indexed(chatbot: string): Promise<string[]> {
-  return await redis.zrange(keys.runsOfChatbot(chatbot), 0, -1);
+  return await redis.zrange(keys.runsOfChatbot(chatbot), '0', '-1');
 }
 
 /** Keys retention must never touch, with their content. */
@@ -119,7 +119,7 @@ describe('applyRetention', () => {
     expect(await indexed('B')).toEqual(b.slice(2));
     const survivors = [...survivorsA, ...b.slice(2)];
     expect(await existing(survivors.flatMap(perRunKeys))).toBe(survivors.length * 5);
-    expect((await redis.zrange(keys.runsAll(), 0, -1)).sort()).toEqual([...survivors].sort());
+    expect((await redis.zrange(keys.runsAll(), '0', '-1')).sort()).toEqual([...survivors].sort());
     for (const run of removed) expect(await redis.zscore(keys.runsOpen(), run)).toBeNull();
     for (const chatbot of ['A', 'B'] as const) {
       for (const [name, content] of Object.entries(kept[chatbot])) expect(await redis.hgetall(name)).toEqual(content);
@@ -146,7 +146,7 @@ describe('applyRetention', () => {
     const result = await applyRetention(redis, keys, SETTINGS, NOW);
 
     expect(result).toMatchObject({ keyIndexEntries: 3, tombstones: 2 + 1 + 1250 });
-    expect(await redis.zrange(keys.keyIndex('K1'), 0, -1)).toEqual(['{"chatbot":"A","runId":"r-new","jobId":"j2"}']);
+    expect(await redis.zrange(keys.keyIndex('K1'), '0', '-1')).toEqual(['{"chatbot":"A","runId":"r-new","jobId":"j2"}']);
     expect(await redis.exists(keys.keyIndex('K2'))).toBe(0);
     expect(Object.keys(await redis.hgetall(tomb)).sort()).toEqual(['K2', 'K4']);
     expect(await redis.exists(keys.tombstones('B', 'URL'))).toBe(0);

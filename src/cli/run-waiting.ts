@@ -1,0 +1,55 @@
+/**
+ * Waiting for a run in the CLI (`sync --wait|--work`, `runs resume`): the jobs progress bar, one
+ * line when nothing works on the run, a timeout, and on Ctrl-C a line that says how to finish
+ * the run later. The lease is marked idle on Ctrl-C so the next sync names `runs resume` at once.
+ */
+import type { RunCounts, RunStatus } from '../store/run-types.js';
+import type { Store } from '../store/store.js';
+import type { Logger } from '../logger.js';
+import { waitForRun } from '../queue/wait-for-run.js';
+import type { ProgressBars } from './progress.js';
+
+export interface RunWait {
+  counts: RunCounts;
+  status: RunStatus | undefined;
+}
+
+export interface RunWaitOptions {
+  store: Store;
+  runId: string;
+  chatbot: string;
+  bars: ProgressBars;
+  logger: Logger;
+  signal: AbortSignal;
+  /** This process's workers, when it runs some (then "no worker" means the queue is stuck, not unattended). */
+  workers?: { close(): Promise<void> };
+  timeoutMs?: number;
+}
+
+/** Waits for the run, reporting on stderr what a person needs to know; returns counts and status. */
+export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait> {
+  const { store, runId, chatbot, logger } = options;
+  try {
+    const counts = await waitForRun(store, runId, {
+      signal: options.signal,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      onProgress: (c) => options.bars.update('jobs', c.finishedJobs, c.totalJobs),
+      onIdle: (idleMs) =>
+        logger.warn(
+          { runId, idleSeconds: Math.round(idleMs / 1000) },
+          options.workers !== undefined
+            ? `run ${runId}: no job started or finished for ${Math.round(idleMs / 1000)} s (queue paused? see \`listing-sync jobs resume\`)`
+            : `run ${runId}: no worker is working on it (nothing for ${Math.round(idleMs / 1000)} s): start \`listing-sync worker\`, or finish it here with \`listing-sync runs resume ${runId} --work\``,
+        ),
+    });
+    return { counts, status: (await store.runs.runState(runId)).status };
+  } catch (thrown) {
+    if (options.signal.aborted) {
+      // Workers first: the jobs they finish while closing beat the lease again.
+      await options.workers?.close();
+      await store.leases.markIdle(chatbot, runId).catch(() => undefined);
+      logger.warn({ runId }, `interrupted: run ${runId} goes on in the queue; finish it with \`listing-sync runs resume ${runId} --work\` or stop it with \`listing-sync runs cancel ${runId}\``);
+    }
+    throw thrown;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * One sync per chatbot at a time: taking the chatbot's lease for a new run, or refusing with a
+ * message that says who holds it and the ways on. A stale lease (no heartbeat for
+ * `staleLeaseMs`) is taken over only once its run is over or its jobs are gone: a run whose jobs
+ * still wait in the queue keeps its chatbot, even with nobody working on it (then the refusal
+ * names `runs resume ID --work`), because a second run next to it is how listings get written
+ * twice.
+ */
+import type { Queue } from 'bullmq';
+import { ListingSyncError } from '../errors.js';
+import type { LeaseHolder } from '../store/lease.js';
+import { isFinalStatus } from '../store/run-types.js';
+import type { Store } from '../store/store.js';
+import { DEFAULT_RECONCILE, reconcileRun, type ReconcileOptions } from './reconcile-run.js';
+
+export const CHATBOT_BUSY = 'CHATBOT_BUSY';
+
+export interface AcquireChatbot {
+  chatbot: string;
+  runId: string;
+  /** Who is asking, shown to whoever is refused ("host pid 42 (cli)"). */
+  holder: string;
+  /** Keep trying this long before refusing (`--wait-for-lock`); 0 refuses at once. */
+  waitMs?: number;
+  pollMs?: number;
+  signal?: AbortSignal;
+  reconcile?: ReconcileOptions;
+  now?: () => number;
+}
+
+function when(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The refusal: exit 3 in the CLI, a `skipped` run for a schedule. */
+function busy(chatbot: string, lease: LeaseHolder, interrupted: { left: number } | undefined): ListingSyncError {
+  const details = { chatbot, runId: lease.runId, holder: lease.holder, since: lease.since, interrupted: interrupted !== undefined };
+  if (interrupted !== undefined) {
+    const idle = Math.round((lease.readAt - lease.beat) / 1000);
+    return new ListingSyncError(
+      CHATBOT_BUSY,
+      `chatbot ${chatbot} is held by run ${lease.runId} (started ${when(lease.since)}), interrupted with ${interrupted.left} job(s) left and nothing working on it for ${idle} s; nothing was changed. ` +
+        `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), or stop it with \`listing-sync runs cancel ${lease.runId}\`.`,
+      { details },
+    );
+  }
+  return new ListingSyncError(
+    CHATBOT_BUSY,
+    `chatbot ${chatbot} is being synced by run ${lease.runId} (started ${when(lease.since)} by ${lease.holder}); nothing was changed. ` +
+      `Wait for it with --wait-for-lock[=DURATION], or stop it with \`listing-sync runs cancel ${lease.runId}\`.`,
+    { details },
+  );
+}
+
+async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  signal?.throwIfAborted();
+  await new Promise<void>((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  signal?.throwIfAborted();
+}
+
+/**
+ * Takes the chatbot for `runId`, waiting up to `waitMs` for another run to end; throws
+ * CHATBOT_BUSY (with the holder in `details`) when it cannot.
+ */
+export async function acquireChatbot(store: Store, writes: Queue, request: AcquireChatbot): Promise<void> {
+  const reconcile = request.reconcile ?? DEFAULT_RECONCILE;
+  const now = request.now ?? Date.now;
+  const deadline = now() + (request.waitMs ?? 0);
+  for (;;) {
+    const attempt = await store.leases.acquire(request.chatbot, request.runId, request.holder);
+    if (attempt.acquired) return;
+    const { lease } = attempt;
+    let interrupted: { left: number } | undefined;
+    if (lease.readAt - lease.beat > reconcile.staleLeaseMs) {
+      // Stale: end its run if its jobs are gone; take over only when it is over.
+      const result = await reconcileRun(store, writes, lease.runId, now(), { ...reconcile, inspectAfterMs: 0, stuckAfterMs: Number.POSITIVE_INFINITY });
+      if (result.status === undefined || isFinalStatus(result.status) || result.status === 'planned') {
+        if (await store.leases.takeOver(request.chatbot, lease.runId, request.runId, request.holder)) return;
+        continue;
+      }
+      interrupted = { left: result.remaining };
+    }
+    if (now() >= deadline) throw busy(request.chatbot, lease, interrupted);
+    await pause(Math.min(request.pollMs ?? 2000, Math.max(1, deadline - now())), request.signal);
+  }
+}
