@@ -154,6 +154,34 @@ describe('one sync per chatbot', () => {
     expect(jsonOf<Summary>(again).result).toMatchObject({ created: 0, failed: 0 });
   });
 
+  it('a scheduled run that fires during a manual sync --work is recorded as skipped, and the manual run converges with zero duplicate creates', async () => {
+    const { s, env, feed } = await setup({ latencyMs: 30 });
+    const manual = startCli(syncArgs(feed, '--work', '--concurrency', '4'), env);
+    await until(() => s.state.listings(BOT).length >= 10, 30_000, 'the manual sync to start writing');
+    const added = await runCli(['schedule', 'add', 'nightly', '--cron', '* * * * * *', '--chatbot', BOT, '--feed', feed], env);
+    expect(added.code, added.stderr).toBe(0);
+    const worker = startCli(['worker', '--concurrency', '2'], env);
+    let skipped: Array<{ id: string; trigger: string; status: string }> = [];
+    const deadline = Date.now() + 20_000;
+    while (skipped.length === 0 && Date.now() < deadline) {
+      const listed = jsonOf<{ runs: Array<{ id: string; trigger: string; status: string }> }>(await runCli(['runs', 'list', '--chatbot', BOT, '--json'], env));
+      skipped = listed.runs.filter((run) => run.status === 'skipped');
+      if (skipped.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await runCli(['schedule', 'remove', 'nightly'], env)).code).toBe(0);
+    expect(skipped[0]).toMatchObject({ trigger: 'schedule', status: 'skipped' });
+    const shown = jsonOf<{ summary: { skipped: string } }>(await runCli(['runs', 'show', skipped[0]?.id ?? '', '--json'], env));
+    expect(shown.summary.skipped).toContain(`chatbot ${BOT} is being synced by run`);
+
+    s.state.setFaults({ latencyMs: 0 });
+    const finished = await manual.done;
+    expect(finished.code, finished.stderr).toBe(0);
+    worker.child.kill('SIGTERM');
+    await worker.done;
+    expect(worker.child.exitCode).toBe(0);
+    expectConverged(s);
+  });
+
   it('`runs cancel` removes the waiting jobs, frees the chatbot at once, and the next sync finishes the work', async () => {
     const { s, env, feed } = await setup();
     const enqueued = await runCli(syncArgs(feed), env);

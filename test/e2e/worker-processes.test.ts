@@ -83,6 +83,7 @@ describe('worker processes', () => {
     const counts = await waitForRun(bench.store, runId, { pollMs: 100 });
     expect(counts).toMatchObject({ created: 150, failed: 0, finishedJobs: 150, totalJobs: 150 });
     expect(bench.sim.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
+    expect(bench.sim.state.duplicateCreates(BOT)).toEqual([]);
     expect(simContent(bench, BOT)).toEqual(feedContent(feed));
     const left = await bench.queues.writes.getJobCounts('wait', 'active', 'delayed', 'failed');
     expect(left).toEqual({ wait: 0, active: 0, delayed: 0, failed: 0 });

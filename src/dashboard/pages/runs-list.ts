@@ -10,8 +10,11 @@ export function guardCell(guard: RunListItem['guard']): SafeHtml {
   return html`<span class="bad" title="${guard.reasons.join('; ')}">refused</span>`;
 }
 
+/** Why stuck stands out with failed: a stuck run holds work nobody is doing. Skipped and cancelled were decisions. */
+const BAD_STATUSES: ReadonlySet<string> = new Set(['failed', 'refused', 'stuck']);
+
 export function statusCell(status: string): SafeHtml {
-  const tone = status === 'done' ? 'ok' : status === 'failed' || status === 'refused' ? 'bad' : 'muted';
+  const tone = status === 'done' ? 'ok' : BAD_STATUSES.has(status) ? 'bad' : 'muted';
   return html`<span class="${tone}">${status}</span>`;
 }
 
