@@ -8,7 +8,7 @@ import { parse } from 'csv-parse';
 import { createIncrementalPlanner } from '../src/domain/incremental-planner.js';
 import { planSync } from '../src/domain/planner.js';
 import { openFeed } from '../src/feed/open-feed.js';
-import { planFeedRows } from '../src/sync/run-sync.js';
+import { planFeedRows } from '../src/sync/plan-feed-rows.js';
 import { LedgerByPosition } from '../src/domain/ledger-by-position.js';
 import type { RemoteRows } from '../src/domain/remote.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from '../src/domain/remote-key-index.js';
@@ -121,7 +121,7 @@ function ledgerByPosition(shape: FeedShape, index: RemoteKeyIndex, remote: Remot
 }
 
 /**
- * (c) Import + plan as `sync` does it (planFeedRows from src/sync/run-sync.ts), the planner fed as
+ * (c) Import + plan as `sync` does it (planFeedRows from src/sync/plan-feed-rows.ts), the planner fed as
  * rows arrive. The remote snapshot and the ledger are built in this process first, as a sync
  * builds them minus HTTP and Redis (JSON pages through the snapshot's page collector; the ledger
  * entry by entry by remote position, after the index, as runSync reads it). The import + plan
@@ -151,6 +151,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
     const timedPlanner = {
       add: planner.add,
       hold: planner.hold,
+      withholdDeletes: planner.withholdDeletes,
       finish: () => {
         const start = performance.now();
         const result = planner.finish();

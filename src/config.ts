@@ -31,6 +31,8 @@ export interface Config {
   redis: { url: string; prefix: string };
   worker: { concurrency: number; globalConcurrency?: number; rate?: { max: number; durationMs: number } };
   jobs: { attempts: number; backoffMs: number; backoffMaxMs: number; keepCompleted: number; keepFailed: number; deleteBatchSize: number };
+  /** Caps on what one feed URL may make a sync read (OData pages followed; bytes, every page together). */
+  feed: { maxPages: number; maxBytes: number };
   /** How long history is kept in Redis (src/store/retention.ts; BullMQ job ages in cli/queue-wiring.ts). */
   retention: {
     /** Runs, their per-job data, key-index entries and tombstones are kept at least this many days; failed jobs as long. */
@@ -182,6 +184,9 @@ const settingsSchema = z.object({
   LISTING_SYNC_TIMEOUT_HEADERS_MS: intSetting(1, 3_600_000).default(30_000),
   LISTING_SYNC_TIMEOUT_BODY_MS: intSetting(1, 3_600_000).default(30_000),
   LISTING_SYNC_CONNECTIONS: intSetting(1, 1024).default(16),
+  // Why caps: a feed server that pages or streams forever must not keep a sync busy for hours.
+  LISTING_SYNC_FEED_MAX_PAGES: intSetting(1, 100_000_000).default(10_000),
+  LISTING_SYNC_FEED_MAX_BYTES: intSetting(1, Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
   LISTING_SYNC_RETRY_ENVELOPE_CODES: retryList('envelopeCodes').optional(),
   LISTING_SYNC_RETRY_HTTP_STATUSES: retryList('httpStatuses').optional(),
   LOG_LEVEL: z
@@ -314,6 +319,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       deleteBatchSize: s.LISTING_SYNC_DELETE_BATCH,
     },
     retention: { keepDays: s.LISTING_SYNC_KEEP_DAYS, keepRuns: s.LISTING_SYNC_KEEP_RUNS, completedJobHours: s.LISTING_SYNC_KEEP_COMPLETED_HOURS },
+    feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES },
     logLevel: s.LOG_LEVEL,
   };
 }

@@ -138,6 +138,7 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
     logger,
     now: () => Date.now(),
     newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),
+    feedLimits: config.feed,
   };
 }
 

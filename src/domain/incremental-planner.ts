@@ -12,7 +12,7 @@ import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
 import { listingHash } from './hash.js';
 import type { Ledger } from './ledger-entry.js';
 import type { ListingFields, SyncKeyType } from './listing.js';
-import type { DeleteScope, FieldChange, Plan, PlannedCreate, PlannedDelete, PlannedUpdate, SyncMode } from './plan.js';
+import { MAX_WITHHELD_LINES, type DeleteScope, type FieldChange, type Plan, type PlannedCreate, type PlannedDelete, type PlannedUpdate, type SyncMode } from './plan.js';
 import { remoteRows, type RemoteListing, type RemoteRows } from './remote.js';
 import { compareIds, compareText } from './remote-index.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from './remote-key-index.js';
@@ -69,6 +69,11 @@ export interface IncrementalPlanner {
    * (no update, and above all no delete). Repeats and unknown keys are no-ops.
    */
   hold(key: string): void;
+  /**
+   * The feed has rejected rows whose key could not be read (on `lines`): any of them may be the
+   * row of any listing, so the plan makes no deletes at all and says why (Plan.deletesWithheld).
+   */
+  withholdDeletes(lines: readonly number[]): void;
   /** Completes the plan once the whole feed was added; call once, then the planner is spent. */
   finish(): PlanResult;
 }
@@ -114,6 +119,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
   let held = 0;
   const adopt: PlanResult['adopt'] = [];
   let finished = false;
+  const unreadableLines: number[] = [];
 
   // Why: a row that failed validation says nothing trustworthy about its listing, but it does say
   // the listing is still in the feed. Deleting it would turn one typo into a lost listing.
@@ -123,6 +129,11 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     if (position === undefined || seen[position] === 1) return;
     seen[position] = 1;
     held += 1;
+  }
+
+  function withholdDeletes(lines: readonly number[]): void {
+    if (finished) throw new Error('IncrementalPlanner.withholdDeletes called after finish()');
+    unreadableLines.push(...lines);
   }
 
   function add(key: string, listing: ListingFields): void {
@@ -176,6 +187,7 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
     creates.sort((a, b) => compareText(a.key, b.key));
     adopt.sort((a, b) => compareText(a.key, b.key));
     updates.sort((a, b) => compareText(a.key, b.key));
+    const deletes = plannedDeletes();
     const plan: Plan = {
       chatbot: context.chatbot,
       keyType: context.keyType,
@@ -183,15 +195,23 @@ export function createIncrementalPlanner(context: PlannerContext): IncrementalPl
       deleteScope: context.deleteScope,
       creates,
       updates,
-      deletes: plannedDeletes(),
+      deletes,
       unchanged,
       held,
     };
+    // Why every delete, duplicate clean-up too: a row whose key cannot be read may be the row of
+    // any listing, so no 'gone' delete can be trusted; and a night with a damaged feed is not the
+    // night to delete by id either: an extra copy left one more night costs nothing, while a
+    // delete cannot be undone. The next run with a readable feed makes them.
+    if (unreadableLines.length > 0) {
+      plan.deletes = [];
+      plan.deletesWithheld = { deletes: deletes.length, rows: unreadableLines.length, lines: unreadableLines.slice(0, MAX_WITHHELD_LINES) };
+    }
     const remoteDuplicates = [...index.copies]
       .map(([key, positions]) => ({ key, ids: positions.map((position) => remote.id(position)) }))
       .sort((a, b) => compareText(a.key, b.key));
     return { plan, adopt, remoteDuplicates, remoteUnkeyed: [...index.unkeyed], managedListings: ledger.heldBy(index) };
   }
 
-  return { add, hold, finish };
+  return { add, hold, withholdDeletes, finish };
 }

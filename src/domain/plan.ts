@@ -41,6 +41,19 @@ export interface PlannedDelete {
   listingKey: string;
 }
 
+/** Why a plan makes no deletes although it would have: rows too broken to read their key. */
+export interface DeletesWithheld {
+  /** Deletes the plan would have made ('gone' and 'duplicate' clean-up): none is made. */
+  deletes: number;
+  /** Rejected rows whose key could not be read. */
+  rows: number;
+  /** Their lines (record index for JSON), the first MAX_WITHHELD_LINES of them. */
+  lines: number[];
+}
+
+/** Lines kept in DeletesWithheld: enough to find the damage; every row is in the rejected rows. */
+export const MAX_WITHHELD_LINES = 20;
+
 export interface Plan {
   chatbot: string;
   keyType: SyncKeyType;
@@ -53,4 +66,6 @@ export interface Plan {
   unchanged: number;
   /** Remote listings left alone because their feed row was rejected (never deleted for it). */
   held?: number;
+  /** Set when the feed had rows too broken to read their key: then `deletes` is empty. */
+  deletesWithheld?: DeletesWithheld;
 }

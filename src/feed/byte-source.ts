@@ -1,6 +1,7 @@
 /**
  * Opens a feed's bytes: a local file (node:fs) or an http(s) URL (undici, streamed). Failing to
- * open is a FEED_UNREADABLE error thrown here, before any row is read.
+ * open is a FEED_UNREADABLE error thrown here, before any row is read. A URL's credentials and
+ * query string never reach `where` (feed-source.ts).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -8,9 +9,10 @@ import { extname } from 'node:path';
 import { request } from 'undici';
 import { errorCode } from '../errors.js';
 import { feedUnreadable } from './feed-error.js';
+import { basicAuthorization, displaySource } from './feed-source.js';
 
 export interface ByteSource {
-  /** Where the bytes come from, as the user wrote it (path or URL): used in messages. */
+  /** Where the bytes come from, as shown to people: the path, or the URL without credentials and query. */
   readonly where: string;
   /** Lower-case extension of the path or URL path ('.csv', '.json' …), '' when none. */
   readonly extension: string;
@@ -19,10 +21,6 @@ export interface ByteSource {
   readonly chunks: AsyncIterable<Uint8Array>;
   /** Releases the file handle or socket when the feed is abandoned before its end. */
   readonly close: () => void;
-}
-
-export function isUrl(source: string): boolean {
-  return /^https?:\/\//i.test(source);
 }
 
 /** Opens a local file; a missing file, a directory or no permission is FEED_UNREADABLE. */
@@ -45,34 +43,64 @@ export async function openFileSource(path: string): Promise<ByteSource> {
   }
 }
 
+/** Counts the bytes read from every page of one URL feed against a cap. */
+export interface ByteBudget {
+  bytes: number;
+  readonly maxBytes: number;
+}
+
+/** The chunks, failing FEED_UNREADABLE once the feed's pages together pass `budget.maxBytes`. */
+async function* withinBudget(chunks: AsyncIterable<Uint8Array>, budget: ByteBudget, where: string): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    budget.bytes += chunk.length;
+    // Why: a server that streams (or pages) forever must not keep a sync busy for hours.
+    if (budget.bytes > budget.maxBytes) {
+      throw feedUnreadable(`it is larger than ${budget.maxBytes} bytes, the most read from a feed URL`, where, 'Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES if it really is that large.');
+    }
+    yield chunk;
+  }
+}
+
+export interface UrlRequest {
+  readonly timeoutMs: number;
+  readonly accept: string;
+  /** Shared by every page of one feed. */
+  readonly budget: ByteBudget;
+  readonly signal?: AbortSignal;
+}
+
 /**
  * GETs a URL and returns its body as a stream. An error status, a refused connection or a
- * timeout (headers or an idle body for `timeoutMs`) is FEED_UNREADABLE.
+ * timeout (headers or an idle body for `timeoutMs`) is FEED_UNREADABLE; messages name the URL
+ * without its credentials and query string, and no client error (which could quote it) is kept.
  */
-export async function openUrlSource(url: string, timeoutMs: number, accept: string): Promise<ByteSource> {
+export async function openUrlSource(url: string, options: UrlRequest): Promise<ByteSource> {
+  const where = displaySource(url);
+  const authorization = basicAuthorization(url);
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(url, {
       method: 'GET',
-      headers: { accept },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+      headers: authorization === undefined ? { accept: options.accept } : { accept: options.accept, authorization },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (thrown) {
-    throw feedUnreadable(`request failed (${errorCode(thrown)})`, url, 'Check the URL and that the server is reachable, or raise the timeout.', thrown);
+    throw feedUnreadable(`request failed (${errorCode(thrown)})`, where, 'Check the URL and that the server is reachable, or raise the timeout.');
   }
   if (response.statusCode < 200 || response.statusCode >= 300) {
     await response.body.dump().catch(() => undefined);
-    throw feedUnreadable(`the server answered HTTP ${response.statusCode}`, url, 'Check the URL and the server, then rerun.');
+    throw feedUnreadable(`the server answered HTTP ${response.statusCode}`, where, 'Check the URL and the server, then rerun.');
   }
   const length = Number(response.headers['content-length']);
   const contentType = response.headers['content-type'];
   return {
-    where: url,
+    where,
     extension: extname(new URL(url).pathname).toLowerCase(),
     contentType: typeof contentType === 'string' ? contentType.toLowerCase() : undefined,
     totalBytes: Number.isFinite(length) && length >= 0 ? length : undefined,
-    chunks: response.body,
+    chunks: withinBudget(response.body, options.budget, where),
     close: () => response.body.destroy(),
   };
 }

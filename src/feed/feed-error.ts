@@ -6,10 +6,20 @@ import { ListingSyncError, errorCode } from '../errors.js';
 
 export const FEED_UNREADABLE = 'FEED_UNREADABLE';
 export const MAPPING_INVALID = 'MAPPING_INVALID';
+/** The sync was stopped (SIGINT/SIGTERM) while its feed was read; nothing was planned or changed. */
+export const FEED_INTERRUPTED = 'FEED_INTERRUPTED';
 
 /** A feed that cannot be read at all: `what` happened at `where`; `fix` says what to do about it. */
 export function feedUnreadable(what: string, where: string, fix: string, cause?: unknown): ListingSyncError {
   return new ListingSyncError(FEED_UNREADABLE, `Feed ${where} is unreadable: ${what}. ${fix}`, {
+    details: { where },
+    cause,
+  });
+}
+
+/** The feed at `where` was not read to the end because the sync was asked to stop. */
+export function feedInterrupted(where: string, cause?: unknown): ListingSyncError {
+  return new ListingSyncError(FEED_INTERRUPTED, `Feed ${where} was not read to the end: the sync was interrupted, so nothing was planned or changed. Run the sync again.`, {
     details: { where },
     cause,
   });

@@ -8,24 +8,23 @@ import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
 import type { ListingFields } from '../domain/listing.js';
 import { applyMapping } from './apply-mapping.js';
-import { isUrl, openFileSource, openUrlSource, type ByteSource } from './byte-source.js';
-import { openCsvRecords } from './csv-records.js';
-import { checkedUtf8, decodedText, encodingName, type ByteCounter } from './decode.js';
-import { feedUnreadable } from './feed-error.js';
-import { jsonItems, ndjsonItems } from './json-records.js';
+import { csvBrokenKeyReader, jsonBrokenKeyReader } from './broken-row-keys.js';
+import { openFileSource, openUrlSource, type ByteBudget, type ByteSource } from './byte-source.js';
+import { encodingName, type ByteCounter } from './decode.js';
+import { feedInterrupted, feedUnreadable } from './feed-error.js';
+import { displaySource, isUrl } from './feed-source.js';
 import { loadMappingFile, type MappingFile } from './mapping-schema.js';
-import { peekBytes } from './peek.js';
+import { openRecords, type Opened } from './open-records.js';
 import { buildNativeMapping } from './profiles/native.js';
 import { buildRedfinMapping } from './profiles/redfin.js';
 import { buildResoMapping } from './profiles/reso.js';
 import { compileMapping, ruleFor, type ProfileBuilder, type ProfileName, type RecordMapping } from './record-mapping.js';
 import { rowPipeline } from './row-pipeline.js';
 import { openFeedInWorker } from './threaded-feed.js';
-import { sniffDelimiter, sniffFormat, type FeedFormat } from './sniff.js';
-import { csvColumns, jsonColumns, type SourceColumns, type SourceItem } from './source-record.js';
+import type { SourceColumns, SourceItem } from './source-record.js';
 
 export interface FeedOptions {
-  /** Local path or http(s) URL. */
+  /** Local path or http(s) URL, used whole to read; only displaySource(source) is ever shown. */
   source: string;
   /** Starting profile; a mapping file that declares "profile" (even null) overrides it. */
   profile: 'native' | 'redfin' | 'reso';
@@ -44,6 +43,10 @@ export interface FeedOptions {
   timeoutMs?: number;
   /** How RESO 'Pending' maps (default 'active'). */
   resoPending?: 'active' | 'exclude';
+  /** Most OData pages followed, the first included (default DEFAULT_FEED_LIMITS.maxPages). */
+  maxPages?: number;
+  /** Most bytes read from a feed URL, every page together (default DEFAULT_FEED_LIMITS.maxBytes). */
+  maxBytes?: number;
   /**
    * Where the importer runs: 'worker' (a worker thread, threaded-feed.ts), 'main' (this thread),
    * or 'auto' (the default): a worker for a local file of WORKER_MIN_BYTES or more when the
@@ -54,8 +57,23 @@ export interface FeedOptions {
 
 export type FeedRow =
   | { kind: 'listing'; line: number; key: string; listing: ListingFields }
-  | { kind: 'rejected'; line: number; key?: string; field: string; value: string; reason: string }
+  | RejectedFeedRow
   | { kind: 'excluded'; line: number; key: string; reason: string };
+
+/** A row that does not make a listing, with where and why; it holds its listing (never deleted for it). */
+export interface RejectedFeedRow {
+  kind: 'rejected';
+  line: number;
+  /** The row's key when it could be read (from a broken row too, where its position is intact). */
+  key?: string;
+  /** A broken row's possible keys (two or more) when which one it is cannot be told: each is held. */
+  keyCandidates?: string[];
+  /** The row is too broken to read its key: a run with such a row deletes nothing (see broken-row-keys.ts). */
+  keyUnreadable?: true;
+  field: string;
+  value: string;
+  reason: string;
+}
 
 export interface FeedStats {
   rows: number;
@@ -85,32 +103,23 @@ const PROFILES: Readonly<Record<ProfileName, ProfileBuilder>> = {
   reso: buildResoMapping,
 };
 
-const SNIFF_BYTES = 16 * 1024;
 const DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
 
-interface Opened {
-  readonly columns: SourceColumns;
-  /** Records in batches (one per chunk read). */
-  readonly items: AsyncGenerator<SourceItem[]>;
+/**
+ * Caps on what one feed URL may make a sync read. Why: a server that pages (or streams)
+ * forever would keep a sync busy for hours; these are far above any real feed (a million RESO
+ * records are about 1 GiB in a few thousand pages).
+ */
+export const DEFAULT_FEED_LIMITS = { maxPages: 10_000, maxBytes: 2 * 1024 ** 3 } as const;
+
+/** What can stop a feed from outside: the sync's abort signal (SIGINT/SIGTERM). */
+export interface FeedControl {
+  readonly signal?: AbortSignal;
 }
 
-async function openSource(source: string, timeoutMs: number): Promise<ByteSource> {
-  return isUrl(source) ? openUrlSource(source, timeoutMs, 'application/json, text/csv;q=0.9, */*;q=0.5') : openFileSource(source);
-}
-
-/** Reads the first JSON record (so `columns` can be known) and replays it ahead of the rest. */
-async function openJson(items: AsyncGenerator<SourceItem[]>, where: string): Promise<Opened> {
-  const first = await items.next();
-  const firstBatch = first.done === true ? [] : first.value;
-  const firstItem = firstBatch[0];
-  if (firstItem === undefined) throw feedUnreadable('it contains no records', where, 'Check that the feed has listings.');
-  if (firstItem.problem !== undefined) throw feedUnreadable(`record ${firstItem.line}: ${firstItem.problem}`, where, 'Check that the feed is JSON records (objects).');
-  const record = Array.isArray(firstItem.record) ? {} : (firstItem.record as Readonly<Record<string, unknown>>);
-  async function* replay(): AsyncGenerator<SourceItem[]> {
-    yield firstBatch;
-    yield* items;
-  }
-  return { columns: jsonColumns(record), items: replay() };
+async function openSource(source: string, timeoutMs: number, budget: ByteBudget, signal: AbortSignal | undefined): Promise<ByteSource> {
+  if (!isUrl(source)) return openFileSource(source);
+  return openUrlSource(source, { timeoutMs, accept: 'application/json, text/csv;q=0.9, */*;q=0.5', budget, ...(signal ? { signal } : {}) });
 }
 
 function keyProblem(mapping: RecordMapping, columns: SourceColumns, options: FeedOptions, profile: ProfileName | null): string | undefined {
@@ -155,45 +164,6 @@ function describeColumns(names: readonly string[]): string {
   return names.length > 60 ? `${shown} and ${names.length - 60} more` : shown;
 }
 
-interface ReadSettings {
-  readonly encoding: string;
-  readonly maxRecordBytes: number;
-  readonly timeoutMs: number;
-  readonly counter: ByteCounter;
-  /** Called when a further OData page is opened (the total size is no longer known). */
-  readonly onPage: () => void;
-}
-
-/** Sniffs the format and opens the matching record reader (header and first records read). */
-async function openRecords(options: FeedOptions, source: ByteSource, settings: ReadSettings): Promise<Opened> {
-  const { encoding, maxRecordBytes, counter } = settings;
-  const peeked = await peekBytes(source.chunks, SNIFF_BYTES);
-  const sample = new TextDecoder(encoding).decode(peeked.head);
-  const sniffed = sniffFormat(source.extension, source.contentType, sample);
-  if ('problem' in sniffed) {
-    const fix = sniffed.problem === 'the file is empty' ? 'Export the feed again: it has no content.' : 'Pass a CSV, TSV, JSON or NDJSON feed.';
-    throw feedUnreadable(sniffed.problem, source.where, fix);
-  }
-  const format: FeedFormat = options.format ?? sniffed.format;
-  if (format === 'csv') {
-    // UTF-8 goes to csv-parse as checked bytes (no decode and re-encode); other encodings as text.
-    const input = encoding === 'utf-8' ? checkedUtf8(peeked.chunks, source.where, counter) : decodedText(peeked.chunks, encoding, source.where, counter);
-    const delimiter = options.delimiter ?? sniffDelimiter(sample, source.extension);
-    const csv = await openCsvRecords(input, { where: source.where, delimiter, maxRecordBytes });
-    return { columns: csvColumns(csv.header), items: csv.items };
-  }
-  const text = decodedText(peeked.chunks, encoding, source.where, counter);
-  if (format === 'ndjson') return openJson(ndjsonItems(text, source.where, maxRecordBytes), source.where);
-  const nextPage = async (url: string): Promise<AsyncIterable<string>> => {
-    const page = await openUrlSource(url, settings.timeoutMs, 'application/json');
-    settings.onPage();
-    return decodedText(page.chunks, encoding, url, counter);
-  };
-  // "@odata.nextLink" is followed only for URL feeds: a local file has no server to ask.
-  const jsonOptions = isUrl(options.source) ? { where: source.where, maxRecordBytes, nextPage } : { where: source.where, maxRecordBytes };
-  return openJson(jsonItems(text, jsonOptions), source.where);
-}
-
 /**
  * Why 8 MiB (~35,000 Redfin rows): below it, starting the worker (~50 ms) costs about what
  * reading in parallel with planning saves.
@@ -213,12 +183,22 @@ async function worthAWorker(options: FeedOptions): Promise<boolean> {
  * Opens and validates the feed's header/format BEFORE returning: an unreadable feed throws here.
  * A large local file is read in a worker thread (see `thread`); rows, stats and errors are the same.
  */
-export async function openFeed(options: FeedOptions): Promise<OpenFeed> {
-  return (await worthAWorker(options)) ? openFeedInWorker(options) : openFeedInThisThread(options);
+export async function openFeed(options: FeedOptions, control: FeedControl = {}): Promise<OpenFeed> {
+  return (await worthAWorker(options)) ? openFeedInWorker(options, control.signal) : openFeedInThisThread(options, control);
 }
 
 /** openFeed on the calling thread (the worker thread runs this too). */
-export async function openFeedInThisThread(options: FeedOptions): Promise<OpenFeed> {
+export async function openFeedInThisThread(options: FeedOptions, control: FeedControl = {}): Promise<OpenFeed> {
+  try {
+    return await openInThisThread(options, control.signal);
+  } catch (thrown) {
+    // An abort surfaces as a failed request: say what really happened.
+    if (control.signal?.aborted === true) throw feedInterrupted(displaySource(options.source));
+    throw thrown;
+  }
+}
+
+async function openInThisThread(options: FeedOptions, signal: AbortSignal | undefined): Promise<OpenFeed> {
   const encoding = encodingName(options.encoding ?? 'utf-8');
   if (encoding === undefined) throw new UsageError(`Unknown encoding '${options.encoding ?? ''}': use utf-8, latin1, windows-1252, utf-16le or another WHATWG encoding label.`);
   if (options.delimiter !== undefined && options.delimiter.length !== 1) throw new UsageError(`--delimiter must be one character, got '${options.delimiter}'.`);
@@ -226,11 +206,23 @@ export async function openFeedInThisThread(options: FeedOptions): Promise<OpenFe
   const mappingFile: MappingFile | undefined = options.mapping === undefined ? undefined : await loadMappingFile(options.mapping);
   const profile: ProfileName | null = mappingFile?.profile === undefined ? options.profile : mappingFile.profile;
   const counter: ByteCounter = { bytes: 0 };
-  const source = await openSource(options.source, timeoutMs);
+  const budget: ByteBudget = { bytes: 0, maxBytes: options.maxBytes ?? DEFAULT_FEED_LIMITS.maxBytes };
+  const source = await openSource(options.source, timeoutMs, budget, signal);
   let totalBytes = source.totalBytes;
   try {
-    const settings = { encoding, maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES, timeoutMs, counter, onPage: () => void (totalBytes = undefined) };
-    const opened = await openRecords(options, source, settings);
+    const opened: Opened = await openRecords(source, {
+      source: options.source,
+      format: options.format,
+      delimiter: options.delimiter,
+      encoding,
+      maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+      timeoutMs,
+      counter,
+      maxPages: options.maxPages ?? DEFAULT_FEED_LIMITS.maxPages,
+      budget,
+      signal,
+      onPage: () => void (totalBytes = undefined),
+    });
     const context = { keyType: options.keyType, resoPending: options.resoPending ?? 'active' } as const;
     const base = profile === null ? undefined : PROFILES[profile](opened.columns, context);
     const mapping = mappingFile === undefined ? (base ?? { rules: [] }) : applyMapping(base, mappingFile, opened.columns);
@@ -239,7 +231,9 @@ export async function openFeedInThisThread(options: FeedOptions): Promise<OpenFe
       const fix = options.keyType === 'MLSNumber' ? 'Use --key-type URL, or map a column to MLSNumber in a mapping file.' : 'Use --key-type MLSNumber, or map a column to Url in a mapping file.';
       throw feedUnreadable(`${problem} (its columns are ${describeColumns(opened.columns.names)})`, source.where, fix);
     }
-    const pipeline = rowPipeline(mapping, compileMapping(mapping), options.keyType);
+    const keyRule = ruleFor(mapping, options.keyType === 'MLSNumber' ? 'MLSNumber' : 'Url');
+    const brokenKey = opened.shape === 'csv' ? csvBrokenKeyReader(keyRule, opened.columns.names, opened.delimiter ?? ',') : jsonBrokenKeyReader(keyRule);
+    const pipeline = rowPipeline(mapping, compileMapping(mapping), options.keyType, brokenKey);
     return {
       rows: rowIterable(opened.items, pipeline.toRow),
       stats: () => pipeline.stats,

@@ -4,7 +4,8 @@
  * mapping was compiled.
  */
 import type { SyncKeyType } from '../domain/listing.js';
-import type { FeedRow, FeedStats } from './open-feed.js';
+import type { BrokenKeyReader } from './broken-row-keys.js';
+import type { FeedRow, FeedStats, RejectedFeedRow } from './open-feed.js';
 import type { CompiledMapping, FieldRule, RecordMapping } from './record-mapping.js';
 import type { SourceItem } from './source-record.js';
 import { firstSeenLines } from './first-seen-lines.js';
@@ -15,7 +16,8 @@ export interface RowPipeline {
   readonly toRow: (item: SourceItem) => FeedRow;
 }
 
-export function rowPipeline(mapping: RecordMapping, compiled: CompiledMapping, keyType: SyncKeyType): RowPipeline {
+/** `brokenKey` reads the key of a record too broken to map (wrong field count, not JSON). */
+export function rowPipeline(mapping: RecordMapping, compiled: CompiledMapping, keyType: SyncKeyType, brokenKey: BrokenKeyReader): RowPipeline {
   const keyField = keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
   const rulesByField = new Map<string, FieldRule>(compiled.rules.map((rule) => [rule.field, rule]));
   const keyRule = rulesByField.get(keyField);
@@ -29,10 +31,30 @@ export function rowPipeline(mapping: RecordMapping, compiled: CompiledMapping, k
     return key === undefined ? { kind: 'rejected', line, field, value, reason } : { kind: 'rejected', line, key, field, value, reason };
   };
 
+  /** A record that could not be read as one: rejected with whatever can be trusted of its key. */
+  const rejectBroken = (item: SourceItem, problem: string): FeedRow => {
+    stats.rejected++;
+    const found = brokenKey(item);
+    const row: RejectedFeedRow = { kind: 'rejected', line: item.line, field: '(record)', value: '', reason: problem };
+    if (found.kind === 'unreadable') {
+      row.keyUnreadable = true;
+      row.reason = `${problem}; its ${keyType} cannot be read (${found.why}), so this run deletes nothing`;
+    } else if (found.kind === 'candidates') {
+      row.keyCandidates = [...found.keys];
+      row.reason = `${problem}; its ${keyType} is one of ${found.keys.join(', ')}: each of those listings is left as it is`;
+    } else if (found.key !== '') {
+      row.key = found.key;
+      row.reason = `${problem}; its ${keyType} ${found.key} was read where the row is intact: that listing is left as it is`;
+      // As for any rejected row: a later row with this key must not silently replace it.
+      firstLine.claim(found.key, item.line);
+    }
+    return row;
+  };
+
   const toRow = (item: SourceItem): FeedRow => {
     stats.rows++;
     const { line, record } = item;
-    if (item.problem !== undefined) return reject(line, '(record)', '', item.problem);
+    if (item.problem !== undefined) return rejectBroken(item, item.problem);
     filled.length = 0;
     const values = compiled.map(record, filled);
     const keyValue = values[keyField];

@@ -12,6 +12,8 @@ export interface SourceItem {
   readonly record: SourceRecord;
   /** Set when the record could not be read as a record at all (bad JSON, wrong cell count). */
   readonly problem?: string;
+  /** The record's text when it is not JSON (or not an object): its key may still be read from it. */
+  readonly text?: string;
 }
 
 export interface Column {

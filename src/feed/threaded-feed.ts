@@ -9,6 +9,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ListingSyncError } from '../errors.js';
+import { feedInterrupted } from './feed-error.js';
+import { displaySource } from './feed-source.js';
 import { receivedError, type FeedProgress, type FeedWorkerCredit, type FeedWorkerData, type FromFeedWorker } from './feed-worker-protocol.js';
 import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './open-feed.js';
 
@@ -29,8 +31,11 @@ function startFeedWorker(workerData: FeedWorkerData): Worker {
 
 type Waiter = { resolve: () => void };
 
-/** Opens the feed in a worker; resolves once the worker opened it (or rejects with its error). */
-export async function openFeedInWorker(options: FeedOptions): Promise<OpenFeed> {
+/**
+ * Opens the feed in a worker; resolves once the worker opened it (or rejects with its error).
+ * `signal` (which cannot cross to the thread) stops the worker and fails the feed FEED_INTERRUPTED.
+ */
+export async function openFeedInWorker(options: FeedOptions, signal?: AbortSignal): Promise<OpenFeed> {
   const worker = startFeedWorker({ options: { ...options, thread: 'main' } });
   const batches: FeedRow[][] = [];
   let stats: FeedStats | undefined;
@@ -47,6 +52,7 @@ export async function openFeedInWorker(options: FeedOptions): Promise<OpenFeed> 
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    signal?.removeEventListener('abort', onAbort);
     await worker.terminate();
   };
 
@@ -71,6 +77,13 @@ export async function openFeedInWorker(options: FeedOptions): Promise<OpenFeed> 
     if (!stopped && !ended) failure ??= new ListingSyncError('FEED_WORKER_EXIT', `The feed reader thread stopped unexpectedly (exit code ${code}).`);
     wake();
   });
+  const onAbort = (): void => {
+    failure ??= feedInterrupted(displaySource(options.source));
+    void stop();
+    wake();
+  };
+  if (signal?.aborted === true) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
 
   /** Waits for the next message that changes what `ready` looks at. */
   const nextMessage = (): Promise<void> => new Promise<void>((resolve) => (waiter = { resolve }));

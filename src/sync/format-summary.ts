@@ -21,6 +21,7 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
     `remote  ${remote.listings} listings (VirtualCount ${remote.virtualCount}), ${remote.complete ? 'complete' : 'INCOMPLETE'}, ${remote.duplicates} duplicated keys, ${remote.unkeyed} without a key`,
     ...remote.incompleteReasons.map((reason) => `          ${reason}`),
     `plan    create ${plan.create}, update ${plan.update}, delete ${plan.delete}, unchanged ${plan.unchanged}${plan.held > 0 ? `, held ${plan.held} (rejected rows: left as they are)` : ''}${plan.adopted ? `; ${plan.adopted} unchanged listings adopted into the ledger` : ''}`,
+    ...(plan.deletesWithheld ? [`          deletes withheld: ${plan.deletesWithheld.reason}`] : []),
     `guard   ${guard.ok ? (guard.forced ? 'FORCED past the guard' : 'ok') : 'REFUSED: nothing was changed'}`,
     ...guard.reasons.map((reason) => `          ${reason}`),
   ];

@@ -8,10 +8,15 @@ import type { RejectedRow, SyncOutcome } from './summary.js';
 
 const CSV_HEADER = ['action', 'key', 'key_type', 'field', 'from', 'to', 'line', 'reason'] as const;
 
+/** The key a rejected row is listed under: its key, or a broken row's candidates ("A | B"). */
+function rejectedKey(row: RejectedRow): string {
+  return row.key ?? row.keyCandidates?.join(' | ') ?? '';
+}
+
 /** Rejected rows alone as CSV (the dashboard's download uses the same encoding). */
 export function rejectedRowsCsv(rows: readonly RejectedRow[]): string {
   let out = csvLine(['line', 'key', 'field', 'value', 'reason']);
-  for (const row of rows) out += csvLine([row.line, row.key ?? '', row.field, row.value, row.reason]);
+  for (const row of rows) out += csvLine([row.line, rejectedKey(row), row.field, row.value, row.reason]);
   return out;
 }
 
@@ -25,7 +30,7 @@ export function outcomeCsv(outcome: SyncOutcome): string {
     }
   }
   for (const del of plan.deletes) lines.push(csvLine(['delete', del.key, del.keyType, '', '', '', '', del.reason]));
-  for (const row of outcome.rejected) lines.push(csvLine(['rejected', row.key ?? '', plan.keyType, row.field, row.value, '', row.line, row.reason]));
+  for (const row of outcome.rejected) lines.push(csvLine(['rejected', rejectedKey(row), plan.keyType, row.field, row.value, '', row.line, row.reason]));
   return lines.join('');
 }
 

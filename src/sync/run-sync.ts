@@ -9,10 +9,12 @@ import { indexRemoteKeys, type RemoteKeyIndex } from '../domain/remote-key-index
 import type { SyncKeyType } from '../domain/listing.js';
 import type { DeleteScope, Plan, SyncMode } from '../domain/plan.js';
 import { createIncrementalPlanner, type IncrementalPlanner, type PlanResult } from '../domain/incremental-planner.js';
-import { openFeed, type FeedOptions, type FeedRow, type FeedStats, type OpenFeed } from '../feed/open-feed.js';
+import { displaySource } from '../feed/feed-source.js';
+import { openFeed, type FeedOptions, type OpenFeed } from '../feed/open-feed.js';
 import type { Logger } from '../logger.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
-import { feedSummary, planCounts, type RejectedRow, type SyncOutcome, type SyncSummary } from './summary.js';
+import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
+import { feedSummary, planCounts, type SyncOutcome, type SyncSummary } from './summary.js';
 
 /** What a user (or a schedule) asks a sync to do. Serialisable: it is also a sync-run job's payload. */
 export interface SyncRequest {
@@ -61,61 +63,16 @@ export interface SyncDeps {
   now(): number;
   newRunId(): string;
   progress?: SyncProgress;
+  /** Stops the sync (SIGINT/SIGTERM): the feed stops being read, between rows and between pages. */
   signal?: AbortSignal;
+  /** Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES); open-feed.ts DEFAULT_FEED_LIMITS when absent. */
+  feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
 }
 
-/** The feed read to the end and planned as it was read. */
-export interface PlannedFeed {
-  planned: PlanResult;
-  rejected: RejectedRow[];
-  stats: FeedStats;
-}
-
-/** Plans listings that arrived before the planner was ready; returns an empty list to wait in. */
-function planAll(planner: IncrementalPlanner, listings: ReadonlyArray<Extract<FeedRow, { kind: 'listing' }>>): Array<Extract<FeedRow, { kind: 'listing' }>> {
-  for (const row of listings) planner.add(row.key, row.listing);
-  return [];
-}
-
-/**
- * Feeds an open feed's rows into the planner as they arrive, so planning overlaps reading and no
- * whole-feed Map is held. Until `planner` resolves (the remote snapshot and ledger are still being
- * read) the listings wait in a list and are planned as soon as it does.
- */
-export async function planFeedRows(feed: OpenFeed, planner: Promise<IncrementalPlanner>, onProgress?: SyncProgress['feed']): Promise<PlannedFeed> {
-  let ready: IncrementalPlanner | undefined;
-  // Handled here so a failed remote read is not an unhandled rejection while the feed is still read;
-  // it is rethrown by the await below.
-  planner.then((value) => (ready = value), () => undefined);
-  let waiting: Array<Extract<FeedRow, { kind: 'listing' }>> = [];
-  const rejected: RejectedRow[] = [];
-  let rows = 0;
-  const report = (): void => {
-    if (onProgress === undefined) return;
-    const { bytes, totalBytes } = feed.progress();
-    onProgress(rows, bytes, totalBytes);
-  };
-  for await (const row of feed.rows) {
-    rows += 1;
-    if (row.kind === 'listing') {
-      if (ready === undefined) waiting.push(row);
-      else {
-        if (waiting.length > 0) waiting = planAll(ready, waiting);
-        ready.add(row.key, row.listing);
-      }
-    } else if (row.kind === 'rejected') rejected.push(row);
-    if (rows % 500 === 0) report();
-  }
-  report();
-  const done = await planner;
-  planAll(done, waiting);
-  for (const row of rejected) if (row.key !== undefined) done.hold(row.key);
-  return { planned: done.finish(), rejected, stats: feed.stats() };
-}
-
-async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<IncrementalPlanner>, progress: SyncProgress | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
-  const read = await planFeedRows(feed, planner, progress?.feed);
-  return { ...read, summary: feedSummary(request.feed.source, request.feed.profile, read.stats) };
+async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<IncrementalPlanner>, progress: SyncProgress | undefined, signal: AbortSignal | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
+  const where = displaySource(request.feed.source);
+  const read = await planFeedRows(feed, planner, { ...(progress?.feed ? { onProgress: progress.feed } : {}), ...(signal ? { signal } : {}), where });
+  return { ...read, summary: feedSummary(where, request.feed.profile, read.stats) };
 }
 
 /**
@@ -130,7 +87,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
-  const openedFeed = await openFeed({ ...request.feed, keyType: request.keyType });
+  const openedFeed = await openFeed({ ...request.feed, ...deps.feedLimits, keyType: request.keyType }, deps.signal ? { signal: deps.signal } : {});
   deps.logger.debug({ runId, chatbot: request.chatbot, readIn: openedFeed.readIn }, openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened');
   // The feed and the remote are read at the same time: neither depends on the other. The planner
   // starts once the remote and the ledger are in, and plans the feed rows as they come.
@@ -160,7 +117,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     }),
   );
   const [feed, snapshot, , lastRows] = await Promise.all([
-    readFeed(request, openedFeed, planner, deps.progress),
+    readFeed(request, openedFeed, planner, deps.progress, deps.signal),
     snapshotRead,
     ledgerRead,
     deps.stores.lastSuccessfulFeedRows(request.chatbot),
