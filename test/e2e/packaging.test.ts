@@ -95,7 +95,7 @@ describe('Dockerfile', () => {
 describe('deploy/listing-sync.env.example', () => {
   it('documents every setting, and the real env file is git-ignored', () => {
     const example = read('deploy/listing-sync.env.example');
-    const names = ['API_BASE_URL', 'SITE_URL', 'API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN', 'LISTING_SYNC_PREFIX', 'LISTING_SYNC_CONCURRENCY', 'LISTING_SYNC_GLOBAL_CONCURRENCY', 'LISTING_SYNC_RATE', 'DASHBOARD_USER', 'DASHBOARD_PASSWORD', 'DASHBOARD_TOKEN', 'LOG_LEVEL'];
+    const names = ['API_BASE_URL', 'SITE_URL', 'API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN', 'LISTING_SYNC_PREFIX', 'LISTING_SYNC_CONCURRENCY', 'LISTING_SYNC_GLOBAL_CONCURRENCY', 'LISTING_SYNC_RATE', 'LISTING_SYNC_RECONCILE_MS', 'LISTING_SYNC_STUCK_AFTER_MIN', 'LISTING_SYNC_KEEP_DAYS', 'LISTING_SYNC_KEEP_RUNS', 'LISTING_SYNC_KEEP_COMPLETED_HOURS', 'DASHBOARD_USER', 'DASHBOARD_PASSWORD', 'DASHBOARD_TOKEN', 'LOG_LEVEL'];
     for (const name of names) expect(example, name).toMatch(new RegExp(`^${name}=`, 'm'));
     expect(read('.gitignore').split('\n')).toContain('deploy/listing-sync.env');
   });

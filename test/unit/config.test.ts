@@ -23,7 +23,7 @@ describe('resolveConfig', () => {
     expect(config.api.retryOverride).toEqual({});
     expect(config.api.retryTable).toEqual(DEFAULT_RETRY_TABLE);
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'listing-sync' });
-    expect(config.worker).toEqual({ concurrency: 8, globalConcurrency: undefined, rate: undefined });
+    expect(config.worker).toEqual({ concurrency: 8, globalConcurrency: undefined, rate: undefined, reconcileMs: 30_000, stuckAfterMs: 30 * 60_000 });
     expect(config.jobs).toEqual({ attempts: 10, backoffMs: 1000, backoffMaxMs: 60_000, keepCompleted: 1000, keepFailed: 10_000, deleteBatchSize: 100 });
     expect(config.logLevel).toBe('info');
   });
@@ -47,6 +47,8 @@ describe('resolveConfig', () => {
         LISTING_SYNC_KEEP_COMPLETED: '0',
         LISTING_SYNC_KEEP_FAILED: '5',
         LISTING_SYNC_DELETE_BATCH: '7',
+        LISTING_SYNC_RECONCILE_MS: '500',
+        LISTING_SYNC_STUCK_AFTER_MIN: '2',
         LISTING_SYNC_TIMEOUT_CONNECT_MS: '11',
         LISTING_SYNC_TIMEOUT_HEADERS_MS: '12',
         LISTING_SYNC_TIMEOUT_BODY_MS: '13',
@@ -65,7 +67,7 @@ describe('resolveConfig', () => {
     expect(config.api.retryTable.envelopeCodes).toEqual([500, { from: 1001, to: 1003 }]);
     expect(config.api.retryTable.errorCodes).toEqual(DEFAULT_RETRY_TABLE.errorCodes);
     expect(config.redis).toEqual({ url: 'rediss://user:pw@redis.example:6380/2', prefix: '{ls}' });
-    expect(config.worker).toEqual({ concurrency: 3, globalConcurrency: 20, rate: { max: 300, durationMs: 60_000 } });
+    expect(config.worker).toEqual({ concurrency: 3, globalConcurrency: 20, rate: { max: 300, durationMs: 60_000 }, reconcileMs: 500, stuckAfterMs: 120_000 });
     expect(config.jobs).toEqual({ attempts: 4, backoffMs: 10, backoffMaxMs: 100, keepCompleted: 0, keepFailed: 5, deleteBatchSize: 7 });
     expect(config.logLevel).toBe('debug');
   });
