@@ -9,9 +9,10 @@ import type { RunSyncFn } from '../../jobs/job-context.js';
 import type { ApiClient } from '../api/client-contract.js';
 import { requireApiBase, type Config } from '../config.js';
 import { newRunId } from '../domain/job-id.js';
-import type { Logger } from '../logger.js';
+import { silentLogger, type Logger } from '../logger.js';
 import { createClientFromConfig } from './api-wiring.js';
-import { connectProducer, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
+import { closeConnection, connectProducer, connectSessionConnection, createProducerConnection, createWorkerConnection, RECONNECT_MAX_MS } from '../queue/connection.js';
+import { createRedisWatch, redisLabel, type RedisWatch } from '../queue/redis-watch.js';
 import { startWorkers, type RunningWorkers, type StallSettings } from '../queue/worker.js';
 import { enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
 import { openQueues, type Queues } from '../queue/queues.js';
@@ -25,23 +26,47 @@ export interface QueueContext {
   redis: Redis;
   store: Store;
   queues: Queues;
-  /** Closes the queues, then the connection (BullMQ never closes connections it was given). */
+  /** This process's Redis watch: outage lines (one per interval), and whether Redis answers now. */
+  watch: RedisWatch;
+  /** Closes the queues, then the connection (BullMQ never closes connections it was given); never hangs on a down Redis. */
   close(): Promise<void>;
 }
 
 /**
- * Opens store and queues over one connection. `role` 'producer' fails fast when Redis is down
- * (CLI reads and enqueues); 'worker' waits through reconnects (long-running processes).
+ * How a command holds Redis:
+ * - 'producer': a short command (enqueue, list runs): Redis down is one clear error, at once;
+ * - 'session': a command someone just typed that then runs for long (`sync --work`, `--wait`,
+ *   `chatbot edit --many --work`, the demo): Redis down at start is one clear error, but once
+ *   connected it waits through outages and restarts and carries on;
+ * - 'worker': a daemon (`worker`): waits for Redis also at start, saying so once per interval.
  */
-export async function openQueueContext(config: Config, role: 'producer' | 'worker'): Promise<QueueContext> {
-  const redis = role === 'producer' ? await connectProducer(createProducerConnection(config.redis.url)) : createWorkerConnection(config.redis.url);
+export type QueueRole = 'producer' | 'session' | 'worker';
+
+/** A Redis watch logging through `logger` (silent without one). */
+export function createProcessWatch(config: Config, logger: Logger | undefined): RedisWatch {
+  return createRedisWatch(logger ?? silentLogger(), { label: redisLabel(config.redis.url), intervalMs: RECONNECT_MAX_MS });
+}
+
+async function connectFor(config: Config, role: QueueRole, watch: RedisWatch): Promise<Redis> {
+  const { url } = config.redis;
+  if (role === 'producer') return await connectProducer(createProducerConnection(url));
+  if (role === 'session') return await connectSessionConnection(url, watch);
+  return createWorkerConnection(url, watch);
+}
+
+/** Opens store and queues over one connection held as `role` says; `logger` hears about outages. */
+export async function openQueueContext(config: Config, role: QueueRole, logger?: Logger): Promise<QueueContext> {
+  const watch = createProcessWatch(config, logger);
+  const redis = await connectFor(config, role, watch);
   const store = createStore(redis, config.redis.prefix);
   const queues = openQueues(redis, config.redis.prefix);
+  // Why a listener: BullMQ prints an 'error' event nobody listens to as a stack trace.
+  for (const queue of [queues.writes, queues.syncRuns]) queue.on('error', (err) => watch.report(err, 'queue'));
   return {
-    redis, store, queues,
+    redis, store, queues, watch,
     async close() {
       await queues.close();
-      await redis.quit().catch(() => redis.disconnect());
+      await closeConnection(redis);
     },
   };
 }
@@ -57,22 +82,40 @@ export interface RecordedClient {
 /**
  * The ApiClient for a process that makes service calls (worker, sync --work, chatbot edit --many
  * --work, demo), recording every call into Redis under the configured prefix, flushed every
- * `flushMs` (default 5 s) and on close, so the dashboard process can serve them.
+ * `flushMs` (default 5 s) and on close, so the dashboard process can serve them. With `watch`
+ * (the process's Redis watch), close does not wait for a Redis that is away.
  */
-export function createRecordedClient(config: Config, logger: Logger, redis: Redis, options: { flushMs?: number } = {}): RecordedClient {
+export function createRecordedClient(config: Config, logger: Logger, redis: Redis, options: { flushMs?: number; watch?: RedisWatch } = {}): RecordedClient {
   requireApiBase(config); // before the recorder starts its timer
   const recorder = createCallRecorder(redis, config.redis.prefix, {
-    ...options,
-    onError: (err) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not flush call metrics to Redis; kept for the next flush'),
+    ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
+    onError: (err, closing) =>
+      logger.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        closing ? 'the last call metrics could not be saved to Redis' : 'could not save call metrics to Redis; they are kept and sent once it answers',
+      ),
   });
   const api = createClientFromConfig(config, logger, 'api', (event) => recorder.observe(event));
   return {
     api, recorder,
     async close() {
       await api.close();
-      await recorder.close();
+      const flushed = recorder.close();
+      await (options.watch ? unlessRedisAway(flushed, options.watch) : flushed);
     },
   };
+}
+
+/**
+ * Resolves when `work` settles, or as soon as Redis is (or goes) away. Why: a stopping process
+ * must not wait for a Redis that may never come back; the connection's close then fails `work`.
+ */
+function unlessRedisAway(work: Promise<void>, watch: RedisWatch): Promise<void> {
+  if (!watch.isUp()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = watch.onDown(() => resolve());
+    void work.then(resolve, resolve).finally(unsubscribe);
+  });
 }
 
 /**
@@ -151,16 +194,23 @@ export function scheduledRunSync(api: ApiClient, ctx: QueueContext, config: Conf
   };
 }
 
-/** Starts this process's workers with the limits, backoff and retry table from Config. */
+/**
+ * Starts this process's workers with the limits, backoff and retry table from Config; their Redis
+ * outages are reported through the context's watch. Aborting `signal` while they wait for Redis
+ * stops the start-up (it rejects with code ABORTED).
+ */
 export async function startConfiguredWorkers(
   config: Config,
   api: ApiClient,
   ctx: QueueContext,
   logger: Logger,
   stall: Partial<StallSettings> = {},
+  signal?: AbortSignal,
 ): Promise<RunningWorkers> {
   return await startWorkers({
     redis: config.redis,
+    watch: ctx.watch,
+    ...(signal === undefined ? {} : { signal }),
     concurrency: config.worker.concurrency,
     ...(config.worker.globalConcurrency === undefined ? {} : { globalConcurrency: config.worker.globalConcurrency }),
     ...(config.worker.rate === undefined ? {} : { rate: config.worker.rate }),
@@ -184,6 +234,6 @@ export async function cleanDemoPrefix(url: string, prefix: string): Promise<void
       if (keys.length > 0) await redis.del(...keys);
     } while (cursor !== '0');
   } finally {
-    await redis.quit().catch(() => redis.disconnect());
+    await closeConnection(redis);
   }
 }

@@ -1,16 +1,20 @@
 /**
  * Redis connections for the queue. Two kinds, on purpose:
- * - workers block on Redis and must survive a Redis restart, so `maxRetriesPerRequest: null`
- *   (BullMQ requires it) and commands wait for the reconnect;
- * - producers (the CLI enqueueing, listing runs) fail fast: a down Redis should be one clear
- *   error line, not a CLI that hangs.
- * Whoever calls these owns the connection and must `quit()` it: BullMQ does not close
- * connections it was given. Keys are isolated with BullMQ's `prefix`, never ioredis keyPrefix
- * (BullMQ's Lua scripts build key names themselves and would escape a keyPrefix).
+ * - long-lived processes (`worker`, `sync --work`, `chatbot edit --many --work`, the demo) must
+ *   survive a Redis restart: they reconnect for ever, and commands wait for the reconnect
+ *   (`maxRetriesPerRequest: null`, offline queue on; BullMQ requires it for workers);
+ * - short commands (the CLI enqueueing, listing runs) fail fast: a down Redis is one clear error
+ *   line, not a CLI that hangs.
+ * The dashboard's connection is a third shape: it reconnects for ever but its commands fail at
+ * once while Redis is away, so a page answers 503 instead of hanging (createDashboardConnection).
+ * Whoever calls these owns the connection and must close it (closeConnection): BullMQ does not
+ * close connections it was given. Keys are isolated with BullMQ's `prefix`, never ioredis
+ * keyPrefix (BullMQ's Lua scripts build key names themselves and would escape a keyPrefix).
  */
 import { Redis } from 'ioredis';
 import { ListingSyncError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import type { RedisWatch } from './redis-watch.js';
 
 export interface RedisSettings {
   url: string;
@@ -18,9 +22,61 @@ export interface RedisSettings {
   prefix: string;
 }
 
-/** A connection for workers (blocking commands, waits through reconnects). */
-export function createWorkerConnection(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true });
+/** The longest wait between two reconnect attempts; also how often an outage line repeats. */
+export const RECONNECT_MAX_MS = 5000;
+
+/**
+ * Reconnect delay after `times` failed attempts: 100 ms doubling up to RECONNECT_MAX_MS. Why
+ * start short: a Redis restart takes about a second, and work should carry on right after it;
+ * why cap it: a long outage must not push the next attempt minutes out.
+ */
+export function reconnectDelay(times: number): number {
+  return Math.min(100 * 2 ** Math.max(0, times - 1), RECONNECT_MAX_MS);
+}
+
+/**
+ * Options of every connection that must outlive a Redis outage. Why disconnectTimeout: a socket
+ * that never connected is otherwise kept for ioredis's default 2 s after disconnect(), which holds
+ * a stopping process open that long.
+ */
+const LONG_LIVED = { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: reconnectDelay, disconnectTimeout: 300 } as const;
+
+/** Why a no-op listener: without one, ioredis prints every connection error with its stack trace. */
+function quiet(redis: Redis, watch: RedisWatch | undefined): Redis {
+  if (watch) return watch.attach(redis);
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+/**
+ * A connection for a long-lived process (blocking commands, waits through outages and restarts,
+ * also when Redis is down at start). With a watch, outages are logged through it.
+ */
+export function createWorkerConnection(url: string, watch?: RedisWatch): Redis {
+  return quiet(new Redis(url, { ...LONG_LIVED }), watch);
+}
+
+/**
+ * Like createWorkerConnection, for a command a user just typed that then runs for long
+ * (`sync --work`): Redis down at start is one clear error at once (REDIS_UNAVAILABLE); once
+ * connected it waits through outages like a worker's.
+ */
+export async function connectSessionConnection(url: string, watch?: RedisWatch): Promise<Redis> {
+  const redis = new Redis(url, { ...LONG_LIVED, lazyConnect: true });
+  // Quiet until connected: a refusal at start is reported once, by connectOrExplain.
+  const silence = (): void => undefined;
+  redis.on('error', silence);
+  await connectOrExplain(redis);
+  redis.off('error', silence);
+  return quiet(redis, watch);
+}
+
+/**
+ * A connection for the dashboard: reconnects for ever, but a command sent while Redis is away
+ * fails at once (no offline queue) so that a page can answer 503 rather than hang.
+ */
+export function createDashboardConnection(url: string, watch?: RedisWatch): Redis {
+  return quiet(new Redis(url, { ...LONG_LIVED, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 }), watch);
 }
 
 /**
@@ -28,16 +84,11 @@ export function createWorkerConnection(url: string): Redis {
  * unreachable — no reconnect loop, no offline queue — instead of hanging.
  */
 export function createProducerConnection(url: string): Redis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000, lazyConnect: true, retryStrategy: () => null });
-  // Why a no-op listener: the failure is reported once by connectProducer; without a listener
-  // ioredis prints every connection error to stderr as "Unhandled error event".
-  redis.on('error', () => undefined);
-  return redis;
+  // The failure is reported once by connectProducer.
+  return quiet(new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000, lazyConnect: true, retryStrategy: () => null }), undefined);
 }
 
-/** Connects a lazily-connecting producer connection, turning a refusal into one clear error. */
-export async function connectProducer(redis: Redis): Promise<Redis> {
-  if (redis.status !== 'wait') return redis;
+async function connectOrExplain(redis: Redis): Promise<void> {
   try {
     await redis.connect();
   } catch (thrown) {
@@ -45,7 +96,45 @@ export async function connectProducer(redis: Redis): Promise<Redis> {
     const reason = thrown instanceof Error ? thrown.message : String(thrown);
     throw new ListingSyncError('REDIS_UNAVAILABLE', `cannot reach Redis (${reason}): check REDIS_URL and that Redis is running`, { cause: thrown });
   }
+}
+
+/** Connects a lazily-connecting producer connection, turning a refusal into one clear error. */
+export async function connectProducer(redis: Redis): Promise<Redis> {
+  if (redis.status === 'wait') await connectOrExplain(redis);
   return redis;
+}
+
+/**
+ * Resolves true once `redis` is connected, or false after `timeoutMs` (it goes on reconnecting).
+ * For a process that starts whether Redis answers or not but should not open its doors a moment
+ * before a Redis that does answer is connected.
+ */
+export async function readyWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  return await new Promise<boolean>((resolve) => {
+    const done = (ready: boolean): void => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = (): void => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
+}
+
+/**
+ * Closes a connection without ever hanging: QUIT (pending replies first) when connected, an
+ * immediate disconnect otherwise. Why: with an offline queue, QUIT sent while Redis is away
+ * waits for a reconnect that may never come, and a stopping process must exit promptly.
+ */
+export async function closeConnection(redis: Redis): Promise<void> {
+  if (redis.status === 'end') return;
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  await redis.quit().catch(() => redis.disconnect());
 }
 
 /**

@@ -16,11 +16,14 @@ import type { JobDeps } from '../../jobs/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { Logger } from '../logger.js';
 import { backoffDelay, type BackoffSettings } from './backoff.js';
-import { checkEvictionPolicy, createWorkerConnection, type RedisSettings } from './connection.js';
+import { ListingSyncError } from '../errors.js';
+import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
 import type { ErrorMappingContext } from './error-mapping.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES } from './queues.js';
+import { createRedisWatch, redisLabel, type RedisWatch } from './redis-watch.js';
 import { gateApiClient, jobConcurrencyFor } from './request-gate.js';
+import { workerStopper } from './worker-shutdown.js';
 
 export interface StallSettings {
   lockDurationMs: number;
@@ -50,27 +53,73 @@ export interface WorkerOptions {
   maxRateLimitMs?: number;
   deps: JobDeps;
   logger: Logger;
+  /** Reports Redis outages and BullMQ errors, one line per interval (default: a watch of its own on `logger`). */
+  watch?: RedisWatch;
+  /**
+   * Aborted while the workers start (Redis not answering yet): start-up stops at once, closes what
+   * it opened and rejects with code ABORTED.
+   */
+  signal?: AbortSignal;
 }
 
 export interface RunningWorkers {
   writes: Worker;
   syncRuns?: Worker;
-  /** Stops taking jobs, lets jobs in flight finish, closes the connections it opened. */
+  /**
+   * Stops taking jobs, lets jobs in flight finish, closes the connections it opened. While Redis is
+   * away it does not wait (see worker-shutdown.ts): it never hangs on Redis.
+   */
   close(): Promise<void>;
 }
 
 const STALLED_OUT = /stalled more than allowable limit/i;
 
+/** Why start-up ended early: the process was told to stop before Redis answered. */
+const stoppedEarly = (): ListingSyncError => new ListingSyncError('ABORTED', 'stopped before Redis answered');
+
+/** Resolves as `step` does, or rejects as soon as `signal` is aborted. */
+function unlessAborted<T>(step: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return step;
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(stoppedEarly());
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    step.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
-  const { redis, deps, logger } = options;
+  const { redis, deps, logger, signal } = options;
   const stall = { ...DEFAULT_STALL, ...options.stall };
   const backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
-  const connections = [createWorkerConnection(redis.url), createWorkerConnection(redis.url), createWorkerConnection(redis.url)];
+  const watch = options.watch ?? createRedisWatch(logger, { label: redisLabel(redis.url), intervalMs: RECONNECT_MAX_MS });
+  const connections = [createWorkerConnection(redis.url, watch), createWorkerConnection(redis.url, watch), createWorkerConnection(redis.url, watch)];
   const [queueConnection, writesConnection, syncConnection] = connections as [typeof connections[0], typeof connections[0], typeof connections[0]];
-  await checkEvictionPolicy(queueConnection, logger);
   const queue = new Queue(QUEUE_NAMES.writes, { connection: queueConnection, prefix: redis.prefix });
+  queue.on('error', (err) => watch.report(err, 'queue'));
+  const workers: Worker[] = [];
+  const stop = workerStopper({ workers, queue, connections, watch });
+  try {
+    const started = await unlessAborted(startOn(queue, [writesConnection, syncConnection], workers, { ...options, stall, backoff, watch }), signal);
+    logger.info({ concurrency: options.concurrency, globalConcurrency: options.globalConcurrency, rate: options.rate }, 'workers started');
+    return { ...started, close: () => stop(false) };
+  } catch (thrown) {
+    // Why force: start-up failed or was stopped, most likely because Redis does not answer.
+    await stop(true);
+    throw thrown;
+  }
+}
+
+type StartOptions = WorkerOptions & { stall: StallSettings; backoff: BackoffSettings; watch: RedisWatch };
+
+/** Checks the queue, creates the workers (pushed onto `workers` as they are made) and waits until they are ready. */
+async function startOn(queue: Queue, [writesConnection, syncConnection]: [WorkerConnection, WorkerConnection], workers: Worker[], options: StartOptions): Promise<Omit<RunningWorkers, 'close'>> {
+  const { redis, deps, logger, stall, backoff, watch } = options;
+  await checkEvictionPolicy(writesConnection, logger);
   if (options.globalConcurrency !== undefined) await queue.setGlobalConcurrency(options.globalConcurrency);
   if (await queue.isPaused()) logger.warn(`queue ${QUEUE_NAMES.writes} is paused (an authentication failure?): run \`listing-sync jobs resume\` once the credentials are fixed`);
+  // Stopped while waiting for Redis: make no workers the stop would not know about.
+  if (options.signal?.aborted) throw stoppedEarly();
 
   const mapping: ErrorMappingContext = { queue, logger, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000 };
   if (options.retryTable) mapping.retryTable = options.retryTable;
@@ -81,6 +130,9 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     lockDuration: stall.lockDurationMs,
     stalledInterval: stall.stalledIntervalMs,
     maxStalledCount: stall.maxStalledCount,
+    // Why: after a failed fetch BullMQ waits runRetryDelay (15 s by default) before fetching again;
+    // once Redis is back, work should carry on within one reconnect interval, not 15 s later.
+    runRetryDelay: RECONNECT_MAX_MS,
     settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(attemptsMade, backoff) },
   };
   const writes = new Worker(QUEUE_NAMES.writes, processor, {
@@ -89,14 +141,15 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     concurrency: jobConcurrencyFor(options.concurrency),
     limiter: options.rate ? { max: options.rate.max, duration: options.rate.durationMs } : UNLIMITED,
   });
-  const workers: Worker[] = [writes];
+  workers.push(writes);
   let syncRuns: Worker | undefined;
   if (deps.runSync !== undefined) {
     syncRuns = new Worker(QUEUE_NAMES.syncRuns, processor, { ...common, connection: syncConnection, concurrency: 1 });
     workers.push(syncRuns);
   }
   for (const worker of workers) {
-    worker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+    // Why through the watch: during an outage BullMQ emits an 'error' per failed attempt and connection.
+    worker.on('error', (err) => watch.report(err, 'worker'));
     // Why: a job that stalled more than maxStalledCount is failed by BullMQ without our
     // processor running; record it here so the run's counts and failed keys stay complete.
     worker.on('failed', (job: Job | undefined, err: Error) => {
@@ -104,19 +157,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     });
   }
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  logger.info({ concurrency: options.concurrency, globalConcurrency: options.globalConcurrency, rate: options.rate }, 'workers started');
-
-  let closing: Promise<void> | undefined;
-  return {
-    writes,
-    ...(syncRuns ? { syncRuns } : {}),
-    close() {
-      closing ??= (async () => {
-        await Promise.all(workers.map((worker) => worker.close()));
-        await queue.close();
-        await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
-      })();
-      return closing;
-    },
-  };
+  return { writes, ...(syncRuns ? { syncRuns } : {}) };
 }
+
+type WorkerConnection = ReturnType<typeof createWorkerConnection>;

@@ -40,8 +40,11 @@ export interface CallRecorder {
 export interface CallRecorderOptions {
   /** How often counts are sent to Redis; default 5000 ms. */
   flushMs?: number;
-  /** Told when a flush failed (the counts are kept for the next one). */
-  onError?: (err: unknown) => void;
+  /**
+   * Told when a flush failed (the counts are kept for the next one): once per run of failures,
+   * not per flush, so that a Redis outage is one line. `closing`: the failed flush was the last.
+   */
+  onError?: (err: unknown, closing: boolean) => void;
 }
 
 function bucketOf(seconds: number): string {
@@ -69,6 +72,8 @@ export function createCallRecorder(redis: Redis, prefix: string, options: CallRe
   let sums = new Map<string, number>();
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
+  let inFlight = false;
+  let failing = false;
 
   const add = (into: Map<string, number>, field: string, by: number): void => void into.set(field, (into.get(field) ?? 0) + by);
 
@@ -81,16 +86,21 @@ export function createCallRecorder(redis: Redis, prefix: string, options: CallRe
     const tx = redis.multi();
     for (const [field, by] of batch.counts) tx.hincrby(key, field, by);
     for (const [field, by] of batch.sums) tx.hincrbyfloat(key, field, by);
+    inFlight = true;
     try {
       const replies = await tx.exec();
       const failed = replies?.find(([err]) => err !== null)?.[0];
       if (failed) throw failed;
+      failing = false;
     } catch (err) {
       // Why keep them: a Redis blip must not lose counts; the next flush sends them again (a
       // reply lost after EXEC ran would count one batch twice, which a metric can afford).
       for (const [field, by] of batch.counts) add(counts, field, by);
       for (const [field, by] of batch.sums) add(sums, field, by);
-      options.onError?.(err);
+      if (!failing || closed) options.onError?.(err, closed);
+      failing = true;
+    } finally {
+      inFlight = false;
     }
   }
 
@@ -99,7 +109,11 @@ export function createCallRecorder(redis: Redis, prefix: string, options: CallRe
     return chain;
   }
 
-  const timer = setInterval(() => void flush(), options.flushMs ?? 5000);
+  // Why skip while a flush is in flight: during an outage the flush waits for Redis, and the
+  // counts of every tick meanwhile simply go with the next one instead of piling up flushes.
+  const timer = setInterval(() => {
+    if (!inFlight) void flush();
+  }, options.flushMs ?? 5000);
   timer.unref(); // never what keeps a process alive; close() sends the rest
 
   return {

@@ -71,14 +71,23 @@ function registerWorker(program: Command, host: CommandHost): void {
         const stalledIntervalMs = wholeNumber(flags.stalledIntervalMs, '--stalled-interval-ms', 100);
         const logger = createCliLogger(config, host.io);
         requireApiBase(config); // a missing API_BASE_URL fails before Redis is touched
-        const ctx = await openQueueContext(config, 'worker');
-        const client = createRecordedClient(config, logger, ctx.redis);
-        const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
+        const stopping = new AbortController();
+        host.io.onShutdown(() => stopping.abort());
+        // 'worker': a daemon waits for Redis, also when it is down at start (one line per interval).
+        const ctx = await openQueueContext(config, 'worker', logger);
+        const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
         try {
           const stall = { ...(lockDurationMs === undefined ? {} : { lockDurationMs }), ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }) };
-          const workers = await startConfiguredWorkers(config, client.api, ctx, logger, stall);
-          await stopped;
-          logger.info('shutting down: finishing jobs in flight');
+          const workers = await startConfiguredWorkers(config, client.api, ctx, logger, stall, stopping.signal).catch((thrown: unknown) => {
+            if (stopping.signal.aborted) return undefined; // stopped while waiting for Redis: a clean stop
+            throw thrown;
+          });
+          if (workers === undefined) {
+            logger.info('stopped before Redis answered: no job was taken');
+            return EXIT.ok;
+          }
+          await new Promise<void>((resolve) => (stopping.signal.aborted ? resolve() : stopping.signal.addEventListener('abort', () => resolve(), { once: true })));
+          logger.info(ctx.watch.isUp() ? 'shutting down: finishing jobs in flight' : 'shutting down while Redis is not answering: jobs in flight are picked up again once it answers');
           await workers.close();
           logger.info('workers closed');
         } finally {

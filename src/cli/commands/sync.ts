@@ -65,17 +65,29 @@ export interface SyncSession {
   close(): Promise<void>;
 }
 
-/** Opens what a sync needs; with `work` also starts this process's workers. */
+/**
+ * Opens what a sync needs; with `work` also starts this process's workers. A sync that works or
+ * waits (`--work`, `--wait`) runs for long, so its Redis connection carries on through a Redis
+ * restart ('session'); a plain enqueue fails fast. Either way Redis down at start is one line.
+ */
 export async function openSyncSession(io: CliIo, flags: object, work: boolean): Promise<SyncSession> {
   const config = configFromCli(flags, io);
   requireApiBase(config);
   const logger = createCliLogger(config, io);
   const abort = new AbortController();
   io.onShutdown(() => abort.abort(new Error('interrupted')));
-  const ctx = await openQueueContext(config, 'producer');
-  const client = createRecordedClient(config, logger, ctx.redis);
+  const longLived = work || ('wait' in flags && flags.wait === true);
+  const ctx = await openQueueContext(config, longLived ? 'session' : 'producer', logger);
+  const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
   const { api } = client;
-  const workers = work ? await startConfiguredWorkers(config, api, ctx, logger) : undefined;
+  let workers: RunningWorkers | undefined;
+  try {
+    workers = work ? await startConfiguredWorkers(config, api, ctx, logger, {}, abort.signal) : undefined;
+  } catch (thrown) {
+    await client.close();
+    await ctx.close();
+    throw thrown;
+  }
   return {
     config, logger, api, ctx, signal: abort.signal,
     ...(workers ? { workers } : {}),

@@ -1,0 +1,149 @@
+/**
+ * What a long-lived process tells its user about Redis: one line when Redis stops answering, at
+ * most one more per reporting interval while it stays away, and one when it answers again.
+ *
+ * Why one watch per process rather than a listener per connection: a worker holds several
+ * connections (its own, BullMQ's blocking duplicates, the queue's), and during an outage every one
+ * of them fails every reconnect attempt and BullMQ re-emits each failure as an 'error' event.
+ * Logged one by one that is dozens of lines (and, unhandled, stack traces) per second for one
+ * fact: Redis is away. Errors that are not about the connection are logged too, one line each,
+ * but the same message at most once per interval.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+
+/** Socket-level codes that mean "Redis is not reachable right now", not "the command was wrong". */
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+/**
+ * Messages ioredis and BullMQ use for the same: a closed connection, an offline queue that is
+ * off, a command given up after its retries, a Redis still loading its AOF after a restart.
+ */
+const CONNECTION_MESSAGE = /Connection is closed|Stream isn't writeable|enableOfflineQueue|max retries per request|Reached the max retries|connect ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|^LOADING\b|Redis is loading/i;
+
+/**
+ * BullMQ's word that a job in flight lost its lock: after an outage longer than the lock duration
+ * the stalled check hands the job out again, and the first holder can neither renew nor finish it.
+ * Expected after an outage, and safe (a create run again looks its key up first), so it is one
+ * line per interval, not one per job and command.
+ */
+const LOCK_LOST = /could not renew lock|Missing lock for job|Lock mismatch for job/i;
+
+/** True when `err` says Redis could not be reached (as opposed to a failed command). */
+export function isRedisConnectionError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+  return typeof message === 'string' && CONNECTION_MESSAGE.test(message);
+}
+
+function reasonOf(err: unknown): string {
+  if (typeof err !== 'object' || err === null) return String(err);
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
+  return typeof message === 'string' ? message : String(err);
+}
+
+/** Where Redis is, for log lines: host and port only (a URL may carry a password). */
+export function redisLabel(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.host === '' ? 'Redis' : `Redis at ${parsed.host}`;
+  } catch {
+    return 'Redis';
+  }
+}
+
+export interface RedisWatchOptions {
+  /** How often, at most, the "still unreachable" line repeats; the reconnect cadence (default 5 s). */
+  intervalMs?: number;
+  /** Who is speaking, e.g. "Redis at 127.0.0.1:6379" (see redisLabel). */
+  label?: string;
+  now?: () => number;
+}
+
+export interface RedisWatch {
+  /** Follows a connection: its errors and reconnects feed the outage lines. Returns it. */
+  attach(redis: Redis): Redis;
+  /** An 'error' event from BullMQ or a failed Redis call: one outage line, or one line per distinct error per interval. */
+  report(err: unknown, context?: string): void;
+  /** False while any followed connection is not connected (connecting, reconnecting). */
+  isUp(): boolean;
+  /** Calls `listener` whenever a followed connection loses Redis; returns the unsubscribe. */
+  onDown(listener: () => void): () => void;
+}
+
+/** A watch that logs through `logger`. */
+export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}): RedisWatch {
+  const intervalMs = options.intervalMs ?? 5000;
+  const label = options.label ?? 'Redis';
+  const now = options.now ?? Date.now;
+  const followed = new Set<Redis>();
+  const downListeners = new Set<() => void>();
+  let downSince: number | undefined;
+  let lastOutageLine = Number.NEGATIVE_INFINITY;
+  const lastErrorLine = new Map<string, number>();
+
+  function outage(err: unknown): void {
+    const at = now();
+    downSince ??= at;
+    if (at - lastOutageLine < intervalMs) return;
+    lastOutageLine = at;
+    const downForMs = at - downSince;
+    const seconds = Math.round(intervalMs / 1000);
+    logger.warn(
+      { redis: label, reason: reasonOf(err), downForMs },
+      `${label} is not answering (${reasonOf(err)}): retrying every ${seconds} s; work waits and carries on once it answers`,
+    );
+  }
+
+  function back(): void {
+    if (downSince === undefined) return;
+    const downForMs = now() - downSince;
+    downSince = undefined;
+    // Only announce the return of an outage that was announced (a reconnect within one interval after startup is not news).
+    if (lastOutageLine === Number.NEGATIVE_INFINITY) return;
+    lastOutageLine = Number.NEGATIVE_INFINITY;
+    logger.info({ redis: label, downForMs }, `${label} answers again after ${(downForMs / 1000).toFixed(1)} s: carrying on`);
+  }
+
+  const watch: RedisWatch = {
+    attach(redis) {
+      followed.add(redis);
+      redis.on('error', (err: Error) => watch.report(err));
+      redis.on('close', () => {
+        if (redis.status === 'end') return;
+        downSince ??= now();
+        for (const listener of downListeners) listener();
+      });
+      redis.on('ready', () => {
+        if (watch.isUp()) back();
+      });
+      redis.on('end', () => void followed.delete(redis));
+      return redis;
+    },
+    report(err, context) {
+      if (isRedisConnectionError(err)) return outage(err);
+      const message = err instanceof Error ? err.message : String(err);
+      const lockLost = LOCK_LOST.test(message);
+      const kind = lockLost ? 'lock lost' : message;
+      const at = now();
+      if (at - (lastErrorLine.get(kind) ?? Number.NEGATIVE_INFINITY) < intervalMs) return;
+      lastErrorLine.set(kind, at);
+      if (lockLost) {
+        logger.warn({ err: message }, 'jobs in flight lost their lock (Redis was away longer than the lock lasts): they run again, and a create run again looks its key up first');
+        return;
+      }
+      logger.error({ err: message, ...(context === undefined ? {} : { context }) }, context === undefined ? 'Redis error' : `${context} error`);
+    },
+    isUp() {
+      // 'end': closed on purpose (ioredis announces it a tick later, when it is dropped from `followed`).
+      for (const redis of followed) if (redis.status !== 'ready' && redis.status !== 'end') return false;
+      return true;
+    },
+    onDown(listener) {
+      downListeners.add(listener);
+      return () => void downListeners.delete(listener);
+    },
+  };
+  return watch;
+}

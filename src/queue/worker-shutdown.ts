@@ -1,0 +1,53 @@
+/**
+ * Stopping a process's BullMQ workers without ever hanging on Redis.
+ *
+ * Normally (Redis answering) jobs in flight finish and record their outcome first. While Redis is
+ * away, or when it goes away during the stop, waiting is pointless: a job's outcome cannot be
+ * recorded and QUIT cannot be answered, so every connection is dropped at once and the process
+ * exits promptly. Nothing is lost: a job whose outcome was not recorded keeps its (expiring) lock,
+ * is picked up again as stalled once Redis is back, and a create re-run after a stall looks its
+ * key up first (see worker.ts), so it never duplicates.
+ */
+import type { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { closeConnection } from './connection.js';
+import type { RedisWatch } from './redis-watch.js';
+
+export interface WorkerParts {
+  /** Filled as the workers are created (a stop during start-up closes the ones that exist). */
+  workers: Worker[];
+  queue: Queue;
+  /** The connections the workers and queue were given (BullMQ never closes those). */
+  connections: Redis[];
+  watch: RedisWatch;
+}
+
+const ignore = (): void => undefined;
+
+/** Returns `stop(force)`: the first call decides, later calls wait for the same stop. */
+export function workerStopper(parts: WorkerParts): (force: boolean) => Promise<void> {
+  let stopping: Promise<void> | undefined;
+  return (force) =>
+    (stopping ??= (async () => {
+      const { workers, queue, connections, watch } = parts;
+      let dropped = false;
+      const dropAll = (): void => {
+        if (dropped) return;
+        dropped = true;
+        // Pending commands fail with "Connection is closed" at once instead of waiting for Redis.
+        for (const worker of workers) void worker.disconnect().catch(ignore);
+        void queue.disconnect().catch(ignore);
+        for (const connection of connections) connection.disconnect();
+      };
+      const hardStop = force || !watch.isUp();
+      if (hardStop) dropAll();
+      const unsubscribe = watch.onDown(dropAll);
+      try {
+        await Promise.all(workers.map((worker) => worker.close(hardStop).catch(ignore)));
+        await queue.close().catch(ignore);
+      } finally {
+        unsubscribe();
+      }
+      await Promise.all(connections.map(closeConnection));
+    })());
+}
