@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { request } from 'undici';
 import { errorCode } from '../errors.js';
-import { feedUnreadable } from './feed-error.js';
+import { feedInterrupted, feedUnreadable } from './feed-error.js';
 import { basicAuthorization, displaySource } from './feed-source.js';
 
 export interface ByteSource {
@@ -49,15 +49,23 @@ export interface ByteBudget {
   readonly maxBytes: number;
 }
 
-/** The chunks, failing FEED_UNREADABLE once the feed's pages together pass `budget.maxBytes`. */
-async function* withinBudget(chunks: AsyncIterable<Uint8Array>, budget: ByteBudget, where: string): AsyncGenerator<Uint8Array> {
-  for await (const chunk of chunks) {
-    budget.bytes += chunk.length;
-    // Why: a server that streams (or pages) forever must not keep a sync busy for hours.
-    if (budget.bytes > budget.maxBytes) {
-      throw feedUnreadable(`it is larger than ${budget.maxBytes} bytes, the most read from a feed URL`, where, 'Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES if it really is that large.');
+/**
+ * The chunks, failing FEED_UNREADABLE once the feed's pages together pass `budget.maxBytes`, and
+ * FEED_INTERRUPTED when `signal` cut the body off (rather than a socket error).
+ */
+async function* withinBudget(chunks: AsyncIterable<Uint8Array>, budget: ByteBudget, where: string, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of chunks) {
+      budget.bytes += chunk.length;
+      // Why: a server that streams (or pages) forever must not keep a sync busy for hours.
+      if (budget.bytes > budget.maxBytes) {
+        throw feedUnreadable(`it is larger than ${budget.maxBytes} bytes, the most read from a feed URL`, where, 'Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES if it really is that large.');
+      }
+      yield chunk;
     }
-    yield chunk;
+  } catch (thrown) {
+    if (signal?.aborted === true) throw feedInterrupted(where);
+    throw thrown;
   }
 }
 
@@ -87,6 +95,7 @@ export async function openUrlSource(url: string, options: UrlRequest): Promise<B
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } catch (thrown) {
+    if (options.signal?.aborted === true) throw feedInterrupted(where);
     throw feedUnreadable(`request failed (${errorCode(thrown)})`, where, 'Check the URL and that the server is reachable, or raise the timeout.');
   }
   if (response.statusCode < 200 || response.statusCode >= 300) {
@@ -100,7 +109,7 @@ export async function openUrlSource(url: string, options: UrlRequest): Promise<B
     extension: extname(new URL(url).pathname).toLowerCase(),
     contentType: typeof contentType === 'string' ? contentType.toLowerCase() : undefined,
     totalBytes: Number.isFinite(length) && length >= 0 ? length : undefined,
-    chunks: withinBudget(response.body, options.budget, where),
+    chunks: withinBudget(response.body, options.budget, where, options.signal),
     close: () => response.body.destroy(),
   };
 }

@@ -37,5 +37,5 @@ export function mappingInvalid(path: string, problems: readonly string[], hint?:
 /** True for errors this module already turned into one-line feed errors (rethrown untouched). */
 export function isFeedError(thrown: unknown): boolean {
   const code = errorCode(thrown);
-  return code === FEED_UNREADABLE || code === MAPPING_INVALID;
+  return code === FEED_UNREADABLE || code === MAPPING_INVALID || code === FEED_INTERRUPTED;
 }

@@ -1,0 +1,36 @@
+/**
+ * The base of a percentage --max-deletes, through the built CLI: ledger entries for listings the
+ * chatbot no longer holds must not dilute it. listing-sync wrote 200 listings; 100 were then
+ * deleted by hand; a feed that leaves out 18 of the 100 still there deletes 18% of them, which
+ * the default 10% refuses (counting the whole ledger it would be 9%, and pass).
+ */
+import { expect, it } from 'vitest';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+import { jsonOf, runCli } from './run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+
+const BOT = 'bot-guard-base';
+const bench = useSyncBench('sync-guard-base');
+
+it('ledger entries of listings deleted by hand do not dilute --max-deletes 10%', async () => {
+  const { sim, env, dir } = await bench.open({ chatbots: [BOT] });
+  const all = Array.from({ length: 200 }, (_, i) => i);
+  const feedOf = (name: string, indexes: readonly number[]): string => writeNativeCsv(dir, name, indexes.map((i) => nativeCsvRow(sampleListing(i))));
+
+  const first = await runCli(['sync', '--chatbot', BOT, '--feed', feedOf('all.csv', all), '--json', '--work'], env, 60_000);
+  expect(first.code, first.stderr).toBe(0);
+  expect(sim.state.listings(BOT)).toHaveLength(200);
+  // Someone deletes listings 100..199 in the platform's own UI: the ledger still remembers them.
+  expect(sim.state.remove(BOT, (listing) => Number(String(listing.MLSNumber).slice(2)) >= 100100)).toBe(100);
+  sim.state.resetCounters();
+
+  // The feed still lists 100..199 (they would be created again) and drops 82..99: 18 deletes.
+  const feed = feedOf('drops-18.csv', all.filter((i) => i < 82 || i >= 100));
+  const run = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json', '--work'], env, 60_000);
+  expect(run.code, run.stderr).toBe(3);
+  const summary = jsonOf<{ plan: { delete: number; create: number }; guard: { ok: boolean; reasons: string[] } }>(run);
+  expect(summary.plan).toMatchObject({ delete: 18, create: 100 });
+  expect(summary.guard.reasons).toEqual([expect.stringMatching(/^The plan would delete 18 listings of 100 managed \(18%\), more than --max-deletes 10% \(10\)/)]);
+  expect(sim.state.writeCalls()).toBe(0);
+  expect(sim.state.listings(BOT)).toHaveLength(100);
+});
