@@ -66,7 +66,8 @@ export async function waitForRun(store: Store, runId: string, options: WaitOptio
     if (Date.now() - lastStateAt >= STATE_EVERY_MS) {
       lastStateAt = Date.now();
       const state = await store.runs.runState(runId);
-      if (state.status !== undefined && isFinalStatus(state.status)) return counts;
+      // Counts again: the last job may have finished between the counts read above and this status.
+      if (state.status !== undefined && isFinalStatus(state.status)) return await store.runs.runCounts(runId);
       const idle = await idleFor(store, runId, state.chatbot);
       if (idle >= idleAfterMs && !reportedIdle) options.onIdle?.(idle);
       reportedIdle = idle >= idleAfterMs;
