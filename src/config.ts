@@ -29,7 +29,15 @@ export interface Config {
     retryTable: RetryTable;
   };
   redis: { url: string; prefix: string };
-  worker: { concurrency: number; globalConcurrency?: number; rate?: { max: number; durationMs: number } };
+  worker: {
+    concurrency: number;
+    globalConcurrency?: number;
+    rate?: { max: number; durationMs: number };
+    /** How often each worker process reconciles open runs (src/queue/reconciler.ts). */
+    reconcileMs: number;
+    /** A run without progress this long, with no job being worked on, is marked stuck. */
+    stuckAfterMs: number;
+  };
   jobs: { attempts: number; backoffMs: number; backoffMaxMs: number; keepCompleted: number; keepFailed: number; deleteBatchSize: number };
   /** Caps on what one feed URL may make a sync read (OData pages followed; bytes, every page together). */
   feed: { maxPages: number; maxBytes: number };
@@ -173,6 +181,8 @@ const settingsSchema = z.object({
   LISTING_SYNC_KEEP_COMPLETED: intSetting(0, 10_000_000).default(1000),
   LISTING_SYNC_KEEP_FAILED: intSetting(0, 10_000_000).default(10_000),
   LISTING_SYNC_DELETE_BATCH: intSetting(1, 10_000).default(100),
+  LISTING_SYNC_RECONCILE_MS: intSetting(100, 86_400_000).default(30_000),
+  LISTING_SYNC_STUCK_AFTER_MIN: intSetting(1, 100_000).default(30),
   // Why 30 days or 200 runs, whichever keeps more: a month of nightly runs to look back on, and a
   // rarely synced chatbot still shows its history; beyond that, history is what fills Redis.
   LISTING_SYNC_KEEP_DAYS: intSetting(1, 3650).default(30),
@@ -309,7 +319,13 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       retryTable: mergeRetryTable(DEFAULT_RETRY_TABLE, retryOverride),
     },
     redis: { url: s.REDIS_URL.trim(), prefix: s.LISTING_SYNC_PREFIX },
-    worker: { concurrency: s.LISTING_SYNC_CONCURRENCY, globalConcurrency: s.LISTING_SYNC_GLOBAL_CONCURRENCY, rate: s.LISTING_SYNC_RATE },
+    worker: {
+      concurrency: s.LISTING_SYNC_CONCURRENCY,
+      globalConcurrency: s.LISTING_SYNC_GLOBAL_CONCURRENCY,
+      rate: s.LISTING_SYNC_RATE,
+      reconcileMs: s.LISTING_SYNC_RECONCILE_MS,
+      stuckAfterMs: s.LISTING_SYNC_STUCK_AFTER_MIN * 60_000,
+    },
     jobs: {
       attempts: s.LISTING_SYNC_ATTEMPTS,
       backoffMs: s.LISTING_SYNC_BACKOFF_MS,

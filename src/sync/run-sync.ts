@@ -12,6 +12,7 @@ import { createIncrementalPlanner, type IncrementalPlanner, type PlanResult } fr
 import { displaySource } from '../feed/feed-source.js';
 import { openFeed, type FeedOptions, type OpenFeed } from '../feed/open-feed.js';
 import type { Logger } from '../logger.js';
+import { holdingChatbot, type SyncLease } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
 import { feedSummary, planCounts, type SyncOutcome, type SyncSummary } from './summary.js';
@@ -31,6 +32,8 @@ export interface SyncRequest {
   volatileFields?: string[];
   pageSize?: number;
   trigger?: 'cli' | 'schedule' | 'demo';
+  /** How long to wait for another run of the chatbot to end before refusing (default 0: refuse at once). */
+  waitForLockMs?: number;
 }
 
 /** Redis-backed records the sync reads and writes, adapted by the composition root. */
@@ -67,6 +70,8 @@ export interface SyncDeps {
   signal?: AbortSignal;
   /** Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES); open-feed.ts DEFAULT_FEED_LIMITS when absent. */
   feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
+  /** One sync per chatbot: without it (tests of the planning alone) nothing is held. */
+  lease?: SyncLease;
 }
 
 async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<IncrementalPlanner>, progress: SyncProgress | undefined, signal: AbortSignal | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
@@ -81,8 +86,15 @@ async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<I
  * happen only in the queue's workers, and only when the guard allowed them and not dry.
  */
 export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<SyncOutcome> {
-  const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const runId = deps.newRunId();
+  if (request.dryRun || deps.lease === undefined) return await syncAs(deps, request, runId);
+  const hold = { chatbot: request.chatbot, runId, waitMs: request.waitForLockMs ?? 0, logger: deps.logger, ...(deps.signal ? { signal: deps.signal } : {}) };
+  return await holdingChatbot(deps.lease, hold, () => syncAs(deps, request, runId));
+}
+
+/** The sync itself, as run `runId` (holding the chatbot unless dry). */
+async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Promise<SyncOutcome> {
+  const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const startedAt = new Date(deps.now()).toISOString();
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync

@@ -30,6 +30,8 @@ export interface SyncSummary {
   guard: { ok: boolean; reasons: string[]; forced: boolean };
   /** Jobs enqueued (absent for a dry run or a refused run). */
   jobs?: number;
+  /** The run's status once waited for (done, failed, cancelled, stuck): sync --wait / --work, runs resume. */
+  status?: string;
   /** Final outcome once the run's jobs finished (sync --wait / --work). */
   result?: { created: number; updated: number; deleted: number; failed: number; superseded?: number; retried?: number };
 }

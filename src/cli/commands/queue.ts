@@ -17,15 +17,17 @@ import { wholeNumber } from '../option-values.js';
 import { createRecordedClient, openQueueContext, startConfiguredWorkers, type QueueContext } from '../queue-wiring.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import type { ActionResult } from '../run-action.js';
+import { registerRunControl } from './run-control.js';
 
-interface RedisFlags {
+export interface RedisFlags {
   redisUrl?: string;
   prefix?: string;
   logLevel?: string;
   json?: boolean;
 }
 
-function addRedisOptions(cmd: Command): Command {
+/** The Redis, log and --json options every queue command takes. */
+export function addRedisOptions(cmd: Command): Command {
   return cmd
     .option('--redis-url <url>', 'Redis URL (env REDIS_URL)')
     .option('--prefix <prefix>', 'BullMQ key prefix (env LISTING_SYNC_PREFIX)')
@@ -34,7 +36,7 @@ function addRedisOptions(cmd: Command): Command {
 }
 
 /** Runs `body` with store and queues open (fail-fast connection), closed afterwards. */
-async function withQueue(host: CommandHost, flags: RedisFlags, body: (ctx: QueueContext, json: boolean) => Promise<ActionResult>): Promise<void> {
+export async function withQueue(host: CommandHost, flags: RedisFlags, body: (ctx: QueueContext, json: boolean) => Promise<ActionResult>): Promise<void> {
   await host.run(async () => {
     const config = configFromCli(flags, host.io);
     const ctx = await openQueueContext(config, 'producer');
@@ -122,6 +124,7 @@ function registerRuns(program: Command, host: CommandHost): void {
         return run.counts.failedJobs > 0 ? EXIT.failed : EXIT.ok;
       }),
     );
+  registerRunControl(runs, host);
 }
 
 function registerJobs(program: Command, host: CommandHost): void {
