@@ -4,6 +4,7 @@
  * src/store and src/queue. Used by the worker/runs/jobs/schedule commands and by `sync`.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { RunSyncFn } from '../../jobs/job-context.js';
 import type { ApiClient } from '../api/client-contract.js';
@@ -20,6 +21,12 @@ import { createCallRecorder, type CallRecorder } from '../store/call-metrics.js'
 import type { NewRun, RunTrigger } from '../store/run-types.js';
 import { createStore, type Store } from '../store/store.js';
 import { runSync, type SyncDeps, type SyncRequest, type SyncStores } from '../sync/run-sync.js';
+import type { SyncLease } from '../sync/hold-chatbot.js';
+import { acquireChatbot, CHATBOT_BUSY } from '../queue/chatbot-lease.js';
+import { DEFAULT_RECONCILE } from '../queue/reconcile-run.js';
+import { startReconciler } from '../queue/reconciler.js';
+import { runRetentionOnce } from '../store/retention.js';
+import { errorCode } from '../errors.js';
 import type { SyncOutcome } from '../sync/summary.js';
 
 export interface QueueContext {
@@ -146,7 +153,7 @@ export function runFromOutcome(outcome: SyncOutcome): NewRun {
     chatbot: summary.chatbot,
     trigger: TRIGGERS.find((t) => t === summary.trigger) ?? 'cli',
     forced: summary.guard.forced,
-    status: refused ? 'refused' : 'running',
+    status: refused ? 'refused' : 'enqueuing',
     startedAt: Date.parse(summary.startedAt),
     summary,
     rejected: outcome.rejected,
@@ -159,15 +166,25 @@ export function runFromOutcome(outcome: SyncOutcome): NewRun {
 export function syncStores(store: Store): SyncStores {
   return {
     readLedger: (chatbot, index, positions) => store.ledger.readLedgerByPosition(chatbot, index, positions),
-    failedKeys: async (chatbot) => new Set((await store.failedKeys.failedKeys(chatbot)).keys()),
+    failedKeys: async (chatbot, keyType) => new Set((await store.failedKeys.failedKeys(chatbot, keyType)).keys()),
     async lastSuccessfulFeedRows(chatbot) {
       const run = await store.runs.lastSuccessfulRun(chatbot);
       const rows = (run?.summary as { feed?: { rows?: unknown } } | undefined)?.feed?.rows;
       return typeof rows === 'number' ? rows : undefined;
     },
     saveRun: (outcome) => store.runs.createRun(runFromOutcome(outcome)),
-    adopt: (chatbot, runId, listings) =>
-      store.ledger.adopt(chatbot, listings.map(({ key, hash, remoteId }) => ({ key, entry: { hash, remoteId, writtenAt: Date.now(), runId } }))),
+    adopt: (chatbot, keyType, runId, listings) =>
+      store.ledger.adopt(chatbot, keyType, listings.map(({ key, hash, remoteId }) => ({ key, entry: { hash, remoteId, writtenAt: Date.now(), runId } }))),
+  };
+}
+
+/** The chatbot lease as a sync uses it (src/queue/chatbot-lease.ts over the store). */
+export function syncLease(ctx: QueueContext): SyncLease {
+  const holder = `${hostname()} pid ${process.pid}`;
+  return {
+    acquire: (chatbot, runId, waitMs, signal) => acquireChatbot(ctx.store, ctx.queues.writes, { chatbot, runId, holder, waitMs, ...(signal ? { signal } : {}) }),
+    beat: async (chatbot, runId) => void (await ctx.store.leases.beat(chatbot, runId)),
+    release: async (chatbot, runId) => void (await ctx.store.leases.releaseIfIdle(chatbot, runId)),
   };
 }
 
@@ -176,6 +193,7 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
   const enqueue: EnqueueOptions = { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) };
   return {
     api,
+    lease: syncLease(ctx),
     stores: syncStores(ctx.store),
     enqueuer: { enqueue: (plan, runId) => enqueueRunJobs(plan, runId, enqueue) },
     logger,
@@ -185,13 +203,52 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
   };
 }
 
-/** The sync-run job's injected use case: the stored request, run with trigger 'schedule'. */
+/**
+ * The sync-run job's injected use case: the stored request, run with trigger 'schedule'. A
+ * schedule that finds its chatbot held by another run records a `skipped` run instead (why: the
+ * nightly sync firing during a manual migration must neither run beside it nor vanish silently).
+ */
 export function scheduledRunSync(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger): RunSyncFn {
   return async (request) => {
     // The payload was built by toSyncRequest when the schedule was added; only `chatbot` was checked by the job.
     const syncRequest = { ...(request as unknown as SyncRequest), trigger: 'schedule' as const, dryRun: false };
-    return await runSync(syncDeps(api, ctx, config, logger), syncRequest);
+    try {
+      return await runSync(syncDeps(api, ctx, config, logger), syncRequest);
+    } catch (thrown) {
+      if (errorCode(thrown) !== CHATBOT_BUSY) throw thrown;
+      const now = Date.now();
+      const id = newRunId(now, randomBytes(4).toString('hex'));
+      const reason = thrown instanceof Error ? thrown.message : String(thrown);
+      await ctx.store.runs.createRun({ id, chatbot: request.chatbot, trigger: 'schedule', forced: false, status: 'skipped', startedAt: now, finishedAt: now, summary: { skipped: reason } });
+      return { runId: id, status: 'skipped', reason };
+    }
   };
+}
+
+const HOUR_MS = 3_600_000;
+const CLEAN_BATCH = 1000;
+const CLEAN_BATCHES_MAX = 100;
+
+/**
+ * Retention, at most once an hour per installation (a lock in Redis): old runs and their data
+ * (src/store/retention.ts), then finished jobs past their age. Why the queue is cleaned here too:
+ * BullMQ applies removeOnComplete/removeOnFail ages only when another job finishes, so a quiet
+ * queue would keep old failed jobs, whose retry could outlive the tombstones they are checked
+ * against.
+ */
+async function applyRetentionHourly(ctx: QueueContext, config: Config, logger: Logger): Promise<void> {
+  const { keepDays, keepRuns, completedJobHours } = config.retention;
+  const result = await runRetentionOnce(ctx.redis, ctx.store.keys, { keepDays, keepRuns }, Date.now(), HOUR_MS);
+  if (result === undefined) return;
+  let jobs = 0;
+  for (const [graceMs, type] of [[keepDays * 24 * HOUR_MS, 'failed'], [completedJobHours * HOUR_MS, 'completed']] as const) {
+    for (let batch = 0; batch < CLEAN_BATCHES_MAX; batch += 1) {
+      const removed = await ctx.queues.writes.clean(graceMs, CLEAN_BATCH, type);
+      jobs += removed.length;
+      if (removed.length < CLEAN_BATCH) break;
+    }
+  }
+  logger.debug({ ...result, jobs }, 'retention applied');
 }
 
 /**
@@ -207,7 +264,7 @@ export async function startConfiguredWorkers(
   stall: Partial<StallSettings> = {},
   signal?: AbortSignal,
 ): Promise<RunningWorkers> {
-  return await startWorkers({
+  const workers = await startWorkers({
     redis: config.redis,
     watch: ctx.watch,
     ...(signal === undefined ? {} : { signal }),
@@ -220,6 +277,23 @@ export async function startConfiguredWorkers(
     deps: { api, store: ctx.store, logger, now: () => Date.now(), runSync: scheduledRunSync(api, ctx, config, logger) },
     logger,
   });
+  // Why in every worker process: runs end when their last job records its outcome, and nothing
+  // else ends a run whose jobs left the queue another way (see src/queue/reconcile-run.ts).
+  const reconciler = startReconciler({
+    store: ctx.store,
+    writes: ctx.queues.writes,
+    logger,
+    intervalMs: config.worker.reconcileMs,
+    reconcile: { ...DEFAULT_RECONCILE, stuckAfterMs: config.worker.stuckAfterMs },
+    upkeep: () => applyRetentionHourly(ctx, config, logger),
+  });
+  return {
+    ...workers,
+    async close() {
+      await reconciler.stop();
+      await workers.close();
+    },
+  };
 }
 
 /** Deletes every key under the demo's own prefix so each demo starts from nothing (SCAN, never KEYS). */

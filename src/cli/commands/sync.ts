@@ -3,6 +3,7 @@
  * enqueue; `--wait` waits for the run's jobs, `--work` also runs workers in this process.
  */
 import type { Command } from 'commander';
+import { ListingSyncError } from '../../errors.js';
 import type { SyncOutcome, SyncSummary } from '../../sync/summary.js';
 import { formatSummary } from '../../sync/format-summary.js';
 import { writeReport } from '../../sync/report.js';
@@ -12,7 +13,6 @@ import type { Config, ConfigFlags } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { RunningWorkers } from '../../queue/worker.js';
 import type { RunCounts } from '../../store/run-types.js';
-import { waitForRun } from '../../queue/wait-for-run.js';
 import { requireApiBase } from '../../config.js';
 import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
@@ -20,25 +20,33 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
 import { createProgressBars } from '../progress.js';
+import { waitForRunInCli } from '../run-waiting.js';
 import { createRecordedClient, openQueueContext, startConfiguredWorkers, syncDeps, type QueueContext } from '../queue-wiring.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
+import { durationMs } from '../option-values.js';
+
+/** `--wait-for-lock` without a value. */
+const DEFAULT_WAIT_FOR_LOCK = '30m';
 
 interface SyncFlags extends RawSyncOptions, ConfigFlags {
   dryRun: boolean;
+  waitForLock?: string | true;
+  timeout?: string;
   json?: boolean;
   report?: string;
   wait?: boolean;
   work?: boolean;
 }
 
-/** The exit code a finished sync earned (design: 0 done, 1 some jobs failed, 3 refused). */
+/** The exit code a finished sync earned (design: 0 done, 1 some jobs failed or the run did not complete, 3 refused). */
 export function syncExitCode(summary: SyncSummary): ExitCode {
   if (!summary.guard.ok) return EXIT.refused;
   if ((summary.result?.failed ?? 0) > 0) return EXIT.failed;
+  if (summary.status === 'cancelled' || summary.status === 'stuck') return EXIT.failed;
   return EXIT.ok;
 }
 
-function resultOf(counts: RunCounts): NonNullable<SyncSummary['result']> {
+export function resultOf(counts: RunCounts): NonNullable<SyncSummary['result']> {
   return {
     created: counts.created,
     updated: counts.updated,
@@ -49,7 +57,7 @@ function resultOf(counts: RunCounts): NonNullable<SyncSummary['result']> {
   };
 }
 
-function printOutcome(io: CliIo, json: boolean | undefined, outcome: SyncOutcome): void {
+export function printOutcome(io: CliIo, json: boolean | undefined, outcome: SyncOutcome): void {
   if (json) printJson(io, outcome.summary);
   else io.stdout.write(formatSummary(outcome.summary, outcome.rejected));
 }
@@ -75,7 +83,7 @@ export async function openSyncSession(io: CliIo, flags: object, work: boolean): 
   requireApiBase(config);
   const logger = createCliLogger(config, io);
   const abort = new AbortController();
-  io.onShutdown(() => abort.abort(new Error('interrupted')));
+  io.onShutdown(() => abort.abort(new ListingSyncError('INTERRUPTED', 'interrupted by a signal; nothing more is sent from this process')));
   const longLived = work || ('wait' in flags && flags.wait === true);
   const ctx = await openQueueContext(config, longLived ? 'session' : 'producer', logger);
   const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
@@ -100,7 +108,7 @@ export async function openSyncSession(io: CliIo, flags: object, work: boolean): 
 }
 
 /** Runs one sync in an open session, prints its summary, and returns the exit code it earned. */
-export async function performSync(io: CliIo, session: SyncSession, request: SyncRequest, flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'>): Promise<ExitCode> {
+export async function performSync(io: CliIo, session: SyncSession, request: SyncRequest, flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number }): Promise<ExitCode> {
   const bars = createProgressBars(io, flags.json);
   try {
     const deps = {
@@ -116,11 +124,13 @@ export async function performSync(io: CliIo, session: SyncSession, request: Sync
     if (flags.report) await writeReport(flags.report, outcome);
     const waiting = (flags.wait === true || flags.work === true) && !request.dryRun && summary.guard.ok;
     if (waiting) {
-      const counts = await waitForRun(session.ctx.store, summary.runId, {
-        signal: session.signal,
-        onProgress: (c) => bars.update('jobs', c.finishedJobs, c.totalJobs),
+      const { counts, status } = await waitForRunInCli({
+        store: session.ctx.store, runId: summary.runId, chatbot: request.chatbot, bars, logger: session.logger, signal: session.signal,
+        ...(session.workers ? { workers: session.workers } : {}),
+        ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
       });
       summary.result = resultOf(counts);
+      if (status !== undefined) summary.status = status;
       summary.finishedAt = new Date().toISOString();
     }
     bars.stop();
@@ -136,9 +146,12 @@ export async function performSync(io: CliIo, session: SyncSession, request: Sync
 async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCode> {
   // Validate every flag before opening anything: a bad flag changes nothing and sends nothing.
   const request = toSyncRequest(flags, { dryRun: flags.dryRun });
+  const waitForLockMs = flags.waitForLock === undefined ? undefined : durationMs(flags.waitForLock === true ? DEFAULT_WAIT_FOR_LOCK : flags.waitForLock, '--wait-for-lock');
+  const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
+  if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
   const session = await openSyncSession(host.io, flags, flags.work === true && !flags.dryRun);
   try {
-    return await performSync(host.io, session, request, flags);
+    return await performSync(host.io, session, request, { ...flags, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
   } finally {
     await session.close();
   }
@@ -149,6 +162,8 @@ export const registerSyncCommands: RegisterCommands = (program: Command, host: C
     .option('--dry-run', 'plan and report only: nothing is enqueued or sent', false)
     .option('--wait', 'wait until every job of the run completed or failed for good, then print the result')
     .option('--work', 'also run workers in this process (implies --wait): one command migrates an inventory')
+    .option('--wait-for-lock [duration]', `when another run holds the chatbot, wait for it to end (default ${DEFAULT_WAIT_FOR_LOCK}; e.g. 90s, 10m, 2h) instead of refusing`)
+    .option('--timeout <duration>', 'with --wait/--work: stop waiting after this long (the run goes on in the queue; exit 1)')
     .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)')
     .option('--json', 'print the summary as one JSON object on stdout')
     .option('--api-base-url <url>', 'base URL of the service (env API_BASE_URL)')
