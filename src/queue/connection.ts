@@ -63,11 +63,12 @@ export function createWorkerConnection(url: string, watch?: RedisWatch): Redis {
  */
 export async function connectSessionConnection(url: string, watch?: RedisWatch): Promise<Redis> {
   const redis = new Redis(url, { ...LONG_LIVED, lazyConnect: true });
-  // Quiet until connected: a refusal at start is reported once, by connectOrExplain.
-  const silence = (): void => undefined;
-  redis.on('error', silence);
-  await connectOrExplain(redis);
-  redis.off('error', silence);
+  // Quiet until connected: a refusal at start is reported once, by connectOrExplain, with its cause.
+  let refusal: Error | undefined;
+  const remember = (err: Error): void => void (refusal ??= err);
+  redis.on('error', remember);
+  await connectOrExplain(redis, () => refusal);
+  redis.off('error', remember);
   return quiet(redis, watch);
 }
 
@@ -88,12 +89,14 @@ export function createProducerConnection(url: string): Redis {
   return quiet(new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000, lazyConnect: true, retryStrategy: () => null }), undefined);
 }
 
-async function connectOrExplain(redis: Redis): Promise<void> {
+/** Connects, or disconnects and throws REDIS_UNAVAILABLE naming the first cause (`cause()`, else what connect threw). */
+async function connectOrExplain(redis: Redis, cause: () => Error | undefined = () => undefined): Promise<void> {
   try {
     await redis.connect();
   } catch (thrown) {
     redis.disconnect();
-    const reason = thrown instanceof Error ? thrown.message : String(thrown);
+    const first = cause() ?? thrown;
+    const reason = first instanceof Error ? first.message : String(first);
     throw new ListingSyncError('REDIS_UNAVAILABLE', `cannot reach Redis (${reason}): check REDIS_URL and that Redis is running`, { cause: thrown });
   }
 }

@@ -92,7 +92,7 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
     const seconds = Math.round(intervalMs / 1000);
     logger.warn(
       { redis: label, reason: reasonOf(err), downForMs },
-      `${label} is not answering (${reasonOf(err)}): retrying every ${seconds} s; work waits and carries on once it answers`,
+      `${label} is not answering (${reasonOf(err)}): retrying every ${seconds} s; carrying on once it answers`,
     );
   }
 

@@ -131,8 +131,9 @@ async function startOn(queue: Queue, [writesConnection, syncConnection]: [Worker
     stalledInterval: stall.stalledIntervalMs,
     maxStalledCount: stall.maxStalledCount,
     // Why: after a failed fetch BullMQ waits runRetryDelay (15 s by default) before fetching again;
-    // once Redis is back, work should carry on within one reconnect interval, not 15 s later.
-    runRetryDelay: RECONNECT_MAX_MS,
+    // once Redis is back, work should carry on within a second, not 15 s later. (While Redis is
+    // away fetches wait for the reconnect rather than fail, so this never spins.)
+    runRetryDelay: 1000,
     settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(attemptsMade, backoff) },
   };
   const writes = new Worker(QUEUE_NAMES.writes, processor, {
