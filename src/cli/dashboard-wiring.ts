@@ -8,18 +8,21 @@ import type { Queue } from 'bullmq';
 import type { Config } from '../config.js';
 import type { DashboardData, FailedJobView, KeyTouchView, RejectedRowView, RunDetail, RunListItem } from '../dashboard/types.js';
 import type { Logger } from '../logger.js';
-import { connectProducer, createProducerConnection } from '../queue/connection.js';
+import { closeConnection, createDashboardConnection, readyWithin } from '../queue/connection.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../queue/failed-jobs.js';
 import { openQueues, type Queues } from '../queue/queues.js';
 import { readCallMetrics } from '../store/call-metrics.js';
 import { readRunSamples } from '../store/run-metrics.js';
 import type { RunRecord } from '../store/run-types.js';
 import { createStore, type Store } from '../store/store.js';
+import { createProcessWatch } from './queue-wiring.js';
 
 export interface DashboardWiring {
   data: DashboardData;
   /** Every queue, for bull-board. */
   queues: Queue[];
+  /** Whether Redis answers now (pages answer 503 while it does not). */
+  redisAvailable: () => boolean;
   /** Closes the queues and the Redis connection. */
   close(): Promise<void>;
 }
@@ -131,19 +134,31 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
   return { ...data, callMetrics: () => readCallMetrics(store.redis, prefix), runMetrics: () => readRunSamples(store.redis, prefix) };
 }
 
-/** Opens Redis, the store and the queues for `listing-sync dashboard`. */
+/** How long the dashboard waits for Redis at start before it serves anyway. */
+const DASHBOARD_CONNECT_WAIT_MS = 3000;
+
+/**
+ * Opens Redis, the store and the queues for `listing-sync dashboard`. It starts whether Redis
+ * answers or not, and lives through outages: the connection reconnects by itself, pages answer
+ * 503 meanwhile (`redisAvailable`), and the outage is logged once per interval, not per request.
+ */
 export async function createDashboardWiring(config: Config, logger: Logger): Promise<DashboardWiring> {
-  const redis = createProducerConnection(config.redis.url);
-  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'dashboard Redis connection error'));
-  await connectProducer(redis);
+  const watch = createProcessWatch(config, logger);
+  const redis = createDashboardConnection(config.redis.url, watch);
+  // Why wait a little: the first requests should find Redis connected when it answers; why not
+  // more: a dashboard started while Redis is down serves the outage page instead of not starting.
+  await readyWithin(redis, DASHBOARD_CONNECT_WAIT_MS);
   const store = createStore(redis, config.redis.prefix);
   const queues = openQueues(redis, config.redis.prefix);
+  // Why a listener: BullMQ prints an 'error' event nobody listens to as a stack trace.
+  for (const queue of [queues.writes, queues.syncRuns]) queue.on('error', (err) => watch.report(err, 'queue'));
   return {
     data: createStoreDashboardData(store, queues, config.redis.prefix),
     queues: [queues.writes, queues.syncRuns],
+    redisAvailable: () => watch.isUp(),
     async close() {
       await queues.close();
-      await redis.quit().catch(() => redis.disconnect());
+      await closeConnection(redis);
     },
   };
 }

@@ -11,6 +11,7 @@ import { challengeFor, createAuthenticate } from './auth.js';
 import { bullBoardRouter } from './bull-board.js';
 import { createCsrf, sameOrigin } from './csrf.js';
 import { createHandlers, type Handler } from './handlers.js';
+import { answerRedisOutage, redisGate, whileRedisAnswers } from './redis-gate.js';
 import { hostName, isLoopback, securityHeaders } from './security.js';
 import type { DashboardOptions, DashboardRequest } from './types.js';
 
@@ -48,7 +49,8 @@ export function createDashboardApp(options: DashboardOptions): Express {
   const insecureLocal = options.auth === 'insecure-local';
   const basePath = normaliseBase(options.basePath);
   const csrf = createCsrf();
-  options.metrics.setSources(options.data);
+  const redisAvailable = options.redisAvailable ?? (() => true);
+  options.metrics.setSources(whileRedisAnswers(options.data, redisAvailable));
   const handlers = createHandlers({ data: options.data, metrics: options.metrics, readOnly: options.readOnly, basePath, csrf });
 
   const app = express();
@@ -73,6 +75,8 @@ export function createDashboardApp(options: DashboardOptions): Express {
     }
     next();
   });
+  const pageContextOf = (res: Response) => ({ base: basePath, readOnly: options.readOnly, csrfToken: csrf.tokenFor(identityOf(res)) });
+  app.use(redisGate(redisAvailable, basePath, pageContextOf));
 
   const adapt =
     (handler: Handler) =>
@@ -107,6 +111,11 @@ export function createDashboardApp(options: DashboardOptions): Express {
 
   app.use((_req: Request, res: Response) => plain(res, 404, 'Not found.'));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // Redis went away while the request ran: the outage answer, not a 500 (the outage is logged once, elsewhere).
+    if (!redisAvailable()) {
+      if (!res.headersSent) answerRedisOutage(req, res, pageContextOf(res));
+      return;
+    }
     // Why a generic answer: an error message may carry internals; the log has the details.
     options.logger.error({ err: error, method: req.method, path: req.path }, 'dashboard request failed');
     if (!res.headersSent) plain(res, 500, 'Internal error; see the dashboard log.');

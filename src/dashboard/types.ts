@@ -127,6 +127,11 @@ export interface DashboardOptions {
   logger: Logger;
   /** Mount path when behind a reverse proxy (e.g. '/ops'); default ''. */
   basePath?: string;
+  /**
+   * Whether Redis answers now (the connection is up). While false, pages answer 503 with a clear
+   * message instead of failing (see redis-gate.ts). Default: always true.
+   */
+  redisAvailable?: () => boolean;
 }
 
 /** A request as the framework-free handlers see it. */

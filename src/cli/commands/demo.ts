@@ -98,6 +98,7 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<number> {
         port: dashboardPort, host: '127.0.0.1', auth: { user, password }, readOnly: false,
         data: createStoreDashboardData(session.ctx.store, session.ctx.queues, session.config.redis.prefix),
         queues: [session.ctx.queues.writes, session.ctx.queues.syncRuns],
+        redisAvailable: () => session.ctx.watch.isUp(),
         metrics: createMetrics(), logger: session.logger,
       });
       try {

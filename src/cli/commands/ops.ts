@@ -89,7 +89,7 @@ export const registerOpsCommands: RegisterCommands = (program: Command, host) =>
         const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
         const wiring = await createDashboardWiring(config, logger);
         try {
-          const dashboard = await startDashboard({ ...settings, data: wiring.data, queues: wiring.queues, metrics: createMetrics(), logger });
+          const dashboard = await startDashboard({ ...settings, data: wiring.data, queues: wiring.queues, redisAvailable: wiring.redisAvailable, metrics: createMetrics(), logger });
           try {
             const mode = [settings.auth === 'insecure-local' ? 'no credentials (loopback only)' : 'credentials required', settings.readOnly ? 'read-only' : 'read-write'];
             host.io.stdout.write(`listing-sync dashboard listening on ${dashboard.url}/ (${mode.join(', ')})\n`);
