@@ -8,7 +8,7 @@ import { normaliseReadItem } from '../api/normalise-read.js';
 import type { ListingRead } from '../api/schemas.js';
 import type { RemoteSnapshot } from '../domain/remote.js';
 import { RemoteTableBuilder, type RemoteTable } from '../domain/remote-table.js';
-import { coerceError } from '../errors.js';
+import { coerceError, ListingSyncError } from '../errors.js';
 import { DEFAULT_READ_RETRY, retryRead, type ReadRetryOptions } from './retry-read.js';
 
 export interface SnapshotOptions {
@@ -106,7 +106,9 @@ async function readOnce(api: ApiClient, options: SnapshotOptions): Promise<ReadA
     }, retry);
 
   // The first page must succeed: without VirtualCount there is nothing to check against.
-  const first = await readPage(1);
+  const first = await readPage(1).catch((thrown: unknown) => {
+    throw isChatbotNotFound(thrown) ? chatbotNotFoundError([options.chatbot]) : thrown;
+  });
   const total = first.virtualCount;
   const pageCount = Math.max(1, Math.ceil(total / options.pageSize));
   const collected = new PageCollector(total);
@@ -143,6 +145,53 @@ async function readOnce(api: ApiClient, options: SnapshotOptions): Promise<ReadA
     drift.push(`read ${table.length} listings but VirtualCount is ${total}`);
   }
   return { table, virtualCount: total, failedPages, drift };
+}
+
+/**
+ * True when the service said it does not know the chatbot: RealEstateList answered envelope
+ * Code 404. Read by field, not class: errors may have been serialised.
+ */
+export function isChatbotNotFound(thrown: unknown): boolean {
+  if (typeof thrown !== 'object' || thrown === null) return false;
+  const { code, details } = thrown as { code?: unknown; details?: { envelopeCode?: unknown } };
+  return code === 'ENVELOPE_FAILURE' && details?.envelopeCode === 404;
+}
+
+/**
+ * The one error a sync or a bulk edit stops with, before anything is enqueued, when the service
+ * does not know chatbots. Why stop: every job of the run would fail the same way, one "not found"
+ * per listing. Code CHATBOT_NOT_FOUND: the CLI exits 2 (fix the input and run again).
+ */
+export function chatbotNotFoundError(chatbots: readonly string[]): ListingSyncError {
+  const which = chatbots.length === 1 ? `chatbot ${chatbots[0] ?? ''} is` : `chatbots ${chatbots.join(', ')} are`;
+  return new ListingSyncError(
+    'CHATBOT_NOT_FOUND',
+    `${which} not known to the service (RealEstateList answered Code 404): check the serial number, and that API_BASE_URL and the keys are those of the account that holds it; nothing was enqueued or changed`,
+    { details: { chatbots: [...chatbots] } },
+  );
+}
+
+/**
+ * The chatbots among `chatbots` the service does not know, asked one small RealEstateList page
+ * each (bounded fan-out, reads retried as the snapshot's are). Other read errors are thrown.
+ */
+export async function unknownChatbots(api: ApiClient, chatbots: readonly string[], options: { concurrency?: number; signal?: AbortSignal } = {}): Promise<string[]> {
+  const limit = pLimit(options.concurrency ?? DEFAULT_SNAPSHOT_OPTIONS.concurrency);
+  const retry = { ...DEFAULT_READ_RETRY, ...(options.signal ? { signal: options.signal } : {}) };
+  const known = await Promise.all(
+    chatbots.map((chatbot) =>
+      limit(async () => {
+        try {
+          await retryRead(() => api.listListings({ SerialNumber: chatbot, PageNumber: 1, PageSize: 1 }, options.signal ? { signal: options.signal } : {}), retry);
+          return true;
+        } catch (thrown) {
+          if (isChatbotNotFound(thrown)) return false;
+          throw thrown;
+        }
+      }),
+    ),
+  );
+  return chatbots.filter((_, i) => known[i] === false);
 }
 
 /**

@@ -5,11 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { chatbotSettingsSchema, type ChatbotSettings } from '../../api/schemas.js';
+import type { Config } from '../../config.js';
 import { newRunId } from '../../domain/job-id.js';
 import { ListingSyncError } from '../../errors.js';
 import { enqueueChatbotEdits } from '../../queue/enqueue.js';
 import { waitForRun } from '../../queue/wait-for-run.js';
-import { createCliLogger } from '../api-wiring.js';
+import type { Logger } from '../../logger.js';
+import { chatbotNotFoundError, unknownChatbots } from '../../sync/snapshot.js';
+import { createCliLogger, createClientFromConfig } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
@@ -52,14 +55,38 @@ export async function readManyEdits(path: string): Promise<ChatbotSettings[]> {
   return edits;
 }
 
+/**
+ * Stops with one line (exit 2) when the service does not know some of the chatbots, before
+ * anything is enqueued: otherwise each of their jobs fails on its own, "not found" after "not
+ * found". Skipped when this process has no service address (an enqueue-only producer; the
+ * workers' jobs report it then).
+ */
+async function requireKnownChatbots(config: Config, logger: Logger, edits: readonly ChatbotSettings[]): Promise<void> {
+  if (config.api.baseUrl === undefined) return;
+  const api = createClientFromConfig(config, logger, 'api');
+  try {
+    const serials = edits.map((edit) => edit.serialNumber);
+    const unknown = await unknownChatbots(api, serials);
+    if (unknown.length > 0) throw chatbotNotFoundError(unknown);
+  } finally {
+    await api.close();
+  }
+}
+
 /** Enqueues one edit-chatbot job per entry; with --wait/--work waits for them. */
 export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Promise<ExitCode> {
   const edits = await readManyEdits(flags.many);
   const config = configFromCli(flags, host.io);
   const logger = createCliLogger(config, host.io);
-  const ctx = await openQueueContext(config, 'producer');
-  const client = flags.work ? createRecordedClient(config, logger, ctx.redis) : undefined;
-  const workers = client ? await startConfiguredWorkers(config, client.api, ctx, logger) : undefined;
+  await requireKnownChatbots(config, logger, edits);
+  // Waiting or working runs for long: carry on through a Redis restart ('session'); an enqueue fails fast.
+  const ctx = await openQueueContext(config, flags.wait || flags.work ? 'session' : 'producer', logger);
+  const client = flags.work ? createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch }) : undefined;
+  const workers = client ? await startConfiguredWorkers(config, client.api, ctx, logger).catch(async (thrown: unknown) => {
+    await client.close();
+    await ctx.close();
+    throw thrown;
+  }) : undefined;
   const bars = createProgressBars(host.io, flags.json);
   try {
     const runId = newRunId(Date.now(), randomBytes(4).toString('hex'));
