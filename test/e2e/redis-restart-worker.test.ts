@@ -95,6 +95,30 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
     }, 60_000);
   }
 
+  it('SIGTERM while Redis is down mid-run: exits promptly; a worker started later finishes the run without duplicates', async () => {
+    bench = await openBench('stop-while-down', 40);
+    const b = bench;
+    const server = redis as RedisProcess;
+    const feed = feedOf(BOT, 0, 80);
+    const runId = await b.enqueue(await b.plan(BOT, feed));
+    worker = startWorker(b, server.url);
+    await until(() => b.sim.state.listings(BOT).length >= 15);
+    await server.shutdown();
+    await worker.waitFor(OUTAGE_LINE);
+    const { code, ms } = await worker.stop();
+    expect(code).toBe(0);
+    // Well under the 30 s forced-exit timer. Not instant: BullMQ's watchdog on a blocking fetch
+    // queued while Redis is away (drainDelay 5 s + 1 s) holds the process until it fires.
+    expect(ms).toBeLessThan(8000);
+    expect(stackTraceLines(worker.stderr()), worker.stderr()).toEqual([]);
+    expect(linesSaying(worker.stderr(), /shutting down while Redis is not answering/)).toHaveLength(1);
+
+    await server.start();
+    worker = startWorker(b, server.url);
+    await expectConverged(b, runId, feed);
+    expect((await worker.stop()).code).toBe(0);
+  }, 60_000);
+
   it('started while Redis is down: one clear JSON line per retry interval, exits promptly on SIGTERM', async () => {
     bench = await openBench('down-at-start', 0);
     const server = redis as RedisProcess;
