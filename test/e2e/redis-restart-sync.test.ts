@@ -89,10 +89,10 @@ describe.skipIf(!HAS_REDIS_SERVER)(`sync --work through a Redis restart${HAS_RED
       // defaults) when the restart fell between a BullMQ command and its reply: ioredis sends the
       // command again after the reconnect, and the job the first one fetched waits for its lock to
       // expire before another worker takes it (BullMQ's stalled-job recovery).
-      const code = await Promise.race([sync.exited(), new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 60_000))]);
+      const code = await sync.exited(60_000);
       const stderr = sync.stderr();
       expect(code, stderr).toBe(0);
-      const summary = jsonOf<Summary>({ code, stdout: sync.stdout(), stderr });
+      const summary = jsonOf<Summary>({ code: 0, stdout: sync.stdout(), stderr });
       expect(summary.result).toMatchObject({ created: ROWS, failed: 0 });
       expect(s.state.listings(BOT)).toHaveLength(ROWS);
       expect(s.state.duplicateCreates(BOT)).toEqual([]);

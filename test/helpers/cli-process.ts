@@ -12,8 +12,8 @@ export interface CliProcess {
   stderr(): string;
   /** Resolves once stdout or stderr matches `pattern`; rejects when the process exits first or after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  /** Resolves with the exit code once the process exited by itself. */
-  exited(): Promise<number | null>;
+  /** Resolves with the exit code once the process exited by itself; 'hung' when it still runs after `timeoutMs`. */
+  exited(timeoutMs?: number): Promise<number | null | 'hung'>;
   /** Sends `signal` and resolves with the exit code and how long the exit took. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; ms: number }>;
   /** SIGKILL if still running (afterEach). */
@@ -41,7 +41,15 @@ export function startCli(args: readonly string[], env: Readonly<Record<string, s
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     },
-    exited: () => exit,
+    async exited(timeoutMs = 60_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const hung = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), timeoutMs)));
+      try {
+        return await Promise.race([exit, hung]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
     async stop(signal = 'SIGTERM') {
       const started = Date.now();
       if (running(child)) child.kill(signal);
