@@ -38,7 +38,7 @@ export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait>
         logger.warn(
           { runId, idleSeconds: Math.round(idleMs / 1000) },
           options.workers !== undefined
-            ? `run ${runId}: no job started or finished for ${Math.round(idleMs / 1000)} s (queue paused? see \`listing-sync jobs resume\`)`
+            ? `run ${runId}: no job started or finished for ${Math.round(idleMs / 1000)} s (is Redis answering? is the queue paused? see \`listing-sync jobs resume\`)`
             : `run ${runId}: no worker is working on it (nothing for ${Math.round(idleMs / 1000)} s): start \`listing-sync worker\`, or finish it here with \`listing-sync runs resume ${runId} --work\``,
         ),
     });
