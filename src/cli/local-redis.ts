@@ -25,7 +25,8 @@ export async function redisAnswers(url: string, timeoutMs = 1000): Promise<boole
   }
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

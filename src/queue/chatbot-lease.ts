@@ -7,6 +7,7 @@
  * twice.
  */
 import type { Queue } from 'bullmq';
+import { sleep } from '../abortable-sleep.js';
 import { ListingSyncError } from '../errors.js';
 import type { LeaseHolder } from '../store/lease.js';
 import { isFinalStatus } from '../store/run-types.js';
@@ -52,22 +53,6 @@ function busy(chatbot: string, lease: LeaseHolder, interrupted: { left: number }
   );
 }
 
-async function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  signal?.throwIfAborted();
-  await new Promise<void>((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  signal?.throwIfAborted();
-}
-
 /**
  * Takes the chatbot for `runId`, waiting up to `waitMs` for another run to end; throws
  * CHATBOT_BUSY (with the holder in `details`) when it cannot.
@@ -91,6 +76,8 @@ export async function acquireChatbot(store: Store, writes: Queue, request: Acqui
       interrupted = { left: result.remaining };
     }
     if (now() >= deadline) throw busy(request.chatbot, lease, interrupted);
-    await pause(Math.min(request.pollMs ?? 2000, Math.max(1, deadline - now())), request.signal);
+    request.signal?.throwIfAborted();
+    await sleep(Math.min(request.pollMs ?? 2000, Math.max(1, deadline - now())), request.signal);
+    request.signal?.throwIfAborted();
   }
 }

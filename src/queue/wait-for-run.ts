@@ -5,6 +5,7 @@
  * ended without every job finishing (cancelled, stuck) ends the wait, and a run nobody works on
  * is reported instead of waited for in silence.
  */
+import { sleep } from '../abortable-sleep.js';
 import { ListingSyncError } from '../errors.js';
 import type { Store } from '../store/store.js';
 import { isFinalStatus, type RunCounts } from '../store/run-types.js';
@@ -24,21 +25,6 @@ export interface WaitOptions {
 }
 
 const STATE_EVERY_MS = 2000;
-
-/** Sleeps `ms`, woken early by `signal`, with one listener that is always removed. */
-async function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  await new Promise<void>((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /** How long the run has shown no sign of life, or 0 while it has one (its lease beats). */
 async function idleFor(store: Store, runId: string, chatbot: string | undefined): Promise<number> {

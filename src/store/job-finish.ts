@@ -14,10 +14,10 @@ import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
 import { NEWER_WRITER_LUA, encodeLedgerEntry } from './ledger.js';
 import { luaScript, runLua } from './lua.js';
-import { NOW_LUA, SETTLE_RUN_LUA } from './run-lua.js';
+import { BEAT_LEASE_LUA, NOW_LUA, SETTLE_RUN_LUA } from './run-lua.js';
 import type { JobOutcome } from './run-types.js';
 
-const FINISH = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${SETTLE_RUN_LUA}
+const FINISH = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
 local ledgerKey, tombKey, failedKey, runKey, outcomesKey, attemptsKey, claimsKey, leaseKey, openKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local jobId, outcome, weight, attempt, now, runId, mode, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8])
 local function ownClaim(key)
@@ -50,7 +50,7 @@ for _ = 1, n do
   if mode == 'delete' then i = i + 1 else i = i + 2 end
 end
 if redis.call('EXISTS', runKey) == 0 then return superseded end
-if redis.call('HGET', leaseKey, 'runId') == runId then redis.call('HSET', leaseKey, 'beat', nowMs()) end
+beatLease(leaseKey, runId, nowMs())
 local previous = redis.call('HGET', outcomesKey, jobId)
 local current = outcome .. '\t' .. weight
 if previous ~= current then

@@ -12,6 +12,18 @@ local function nowMs()
 end
 `;
 
+/**
+ * `beatLease(leaseKey, runId, now)`: a sign of life for the run holding the chatbot, written at
+ * most once a second (why: every job start and finish calls it, and a write per job would be a
+ * write per job to the AOF for nothing; staleness is judged in tens of seconds).
+ */
+export const BEAT_LEASE_LUA = `
+local function beatLease(leaseKey, runId, now)
+  local lease = redis.call('HMGET', leaseKey, 'runId', 'beat')
+  if lease[1] == runId and now - tonumber(lease[2] or '0') >= 1000 then redis.call('HSET', leaseKey, 'beat', now) end
+end
+`;
+
 /** `releaseLease(leaseKey, runId)`: frees the chatbot only if this run holds it. */
 export const RELEASE_LEASE_LUA = `
 local function releaseLease(leaseKey, runId)

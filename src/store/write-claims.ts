@@ -22,7 +22,7 @@ import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
 import { NEWER_WRITER_LUA, decodeLedgerEntry } from './ledger.js';
 import { luaScript, runLua } from './lua.js';
-import { NOW_LUA } from './run-lua.js';
+import { BEAT_LEASE_LUA, NOW_LUA } from './run-lua.js';
 
 /**
  * How long a claim holds without being released. Why 5 minutes: longer than the worker lock
@@ -40,7 +40,7 @@ local function serverId()
 end
 `;
 
-const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${SERVER_ID_LUA}
+const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}
 local ledgerKey, tombKey, claimsKey, runKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local key, runId, jobId, claimMs = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local newer = newerWriter(ledgerKey, tombKey, key, runId)
@@ -48,7 +48,7 @@ if newer then return {'superseded', newer} end
 local run = redis.call('HMGET', runKey, 'status', 'server')
 if run[1] == 'cancelled' then return {'cancelled'} end
 local now = nowMs()
-if redis.call('HGET', leaseKey, 'runId') == runId then redis.call('HSET', leaseKey, 'beat', now) end
+beatLease(leaseKey, runId, now)
 local doubt = 0
 local claim = redis.call('HGET', claimsKey, key)
 if claim then

@@ -4,6 +4,7 @@
  */
 import { isRetryable } from '../api/retry-policy.js';
 import { retryAfterMs } from '../api/errors.js';
+import { sleep } from '../abortable-sleep.js';
 
 export interface ReadRetryOptions {
   /** Attempts in all, including the first. */
@@ -16,17 +17,6 @@ export interface ReadRetryOptions {
 }
 
 export const DEFAULT_READ_RETRY: ReadRetryOptions = { attempts: 5, baseDelayMs: 200, maxDelayMs: 5_000 };
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
-  });
-}
 
 /** Runs `read` until it succeeds, a non-retryable error occurs, or attempts run out. */
 export async function retryRead<T>(read: () => Promise<T>, options: ReadRetryOptions = DEFAULT_READ_RETRY): Promise<T> {
@@ -42,7 +32,9 @@ export async function retryRead<T>(read: () => Promise<T>, options: ReadRetryOpt
       // several readers from hammering the service in lock-step.
       const hinted = retryAfterMs(error);
       const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
+      options.signal?.throwIfAborted();
       await sleep(hinted ?? Math.round(random() * ceiling), options.signal);
+      options.signal?.throwIfAborted();
     }
   }
 }
