@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { configFromCli } from './config-from-cli.js';
 import type { ActionResult } from './run-action.js';
 import type { CliIo } from './io.js';
+import { readableLogLine } from './log-lines.js';
 
 /** Options every service command accepts (commander camelCases them: apiBaseUrl, siteUrl, logLevel, json). */
 export interface ConnectionOptions {
@@ -29,10 +30,12 @@ export function addConnectionOptions(cmd: Command): Command {
 }
 
 /** A pino logger on the command's stderr that scrubs every configured secret value. */
-export function createCliLogger(config: Config, io: Pick<CliIo, 'stderr'>): Logger {
+export function createCliLogger(config: Config, io: Pick<CliIo, 'stderr'>, json?: boolean): Logger {
+  // Readable lines on a terminal; JSON with --json or when stderr is not a terminal.
+  const readable = io.stderr.isTTY === true && json !== true;
   return createLogger({
     level: config.logLevel,
-    destination: { write: (line: string) => void io.stderr.write(line) },
+    destination: { write: (line: string) => void io.stderr.write(readable ? readableLogLine(line) : line) },
     secretValues: secretValues(config),
   });
 }

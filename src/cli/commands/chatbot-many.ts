@@ -77,7 +77,7 @@ async function requireKnownChatbots(config: Config, logger: Logger, edits: reado
 export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Promise<ExitCode> {
   const edits = await readManyEdits(flags.many);
   const config = configFromCli(flags, host.io);
-  const logger = createCliLogger(config, host.io);
+  const logger = createCliLogger(config, host.io, flags.json === true);
   await requireKnownChatbots(config, logger, edits);
   // Waiting or working runs for long: carry on through a Redis restart ('session'); an enqueue fails fast.
   const ctx = await openQueueContext(config, flags.wait || flags.work ? 'session' : 'producer', logger);

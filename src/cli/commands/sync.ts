@@ -78,10 +78,10 @@ export interface SyncSession {
  * waits (`--work`, `--wait`) runs for long, so its Redis connection carries on through a Redis
  * restart ('session'); a plain enqueue fails fast. Either way Redis down at start is one line.
  */
-export async function openSyncSession(io: CliIo, flags: object, work: boolean): Promise<SyncSession> {
+export async function openSyncSession(io: CliIo, flags: ConfigFlags & { json?: boolean }, work: boolean): Promise<SyncSession> {
   const config = configFromCli(flags, io);
   requireApiBase(config);
-  const logger = createCliLogger(config, io);
+  const logger = createCliLogger(config, io, flags.json === true);
   const abort = new AbortController();
   io.onShutdown(() => abort.abort(new ListingSyncError('INTERRUPTED', 'interrupted by a signal; nothing more is sent from this process')));
   const longLived = work || ('wait' in flags && flags.wait === true);
