@@ -47,3 +47,22 @@ export function basicAuthorization(url: string): string | undefined {
   if (parsed.username === '' && parsed.password === '') return undefined;
   return `Basic ${Buffer.from(`${decoded(parsed.username)}:${decoded(parsed.password)}`, 'utf8').toString('base64')}`;
 }
+
+/**
+ * Why a source cannot be stored as given, or undefined when it can: a URL carrying a user,
+ * password, query string or fragment. A one-off sync only holds such a URL in memory; a schedule
+ * would keep it in Redis (and show it in the dashboard's job data), and the design promises that a
+ * feed URL's own credentials and query string are never stored.
+ */
+export function unstorableSourceReason(source: string): string | undefined {
+  if (!isUrl(source)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(source);
+  } catch {
+    return 'it is not a valid URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'it carries a user and password';
+  if (url.search !== '' || url.hash !== '') return 'it carries a query string';
+  return undefined;
+}

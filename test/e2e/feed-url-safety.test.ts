@@ -134,7 +134,13 @@ describe('credentials inside a feed URL', () => {
     expect(failed.code).toBe(2);
     expect(failed.stderr).toContain(`Feed ${server.origin}/feeds/gone.csv?… is unreadable: the server answered HTTP 401`);
 
-    const outputs = { run, shown, text, failed, report: readFileSync(report, 'utf8'), csvReport: readFileSync(join(opened.dir, 'plan.csv'), 'utf8') };
+    // A schedule would store the URL in Redis: refused, naming the URL only as shown, nothing stored.
+    const scheduled = await runCli(['schedule', 'add', 'nightly', '--cron', '0 2 * * *', '--chatbot', BOT, '--feed', source], env);
+    expect(scheduled.code).toBe(2);
+    expect(lines(scheduled.stderr)).toEqual([`listing-sync: --feed ${server.origin}/feeds/acme.csv?… cannot be scheduled: it carries a user and password, and a schedule is stored in Redis where credentials must never be. Serve the feed at a URL without them (or from a file the workers can read), then add the schedule again.`]);
+    expect((await runCli(['schedule', 'list', '--json'], env)).stdout).toContain('"schedules": []');
+
+    const outputs = { run, shown, text, failed, scheduled, report: readFileSync(report, 'utf8'), csvReport: readFileSync(join(opened.dir, 'plan.csv'), 'utf8') };
     for (const [name, output] of Object.entries(outputs)) expect(JSON.stringify(output), name).not.toMatch(SECRETS);
     expect(server.requests.filter((url) => url.includes('acme.csv')).length).toBe(2);
   });

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { displaySource, unstorableSourceReason } from '../../feed/feed-source.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../../queue/failed-jobs.js';
 import { addSchedule, listSchedules, removeSchedule } from '../../queue/schedules.js';
 import type { RunRecord } from '../../store/run-types.js';
@@ -71,7 +72,7 @@ function registerWorker(program: Command, host: CommandHost): void {
         const config = configFromCli(flags, host.io);
         const lockDurationMs = wholeNumber(flags.lockDurationMs, '--lock-duration-ms', 100);
         const stalledIntervalMs = wholeNumber(flags.stalledIntervalMs, '--stalled-interval-ms', 100);
-        const logger = createCliLogger(config, host.io);
+        const logger = createCliLogger(config, host.io, flags.json === true);
         requireApiBase(config); // a missing API_BASE_URL fails before Redis is touched
         const stopping = new AbortController();
         host.io.onShutdown(() => stopping.abort());
@@ -179,6 +180,10 @@ function registerSchedule(program: Command, host: CommandHost): void {
     .action((name: string, flags: RedisFlags & RawSyncOptions & { cron: string; tz?: string }) =>
       withQueue(host, flags, async (ctx, json) => {
         const request = toSyncRequest(flags, { dryRun: false, trigger: 'schedule' });
+        const unstorable = unstorableSourceReason(flags.feed);
+        if (unstorable !== undefined) {
+          throw new UsageError(`--feed ${displaySource(flags.feed)} cannot be scheduled: ${unstorable}, and a schedule is stored in Redis where credentials must never be. Serve the feed at a URL without them (or from a file the workers can read), then add the schedule again.`);
+        }
         if (flags.tz !== undefined && !validTimeZone(flags.tz)) throw new UsageError(`--tz must be an IANA time zone such as Europe/Berlin (got '${flags.tz}')`);
         await addSchedule(ctx.queues.syncRuns, { name, cron: flags.cron, ...(flags.tz ? { tz: flags.tz } : {}), request: { ...request } });
         if (json) printJson(host.io, { name, cron: flags.cron, tz: flags.tz ?? null, chatbot: request.chatbot });
