@@ -34,3 +34,24 @@ it('ledger entries of listings deleted by hand do not dilute --max-deletes 10%',
   expect(sim.state.writeCalls()).toBe(0);
   expect(sim.state.listings(BOT)).toHaveLength(100);
 });
+
+it('a --key-type URL run does not dilute the MLSNumber guard (its own ledger per key type, and a base of listings the chatbot holds)', async () => {
+  const { sim, env, dir } = await bench.open({ chatbots: [BOT] });
+  const all = Array.from({ length: 100 }, (_, i) => i);
+  const feedOf = (name: string, indexes: readonly number[]): string => writeNativeCsv(dir, name, indexes.map((i) => nativeCsvRow(sampleListing(i))));
+  const sync = (feed: string, ...flags: string[]): Promise<Awaited<ReturnType<typeof runCli>>> => runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json', '--work', ...flags], env, 60_000);
+
+  expect((await sync(feedOf('all.csv', all))).code).toBe(0);
+  // The same listings synced once by URL: the URL run adopts all 100 into its own ledger.
+  const byUrl = await sync(feedOf('all.csv', all), '--key-type', 'URL');
+  expect(byUrl.code, byUrl.stderr).toBe(0);
+  expect(jsonOf<{ plan: { unchanged: number; adopted: number } }>(byUrl).plan).toMatchObject({ unchanged: 100, adopted: 100 });
+  sim.state.resetCounters();
+
+  // Dropping 18 is 18% of the 100 MLSNumber-managed listings (one shared ledger made it 18 of 200, 9%).
+  const run = await sync(feedOf('drops-18.csv', all.slice(0, 82)));
+  expect(run.code, run.stderr).toBe(3);
+  expect(jsonOf<{ guard: { reasons: string[] } }>(run).guard.reasons).toEqual([expect.stringMatching(/^The plan would delete 18 listings of 100 managed \(18%\)/)]);
+  expect(sim.state.writeCalls()).toBe(0);
+  expect(sim.state.listings(BOT)).toHaveLength(100);
+});
