@@ -284,7 +284,8 @@ export async function startConfiguredWorkers(
     writes: ctx.queues.writes,
     logger,
     intervalMs: config.worker.reconcileMs,
-    reconcile: { ...DEFAULT_RECONCILE, stuckAfterMs: config.worker.stuckAfterMs },
+    // A run idle for one interval has its jobs inspected (a lost job is found within two intervals).
+    reconcile: { ...DEFAULT_RECONCILE, inspectAfterMs: config.worker.reconcileMs, stuckAfterMs: config.worker.stuckAfterMs },
     upkeep: () => applyRetentionHourly(ctx, config, logger),
   });
   return {

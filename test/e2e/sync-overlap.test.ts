@@ -9,6 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
@@ -199,6 +201,38 @@ describe('one sync per chatbot', () => {
     const next = await runCli(syncArgs(feed, '--work'), env, 60_000);
     expect(next.code, next.stderr).toBe(0);
     expect(jsonOf<Summary>(next).result).toMatchObject({ created: ROWS, failed: 0 });
+    expectConverged(s);
+  });
+
+  it('a run whose job was removed by hand ends (failed, the job recorded as lost) through a worker process\'s reconciler; the next sync finishes the work', async () => {
+    const { s, env, feed } = await setup();
+    const enqueued = await runCli(syncArgs(feed), env);
+    expect(enqueued.code, enqueued.stderr).toBe(0);
+    const runId = jsonOf<Summary>(enqueued).runId;
+    // As ops would in bull-board: remove one waiting job.
+    const redis = new Redis(redisUrl);
+    const writes = new Queue('listing-writes', { connection: redis, prefix });
+    try {
+      const [jobId] = await redis.lrange(`${prefix}:ls:run:${runId}:jobs`, 0, 0);
+      expect(await writes.remove(jobId ?? '')).toBe(1);
+    } finally {
+      await writes.close();
+      await redis.quit();
+    }
+    const worker = startCli(['worker', '--concurrency', '8'], { ...env, LISTING_SYNC_RECONCILE_MS: '300' });
+    let shown: { status: string; counts: { created: number; failedJobs: number } } | undefined;
+    const deadline = Date.now() + 15_000;
+    while (shown?.status !== 'failed' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      shown = jsonOf<typeof shown>(await runCli(['runs', 'show', runId, '--json'], env));
+    }
+    expect(shown).toMatchObject({ status: 'failed', counts: { created: ROWS - 1, failedJobs: 1 } });
+    worker.child.kill('SIGTERM');
+    expect((await worker.done).stderr).toContain(`run ${runId}: 1 job(s) left the queue without finishing; recorded as failed`);
+
+    const next = await runCli(syncArgs(feed, '--work'), env, 60_000);
+    expect(next.code, next.stderr).toBe(0);
+    expect(jsonOf<Summary>(next).result).toMatchObject({ created: 1, failed: 0 });
     expectConverged(s);
   });
 
