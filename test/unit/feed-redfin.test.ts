@@ -12,6 +12,8 @@ function listings(rows: FeedRow[]) {
   return new Map(rows.flatMap((row) => (row.kind === 'listing' ? [[row.key, row.listing] as const] : [])));
 }
 
+const ACCEPTED = 'MLS Listing, New Construction Home, New Construction Plan, For-Sale-by-Owner Listing, Redfin Data, Past Sale, For Rent (any "For Rent …"), Rental';
+
 describe('redfin profile', () => {
   it('maps a current Redfin export to the write shape', async () => {
     const { rows, stats } = await readFeed({ source: fixture('redfin.csv') });
@@ -73,6 +75,25 @@ describe('redfin profile', () => {
     expect(stats).toMatchObject({ rows: 5, valid: 3, rejected: 2, duplicates: 1 });
   });
 
+  it('accepts every sale type Redfin exports, each mapped deliberately; an unknown one is rejected naming the accepted values', async () => {
+    const { rows, stats } = await readFeed({ source: fixture('redfin-sale-types.csv') });
+    const byKey = listings(rows);
+    expect([...byKey].map(([key, listing]) => [key, listing.SaleType, listing.Status])).toEqual([
+      ['95000001', 'for_sale', 'Active'],
+      ['95000002', 'for_sale', 'PreOnMarket'],
+      ['95000003', 'for_sale', 'Active'],
+      ['95000004', 'for_sale', 'Active'],
+      ['95000005', 'for_sale', 'Active'],
+      ['95000006', 'for_sale', 'Sold'],
+      ['95000007', 'for_rent', 'Active'],
+    ]);
+    expect(byKey.get('95000002')).toMatchObject({ SalePrice: 179999, HOAMonth: 250 });
+    expect(byKey.get('95000007')).toMatchObject({ RentPrice: 2400 });
+    expect(byKey.get('95000007')?.SalePrice).toBeUndefined();
+    expect(rows.find((row) => row.kind === 'rejected')).toMatchObject({ line: 9, field: 'SaleType', reason: `SaleType: expected one of for_sale, for_rent, got 'Auction Listing' (column 'SALE TYPE', which accepts ${ACCEPTED})` });
+    expect(stats).toMatchObject({ rows: 8, valid: 7, rejected: 1 });
+  });
+
   it('rejects each kind of bad row with its line, field, value and a reason', async () => {
     const { rows, stats } = await readFeed({ source: fixture('redfin-rejects.csv') });
     const rejected = rows.filter((row) => row.kind === 'rejected').map(({ line, field, value, reason }) => ({ line, field, value, reason }));
@@ -83,7 +104,7 @@ describe('redfin profile', () => {
       { line: 5, field: 'Latitude', value: '141.88', reason: "Latitude: must be at most 90, got '141.88' (column 'LATITUDE')" },
       { line: 6, field: 'SalePrice', value: '-5', reason: "SalePrice: must be at least 0, got '-5' (column 'PRICE')" },
       { line: 7, field: 'YearBuilt', value: '1999.5', reason: "YearBuilt: expected a whole number, got '1999.5' (column 'YEAR BUILT')" },
-      { line: 8, field: 'SaleType', value: 'Auction Listing', reason: "SaleType: expected one of for_sale, for_rent, got 'Auction Listing' (column 'SALE TYPE')" },
+      { line: 8, field: 'SaleType', value: 'Auction Listing', reason: `SaleType: expected one of for_sale, for_rent, got 'Auction Listing' (column 'SALE TYPE', which accepts ${ACCEPTED}` + ')' },
       {
         line: 9,
         field: '(record)',

@@ -19,16 +19,26 @@ import {
 import type { Column, SourceColumns, SourceRecord } from '../source-record.js';
 import { toMoney, toText } from '../values.js';
 
+/**
+ * Every SALE TYPE Redfin exports, each mapped deliberately. "Redfin Data" is Redfin's own record
+ * of a home not yet on the MLS (STATUS "Pre On-Market", SOURCE "Coming Soon"): a home for sale,
+ * whose status the STATUS column gives. A past sale stays for_sale; its STATUS (or an empty one
+ * with a SOLD DATE) makes it Sold.
+ */
 const SALE_TYPES: ReadonlyMap<string, SaleType> = new Map([
   ['mls listing', 'for_sale'],
   ['new construction home', 'for_sale'],
   ['new construction plan', 'for_sale'],
   ['for-sale-by-owner listing', 'for_sale'],
   ['for sale by owner', 'for_sale'],
+  ['redfin data', 'for_sale'],
   ['past sale', 'for_sale'],
   ['for rent', 'for_rent'],
   ['rental', 'for_rent'],
 ]);
+
+/** What a rejection of an unknown SALE TYPE lists as accepted (as Redfin spells them). */
+const ACCEPTED_SALE_TYPES = 'MLS Listing, New Construction Home, New Construction Plan, For-Sale-by-Owner Listing, Redfin Data, Past Sale, For Rent (any "For Rent …"), Rental';
 
 // Why Contingent/Pending → Active: the home is still listed (under contract), as RESO ActiveUnderContract.
 const STATUSES: ReadonlyMap<string, Status> = new Map([
@@ -102,7 +112,7 @@ export const buildRedfinMapping: ProfileBuilder = (columns) => {
   const priceRaw = (record: SourceRecord): unknown => price?.get(record);
   const priceFor = (wanted: SaleType) => (record: SourceRecord): unknown => (saleType(record) === wanted ? toMoney(priceRaw(record)) : undefined);
   const rules: FieldRule[] = [
-    computedRule('SaleType', "column 'SALE TYPE'", saleType, (record) => saleTypeColumn?.get(record)),
+    computedRule('SaleType', `column 'SALE TYPE', which accepts ${ACCEPTED_SALE_TYPES}`, saleType, (record) => saleTypeColumn?.get(record)),
     computedRule('Status', "column 'STATUS'", readStatus, (record) => statusColumn?.get(record)),
     constantRule('CurrencySymbol', '$'),
     columnRule('PropertyType', col('PROPERTY TYPE'), { label: 'PROPERTY TYPE' }),
