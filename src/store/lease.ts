@@ -63,11 +63,6 @@ redis.call('HSET', KEYS[1], 'beat', 0)
 return 1
 `);
 
-const RELEASE = luaScript(`${RELEASE_LEASE_LUA}
-releaseLease(KEYS[1], ARGV[1])
-return 1
-`);
-
 /** Releases unless the run has jobs that hold the chatbot (enqueuing, running): they release it when the run ends. */
 const RELEASE_IF_IDLE = luaScript(`${RELEASE_LEASE_LUA}
 local status = redis.call('HGET', KEYS[2], 'status')
@@ -105,10 +100,6 @@ export class LeaseStore {
    */
   async markIdle(chatbot: string, runId: string): Promise<void> {
     await runLua(this.redis, MARK_IDLE, [this.keys.lease(chatbot)], [runId]);
-  }
-
-  async release(chatbot: string, runId: string): Promise<void> {
-    await runLua(this.redis, RELEASE, [this.keys.lease(chatbot)], [runId]);
   }
 
   /**

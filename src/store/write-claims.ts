@@ -105,8 +105,4 @@ export class WriteClaimStore {
     return { kind: 'go', ...(entry ? { entry } : {}), inDoubt: reply[2] === 1, redisRestarted: reply[3] === 1 };
   }
 
-  /** The claim on a key, as stored (`jobId\texpiresAt\tstate`), for tools and tests. */
-  async claimOf(chatbot: string, keyType: SyncKeyType, key: string): Promise<string | undefined> {
-    return (await this.redis.hget(this.keys.claims(chatbot, keyType), key)) ?? undefined;
-  }
 }

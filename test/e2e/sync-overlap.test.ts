@@ -91,6 +91,13 @@ async function until(check: () => boolean, timeoutMs: number, what: string): Pro
   }
 }
 
+/** `sync` without --wait/--work: plans and enqueues, returns the run id. */
+async function enqueueRun(feed: string, env: Record<string, string>): Promise<string> {
+  const enqueued = await runCli(syncArgs(feed), env);
+  expect(enqueued.code, enqueued.stderr).toBe(0);
+  return jsonOf<Summary>(enqueued).runId;
+}
+
 function expectConverged(s: RunningSimulator): void {
   const keys = s.state.listings(BOT).map((l) => l.MLSNumber);
   expect(new Set(keys).size, 'every listing once').toBe(keys.length);
@@ -187,9 +194,7 @@ describe('one sync per chatbot', () => {
 
   it('`runs cancel` removes the waiting jobs, frees the chatbot at once, and the next sync finishes the work', async () => {
     const { s, env, feed } = await setup();
-    const enqueued = await runCli(syncArgs(feed), env);
-    expect(enqueued.code, enqueued.stderr).toBe(0);
-    const runId = jsonOf<Summary>(enqueued).runId;
+    const runId = await enqueueRun(feed, env);
     expect((await runCli(syncArgs(feed), env)).code).toBe(3);
 
     const cancelled = await runCli(['runs', 'cancel', runId, '--json'], env);
@@ -206,9 +211,7 @@ describe('one sync per chatbot', () => {
 
   it('a run whose job was removed by hand ends (failed, the job recorded as lost) through a worker process\'s reconciler; the next sync finishes the work', async () => {
     const { s, env, feed } = await setup();
-    const enqueued = await runCli(syncArgs(feed), env);
-    expect(enqueued.code, enqueued.stderr).toBe(0);
-    const runId = jsonOf<Summary>(enqueued).runId;
+    const runId = await enqueueRun(feed, env);
     // As ops would in bull-board: remove one waiting job.
     const redis = new Redis(redisUrl);
     const writes = new Queue('listing-writes', { connection: redis, prefix });

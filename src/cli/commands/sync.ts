@@ -57,7 +57,7 @@ export function resultOf(counts: RunCounts): NonNullable<SyncSummary['result']> 
   };
 }
 
-export function printOutcome(io: CliIo, json: boolean | undefined, outcome: SyncOutcome): void {
+function printOutcome(io: CliIo, json: boolean | undefined, outcome: SyncOutcome): void {
   if (json) printJson(io, outcome.summary);
   else io.stdout.write(formatSummary(outcome.summary, outcome.rejected));
 }
