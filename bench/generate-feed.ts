@@ -16,7 +16,7 @@ import { listListingsDataSchema, type ListingRead } from '../src/api/schemas.js'
 import { listingHash } from '../src/domain/hash.js';
 import type { LedgerEntry } from '../src/domain/ledger-entry.js';
 import type { ListingFields } from '../src/domain/listing.js';
-import type { RemoteRows } from '../src/domain/remote.js';
+import type { RemoteRows } from '../src/domain/snapshot/remote.js';
 import { decodeLedgerEntry, encodeLedgerEntry } from '../src/store/ledger.js';
 import { PageCollector } from '../src/sync/snapshot.js';
 

@@ -5,13 +5,13 @@
 import { createReadStream, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import { createIncrementalPlanner } from '../src/domain/incremental-planner.js';
+import { createPlanner } from '../src/domain/planner.js';
 import { planSync } from '../src/domain/planner.js';
 import { openFeed } from '../src/feed/open-feed.js';
 import { planFeedRows } from '../src/sync/plan-feed-rows.js';
-import { LedgerByPosition } from '../src/domain/ledger-by-position.js';
-import type { RemoteRows } from '../src/domain/remote.js';
-import { indexRemoteKeys, type RemoteKeyIndex } from '../src/domain/remote-key-index.js';
+import { LedgerByPosition } from '../src/domain/snapshot/ledger-by-position.js';
+import type { RemoteRows } from '../src/domain/snapshot/remote.js';
+import { indexRemoteKeys, type RemoteKeyIndex } from '../src/domain/snapshot/remote-key-index.js';
 import { generateFeedListings, generateLedger, generateRemote, type ExpectedPlan, type FeedShape } from './generate-feed.js';
 
 export const PHASES = ['baseline', 'importer', 'importer-worker', 'import-plan', 'planner'] as const;
@@ -145,7 +145,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   const windowed = resetPeakRss();
   let finishMs = 0;
   const run = await timed(async () => {
-    const planner = createIncrementalPlanner({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote, index, ledger });
+    const planner = createPlanner({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote, index, ledger });
     const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
     // finish() is the only part of planning that cannot overlap the reading: time it on its own.
     const timedPlanner = {

@@ -6,7 +6,7 @@ import { listingHash } from '../src/domain/hash.js';
 import type { LedgerEntry } from '../src/domain/ledger-entry.js';
 import type { ListingFields } from '../src/domain/listing.js';
 import { planSync } from '../src/domain/planner.js';
-import type { RemoteListing } from '../src/domain/remote.js';
+import type { RemoteListing } from '../src/domain/snapshot/remote.js';
 
 function makeListing(i: number): ListingFields {
   return {

@@ -16,7 +16,7 @@ import { openQueueContext, startConfiguredWorkers, syncDeps } from '../src/cli/q
 import { resolveConfig } from '../src/config.js';
 import type { EndpointName } from '../src/api/endpoints.js';
 import { createLogger } from '../src/logger.js';
-import { waitForRun } from '../src/queue/wait-for-run.js';
+import { waitForRun } from '../src/sync/wait-for-run.js';
 import { startSimulator } from '../src/sim/server.js';
 import type { RunCounts } from '../src/store/run-types.js';
 import { runSync, type SyncRequest } from '../src/sync/run-sync.js';

@@ -6,10 +6,10 @@
  */
 import { z } from 'zod';
 import { listingWriteSchema } from '../src/domain/listing.js';
-import { ensureListing } from './ensure-listing.js';
-import type { JobKind } from './job-context.js';
-import { listingJobBaseSchema } from './listing-job-data.js';
-import { prepareWrite, recordFailure, recordWrite } from './record.js';
+import { ensureListing } from './support/ensure-listing.js';
+import type { JobKind } from './support/job-context.js';
+import { listingJobBaseSchema } from './support/listing-job-data.js';
+import { prepareWrite, recordFailure, recordWrite } from './support/record.js';
 
 export const CREATE_LISTING = 'create-listing';
 

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { KEY_TYPES, SYNC_KEY_TYPES } from '../src/domain/listing.js';
-import type { JobKind } from './job-context.js';
-import { recordFailure } from './record.js';
+import type { JobKind } from './support/job-context.js';
+import { recordFailure } from './support/record.js';
 
 export const DELETE_LISTINGS = 'delete-listings';
 

@@ -1,8 +1,8 @@
 /** edit-chatbot: one chatbot's settings change (bulk edits enqueue one per chatbot). */
 import { z } from 'zod';
 import { chatbotSettingsSchema } from '../src/api/schemas.js';
-import type { JobKind } from './job-context.js';
-import { recordFailure, recordNoWrite } from './record.js';
+import type { JobKind } from './support/job-context.js';
+import { recordFailure, recordNoWrite } from './support/record.js';
 
 export const EDIT_CHATBOT = 'edit-chatbot';
 

@@ -1,8 +1,8 @@
 /** edit-knowledge: one chatbot's knowledge-base change. */
 import { z } from 'zod';
 import { knowledgeEditSchema } from '../src/api/schemas.js';
-import type { JobKind } from './job-context.js';
-import { recordFailure, recordNoWrite } from './record.js';
+import type { JobKind } from './support/job-context.js';
+import { recordFailure, recordNoWrite } from './support/record.js';
 
 export const EDIT_KNOWLEDGE = 'edit-knowledge';
 

@@ -3,7 +3,7 @@ import { createListingJob } from './create-listing.js';
 import { deleteListingsJob } from './delete-listings.js';
 import { editChatbotJob } from './edit-chatbot.js';
 import { editKnowledgeJob } from './edit-knowledge.js';
-import type { JobKind } from './job-context.js';
+import type { JobKind } from './support/job-context.js';
 import { syncRunJob } from './sync-run.js';
 import { updateListingJob } from './update-listing.js';
 

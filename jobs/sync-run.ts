@@ -4,7 +4,7 @@
  * A refused or failed scheduled run is logged at error level: nobody watches a 2 a.m. terminal.
  */
 import { z } from 'zod';
-import type { JobKind, ScheduledSyncRequest } from './job-context.js';
+import type { JobKind, ScheduledSyncRequest } from './support/job-context.js';
 
 export const SYNC_RUN = 'sync-run';
 

@@ -4,7 +4,7 @@
  * AreaUnit and Location never are. Empty text means "no value" and leaves the field absent.
  */
 import type { ListingFields } from '../domain/listing.js';
-import type { RemoteListing } from '../domain/remote.js';
+import type { RemoteListing } from '../domain/snapshot/remote.js';
 import {
   readExtensionColumn,
   readImages,

@@ -30,7 +30,7 @@ export function durationMs(value: string, flag: string): number {
 }
 
 /** One of `allowed` (exact spelling), or a UsageError listing them. */
-export function oneOf<T extends string>(value: string, flag: string, allowed: readonly T[]): T {
+export function allowedValue<T extends string>(value: string, flag: string, allowed: readonly T[]): T {
   const found = allowed.find((item) => item === value);
   if (found === undefined) throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got '${value}')`);
   return found;

@@ -7,11 +7,11 @@ import type { z } from 'zod';
 import { ListingSyncError, UsageError } from '../errors.js';
 import { didYouMean } from './nearest-names.js';
 
-export type FieldKind = 'string' | 'number' | 'boolean' | 'other';
+export type JsonKind = 'string' | 'number' | 'boolean' | 'other';
 export type SetValue = string | number | boolean;
 
 /** The JSON kind a field's schema accepts, looking through optional/default/nullable wrappers. */
-export function fieldKind(schema: z.core.$ZodType): FieldKind {
+export function jsonKindOf(schema: z.core.$ZodType): JsonKind {
   let current: z.core.$ZodType = schema;
   for (let depth = 0; depth < 10; depth += 1) {
     const def = current._zod.def;
@@ -22,7 +22,7 @@ export function fieldKind(schema: z.core.$ZodType): FieldKind {
   return 'other';
 }
 
-function typeValue(field: string, kind: FieldKind, text: string): SetValue {
+function typeValue(field: string, kind: JsonKind, text: string): SetValue {
   if (kind === 'boolean') {
     if (text === 'true') return true;
     if (text === 'false') return false;
@@ -61,7 +61,7 @@ export function parseSetValues(
       throw new ListingSyncError('INVALID_INPUT', `unknown field '${field}'${hint}`);
     }
     if (field in result) throw new UsageError(`--set ${field} is given more than once`);
-    result[field] = typeValue(field, fieldKind(schema), text);
+    result[field] = typeValue(field, jsonKindOf(schema), text);
   }
   return result;
 }

@@ -11,7 +11,7 @@ import { registerListingsCommands } from './commands/listings.js';
 import { registerTablesCommands } from './commands/tables.js';
 import { registerSyncCommands } from './commands/sync.js';
 import { registerQueueCommands } from './commands/queue.js';
-import { registerOpsCommands } from './commands/ops.js';
+import { registerDashboardCommands } from './commands/dashboard.js';
 import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
 
@@ -22,7 +22,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerTablesCommands,
   registerSyncCommands,
   registerQueueCommands,
-  registerOpsCommands,
+  registerDashboardCommands,
   registerDemoCommands,
   registerDoctorCommands,
 ];

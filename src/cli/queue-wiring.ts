@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { RunSyncFn } from '../../jobs/job-context.js';
+import type { RunSyncFn } from '../../jobs/support/job-context.js';
 import type { ApiClient } from '../api/client-contract.js';
 import { requireApiBase, type Config } from '../config.js';
 import { newRunId } from '../domain/job-id.js';

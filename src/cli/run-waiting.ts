@@ -6,7 +6,7 @@
 import type { RunCounts, RunStatus } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../logger.js';
-import { waitForRun } from '../queue/wait-for-run.js';
+import { waitForRun } from '../sync/wait-for-run.js';
 import type { ProgressBars } from './progress.js';
 
 export interface RunWait {

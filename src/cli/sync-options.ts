@@ -56,16 +56,16 @@ const percent = z
   .transform((text) => Number(text.replace('%', '')))
   .pipe(z.number().min(0).max(100, 'must be at most 100%'));
 
-function oneOf<T extends readonly [string, ...string[]]>(values: T) {
+function enumOf<T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: () => `must be one of ${values.join(', ')}` });
 }
 
 const optionsSchema = z.object({
   chatbot: z.string().trim().min(1, 'must not be empty'),
   feed: z.string().trim().min(1, 'must not be empty'),
-  profile: oneOf(PROFILES),
+  profile: enumOf(PROFILES),
   mapping: z.string().trim().min(1).optional(),
-  format: oneOf(FORMATS).optional(),
+  format: enumOf(FORMATS).optional(),
   delimiter: z.string().refine((d) => d === '\\t' || d === 'tab' || d.length === 1, 'must be one character (or "tab")').optional(),
   encoding: z.string().trim().refine((name) => {
     try {
@@ -75,9 +75,9 @@ const optionsSchema = z.object({
       return false;
     }
   }, 'is not an encoding this Node.js knows (try utf-8, latin1, windows-1252, utf-16le)'),
-  keyType: oneOf(SYNC_KEY_TYPES),
-  mode: oneOf(SYNC_MODES),
-  deleteScope: oneOf(DELETE_SCOPES),
+  keyType: enumOf(SYNC_KEY_TYPES),
+  mode: enumOf(SYNC_MODES),
+  deleteScope: enumOf(DELETE_SCOPES),
   maxDeletes: z.string().refine((text) => {
     try {
       parseMaxDeletes(text);

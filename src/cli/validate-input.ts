@@ -48,13 +48,13 @@ function describeIssue(issue: Issue, input: unknown, knownFields: readonly strin
   const got = value === undefined ? '' : ` (got ${shown(value)})`;
   if (issue.code === 'custom') return [`${issue.message}${got}`];
   const allowed = issue.code === 'invalid_value' ? issue.values : unionValues(issue);
-  const oneOf = allowed === undefined ? undefined : `one of ${allowed.map((v) => shown(v)).join(', ')}`;
+  const choices = allowed === undefined ? undefined : `one of ${allowed.map((v) => shown(v)).join(', ')}`;
   if (value === undefined && issue.code !== 'too_small' && issue.code !== 'too_big') {
-    return [`${where} is required${oneOf === undefined ? '' : ` (${oneOf})`}`];
+    return [`${where} is required${choices === undefined ? '' : ` (${choices})`}`];
   }
   let reason = issue.message;
   if (issue.code === 'invalid_type') reason = `must be ${EXPECTED_WORDS[issue.expected] ?? issue.expected}`;
-  if (oneOf !== undefined) reason = `must be ${oneOf}`;
+  if (choices !== undefined) reason = `must be ${choices}`;
   return [`${where === '' ? 'value' : where} ${reason}${got}`];
 }
 

@@ -1,22 +1,231 @@
 /**
- * The planner: feed + remote snapshot + ledger → what to create, update and delete. Pure and
- * deterministic (same input, same plan, same order), so a dry run shows exactly what a real run does.
- * The rules live in incremental-planner.ts; this is the whole-feed form of it.
+ * The planner, fed one listing at a time: the remote is indexed once up front, each feed listing
+ * is diffed as it arrives (while the importer is still reading), and `finish()` derives what only
+ * the whole feed can tell (deletes, duplicates to clean up) and the deterministic order. Pure: no
+ * I/O, no clock, deterministic (same input, same plan, same order), so a dry run shows exactly
+ * what a real run does. planSync (below) is this planner run over a whole feed.
+ *
+ * Memory: only what the plan needs is kept: creates and updates with their listing, and one byte
+ * per remote listing marking "seen in the feed". The remote index maps a key to the position of
+ * its kept copy in the caller's array, so no per-key object is built for 1M remote listings.
  */
-import { createIncrementalPlanner, type PlannerContext, type PlanResult } from './incremental-planner.js';
-import type { ListingFields } from './listing.js';
+import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
+import { listingHash } from './hash.js';
+import type { Ledger } from './ledger-entry.js';
+import type { ListingFields, SyncKeyType } from './listing.js';
+import { MAX_WITHHELD_LINES, type DeleteScope, type FieldChange, type Plan, type PlannedCreate, type PlannedDelete, type PlannedUpdate, type SyncMode } from './plan.js';
+import { remoteRows, type RemoteListing, type RemoteRows } from './snapshot/remote.js';
+import { compareIds, compareText } from './id-order.js';
+import { indexRemoteKeys, type RemoteKeyIndex } from './snapshot/remote-key-index.js';
+import { planningLedger, type PlanningLedger } from './planning-ledger.js';
 
-export { HIDDEN_FIELDS_CHANGE, RETRY_CHANGE, type PlanResult } from './incremental-planner.js';
+/** What the planner needs besides the feed: PlanInput (planner.ts) without `feed`. */
+export interface PlannerContext {
+  chatbot: string;
+  keyType: SyncKeyType;
+  /** 'mirror' deletes what the feed no longer has; 'upsert' never deletes. */
+  mode: SyncMode;
+  /** 'managed': delete only keys in the ledger; 'all': every remote listing may be deleted. */
+  deleteScope: DeleteScope;
+  /**
+   * May hold several listings with one key, and listings with an empty key. Not copied: keep it
+   * unchanged until finish(). A snapshot's rows (a RemoteTable), or a plain array of listings.
+   */
+  remote: RemoteRows | readonly RemoteListing[];
+  /** A Ledger map, or a sync's LedgerByPosition (built with `index`). */
+  ledger: Ledger | PlanningLedger;
+  /** The remote's key index when the caller already built it (a sync does, to read the ledger by position). */
+  index?: RemoteKeyIndex;
+  /** Defaults to DEFAULT_VOLATILE_FIELDS. */
+  volatileFields?: readonly string[];
+  /** Keys whose jobs failed finally in an earlier run: planned again even when they look unchanged. */
+  retryKeys?: ReadonlySet<string>;
+}
+
+export interface PlanResult {
+  plan: Plan;
+  /**
+   * Unchanged listings the ledger does not know yet (the chatbot had them before listing-sync
+   * managed it). A real run records them in the ledger ("adopts" them), so that under the default
+   * delete scope they are deleted once they leave the feed, like the listings the tool wrote.
+   */
+  adopt: Array<{ key: string; hash: string; remoteId: string }>;
+  /** Keys held by more than one remote listing, ids oldest first (the first is the one kept). */
+  remoteDuplicates: Array<{ key: string; ids: string[] }>;
+  /** Remote ids with an empty key: never deleted by key, reported instead. */
+  remoteUnkeyed: string[];
+  /**
+   * Remote listings (one per key) whose key is in the ledger: what scope 'managed' may delete,
+   * and so the base a percentage --max-deletes is taken of (ledger entries for keys the chatbot
+   * no longer holds are left out: they would dilute the percentage).
+   */
+  managedListings: number;
+}
+
+export interface Planner {
+  /** Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws. */
+  add(key: string, listing: ListingFields): void;
+  /**
+   * The feed names `key` but its row was rejected: leave that remote listing exactly as it is
+   * (no update, and above all no delete). Repeats and unknown keys are no-ops.
+   */
+  hold(key: string): void;
+  /**
+   * The feed has rejected rows whose key could not be read (on `lines`): any of them may be the
+   * row of any listing, so the plan makes no deletes at all and says why (Plan.deletesWithheld).
+   */
+  withholdDeletes(lines: readonly number[]): void;
+  /** Completes the plan once the whole feed was added; call once, then the planner is spent. */
+  finish(): PlanResult;
+}
+
+/** Change entry of an update caused by the ledger hash, for fields the read shape does not show. */
+export const HIDDEN_FIELDS_CHANGE = '(hidden fields)';
+/** Change entry of an update planned only because an earlier run's job for the key failed. */
+export const RETRY_CHANGE = '(retry)';
+
+/** Why an unchanged-looking feed listing must still be written, or undefined when it need not be. */
+function forcedChange(recorded: string | undefined, hash: string | undefined, retry: boolean): FieldChange | undefined {
+  if (recorded !== undefined && hash !== undefined && recorded !== hash) return { field: HIDDEN_FIELDS_CHANGE, from: recorded, to: hash };
+  if (retry) return { field: RETRY_CHANGE, from: 'failed in an earlier run', to: 'retry' };
+  return undefined;
+}
+
+function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
+  return (a.reason === 'gone' ? 0 : 1) - (b.reason === 'gone' ? 0 : 1);
+}
+
+/**
+ * Starts a plan. Rules (see issue 3):
+ * - feed key absent remotely → create; present → update when the read shape shows a difference,
+ *   when the ledger hash differs (a hidden field changed) or when the key is in retryKeys;
+ * - remote key not in the feed → delete (mode mirror only; scope 'managed' only keys in the ledger);
+ * - remote duplicates of a key → the oldest copy is kept and the others deleted by NewOaks id, in
+ *   every mode. Scope 'managed' restricts this to keys in the ledger or in the feed: those listings
+ *   are (or are about to be) ours, so extra copies of them are ours to clean up; a duplicate of a
+ *   key we never touched belongs to whoever made it and is only reported.
+ */
+export function createPlanner(context: PlannerContext): Planner {
+  const ledger = planningLedger(context.ledger);
+  const remote = Array.isArray(context.remote) ? remoteRows(context.remote) : (context.remote as RemoteRows);
+  const options = { volatileFields: context.volatileFields ?? DEFAULT_VOLATILE_FIELDS };
+  const index = context.index ?? indexRemoteKeys(remote, context.keyType);
+  if (index.keyType !== context.keyType) throw new Error(`createPlanner: the index is by ${index.keyType}, the plan by ${context.keyType}`);
+  // One byte per remote position: 1 once the feed held the key of the copy kept there.
+  const seen = new Uint8Array(remote.length);
+  const createdKeys = new Set<string>();
+  const creates: PlannedCreate[] = [];
+  const updates: PlannedUpdate[] = [];
+  let unchanged = 0;
+  let held = 0;
+  const adopt: PlanResult['adopt'] = [];
+  let finished = false;
+  const unreadableLines: number[] = [];
+
+  // Why: a row that failed validation says nothing trustworthy about its listing, but it does say
+  // the listing is still in the feed. Deleting it would turn one typo into a lost listing.
+  function hold(key: string): void {
+    if (finished) throw new Error('Planner.hold called after finish()');
+    const position = index.kept.get(key);
+    if (position === undefined || seen[position] === 1) return;
+    seen[position] = 1;
+    held += 1;
+  }
+
+  function withholdDeletes(lines: readonly number[]): void {
+    if (finished) throw new Error('Planner.withholdDeletes called after finish()');
+    unreadableLines.push(...lines);
+  }
+
+  function add(key: string, listing: ListingFields): void {
+    if (finished) throw new Error('Planner.add called after finish()');
+    const position = index.kept.get(key);
+    if (position === undefined) {
+      if (createdKeys.has(key)) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
+      createdKeys.add(key);
+      creates.push({ key, listing, hash: listingHash(listing) });
+      return;
+    }
+    if (seen[position] === 1) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
+    seen[position] = 1;
+    const changes = diffListing(listing, remote.fields(position), options);
+    if (changes.length > 0) {
+      updates.push({ key, listing, hash: listingHash(listing), remoteId: remote.id(position), changes });
+      return;
+    }
+    // Hashed only here and for writes: an unchanged listing without a ledger entry needs no hash.
+    const recorded = ledger.hashOf(key, position);
+    const hash = recorded === undefined ? undefined : listingHash(listing);
+    const forced = forcedChange(recorded, hash, context.retryKeys?.has(key) === true);
+    if (forced === undefined) {
+      unchanged += 1;
+      if (recorded === undefined) adopt.push({ key, hash: listingHash(listing), remoteId: remote.id(position) });
+    } else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
+  }
+
+  function plannedDeletes(): PlannedDelete[] {
+    const deletes: PlannedDelete[] = [];
+    const managed = (key: string, position: number): boolean => context.deleteScope === 'all' || ledger.has(key, position);
+    if (context.mode === 'mirror') {
+      for (const [key, position] of index.kept) {
+        if (seen[position] === 0 && managed(key, position)) deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
+      }
+    }
+    for (const [key, positions] of index.copies) {
+      const inFeed = seen[positions[0] as number] === 1;
+      if (!inFeed && !managed(key, positions[0] as number)) continue;
+      for (const position of positions.slice(1)) {
+        deletes.push({ key: remote.id(position), keyType: 'NewOaks', reason: 'duplicate', listingKey: key });
+      }
+    }
+    // By listing key, then the by-key delete before the copies (by id): one key's deletes stay together.
+    return deletes.sort((a, b) => compareText(a.listingKey, b.listingKey) || compareDeleteKind(a, b) || compareIds(a.key, b.key));
+  }
+
+  function finish(): PlanResult {
+    if (finished) throw new Error('Planner.finish called twice');
+    finished = true;
+    creates.sort((a, b) => compareText(a.key, b.key));
+    adopt.sort((a, b) => compareText(a.key, b.key));
+    updates.sort((a, b) => compareText(a.key, b.key));
+    const deletes = plannedDeletes();
+    const plan: Plan = {
+      chatbot: context.chatbot,
+      keyType: context.keyType,
+      mode: context.mode,
+      deleteScope: context.deleteScope,
+      creates,
+      updates,
+      deletes,
+      unchanged,
+      held,
+    };
+    // Why every delete, duplicate clean-up too: a row whose key cannot be read may be the row of
+    // any listing, so no 'gone' delete can be trusted; and a night with a damaged feed is not the
+    // night to delete by id either: an extra copy left one more night costs nothing, while a
+    // delete cannot be undone. The next run with a readable feed makes them.
+    if (unreadableLines.length > 0) {
+      plan.deletes = [];
+      plan.deletesWithheld = { deletes: deletes.length, rows: unreadableLines.length, lines: unreadableLines.slice(0, MAX_WITHHELD_LINES) };
+    }
+    const remoteDuplicates = [...index.copies]
+      .map(([key, positions]) => ({ key, ids: positions.map((position) => remote.id(position)) }))
+      .sort((a, b) => compareText(a.key, b.key));
+    return { plan, adopt, remoteDuplicates, remoteUnkeyed: [...index.unkeyed], managedListings: ledger.heldBy(index) };
+  }
+
+  return { add, hold, withholdDeletes, finish };
+}
 
 export interface PlanInput extends PlannerContext {
   /** Key → listing, already de-duplicated by the importer. */
   feed: ReadonlyMap<string, ListingFields>;
 }
 
-/** Plans a sync over a whole feed (rules: createIncrementalPlanner). */
+/** Plans a sync over a whole feed (rules: createPlanner). */
 export function planSync(input: PlanInput): PlanResult {
   const { feed, ...context } = input;
-  const planner = createIncrementalPlanner(context);
+  const planner = createPlanner(context);
   for (const [key, listing] of feed) planner.add(key, listing);
   return planner.finish();
 }

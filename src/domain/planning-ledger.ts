@@ -4,7 +4,7 @@
  * (a sync's: hashes held by the position of the remote listing they belong to).
  */
 import type { Ledger } from './ledger-entry.js';
-import type { RemoteKeyIndex } from './remote-key-index.js';
+import type { RemoteKeyIndex } from './snapshot/remote-key-index.js';
 
 export interface PlanningLedger {
   /** Entries in the ledger, including keys no remote listing holds (not the guard's base: see heldBy). */

@@ -4,7 +4,7 @@
  */
 import type { ListingFieldName } from '../domain/listing.js';
 import { mappingInvalid } from './feed-error.js';
-import { fieldKind, READERS } from './field-kinds.js';
+import { valueKindOf, READERS } from './value-kinds.js';
 import type { MappingFile } from './mapping-schema.js';
 import { columnRule, computedRule, constantRule, ruleFor, setRule, type FieldRule, type RecordMapping } from './record-mapping.js';
 import type { Column, SourceColumns, SourceRecord } from './source-record.js';
@@ -56,7 +56,7 @@ export function applyMapping(base: RecordMapping | undefined, file: MappingFile,
   for (const [field, name] of file.columns) {
     const column = sourceColumn(`columns.${field}`, name);
     if (column === undefined) continue;
-    const reader = file.money.has(field) ? toMoney : READERS[fieldKind(field)];
+    const reader = file.money.has(field) ? toMoney : READERS[valueKindOf(field)];
     setRule(mapping, columnRule(field, column, { reader }));
   }
   const edit = (section: string, field: ListingFieldName, change: (rule: FieldRule) => FieldRule): void => {

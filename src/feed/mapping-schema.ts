@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LISTING_FIELD_NAMES, listingFieldsSchema, type ListingFieldName } from '../domain/listing.js';
 import { mappingInvalid } from './feed-error.js';
-import { fieldNamed, isNumericField } from './field-kinds.js';
+import { fieldNamed, isNumericField } from './value-kinds.js';
 import { PROFILE_NAMES } from './record-mapping.js';
 
 export const AREA_UNIT_NAMES = ['sqft', 'sqm', 'acres', 'hectares'] as const;

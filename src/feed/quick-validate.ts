@@ -14,7 +14,7 @@ const isWholeNonNegative: Check = (value) => typeof value === 'number' && Number
 const isTrimmedText: Check = (value) => typeof value === 'string' && value.length > 0 && value.trim() === value;
 const isText: Check = (value) => typeof value === 'string';
 const between = (low: number, high: number): Check => (value) => typeof value === 'number' && Number.isFinite(value) && value >= low && value <= high;
-const oneOf = (values: readonly string[]): Check => {
+const memberOf = (values: readonly string[]): Check => {
   const allowed = new Set(values);
   return (value) => typeof value === 'string' && allowed.has(value);
 };
@@ -29,8 +29,8 @@ const isExtensionList: Check = (value) =>
   });
 
 const REQUIRED: Readonly<Record<string, Check>> = {
-  SaleType: oneOf(SALE_TYPES),
-  Status: oneOf(STATUSES),
+  SaleType: memberOf(SALE_TYPES),
+  Status: memberOf(STATUSES),
   CurrencySymbol: isTrimmedText,
   PropertyType: isTrimmedText,
   Bedrooms: isNonNegative,
@@ -41,13 +41,13 @@ const REQUIRED: Readonly<Record<string, Check>> = {
   DaysOnMarket: isNonNegative,
   LotArea: isNonNegative,
   BuildingArea: isNonNegative,
-  AreaUnit: oneOf(AREA_UNITS),
+  AreaUnit: memberOf(AREA_UNITS),
   ParkingSpots: isNonNegative,
 };
 
 const OPTIONAL: Readonly<Record<string, Check>> = {
   Images: isTextList,
-  Tours: oneOf(TOURS),
+  Tours: memberOf(TOURS),
   Description: isText,
   ExtensionColumn: isExtensionList,
   Location: isText,
@@ -62,7 +62,7 @@ const OPTIONAL: Readonly<Record<string, Check>> = {
   HOAMonth: isNonNegative,
   ZestimatePrice: isNonNegative,
   RentPrice: isNonNegative,
-  SpaceType: oneOf(SPACE_TYPES),
+  SpaceType: memberOf(SPACE_TYPES),
   DepositFee: isNonNegative,
 };
 

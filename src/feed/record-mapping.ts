@@ -4,7 +4,7 @@
  * index or member name only; everything name-based happens when the mapping is built.
  */
 import type { ListingFieldName, SyncKeyType } from '../domain/listing.js';
-import { fieldKind, READERS } from './field-kinds.js';
+import { valueKindOf, READERS } from './value-kinds.js';
 import { FIELD_SETTERS } from './field-setters.js';
 import type { Column, SourceColumns, SourceRecord } from './source-record.js';
 
@@ -43,7 +43,7 @@ const nothing = (): undefined => undefined;
 
 /** A rule reading one column with the field's default reader (or `reader`). A missing column reads as empty. */
 export function columnRule(field: ListingFieldName, column: Column | undefined, options: { reader?: (value: unknown) => unknown; fallback?: unknown; label?: string } = {}): FieldRule {
-  const reader = options.reader ?? READERS[fieldKind(field)];
+  const reader = options.reader ?? READERS[valueKindOf(field)];
   const fallback = options.fallback === undefined ? {} : { fallback: options.fallback };
   if (column === undefined) {
     return { field, source: `no ${options.label ?? field} column`, raw: nothing, read: nothing, ...fallback };

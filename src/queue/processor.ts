@@ -4,7 +4,7 @@
  * (failed keys + run outcome) before BullMQ is told, so a run's counts never miss a job.
  */
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/job-context.js';
+import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/support/job-context.js';
 import { jobKind } from '../../jobs/registry.js';
 import { KEY_CLAIMED, errorCode } from '../errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';

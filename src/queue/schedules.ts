@@ -4,7 +4,7 @@
  */
 import type { Queue } from 'bullmq';
 import { SYNC_RUN, syncRunDataSchema } from '../../jobs/sync-run.js';
-import type { ScheduledSyncRequest } from '../../jobs/job-context.js';
+import type { ScheduledSyncRequest } from '../../jobs/support/job-context.js';
 
 export interface Schedule {
   name: string;

@@ -12,7 +12,7 @@
  * Tests shorten lockDuration/stalledInterval to keep the SIGKILL test quick.
  */
 import { Queue, Worker, type Job } from 'bullmq';
-import type { JobDeps } from '../../jobs/job-context.js';
+import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { Logger } from '../logger.js';
 import { backoffDelay, type BackoffSettings } from './backoff.js';

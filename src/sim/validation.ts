@@ -45,17 +45,17 @@ function unionLiterals(issue: Issue): unknown[] | undefined {
   return values;
 }
 
-function oneOf(values: readonly unknown[]): string {
+function listed(values: readonly unknown[]): string {
   return values.map(String).join(', ');
 }
 
 function describeProblem(issue: Issue): string {
   const got = hasInput(issue) ? ` (got ${shown(issue.input)})` : '';
   const literals = unionLiterals(issue);
-  if (literals) return hasInput(issue) ? `must be one of ${oneOf(literals)}${got}` : `is required (one of ${oneOf(literals)})`;
+  if (literals) return hasInput(issue) ? `must be one of ${listed(literals)}${got}` : `is required (one of ${listed(literals)})`;
   switch (issue.code) {
     case 'invalid_value':
-      return hasInput(issue) ? `must be one of ${oneOf(issue.values)}${got}` : `is required (one of ${oneOf(issue.values)})`;
+      return hasInput(issue) ? `must be one of ${listed(issue.values)}${got}` : `is required (one of ${listed(issue.values)})`;
     case 'invalid_type':
       return hasInput(issue) ? `must be ${issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}${got}` : 'is required';
     case 'too_small':

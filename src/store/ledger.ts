@@ -8,10 +8,10 @@
  * workers finishing at once cannot interleave.
  */
 import type { Redis } from 'ioredis';
-import { LedgerByPosition } from '../domain/ledger-by-position.js';
+import { LedgerByPosition } from '../domain/snapshot/ledger-by-position.js';
 import { CompactLedger, type LedgerEntry } from '../domain/ledger-entry.js';
 import type { SyncKeyType } from '../domain/listing.js';
-import type { RemoteKeyIndex } from '../domain/remote-key-index.js';
+import type { RemoteKeyIndex } from '../domain/snapshot/remote-key-index.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 

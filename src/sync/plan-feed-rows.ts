@@ -3,7 +3,7 @@
  * overlaps reading and no whole-feed Map is held, with the reading held back while the planner
  * is not ready yet (the remote snapshot and the ledger are still being read).
  */
-import type { IncrementalPlanner, PlanResult } from '../domain/incremental-planner.js';
+import type { Planner, PlanResult } from '../domain/planner.js';
 import { feedInterrupted } from '../feed/feed-error.js';
 import type { FeedRow, FeedStats, OpenFeed } from '../feed/open-feed.js';
 import type { RejectedRow } from './summary.js';
@@ -39,7 +39,7 @@ export interface PlannedFeed {
 }
 
 /** Plans listings that arrived before the planner was ready; returns an empty list to wait in. */
-function planAll(planner: IncrementalPlanner, listings: readonly ListingRow[]): ListingRow[] {
+function planAll(planner: Planner, listings: readonly ListingRow[]): ListingRow[] {
   for (const row of listings) planner.add(row.key, row.listing);
   return [];
 }
@@ -48,7 +48,7 @@ function planAll(planner: IncrementalPlanner, listings: readonly ListingRow[]): 
  * Rejected rows hold their listings: by key, by every candidate of a broken row, and a row whose
  * key cannot be read at all withholds every delete (it may be the row of any listing).
  */
-function holdRejected(planner: IncrementalPlanner, rejected: readonly RejectedRow[]): void {
+function holdRejected(planner: Planner, rejected: readonly RejectedRow[]): void {
   const unreadable: number[] = [];
   for (const row of rejected) {
     if (row.key !== undefined) planner.hold(row.key);
@@ -64,10 +64,10 @@ function holdRejected(planner: IncrementalPlanner, rejected: readonly RejectedRo
  * is pulled from the feed until the planner is ready (backpressure reaches the file, the socket
  * or the feed's worker thread), so a slow remote read never lets the feed pile up in memory.
  */
-export async function planFeedRows(feed: OpenFeed, planner: Promise<IncrementalPlanner>, options: PlanFeedOptions = {}): Promise<PlannedFeed> {
+export async function planFeedRows(feed: OpenFeed, planner: Promise<Planner>, options: PlanFeedOptions = {}): Promise<PlannedFeed> {
   const { onProgress, signal } = options;
   const maxWaiting = options.maxWaitingRows ?? MAX_WAITING_ROWS;
-  let ready: IncrementalPlanner | undefined;
+  let ready: Planner | undefined;
   // Handled here so a failed remote read is not an unhandled rejection while the feed is still read;
   // it is rethrown by the awaits below.
   planner.then((value) => (ready = value), () => undefined);

@@ -5,10 +5,10 @@
 import type { ApiClient } from '../api/client-contract.js';
 import { checkGuard, parseMaxDeletes } from '../domain/guard.js';
 import type { PlanningLedger } from '../domain/planning-ledger.js';
-import { indexRemoteKeys, type RemoteKeyIndex } from '../domain/remote-key-index.js';
+import { indexRemoteKeys, type RemoteKeyIndex } from '../domain/snapshot/remote-key-index.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { DeleteScope, Plan, SyncMode } from '../domain/plan.js';
-import { createIncrementalPlanner, type IncrementalPlanner, type PlanResult } from '../domain/incremental-planner.js';
+import { createPlanner, type Planner, type PlanResult } from '../domain/planner.js';
 import { displaySource } from '../feed/feed-source.js';
 import { openFeed, type FeedOptions, type OpenFeed } from '../feed/open-feed.js';
 import type { Logger } from '../logger.js';
@@ -74,7 +74,7 @@ export interface SyncDeps {
   lease?: SyncLease;
 }
 
-async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<IncrementalPlanner>, progress: SyncProgress | undefined, signal: AbortSignal | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
+async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<Planner>, progress: SyncProgress | undefined, signal: AbortSignal | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
   const where = displaySource(request.feed.source);
   const read = await planFeedRows(feed, planner, { ...(progress?.feed ? { onProgress: progress.feed } : {}), ...(signal ? { signal } : {}), where });
   return { ...read, summary: feedSummary(where, request.feed.profile, read.stats) };
@@ -116,7 +116,7 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
   const indexed = snapshotRead.then((snapshot) => indexRemoteKeys(snapshot.rows, request.keyType));
   const ledgerRead = Promise.all([snapshotRead, indexed]).then(([snapshot, index]) => deps.stores.readLedger(request.chatbot, index, snapshot.rows.length));
   const planner = Promise.all([snapshotRead, indexed, ledgerRead, deps.stores.failedKeys(request.chatbot, request.keyType)]).then(([snapshot, index, ledger, retryKeys]) =>
-    createIncrementalPlanner({
+    createPlanner({
       chatbot: request.chatbot,
       keyType: request.keyType,
       mode: request.mode,

@@ -6,8 +6,8 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client-contract.js';
 import { normaliseReadItem } from '../api/normalise-read.js';
 import type { ListingRead } from '../api/schemas.js';
-import type { RemoteSnapshot } from '../domain/remote.js';
-import { RemoteTableBuilder, type RemoteTable } from '../domain/remote-table.js';
+import type { RemoteSnapshot } from '../domain/snapshot/remote.js';
+import { RemoteTableBuilder, type RemoteTable } from '../domain/snapshot/remote-table.js';
 import { coerceError, ListingSyncError } from '../errors.js';
 import { DEFAULT_READ_RETRY, retryRead, type ReadRetryOptions } from './retry-read.js';
 

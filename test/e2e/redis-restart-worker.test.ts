@@ -5,7 +5,7 @@
  * feed with zero duplicate creates; and by what the user sees: no stack trace, a few clear lines.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitForRun } from '../../src/queue/wait-for-run.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { linesSaying, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';

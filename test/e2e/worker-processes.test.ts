@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { waitForRun } from '../../src/queue/wait-for-run.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
 
 const url = inject('redisUrl');

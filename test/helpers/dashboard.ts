@@ -9,7 +9,7 @@
 import type { DashboardData, FailedJobView, KeyTouchView, RunDetail } from '../../src/dashboard/types.js';
 import { planCounts } from '../../src/sync/summary.js';
 import { enqueuePlan } from '../../src/queue/enqueue.js';
-import { waitForRun } from '../../src/queue/wait-for-run.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { TEST_JOB_SETTINGS, feedOf, nextRunId, type QueueBench } from './queue.js';
 
 export const HOSTILE = '<script>alert("pwned")</script>';

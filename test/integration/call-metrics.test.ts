@@ -14,7 +14,7 @@ import { resolveConfig, type Config } from '../../src/config.js';
 import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
 import { silentLogger } from '../../src/logger.js';
-import { waitForRun } from '../../src/queue/wait-for-run.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
 import type { RunningWorkers } from '../../src/queue/worker.js';
 import { createCallRecorder, readCallMetrics, type CallRecorder } from '../../src/store/call-metrics.js';
 import { storeKeys } from '../../src/store/keys.js';

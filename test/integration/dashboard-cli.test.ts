@@ -3,7 +3,7 @@
  * line naming the env vars to set) unless --insecure-local, which only binds to loopback.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DASHBOARD_PORT, dashboardSettingsFrom } from '../../src/cli/commands/ops.js';
+import { DEFAULT_DASHBOARD_PORT, dashboardSettingsFrom } from '../../src/cli/commands/dashboard.js';
 import { lines, runCli } from '../e2e/run-cli.js';
 
 describe('listing-sync dashboard as a process', () => {

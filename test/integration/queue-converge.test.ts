@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { waitForRun } from '../../src/queue/wait-for-run.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedContent, feedOf, simContent, queueBenchPerTest } from '../helpers/queue.js';
 
 const BOT = 'bot-q';

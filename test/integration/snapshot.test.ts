@@ -4,7 +4,7 @@ import type { ApiClient } from '../../src/api/client-contract.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { readRemoteSnapshot } from '../../src/sync/snapshot.js';
-import { remoteListingsOf } from '../../src/domain/remote.js';
+import { remoteListingsOf } from '../../src/domain/snapshot/remote.js';
 import { startTestSim } from '../helpers/sim.js';
 
 const BOT = 'bot-snap';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { listFailedJobs, retryJobs } from '../../src/queue/failed-jobs.js';
-import { waitForRun } from '../../src/queue/wait-for-run.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedOf, queueBenchPerTest } from '../helpers/queue.js';
 
 const BOT = 'bot-fail';

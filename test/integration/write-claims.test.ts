@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reconcileRun } from '../../src/queue/reconcile-run.js';
-import { waitForRun } from '../../src/queue/wait-for-run.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedContent, feedOf, nextRunId, queueBenchPerTest, simContent } from '../helpers/queue.js';
 
 const BOT = 'bot-claims';

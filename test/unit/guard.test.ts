@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkGuard, parseMaxDeletes, parseMaxRejected, type GuardInput } from '../../src/domain/guard.js';
-import { LedgerByPosition } from '../../src/domain/ledger-by-position.js';
+import { LedgerByPosition } from '../../src/domain/snapshot/ledger-by-position.js';
 import type { Plan, PlannedDelete } from '../../src/domain/plan.js';
 import { planSync, type PlanResult } from '../../src/domain/planner.js';
-import { remoteRows } from '../../src/domain/remote.js';
-import { indexRemoteKeys } from '../../src/domain/remote-key-index.js';
+import { remoteRows } from '../../src/domain/snapshot/remote.js';
+import { indexRemoteKeys } from '../../src/domain/snapshot/remote-key-index.js';
 import { listing, remote } from './planner-fixture.js';
 
 function gone(count: number): PlannedDelete[] {

@@ -5,12 +5,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { listingHash } from '../../src/domain/hash.js';
-import { LedgerByPosition } from '../../src/domain/ledger-by-position.js';
+import { LedgerByPosition } from '../../src/domain/snapshot/ledger-by-position.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { DeleteScope, SyncMode } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
-import { remoteRows } from '../../src/domain/remote.js';
-import { indexRemoteKeys } from '../../src/domain/remote-key-index.js';
+import { remoteRows } from '../../src/domain/snapshot/remote.js';
+import { indexRemoteKeys } from '../../src/domain/snapshot/remote-key-index.js';
 import { listing, remote, scenarioArb } from './planner-fixture.js';
 
 const HASH_A = 'a'.repeat(64);

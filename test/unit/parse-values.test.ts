@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatbotSettingsSchema, knowledgeEditSchema } from '../../src/api/schemas.js';
 import { listingWriteSchema } from '../../src/domain/listing.js';
-import { fieldKind, parseSetValues } from '../../src/cli/parse-values.js';
+import { jsonKindOf, parseSetValues } from '../../src/cli/parse-values.js';
 import { nearestNames } from '../../src/cli/nearest-names.js';
 import { validateInput } from '../../src/cli/validate-input.js';
 import { readJsonFile } from '../../src/cli/read-json-file.js';
@@ -29,10 +29,10 @@ describe('parseSetValues', () => {
   });
 
   it('reads each field kind from the schema', () => {
-    expect(fieldKind(shape.Temperature)).toBe('number');
-    expect(fieldKind(shape.VerifyDomain)).toBe('boolean');
-    expect(fieldKind(shape.Name)).toBe('string');
-    expect(fieldKind(shape.serialNumber)).toBe('string');
+    expect(jsonKindOf(shape.Temperature)).toBe('number');
+    expect(jsonKindOf(shape.VerifyDomain)).toBe('boolean');
+    expect(jsonKindOf(shape.Name)).toBe('string');
+    expect(jsonKindOf(shape.serialNumber)).toBe('string');
   });
 
   it('suggests the nearest field names for an unknown field', () => {

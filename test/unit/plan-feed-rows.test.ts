@@ -4,7 +4,7 @@
  * feed is a counting OpenFeed (the importer is tested on its own); the planner is the real one.
  */
 import { describe, expect, it } from 'vitest';
-import { createIncrementalPlanner, type IncrementalPlanner } from '../../src/domain/incremental-planner.js';
+import { createPlanner, type Planner } from '../../src/domain/planner.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { FeedRow, OpenFeed } from '../../src/feed/open-feed.js';
 import { MAX_WAITING_ROWS, planFeedRows } from '../../src/sync/plan-feed-rows.js';
@@ -42,18 +42,18 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 }
 
 /** Remote K0..K9, all in the ledger (written by listing-sync). */
-function managedPlanner(): IncrementalPlanner {
+function managedPlanner(): Planner {
   const keys = Array.from({ length: 10 }, (_, i) => `K${i}`);
   const ledger = new Map<string, LedgerEntry>(keys.map((key) => [key, { hash: 'x', writtenAt: 0, runId: 'run-0' }]));
-  return createIncrementalPlanner({ chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote: keys.map((key, i) => remote(String(100 + i), listing(key))), ledger });
+  return createPlanner({ chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote: keys.map((key, i) => remote(String(100 + i), listing(key))), ledger });
 }
 
-const emptyPlanner = (): IncrementalPlanner => createIncrementalPlanner({ chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote: [], ledger: new Map() });
+const emptyPlanner = (): Planner => createPlanner({ chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote: [], ledger: new Map() });
 
 describe('planFeedRows backpressure', () => {
   it('pulls at most maxWaitingRows rows while the planner is not ready, then the rest', async () => {
     const feed = countingFeed(listingRows(1000));
-    const planner = deferred<IncrementalPlanner>();
+    const planner = deferred<Planner>();
     const planned = planFeedRows(feed, planner.promise, { maxWaitingRows: 100 });
     await settle();
     expect(feed.pulled()).toBe(100);
@@ -67,7 +67,7 @@ describe('planFeedRows backpressure', () => {
 
   it('holds back at the default of a few thousand rows', async () => {
     const feed = countingFeed(listingRows(MAX_WAITING_ROWS * 3));
-    const planner = deferred<IncrementalPlanner>();
+    const planner = deferred<Planner>();
     const planned = planFeedRows(feed, planner.promise);
     await settle();
     expect(feed.pulled()).toBe(MAX_WAITING_ROWS);

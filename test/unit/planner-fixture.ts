@@ -1,7 +1,7 @@
 /** Listings and remote copies for the domain tests (planner, compare, hash). */
 import fc from 'fast-check';
 import { AREA_UNITS, type ListingFields } from '../../src/domain/listing.js';
-import type { RemoteListing } from '../../src/domain/remote.js';
+import type { RemoteListing } from '../../src/domain/snapshot/remote.js';
 
 /** A valid feed listing with key `mls`; fields overridable. */
 export function listing(mls: string, overrides: Partial<ListingFields> = {}): ListingFields {

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CompactLedger, type LedgerEntry } from '../../src/domain/ledger-entry.js';
 import { listingFieldsSchema, type ListingFields } from '../../src/domain/listing.js';
-import { remoteListingsOf, type RemoteListing } from '../../src/domain/remote.js';
-import { TextBytesColumn } from '../../src/domain/remote-columns.js';
-import { RemoteTableBuilder } from '../../src/domain/remote-table.js';
+import { remoteListingsOf, type RemoteListing } from '../../src/domain/snapshot/remote.js';
+import { TextBytesColumn } from '../../src/domain/snapshot/remote-columns.js';
+import { RemoteTableBuilder } from '../../src/domain/snapshot/remote-table.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 
 function fieldsOf(i: number, overrides: Partial<ListingFields> = {}): Partial<ListingFields> {

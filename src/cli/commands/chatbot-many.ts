@@ -9,7 +9,7 @@ import type { Config } from '../../config.js';
 import { newRunId } from '../../domain/job-id.js';
 import { ListingSyncError } from '../../errors.js';
 import { enqueueChatbotEdits } from '../../queue/enqueue.js';
-import { waitForRun } from '../../queue/wait-for-run.js';
+import { waitForRun } from '../../sync/wait-for-run.js';
 import type { Logger } from '../../logger.js';
 import { chatbotNotFoundError, unknownChatbots } from '../../sync/snapshot.js';
 import { createCliLogger, createClientFromConfig } from '../api-wiring.js';

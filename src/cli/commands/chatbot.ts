@@ -10,7 +10,7 @@ import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { asObject, chatbotFrom, collect, required } from '../option-values.js';
-import { fieldKind, parseSetValues } from '../parse-values.js';
+import { jsonKindOf, parseSetValues } from '../parse-values.js';
 import { readJsonFile } from '../read-json-file.js';
 import { validateInput } from '../validate-input.js';
 import { runManyEdit, type ManyEditFlags } from './chatbot-many.js';
@@ -34,7 +34,7 @@ const KIND_WORDS = { string: 'text', number: 'whole number', boolean: 'true|fals
 function settingsHelp(): string {
   const fields = Object.entries(chatbotSettingsSchema.shape)
     .filter(([name]) => name !== 'serialNumber')
-    .map(([name, schema]) => (name.endsWith('Color') ? `${name} (rgb(r,g,b))` : `${name} (${KIND_WORDS[fieldKind(schema)]})`));
+    .map(([name, schema]) => (name.endsWith('Color') ? `${name} (rgb(r,g,b))` : `${name} (${KIND_WORDS[jsonKindOf(schema)]})`));
   return `\nSettings for --set (api-spec 2.1):\n  ${fields.join(', ')}\n`;
 }
 

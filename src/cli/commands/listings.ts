@@ -13,7 +13,7 @@ import { EXIT } from '../exit-codes.js';
 import { countLine, listingTable } from '../format-listings.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { asObject, chatbotFrom, oneOf, required, wholeNumber } from '../option-values.js';
+import { asObject, chatbotFrom, allowedValue, required, wholeNumber } from '../option-values.js';
 import { readJsonFile } from '../read-json-file.js';
 import { validateInput } from '../validate-input.js';
 
@@ -48,7 +48,7 @@ function listRequest(options: ListOptions): ListRequest {
   if (options.all && options.page !== undefined) throw new UsageError('--all reads every page: leave out --page');
   const request: ListRequest = { SerialNumber: required(options.chatbot, '--chatbot', "the chatbot's serial number") };
   if (options.city !== undefined) request.CityName = options.city;
-  if (options.saleType !== undefined) request.SaleType = oneOf(options.saleType, '--sale-type', SALE_TYPES);
+  if (options.saleType !== undefined) request.SaleType = allowedValue(options.saleType, '--sale-type', SALE_TYPES);
   if (options.mls !== undefined) request.MLSNumber = options.mls;
   const page = wholeNumber(options.page, '--page');
   const pageSize = wholeNumber(options.pageSize, '--page-size') ?? (options.all ? ALL_PAGE_SIZE : undefined);
@@ -89,7 +89,7 @@ async function createInput(options: WriteOptions): Promise<ListingWrite> {
 
 async function updateInput(options: WriteOptions): Promise<ListingUpdate> {
   const Key = required(options.key, '--key', 'the value that selects the listing, e.g. its MLS number');
-  const KeyType = oneOf(required(options.keyType, '--key-type', KEY_TYPE_HELP), '--key-type', KEY_TYPES);
+  const KeyType = allowedValue(required(options.keyType, '--key-type', KEY_TYPE_HELP), '--key-type', KEY_TYPES);
   const listing = await listingFromFile(options);
   return validateInput(listingUpdateSchema, { ...listing, Key, KeyType }, options.file ?? '--file', [...WRITE_FIELDS, 'Key', 'KeyType']);
 }
@@ -184,7 +184,7 @@ function registerDelete(listings: Command, host: Parameters<RegisterCommands>[1]
         'api',
         () => ({
           SerialNumber: required(options.chatbot, '--chatbot', "the chatbot's serial number"),
-          KeyType: oneOf(required(options.keyType, '--key-type', KEY_TYPE_HELP), '--key-type', KEY_TYPES),
+          KeyType: allowedValue(required(options.keyType, '--key-type', KEY_TYPE_HELP), '--key-type', KEY_TYPES),
           Keys: [...new Set(keys.map((key) => key.trim()).filter((key) => key !== ''))],
         }),
         async ({ client, json, io, config }, request) => {

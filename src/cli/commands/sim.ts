@@ -11,6 +11,7 @@ import { startSimulator, type SimCredentials, type SimFaults, type SimOptions } 
 import type { ImagesReadForm, SaleTypeReadForm } from '../../sim/types.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
+import { allowedValue } from '../option-values.js';
 
 export interface SimFlags {
   port?: string;
@@ -42,12 +43,6 @@ function rate(flag: string, value: string | undefined): number | undefined {
   return n;
 }
 
-function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined {
-  if (value === undefined) return undefined;
-  const found = allowed.find((item) => item === value);
-  if (found === undefined) throw new UsageError(`--${flag} must be one of ${allowed.join(', ')} (got '${value}')`);
-  return found;
-}
 
 function credentialsFromEnv(env: Readonly<Record<string, string | undefined>>): Partial<SimCredentials> {
   // Why empty strings are dropped: the design counts an empty env value as unset.
@@ -74,8 +69,8 @@ export function simOptionsFrom(flags: SimFlags, env: Readonly<Record<string, str
     commitThenDropRate: rate('fault-drop', flags.faultDrop),
     driftRate: rate('fault-drift', flags.faultDrift),
   };
-  const saleType = oneOf<SaleTypeReadForm>('read-sale-type', flags.readSaleType, SALE_TYPE_READ_FORMS);
-  const images = oneOf<ImagesReadForm>('read-images', flags.readImages, IMAGES_READ_FORMS);
+  const saleType = flags.readSaleType === undefined ? undefined : allowedValue<SaleTypeReadForm>(flags.readSaleType, '--read-sale-type', SALE_TYPE_READ_FORMS);
+  const images = flags.readImages === undefined ? undefined : allowedValue<ImagesReadForm>(flags.readImages, '--read-images', IMAGES_READ_FORMS);
   return {
     port: integer('port', flags.port, 0, 65_535) ?? 0,
     host: flags.host ?? '127.0.0.1',

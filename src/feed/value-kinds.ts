@@ -2,8 +2,8 @@
 import { LISTING_FIELD_NAMES, type ListingFieldName } from '../domain/listing.js';
 import { toExtension, toList, toMoney, toNumber, toText } from './values.js';
 
-export const FIELD_KINDS = ['text', 'number', 'money', 'list', 'extension'] as const;
-export type FieldKind = (typeof FIELD_KINDS)[number];
+export const VALUE_KINDS = ['text', 'number', 'money', 'list', 'extension'] as const;
+export type ValueKind = (typeof VALUE_KINDS)[number];
 
 const MONEY_FIELDS: ReadonlySet<ListingFieldName> = new Set(['SalePrice', 'UnitAreaPrice', 'HOAMonth', 'ZestimatePrice', 'RentPrice', 'DepositFee']);
 const NUMBER_FIELDS: ReadonlySet<ListingFieldName> = new Set([
@@ -11,7 +11,7 @@ const NUMBER_FIELDS: ReadonlySet<ListingFieldName> = new Set([
 ]);
 
 /** The kind of a write-shape field: money fields also accept "$1,250,000". */
-export function fieldKind(field: ListingFieldName): FieldKind {
+export function valueKindOf(field: ListingFieldName): ValueKind {
   if (MONEY_FIELDS.has(field)) return 'money';
   if (NUMBER_FIELDS.has(field)) return 'number';
   if (field === 'Images') return 'list';
@@ -20,11 +20,11 @@ export function fieldKind(field: ListingFieldName): FieldKind {
 }
 
 export function isNumericField(field: ListingFieldName): boolean {
-  const kind = fieldKind(field);
+  const kind = valueKindOf(field);
   return kind === 'number' || kind === 'money';
 }
 
-export const READERS: Readonly<Record<FieldKind, (value: unknown) => unknown>> = {
+export const READERS: Readonly<Record<ValueKind, (value: unknown) => unknown>> = {
   text: toText,
   number: toNumber,
   money: toMoney,

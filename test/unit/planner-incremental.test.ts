@@ -6,10 +6,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { listingHash } from '../../src/domain/hash.js';
-import { createIncrementalPlanner, type PlannerContext, type PlanResult } from '../../src/domain/incremental-planner.js';
+import { createPlanner, type PlannerContext, type PlanResult } from '../../src/domain/planner.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { ListingFields } from '../../src/domain/listing.js';
-import type { RemoteListing } from '../../src/domain/remote.js';
+import type { RemoteListing } from '../../src/domain/snapshot/remote.js';
 import { listing, remote } from './planner-fixture.js';
 
 function context(overrides: Partial<PlannerContext>): PlannerContext {
@@ -17,7 +17,7 @@ function context(overrides: Partial<PlannerContext>): PlannerContext {
 }
 
 function planInOrder(ctx: PlannerContext, feed: readonly ListingFields[]): PlanResult {
-  const planner = createIncrementalPlanner(ctx);
+  const planner = createPlanner(ctx);
   for (const item of feed) planner.add(item.MLSNumber, item);
   return planner.finish();
 }
@@ -26,7 +26,7 @@ function ledgerOf(...items: ListingFields[]): Map<string, LedgerEntry> {
   return new Map(items.map((item) => [item.MLSNumber, { hash: listingHash(item), writtenAt: 0, runId: 'run-0' }]));
 }
 
-describe('createIncrementalPlanner', () => {
+describe('createPlanner', () => {
   it('plans creates, updates, gone deletes and unchanged from listings added one by one', () => {
     const ctx = context({
       remote: [remote('11', listing('100')), remote('12', listing('200')), remote('13', listing('400'))],
@@ -62,7 +62,7 @@ describe('createIncrementalPlanner', () => {
       remote: [remote('11', listing('100')), remote('12', listing('200'))],
       ledger: ledgerOf(listing('100'), listing('200')),
     });
-    const planner = createIncrementalPlanner(ctx);
+    const planner = createPlanner(ctx);
     planner.add('100', listing('100'));
     planner.hold('200');
     planner.hold('200');
@@ -76,10 +76,10 @@ describe('createIncrementalPlanner', () => {
   });
 
   it('refuses a key added twice, add after finish, and a second finish', () => {
-    const known = createIncrementalPlanner(context({ remote: [remote('1', listing('100'))] }));
+    const known = createPlanner(context({ remote: [remote('1', listing('100'))] }));
     known.add('100', listing('100'));
     expect(() => known.add('100', listing('100'))).toThrow(/added twice/);
-    const fresh = createIncrementalPlanner(context({}));
+    const fresh = createPlanner(context({}));
     fresh.add('900', listing('900'));
     expect(() => fresh.add('900', listing('900'))).toThrow(/added twice/);
     fresh.finish();

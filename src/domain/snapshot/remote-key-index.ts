@@ -3,9 +3,9 @@
  * (after the snapshot is read) and shared by the ledger read (ledger-by-position.ts) and the
  * planner, so a feed row costs one key lookup. No per-key object is built for 1M listings.
  */
-import type { SyncKeyType } from './listing.js';
+import type { SyncKeyType } from '../listing.js';
 import type { RemoteRows } from './remote.js';
-import { compareIds } from './remote-index.js';
+import { compareIds } from '../id-order.js';
 
 /** Key → position, read-only: what the planner and the ledger read of the index. */
 export interface PositionsByKey extends Iterable<[string, number]> {

@@ -70,7 +70,7 @@ export function dashboardSettingsFrom(flags: DashboardFlags, env: Readonly<Recor
   return { port, host: flags.host ?? LOOPBACK, auth: { user, password, token }, readOnly };
 }
 
-export const registerOpsCommands: RegisterCommands = (program: Command, host) => {
+export const registerDashboardCommands: RegisterCommands = (program: Command, host) => {
   program
     .command('dashboard')
     .description('Serve the ops dashboard (runs, failed jobs and retry, search by key, queues, /metrics) until stopped')

@@ -2,7 +2,7 @@
  * A whole chatbot's remote listings in columns (see RemoteTableBuilder for why), read by
  * position through the RemoteRows interface.
  */
-import type { ListingFields, SyncKeyType } from './listing.js';
+import type { ListingFields, SyncKeyType } from '../listing.js';
 import type { RemoteListing, RemoteRows } from './remote.js';
 import { CodedColumn, ListColumn, NumberColumn, TextBytesColumn, ValueColumn } from './remote-columns.js';
 

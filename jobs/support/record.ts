@@ -3,10 +3,10 @@
  * claim, look-up-first) and the outcome (ledger + failed keys + claim + run counts), each ONE
  * store call.
  */
-import type { LedgerEntry } from '../src/domain/ledger-entry.js';
-import type { SyncKeyType } from '../src/domain/listing.js';
-import { KEY_CLAIMED, ListingSyncError } from '../src/errors.js';
-import type { JobOutcome } from '../src/store/run-types.js';
+import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
+import type { SyncKeyType } from '../../src/domain/listing.js';
+import { KEY_CLAIMED, ListingSyncError } from '../../src/errors.js';
+import type { JobOutcome } from '../../src/store/run-types.js';
 import type { FinalFailure, JobContext, JobDeps, JobResult } from './job-context.js';
 
 interface KeyedData {

@@ -6,7 +6,7 @@
  * A whole chatbot's listings are held in a RemoteTable (remote-table.ts: columns, not one
  * object per listing).
  */
-import type { ListingFields, SyncKeyType } from './listing.js';
+import type { ListingFields, SyncKeyType } from '../listing.js';
 
 export interface RemoteListing {
   /** The service-issued id (NewOaks key), as a string. */

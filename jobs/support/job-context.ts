@@ -3,10 +3,10 @@
  * import bullmq), and the dependencies the composition root injects.
  */
 import type { z } from 'zod';
-import type { ApiClient } from '../src/api/client-contract.js';
-import type { Logger } from '../src/logger.js';
-import type { Store } from '../src/store/store.js';
-import type { JobOutcome } from '../src/store/run-types.js';
+import type { ApiClient } from '../../src/api/client-contract.js';
+import type { Logger } from '../../src/logger.js';
+import type { Store } from '../../src/store/store.js';
+import type { JobOutcome } from '../../src/store/run-types.js';
 
 export interface JobContext<T> {
   id: string;

@@ -6,7 +6,7 @@
  * string, map entry, hash, time, run, remote id) and one more 1M-entry map lookup per feed row;
  * the planner needs only "managed?" and the hash, for listings it has already found by key.
  */
-import type { PlanningLedger } from './planning-ledger.js';
+import type { PlanningLedger } from '../planning-ledger.js';
 import type { RemoteKeyIndex } from './remote-key-index.js';
 
 const HEX_HASH = /^[0-9a-f]{64}$/;

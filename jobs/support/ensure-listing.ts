@@ -4,9 +4,9 @@
  * exists remotely, the key is looked up first and a found listing is adopted (updated if it
  * differs, extra copies deleted by NewOaks id, the oldest kept).
  */
-import { DEFAULT_VOLATILE_FIELDS, diffListing } from '../src/domain/compare.js';
-import type { LedgerEntry } from '../src/domain/ledger-entry.js';
-import type { ListingWrite, SyncKeyType } from '../src/domain/listing.js';
+import { DEFAULT_VOLATILE_FIELDS, diffListing } from '../../src/domain/compare.js';
+import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
+import type { ListingWrite, SyncKeyType } from '../../src/domain/listing.js';
 import type { JobContext, JobDeps } from './job-context.js';
 import { lookUpKey } from './lookup.js';
 

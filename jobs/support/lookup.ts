@@ -3,13 +3,13 @@
  * (no duplicates, ever). MLSNumber keys use the list filter; URL keys page the list narrowed by
  * city (the service has no URL filter) and match Url exactly.
  */
-import type { ApiClient } from '../src/api/client-contract.js';
-import { isRateLimited } from '../src/api/errors.js';
-import { normaliseReadItem } from '../src/api/normalise-read.js';
-import { isRetryable } from '../src/api/retry-policy.js';
-import type { ListListingsData, ListRequest } from '../src/api/schemas.js';
-import type { ListingFields, SyncKeyType } from '../src/domain/listing.js';
-import type { RemoteListing } from '../src/domain/remote.js';
+import type { ApiClient } from '../../src/api/client-contract.js';
+import { isRateLimited } from '../../src/api/errors.js';
+import { normaliseReadItem } from '../../src/api/normalise-read.js';
+import { isRetryable } from '../../src/api/retry-policy.js';
+import type { ListListingsData, ListRequest } from '../../src/api/schemas.js';
+import type { ListingFields, SyncKeyType } from '../../src/domain/listing.js';
+import type { RemoteListing } from '../../src/domain/snapshot/remote.js';
 
 const PAGE_SIZE = 100;
 const READ_TRIES = 3;

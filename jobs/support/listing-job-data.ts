@@ -1,6 +1,6 @@
 /** Payload parts shared by the listing jobs: which run, chatbot and key the job is about. */
 import { z } from 'zod';
-import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
+import { SYNC_KEY_TYPES } from '../../src/domain/listing.js';
 
 export const listingJobBaseSchema = z.object({
   runId: z.string().min(1),
