@@ -4,7 +4,7 @@
  * earlier reach of the service (see WriteGo.lookUpFirst) or a ledger entry makes it look the key
  * up first.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { listingWriteSchema } from '../src/domain/listing.js';
 import { ensureListing } from './support/ensure-listing.js';
 import type { JobKind } from './support/job-context.js';

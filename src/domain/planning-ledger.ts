@@ -24,8 +24,8 @@ export interface PlanningLedger {
 
 /** A Ledger map seen through PlanningLedger (positions are ignored). */
 export function planningLedger(ledger: Ledger | PlanningLedger): PlanningLedger {
-  if ('hashOf' in ledger) return ledger as PlanningLedger;
-  const map = ledger as Ledger;
+  if ('hashOf' in ledger) return ledger;
+  const map = ledger;
   return {
     get size() {
       return map.size;

@@ -129,7 +129,7 @@ export function parseMappingFile(path: string, text: string): MappingFile {
   const problems: string[] = [];
   const sections: Record<string, unknown> = {};
   const shape: Readonly<Record<string, z.ZodType>> = mappingFileSchema.shape;
-  for (const [key, value] of Object.entries(json)) {
+  for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
     const schema = shape[key];
     if (schema === undefined) {
       problems.push(`unknown member '${key}' (expected ${Object.keys(shape).join(', ')})`);

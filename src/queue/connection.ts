@@ -147,7 +147,7 @@ export async function closeConnection(redis: Redis): Promise<void> {
  */
 export async function checkEvictionPolicy(redis: Redis, logger: Logger): Promise<string | undefined> {
   try {
-    const reply = (await redis.call('CONFIG', 'GET', 'maxmemory-policy')) as unknown;
+    const reply = await redis.call('CONFIG', 'GET', 'maxmemory-policy');
     const policy = Array.isArray(reply) && typeof reply[1] === 'string' ? reply[1] : undefined;
     if (policy !== undefined && policy !== 'noeviction') {
       logger.warn({ policy }, `Redis maxmemory-policy is ${policy}: set it to noeviction, or Redis may evict queued jobs and ledger entries under memory pressure`);

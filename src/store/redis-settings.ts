@@ -43,7 +43,7 @@ async function readInfo(redis: Redis): Promise<{ fields: Map<string, string>; er
 
 async function configGet(redis: Redis, name: string): Promise<string | { error: string }> {
   try {
-    const reply = (await redis.call('CONFIG', 'GET', name)) as unknown;
+    const reply = await redis.call('CONFIG', 'GET', name);
     if (Array.isArray(reply) && typeof reply[1] === 'string') return reply[1];
     return { error: 'CONFIG GET returned nothing for it' };
   } catch (thrown) {

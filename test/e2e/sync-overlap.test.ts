@@ -12,7 +12,6 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { ListingWrite } from '../../src/domain/listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import type { SimFaults } from '../../src/sim/types.js';
@@ -47,7 +46,7 @@ afterEach(async (ctx) => {
 
 function feedFile(rows: number): string {
   const listings = Array.from({ length: rows }, (_, i) => {
-    const { SerialNumber: _serial, ...fields } = sampleListing(i) as ListingWrite;
+    const { SerialNumber: _serial, ...fields } = sampleListing(i);
     return fields;
   });
   const path = join(dir, 'feed.json');

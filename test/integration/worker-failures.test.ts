@@ -36,7 +36,7 @@ describe('failures the queue must handle', () => {
     bench.sim.state.addChatbot(BOT);
     const { retried } = await retryJobs(bench.queues.writes, bench.store, { runId });
     expect(retried).toHaveLength(3);
-    await until(async () => (await bench!.store.runs.runCounts(runId)).created === 3);
+    await until(async () => (await bench.store.runs.runCounts(runId)).created === 3);
     expect(await bench.store.runs.runCounts(runId)).toMatchObject({ created: 3, failed: 0, failedJobs: 0 });
     expect((await bench.store.runs.getRun(runId))?.status).toBe('done');
     expect(bench.sim.state.listings(BOT)).toHaveLength(3);
@@ -50,7 +50,7 @@ describe('failures the queue must handle', () => {
       const plan = await bench.plan(BOT, feedOf(BOT, 0, 5));
       const bad = await bench.work({ concurrency: 2 }, badApi);
       const runId = await bench.enqueue(plan);
-      await until(async () => await bench!.queues.writes.isPaused());
+      await until(async () => await bench.queues.writes.isPaused());
       await bad.close();
       const jobCounts = await bench.queues.writes.getJobCounts('failed', 'wait', 'active', 'delayed');
       expect(jobCounts.failed).toBe(0);

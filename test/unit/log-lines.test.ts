@@ -18,7 +18,7 @@ describe('CLI log lines', () => {
   it('are readable on a terminal: time, level, message, then the fields', () => {
     const io = captured(true);
     createCliLogger(config, io as never).warn({ runId: 'run-1', idleSeconds: 12 }, 'run run-1: no worker is working on it');
-    expect(io.text()).toMatch(/^\d\d:\d\d:\d\d WARN  run run-1: no worker is working on it \(runId=run-1 idleSeconds=12\)\n$/);
+    expect(io.text()).toMatch(/^\d\d:\d\d:\d\d WARN {2}run run-1: no worker is working on it \(runId=run-1 idleSeconds=12\)\n$/);
   });
 
   it('stay JSON with --json and when stderr is not a terminal', () => {

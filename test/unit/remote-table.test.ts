@@ -37,7 +37,7 @@ describe('RemoteTable', () => {
         const input: RemoteListing[] = rows.map(({ id, i, drop }) => {
           const fields: Record<string, unknown> = { ...fieldsOf(i) };
           for (const name of drop) delete fields[name];
-          return { id, fields: fields as Partial<ListingFields> };
+          return { id, fields };
         });
         const builder = new RemoteTableBuilder();
         for (const item of input) builder.add(item);

@@ -38,8 +38,8 @@ export function squareFeetPer(unit: string): number | undefined {
 
 export type AreaUnit = (typeof AREA_UNITS)[number];
 
-/** The write shape's AreaUnit for a RESO LivingAreaUnits value (Square Feet when absent). */
-export function areaUnitOf(value: unknown): AreaUnit | string {
+/** The write shape's AreaUnit (an AreaUnit, or the text as given) for a RESO LivingAreaUnits value (Square Feet when absent). */
+export function areaUnitOf(value: unknown): string {
   const text = toText(value);
   if (text === undefined) return 'Square Feet';
   const per = squareFeetPer(text);

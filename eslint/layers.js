@@ -1,0 +1,85 @@
+// The design's layers as lint rules (../shared/design.md "Layout"): which folders each folder of
+// the product may import, which packages only one folder may use, and who may read the process.
+//
+//   cli → sync → (feed, api, queue, store) → domain
+//   feed and api import no other adapter; queue may use store, api (error classification) and
+//   the job kinds; jobs/ use api, store and domain; domain imports nothing with I/O.
+
+/** Product folders (under src/, plus jobs/ at the top). */
+const FOLDERS = ['domain', 'feed', 'api', 'store', 'queue', 'sync', 'dashboard', 'sim', 'cli', 'jobs'];
+
+/** Top-level modules of src/ and who may import them (all product folders when absent). */
+const ROOT_MODULES = { config: ['cli'], logger: ['api', 'store', 'queue', 'sync', 'dashboard', 'cli', 'jobs', 'feed'] };
+
+/** Folder → the folders it may import (itself always). */
+const MAY_IMPORT = {
+  domain: [],
+  feed: ['domain'],
+  api: ['domain'],
+  store: ['domain'],
+  queue: ['store', 'api', 'domain', 'jobs'],
+  jobs: ['api', 'store', 'domain'],
+  sync: ['feed', 'api', 'queue', 'store', 'domain'],
+  dashboard: ['sync', 'queue', 'store', 'domain'],
+  sim: ['api', 'domain'],
+  cli: FOLDERS,
+};
+
+/** Packages only some folders may use. */
+const PACKAGE_OWNERS = {
+  bullmq: ['queue'],
+  ioredis: ['store', 'queue', 'cli'],
+  undici: ['api', 'feed'],
+  'csv-parse': ['feed'],
+  express: ['dashboard'],
+  '@bull-board/api': ['dashboard'],
+  '@bull-board/express': ['dashboard'],
+  'prom-client': ['dashboard'],
+  commander: ['cli'],
+  'cli-progress': ['cli'],
+};
+
+/** Node modules that do I/O: the pure domain may not use them. */
+const IO_MODULES = ['fs', 'fs/promises', 'net', 'http', 'https', 'child_process', 'worker_threads', 'os', 'dns', 'timers/promises'];
+
+const filesOf = (folder) => (folder === 'jobs' ? ['jobs/**/*.ts'] : [`src/${folder}/**/*.ts`]);
+
+/** A relative specifier that climbs out and enters `target` (`../queue/x.js`, `../../src/queue/x.js`). */
+const intoFolder = (target) => (target === 'jobs' ? `^(\\.\\./)+jobs/` : `^(\\.\\./)+(src/)?${target}/`);
+const intoRootModule = (name) => `^(\\.\\./)+(src/)?${name}\\.js$`;
+
+function restrictionsFor(folder) {
+  const allowed = new Set([folder, ...MAY_IMPORT[folder]]);
+  const patterns = FOLDERS.filter((other) => !allowed.has(other)).map((other) => ({
+    regex: intoFolder(other),
+    message: `${folder}/ may not import ${other}/ (layers: ${folder} → ${MAY_IMPORT[folder].join(', ') || 'nothing'}; see README "Code map").`,
+  }));
+  for (const [name, users] of Object.entries(ROOT_MODULES)) {
+    if (!users.includes(folder)) patterns.push({ regex: intoRootModule(name), message: `${folder}/ may not import ${name}.ts: only ${users.join(', ')} may.` });
+  }
+  const paths = Object.entries(PACKAGE_OWNERS)
+    .filter(([, owners]) => !owners.includes(folder))
+    .map(([name, owners]) => ({ name, message: `only ${owners.join(', ')} may use ${name}.` }));
+  if (folder === 'domain') {
+    for (const io of IO_MODULES) paths.push({ name: `node:${io}`, message: 'domain/ is pure: no I/O.' });
+  }
+  return { paths, patterns };
+}
+
+/** Reading the process (env, argv) or ending it belongs to the composition root. */
+const PROCESS_RULE = [
+  'error',
+  { object: 'process', property: 'env', message: 'Only src/cli and src/config.ts read process.env: take the value as a parameter.' },
+  { object: 'process', property: 'argv', message: 'Only src/cli reads process.argv.' },
+  { object: 'process', property: 'exit', message: 'Only src/cli ends the process: return an exit code.' },
+];
+
+/** Flat-config blocks: one per folder with its import restrictions, and the process rule. */
+export function layerBlocks() {
+  const blocks = FOLDERS.map((folder) => ({
+    files: filesOf(folder),
+    rules: { 'no-restricted-imports': ['error', restrictionsFor(folder)] },
+  }));
+  blocks.push({ files: ['src/**/*.ts', 'jobs/**/*.ts'], ignores: ['src/cli/**', 'src/config.ts'], rules: { 'no-restricted-properties': PROCESS_RULE } });
+  return blocks;
+}
