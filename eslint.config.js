@@ -20,7 +20,6 @@ export default tseslint.config(
       // Why: a promise nobody awaits or catches is how a job's failure goes unrecorded.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
-      'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'No `export *` barrels: import the file that owns the name.' }],
       eqeqeq: ['error', 'always'],
       // Why off: the feed and hash code strip control characters on purpose.
       'no-control-regex': 'off',

@@ -74,12 +74,16 @@ const PROCESS_RULE = [
   { object: 'process', property: 'exit', message: 'Only src/cli ends the process: return an exit code.' },
 ];
 
-/** Flat-config blocks: one per folder with its import restrictions, and the process rule. */
+/** Flat-config blocks: one per folder with its import restrictions, the process rule, and no barrels. */
 export function layerBlocks() {
   const blocks = FOLDERS.map((folder) => ({
     files: filesOf(folder),
     rules: { 'no-restricted-imports': ['error', restrictionsFor(folder)] },
   }));
   blocks.push({ files: ['src/**/*.ts', 'jobs/**/*.ts'], ignores: ['src/cli/**', 'src/config.ts'], rules: { 'no-restricted-properties': PROCESS_RULE } });
+  blocks.push({
+    files: ['src/**/*.ts', 'jobs/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'No `export *` barrels: import the file that owns the name.' }] },
+  });
   return blocks;
 }

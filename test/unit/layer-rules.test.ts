@@ -1,0 +1,56 @@
+/**
+ * The layer rules of eslint/layers.js, run through ESLint on probe files placed in each folder:
+ * a dependency that crosses the design's layers the wrong way must fail lint, and the ones the
+ * design allows must not.
+ */
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import { layerBlocks } from '../../eslint/layers.js';
+
+const eslint = new ESLint({
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...layerBlocks()],
+});
+
+/** The rule ids ESLint reports for `code` placed at `filePath`. */
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => `${m.ruleId ?? 'parse'}: ${m.message}`);
+}
+
+describe('layer rules', () => {
+  it.each([
+    ['src/domain/probe.ts', "import { x } from '../queue/enqueue.js';"],
+    ['src/domain/snapshot/probe.ts', "import { x } from '../../store/ledger.js';"],
+    ['src/domain/probe.ts', "import { readFile } from 'node:fs/promises';"],
+    ['src/domain/probe.ts', "import { resolveConfig } from '../config.js';"],
+    ['src/feed/probe.ts', "import { x } from '../api/client.js';"],
+    ['src/api/probe.ts', "import { x } from '../feed/open-feed.js';"],
+    ['src/store/probe.ts', "import { x } from '../queue/queues.js';"],
+    ['src/queue/probe.ts', "import { x } from '../sync/run-sync.js';"],
+    ['src/sync/probe.ts', "import { x } from '../cli/host.js';"],
+    ['src/sync/probe.ts', "import { Queue } from 'bullmq';"],
+    ['src/dashboard/probe.ts', "import { x } from '../cli/main.js';"],
+    ['jobs/probe.ts', "import { x } from '../src/queue/worker.js';"],
+    ['jobs/support/probe.ts', "import { x } from '../../src/sync/run-sync.js';"],
+    ['jobs/probe.ts', "import { Job } from 'bullmq';"],
+    ['src/store/probe.ts', 'export const url = process.env.REDIS_URL;'],
+    ['src/queue/probe.ts', 'process.exit(1);'],
+    ['src/domain/probe.ts', "export * from './plan.js';"],
+  ])('%s: %s is refused', async (filePath, code) => {
+    expect(await problems(filePath, code)).not.toEqual([]);
+  });
+
+  it.each([
+    ['src/domain/snapshot/probe.ts', "import { x } from '../plan.js';"],
+    ['src/feed/probe.ts', "import { x } from '../domain/listing.js';"],
+    ['src/queue/probe.ts', "import { x } from '../store/ledger.js';\nimport { y } from '../api/errors.js';\nimport { z } from '../../jobs/registry.js';"],
+    ['src/sync/probe.ts', "import { x } from '../queue/enqueue.js';\nimport { y } from '../feed/open-feed.js';"],
+    ['jobs/probe.ts', "import { x } from '../src/store/ledger.js';\nimport { y } from './support/lookup.js';"],
+    ['src/cli/commands/probe.ts', "import { x } from '../../queue/worker.js';\nimport { Command } from 'commander';"],
+    ['src/config.ts', 'export const url = process.env.REDIS_URL;'],
+  ])('%s: %s is allowed', async (filePath, code) => {
+    expect(await problems(filePath, code)).toEqual([]);
+  });
+});
