@@ -1,10 +1,11 @@
 /**
- * Executes a plan's first half: records the run, then adds its jobs to the writes queue with
- * addBulk in chunks. While it does, the run is `enqueuing`: its jobs may already finish, but it
- * cannot end. Each chunk's ids are listed under the run before the chunk is added, and the total
- * is recorded (the run "sealed") only once every job is in, in one atomic step. A process that
- * dies halfway leaves an enqueuing run the reconciler ends: it counts the jobs that made it into
- * the queue and records the listed ones that did not as lost.
+ * Executes a plan's first half: adds the jobs of a run (a sync's, whose record runSync saved
+ * first, or a bulk chatbot edit's, recorded here) to the writes queue with addBulk in chunks.
+ * While it does, the run is `enqueuing`: its jobs may already finish, but it cannot end. Each
+ * chunk's ids are listed under the run before the chunk is added, and the total is recorded (the
+ * run "sealed") only once every job is in, in one atomic step. A process that dies halfway leaves
+ * an enqueuing run the reconciler ends: it counts the jobs that made it into the queue and
+ * records the listed ones that did not as lost.
  */
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Plan } from '../domain/plan.js';
@@ -14,8 +15,7 @@ import { BACKOFF_TYPE } from './backoff.js';
 import { jobId } from '../domain/job-id.js';
 import { jobSpecsOf, type JobSpec } from './job-specs.js';
 import { EDIT_CHATBOT } from '../../jobs/edit-chatbot.js';
-import { EDIT_KNOWLEDGE } from '../../jobs/edit-knowledge.js';
-import type { ChatbotSettings, KnowledgeEdit } from '../api/schemas.js';
+import type { ChatbotSettings } from '../api/schemas.js';
 
 /** Retention: a count of jobs to keep, `true` (remove at once) or `false` (keep all). */
 export type Retention = boolean | number | { count: number } | { age: number; count?: number };
@@ -70,11 +70,6 @@ async function addRunJobs(specs: readonly JobSpec[], runId: string, chatbot: str
   return jobIds;
 }
 
-async function enqueueSpecs(specs: readonly JobSpec[], run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
-  await options.store.runs.createRun({ ...run, status: 'enqueuing' });
-  return { runId: run.id, jobIds: await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt) };
-}
-
 /**
  * Enqueues the jobs of `plan` under a run whose record already exists (the sync saved it with its
  * summary and rejected rows). A plan without jobs marks the run done. Returns the job count.
@@ -84,25 +79,12 @@ export async function enqueueRunJobs(plan: Plan, runId: string, options: Enqueue
   return (await addRunJobs(specs, runId, plan.chatbot, options, now)).length;
 }
 
-/** Records `run` and enqueues every job of `plan` under it. */
-export async function enqueuePlan(plan: Plan, run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
-  return await enqueueSpecs(jobSpecsOf(plan, run.id, options.jobs.deleteBatchSize), run, options);
-}
-
 /** Records `run` and enqueues one edit-chatbot job per settings object (bulk settings changes). */
 export async function enqueueChatbotEdits(edits: readonly ChatbotSettings[], run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
   const specs = edits.map((settings) => ({
     name: EDIT_CHATBOT, id: jobId({ kind: 'edit-chatbot', chatbot: settings.serialNumber, keyType: 'chatbot', key: settings.serialNumber, runId: run.id }),
     data: { runId: run.id, chatbot: settings.serialNumber, settings }, touches: [],
   }));
-  return await enqueueSpecs(specs, run, options);
-}
-
-/** Records `run` and enqueues one edit-knowledge job per edit. */
-export async function enqueueKnowledgeEdits(edits: readonly KnowledgeEdit[], run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
-  const specs = edits.map((edit) => ({
-    name: EDIT_KNOWLEDGE, id: jobId({ kind: 'edit-knowledge', chatbot: edit.serialNumber, keyType: 'chatbot', key: edit.serialNumber, runId: run.id }),
-    data: { runId: run.id, chatbot: edit.serialNumber, edit }, touches: [],
-  }));
-  return await enqueueSpecs(specs, run, options);
+  await options.store.runs.createRun({ ...run, status: 'enqueuing' });
+  return { runId: run.id, jobIds: await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt) };
 }

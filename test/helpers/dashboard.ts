@@ -7,10 +7,8 @@
  *   simulator answers with envelope Code 500 until every attempt is spent, so its jobs fail.
  */
 import type { DashboardData, FailedJobView, KeyTouchView, RunDetail } from '../../src/dashboard/types.js';
-import { planCounts } from '../../src/sync/summary.js';
-import { enqueuePlan } from '../../src/queue/enqueue.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
-import { TEST_JOB_SETTINGS, feedOf, nextRunId, type QueueBench } from './queue.js';
+import { TEST_JOB_SETTINGS, enqueueAsSync, feedOf, type QueueBench } from './queue.js';
 
 export const HOSTILE = '<script>alert("pwned")</script>';
 export const RUN_ID = 'run-00test0001-abcd';
@@ -94,33 +92,21 @@ export interface FailedRun {
  * Enqueues a run of creates while the simulator fails every create (envelope Code 500, which is
  * retryable, so each job spends its attempts and then fails for good), starts workers and waits
  * for the run to finish. The caller clears the fault (`bench.sim.state.setFaults({})`) before
- * retrying. The run's summary and rejected rows have the shapes the sync stores.
+ * retrying. The run is recorded and enqueued as a sync does it (enqueueAsSync).
  */
 export async function seedFailedRun(bench: QueueBench, chatbot: string, count = 2): Promise<FailedRun> {
   const feed = feedOf(chatbot, 0, count);
   const plan = await bench.plan(chatbot, feed);
   bench.sim.state.setFaults({ envelopeFailureRate: 1, endpoints: ['createListing'] });
-  const runId = nextRunId();
-  const startedAt = Date.now();
-  await enqueuePlan(
-    plan,
-    {
-      id: runId,
-      chatbot,
-      trigger: 'cli',
-      forced: false,
-      status: 'running',
-      startedAt,
-      summary: {
-        feed: { source: 'fixtures/dashboard.csv', profile: 'generic-csv', rows: count + 1, valid: count, rejected: 1 },
-        remote: { listings: 0, virtualCount: 0, complete: true },
-        plan: planCounts(plan),
-        guard: { ok: true, reasons: [], forced: false },
-      },
+  const runId = await enqueueAsSync(bench, plan, {
+    feed: {
+      source: 'fixtures/dashboard.csv',
+      profile: 'generic-csv',
+      rows: count + 1,
       rejected: [{ kind: 'rejected', line: 7, key: HOSTILE, field: 'ListPrice', value: '=1+1', reason: 'must be a number' }],
     },
-    { writes: bench.queues.writes, store: bench.store, jobs: { ...TEST_JOB_SETTINGS, attempts: 2 } },
-  );
+    jobs: { ...TEST_JOB_SETTINGS, attempts: 2 },
+  });
   await bench.work();
   const counts = await waitForRun(bench.store, runId, { pollMs: 50 });
   if (counts.failedJobs !== count) throw new Error(`expected ${count} failed jobs, got ${JSON.stringify(counts)}`);

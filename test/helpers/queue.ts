@@ -8,18 +8,21 @@ import { afterEach, inject } from 'vitest';
 import { Redis } from 'ioredis';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/client-contract.js';
+import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { listingHash } from '../../src/domain/hash.js';
 import { newRunId } from '../../src/domain/job-id.js';
 import type { ListingFields, ListingWrite } from '../../src/domain/listing.js';
 import type { Plan } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
-import { enqueuePlan, type JobQueueSettings } from '../../src/queue/enqueue.js';
+import { syncStores } from '../../src/cli/queue-wiring.js';
+import { enqueueRunJobs, type JobQueueSettings } from '../../src/queue/enqueue.js';
 import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../src/queue/worker.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { startSimulator, type RunningSimulator, type SimOptions } from '../../src/sim/server.js';
 import { createStore, type Store } from '../../src/store/store.js';
+import { feedSummary, planCounts, type RejectedRow, type SyncOutcome } from '../../src/sync/summary.js';
 import { cleanPrefix, uniquePrefix } from './redis.js';
 
 export const TEST_JOB_SETTINGS: JobQueueSettings = { attempts: 10, backoffMs: 5, keepCompleted: false, keepFailed: false, deleteBatchSize: 100 };
@@ -38,7 +41,7 @@ export interface QueueBench {
   work(options?: Partial<Omit<WorkerOptions, 'deps' | 'redis' | 'logger'>>, client?: ApiClient): Promise<RunningWorkers>;
   /** Plans feed vs the simulator's current listings + the ledger, with the real planner. */
   plan(chatbot: string, feed: readonly ListingWrite[], extra?: { retryFailed?: boolean }): Promise<Plan>;
-  /** Enqueues a plan as a new run; returns the run id. */
+  /** Enqueues a plan as a new run, the way a sync does (see enqueueAsSync); returns the run id. */
   enqueue(plan: Plan, runId?: string): Promise<string>;
   close(passed: boolean): Promise<void>;
 }
@@ -68,7 +71,7 @@ export async function openQueueBench(url: string, simOptions: SimOptions = {}, l
     url, prefix, sim, api, redis, store, queues, logger,
     async work(options = {}, client = api) {
       const workers = await startWorkers({
-        redis: { url, prefix }, concurrency: 8, ...FAST_WORKER, ...options,
+        redis: { url, prefix }, concurrency: 8, ...FAST_WORKER, retryTable: DEFAULT_RETRY_TABLE, ...options,
         deps: { api: client, store, logger, now: () => Date.now() }, logger,
       });
       running.push(workers);
@@ -82,8 +85,7 @@ export async function openQueueBench(url: string, simOptions: SimOptions = {}, l
       return planSync({ chatbot, keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', feed: feedMap, remote, ledger, ...(retryKeys ? { retryKeys } : {}) }).plan;
     },
     async enqueue(plan, runId = nextRunId()) {
-      await enqueuePlan(plan, { id: runId, chatbot: plan.chatbot, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now(), summary: { creates: plan.creates.length } }, { writes: queues.writes, store, jobs: TEST_JOB_SETTINGS });
-      return runId;
+      return await enqueueAsSync({ store, queues }, plan, { runId });
     },
     async close(passed) {
       await Promise.all(running.map((w) => w.close()));
@@ -94,6 +96,53 @@ export async function openQueueBench(url: string, simOptions: SimOptions = {}, l
       if (passed) await cleanPrefix(url, prefix);
     },
   };
+}
+
+/** The run a test enqueues: what its summary says about the feed, and how its jobs are queued. */
+export interface SyncedRun {
+  /** Default: a fresh one (nextRunId). */
+  runId?: string;
+  /** The feed the summary names. Default: a native feed of exactly the plan's valid rows, none rejected. */
+  feed?: { source: string; profile: string; rows: number; rejected: RejectedRow[] };
+  /** Default: TEST_JOB_SETTINGS. */
+  jobs?: JobQueueSettings;
+}
+
+/** What runSync returns for `plan` when the guard passed (feed stats as `feed` says; the remote read whole). */
+function outcomeOf(plan: Plan, runId: string, feed: SyncedRun['feed']): SyncOutcome {
+  const valid = plan.creates.length + plan.updates.length + plan.unchanged;
+  const { source, profile, rows, rejected } = feed ?? { source: 'test-feed.json', profile: 'native', rows: valid, rejected: [] };
+  const stats = { rows, valid: rows - rejected.length, rejected: rejected.length, excluded: 0, duplicates: 0, filledDefaults: {} };
+  const listings = plan.updates.length + plan.unchanged + plan.deletes.length;
+  return {
+    summary: {
+      runId,
+      chatbot: plan.chatbot,
+      dryRun: false,
+      trigger: 'cli',
+      startedAt: new Date().toISOString(),
+      feed: feedSummary(source, profile, stats),
+      remote: { listings, virtualCount: listings, complete: true, incompleteReasons: [], duplicates: 0, unkeyed: 0 },
+      plan: planCounts(plan),
+      guard: { ok: true, reasons: [], forced: false },
+    },
+    plan,
+    rejected,
+    remoteDuplicates: [],
+    remoteUnkeyed: [],
+  };
+}
+
+/**
+ * Enqueues `plan` through what a sync runs (runSync with syncDeps): the run record is saved from
+ * the sync's outcome (`saveRun`: status enqueuing, summary and rejected rows), then
+ * `enqueueRunJobs` adds the jobs and seals the run. Returns the run id.
+ */
+export async function enqueueAsSync(bench: Pick<QueueBench, 'store' | 'queues'>, plan: Plan, run: SyncedRun = {}): Promise<string> {
+  const runId = run.runId ?? nextRunId();
+  await syncStores(bench.store).saveRun(outcomeOf(plan, runId, run.feed));
+  await enqueueRunJobs(plan, runId, { writes: bench.queues.writes, store: bench.store, jobs: run.jobs ?? TEST_JOB_SETTINGS });
+  return runId;
 }
 
 /** Feed listings 0..n-1 for a chatbot. */
