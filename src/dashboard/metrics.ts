@@ -11,14 +11,11 @@
  * Everything about the work is read from Redis on each scrape, because the work is done by
  * other processes (`worker`, `sync --work`): job counts from the queues, service calls from the
  * totals every calling process flushes (src/store/call-metrics.ts), runs from the run records.
- * observeCall counts in this process only, for embedding; the CLI never feeds it.
  */
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { LocalCalls, renderCallMetrics, type ServiceCallEvent } from './call-exposition.js';
+import { renderCallMetrics } from './call-exposition.js';
 import { registerRunMetrics } from './run-metrics.js';
 import type { CallMetricsView, RunSampleView } from './types.js';
-
-export type { ServiceCallEvent } from './call-exposition.js';
 
 /** Where a scrape reads the shared numbers (DashboardData provides all three). */
 export interface MetricsSources {
@@ -30,8 +27,6 @@ export interface MetricsSources {
 
 export interface MetricsRegistry {
   readonly registry: Registry;
-  /** Counts a call in this process (the API client's `onCall`); added to the Redis totals. */
-  observeCall(event: ServiceCallEvent): void;
   /** Jobs, calls and runs of every process, read on each scrape. */
   setSources(sources: MetricsSources): void;
   /** The exposition text and its content type. */
@@ -50,7 +45,6 @@ async function attempt<T>(source: (() => Promise<T>) | undefined): Promise<T | u
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): MetricsRegistry {
   const registry = new Registry();
   let sources: MetricsSources | undefined;
-  const localCalls = new LocalCalls();
   /** The runs read by the scrape in progress (render loads them once for three families). */
   let runSamples: readonly RunSampleView[] = [];
 
@@ -76,19 +70,14 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
 
   return {
     registry,
-    observeCall(event) {
-      localCalls.observe(event);
-    },
     setSources(next) {
       sources = next;
     },
     async render() {
       const from = sources;
-      const [shared, samples] = await Promise.all([attempt(from?.callMetrics?.bind(from)), attempt(from?.runMetrics?.bind(from))]);
+      const [calls, samples] = await Promise.all([attempt(from?.callMetrics?.bind(from)), attempt(from?.runMetrics?.bind(from))]);
       runSamples = samples ?? [];
-      const local = localCalls.view();
-      const calls = renderCallMetrics([...(shared ? [shared] : []), ...(local ? [local] : [])]);
-      return { contentType: registry.contentType, body: `${await registry.metrics()}\n${calls}` };
+      return { contentType: registry.contentType, body: `${await registry.metrics()}\n${renderCallMetrics(calls)}` };
     },
   };
 }

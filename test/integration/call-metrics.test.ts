@@ -160,7 +160,7 @@ describe('dashboard /metrics over work done elsewhere', () => {
     const failedCreates = sim.createListing - 5;
     expect(failedCreates).toBeGreaterThanOrEqual(3);
 
-    const url = await openDashboard(config); // no API client, no observeCall: Redis only
+    const url = await openDashboard(config); // no API client of its own: the calls come from Redis only
     let body = '';
     await eventually(async () => {
       body = await scrape(url);

@@ -1,19 +1,23 @@
 /**
  * What ops read on the dashboard, over real HTTP with in-memory data: the runs list and run
  * page, escaping of hostile feed values, the rejected-rows CSV, search by key, /metrics, /healthz.
+ * Service calls reach /metrics the way production's do: a call recorder flushes them to Redis,
+ * where the dashboard reads them.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { createMetrics, type MetricsRegistry } from '../../src/dashboard/metrics.js';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
 import { silentLogger } from '../../src/logger.js';
+import { createCallRecorder, readCallMetrics } from '../../src/store/call-metrics.js';
 import { HOSTILE, RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard.js';
+import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 
 const TOKEN = 'tok-pages-0123456789';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 let running: RunningDashboard | undefined;
 let data: FakeDashboardData;
-let metrics: MetricsRegistry;
 
 afterEach(async () => {
   await running?.close();
@@ -22,13 +26,12 @@ afterEach(async () => {
 
 async function start(basePath?: string): Promise<string> {
   data = fakeDashboardData();
-  metrics = createMetrics({ defaultMetrics: false });
   running = await startDashboard({
     data,
     queues: [],
     auth: { token: TOKEN },
     readOnly: false,
-    metrics,
+    metrics: createMetrics({ defaultMetrics: false }),
     logger: silentLogger(),
     port: 0,
     host: '127.0.0.1',
@@ -107,28 +110,40 @@ describe('dashboard pages', () => {
     expect(none.body).toContain('No run touched');
   });
 
-  it('serves Prometheus metrics with jobs, calls, failures and runs', async () => {
-    const url = await start();
-    metrics.observeCall({ endpoint: 'AddRealEstate', ms: 120, outcome: 'ok', envelopeCode: 200 });
-    metrics.observeCall({ endpoint: 'AddRealEstate', ms: 30, outcome: 'ENVELOPE_FAILURE', envelopeCode: 500 });
-    data.runMetrics = async () => [{ chatbot: 'bot-1', status: 'done', startedAt: 1_000, finishedAt: 43_000 }];
-    const { status, body, headers } = await get(`${url}/metrics`);
-    expect(status).toBe(200);
-    expect(headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(body).toContain('listing_sync_jobs{queue="listing-sync-listings",state="failed"} 2');
-    expect(body).toContain('listing_sync_service_calls_total{endpoint="AddRealEstate",outcome="ok"} 1');
-    expect(body).toContain('listing_sync_service_call_seconds_count{endpoint="AddRealEstate"} 2');
-    expect(body).toContain('listing_sync_service_failures_total{code="500"} 1');
-    expect(body).toContain('listing_sync_runs{status="done"} 1');
-    expect(body).toContain('listing_sync_run_duration_seconds_sum{status="done"} 42');
+  it('serves Prometheus metrics with jobs, calls recorded through Redis, failures and runs', async () => {
+    const redisUrl = inject('redisUrl');
+    const prefix = uniquePrefix('pages-calls');
+    const redis = new Redis(redisUrl);
+    try {
+      const url = await start();
+      const recorder = createCallRecorder(redis, prefix, { flushMs: 60_000 });
+      recorder.observe({ endpoint: 'createListing', ms: 120, outcome: 'ok', envelopeCode: 200 });
+      recorder.observe({ endpoint: 'createListing', ms: 30, outcome: 'ENVELOPE_FAILURE', envelopeCode: 500 });
+      await recorder.close(); // sends what it counted, as a worker process does when it stops
+      data.callMetrics = () => readCallMetrics(redis, prefix);
+      data.runMetrics = async () => [{ chatbot: 'bot-1', status: 'done', startedAt: 1_000, finishedAt: 43_000 }];
+      const { status, body, headers } = await get(`${url}/metrics`);
+      expect(status).toBe(200);
+      expect(headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+      expect(body).toContain('listing_sync_jobs{queue="listing-sync-listings",state="failed"} 2');
+      expect(body).toContain('listing_sync_service_calls_total{endpoint="createListing",outcome="ok"} 1');
+      expect(body).toContain('listing_sync_service_call_seconds_count{endpoint="createListing"} 2');
+      expect(body).toContain('listing_sync_service_call_seconds_bucket{endpoint="createListing",le="0.05"} 1');
+      expect(body).toContain('listing_sync_service_failures_total{code="500"} 1');
+      expect(body).toContain('listing_sync_runs{status="done"} 1');
+      expect(body).toContain('listing_sync_run_duration_seconds_sum{status="done"} 42');
 
-    data.jobCounts = async () => {
-      throw new Error('ECONNREFUSED');
-    };
-    const redisDown = await get(`${url}/metrics`);
-    expect(redisDown.status).toBe(200);
-    expect(redisDown.body).not.toContain('listing_sync_jobs{');
-    expect(redisDown.body).toContain('listing_sync_runs{status="done"} 1');
+      data.jobCounts = async () => {
+        throw new Error('ECONNREFUSED');
+      };
+      const redisDown = await get(`${url}/metrics`);
+      expect(redisDown.status).toBe(200);
+      expect(redisDown.body).not.toContain('listing_sync_jobs{');
+      expect(redisDown.body).toContain('listing_sync_runs{status="done"} 1');
+    } finally {
+      await redis.quit();
+      await cleanPrefix(redisUrl, prefix);
+    }
   });
 
   it('/healthz says ok when Redis answers and 503 when it does not', async () => {
