@@ -49,6 +49,7 @@ export interface RawSyncOptions {
   force: boolean;
 }
 
+/** --max-rejected as typed ('5%' or '5') → the number checkGuard compares; the only parser of it. */
 const percent = z
   .string()
   .trim()

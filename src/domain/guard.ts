@@ -130,12 +130,3 @@ export function parseMaxDeletes(text: string): MaxDeletes {
   if (value >= 0 && value <= 100) return { kind: 'percent', value };
   throw new UsageError(`--max-deletes must be a whole number of listings (e.g. 25) or a percentage from 0% to 100% (e.g. 10%), got "${text}".`, { flag: '--max-deletes', value: text });
 }
-
-/** Parses --max-rejected: '5%' or '5' (a percentage of the feed's rows). Throws UsageError. */
-export function parseMaxRejected(text: string): number {
-  const trimmed = text.trim();
-  const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(trimmed);
-  const value = match?.[1] === undefined ? Number.NaN : Number(match[1]);
-  if (value >= 0 && value <= 100) return value;
-  throw new UsageError(`--max-rejected must be a percentage from 0% to 100% (e.g. 5%), got "${text}".`, { flag: '--max-rejected', value: text });
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkGuard, parseMaxDeletes, parseMaxRejected, type GuardInput } from '../../src/domain/guard.js';
+import { checkGuard, parseMaxDeletes, type GuardInput } from '../../src/domain/guard.js';
 import { LedgerByPosition } from '../../src/domain/snapshot/ledger-by-position.js';
 import type { Plan, PlannedDelete } from '../../src/domain/plan.js';
 import { planSync, type PlanResult } from '../../src/domain/planner.js';
@@ -86,21 +86,15 @@ describe('checkGuard', () => {
   });
 });
 
-describe('parseMaxDeletes / parseMaxRejected', () => {
+describe('parseMaxDeletes', () => {
   it('reads counts and percentages', () => {
     expect(parseMaxDeletes('25')).toEqual({ kind: 'count', value: 25 });
     expect(parseMaxDeletes(' 10% ')).toEqual({ kind: 'percent', value: 10 });
     expect(parseMaxDeletes('12.5%')).toEqual({ kind: 'percent', value: 12.5 });
-    expect(parseMaxRejected('5%')).toBe(5);
-    expect(parseMaxRejected('2.5')).toBe(2.5);
   });
 
   it.each(['', 'ten', '-1', '1.5', '150%', '%', '10%%'])('rejects %j with a USAGE error', (text) => {
     expect(() => parseMaxDeletes(text)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('--max-deletes') }));
-  });
-
-  it('rejects a bad --max-rejected', () => {
-    expect(() => parseMaxRejected('101%')).toThrow(expect.objectContaining({ code: 'USAGE' }));
   });
 });
 
