@@ -44,8 +44,33 @@ export function coerceError(thrown: unknown): Error & { code?: string } {
   return new ListingSyncError('UNKNOWN', `Non-error thrown: ${text}`);
 }
 
-/** Reads the stable `code` of any thrown value ('UNKNOWN' when it has none). */
+/** What `errorFields` reads off a thrown value. */
+export interface ErrorFields {
+  /** The stable string `code`, when the value has one. */
+  code?: string;
+  /** Its `details` record; empty when it has none (never undefined, so callers index it directly). */
+  details: Readonly<Record<string, unknown>>;
+}
+
+const NO_DETAILS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Reads `code` and `details` off any thrown value, by field and never by class, so it also works
+ * on an error that was serialised into a job's failure record (a plain object). The one place
+ * that does this: classification (retry table, rate limits, error mapping) reads through it.
+ */
+export function errorFields(thrown: unknown): ErrorFields {
+  if (typeof thrown !== 'object' || thrown === null) return { details: NO_DETAILS };
+  const { code, details } = thrown as { code?: unknown; details?: unknown };
+  const fields: ErrorFields = { details: typeof details === 'object' && details !== null ? (details as Record<string, unknown>) : NO_DETAILS };
+  if (typeof code === 'string') fields.code = code;
+  return fields;
+}
+
+/**
+ * Reads the stable `code` of any thrown value ('UNKNOWN' when it has none). A plain object is not
+ * an error: it is coerced first, so it reads as UNKNOWN whatever fields it has.
+ */
 export function errorCode(thrown: unknown): string {
-  const err = coerceError(thrown) as { code?: unknown };
-  return typeof err.code === 'string' ? err.code : 'UNKNOWN';
+  return errorFields(coerceError(thrown)).code ?? 'UNKNOWN';
 }

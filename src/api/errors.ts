@@ -3,7 +3,7 @@
  * and listing key in both the message and `details`. Helpers read `code`/`details` only, so they
  * also work on errors that were serialised into a job's failure record.
  */
-import { ListingSyncError } from '../errors.js';
+import { errorFields, ListingSyncError } from '../errors.js';
 import type { EndpointName } from './endpoints.js';
 import { isRetryable } from './retry-policy.js';
 
@@ -68,20 +68,9 @@ export class ApiError extends ListingSyncError {
   }
 }
 
-function detailsOf(err: unknown): Record<string, unknown> {
-  if (typeof err !== 'object' || err === null) return {};
-  const details = (err as { details?: unknown }).details;
-  return typeof details === 'object' && details !== null ? (details as Record<string, unknown>) : {};
-}
-
-function codeOf(err: unknown): string | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
+/** A numeric detail of any thrown value (status, envelopeCode, retryAfterMs), when it has one. */
 function numberDetail(err: unknown, key: string): number | undefined {
-  const value = detailsOf(err)[key];
+  const value = errorFields(err).details[key];
   return typeof value === 'number' ? value : undefined;
 }
 
@@ -96,8 +85,7 @@ function numberDetail(err: unknown, key: string): number | undefined {
  * rejected before sending (input, credentials).
  */
 export function mayHaveReachedService(err: unknown): boolean {
-  const code = codeOf(err);
-  const details = detailsOf(err);
+  const { code, details } = errorFields(err);
   if (details.phase !== 'sent') return false;
   switch (code) {
     case 'NETWORK':
@@ -120,7 +108,7 @@ export function mayHaveReachedService(err: unknown): boolean {
 
 /** True for HTTP 429 and envelope Code 429: the caller should slow down (queue rate limit), not just back off. */
 export function isRateLimited(err: unknown): boolean {
-  const code = codeOf(err);
+  const { code } = errorFields(err);
   if (code === 'HTTP_STATUS') return numberDetail(err, 'status') === 429;
   if (code === 'ENVELOPE_FAILURE') return numberDetail(err, 'envelopeCode') === 429;
   return false;

@@ -7,6 +7,7 @@
  * override (`mergeRetryTable` + `retryTableOverrideSchema`).
  */
 import { z } from 'zod';
+import { errorFields } from '../errors.js';
 
 /** One code, or an inclusive range (`to` absent = no upper bound). */
 export type CodeMatcher = number | { readonly from: number; readonly to?: number };
@@ -42,26 +43,13 @@ function matches(value: unknown, matchers: readonly CodeMatcher[]): boolean {
   return matchers.some((m) => (typeof m === 'number' ? m === value : value >= m.from && (m.to === undefined || value <= m.to)));
 }
 
-function readCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : undefined;
-}
-
-function readDetail(error: unknown, key: string): unknown {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const details = (error as { details?: unknown }).details;
-  if (typeof details !== 'object' || details === null) return undefined;
-  return (details as Record<string, unknown>)[key];
-}
-
 /** True when the table says the failed call may be repeated unchanged. Unknown throwables are not retryable. */
 export function isRetryable(error: unknown, table: RetryTable = DEFAULT_RETRY_TABLE): boolean {
-  const code = readCode(error);
+  const { code, details } = errorFields(error);
   if (code === undefined) return false;
   if (table.errorCodes.includes(code)) return true;
-  if (code === 'HTTP_STATUS') return matches(readDetail(error, 'status'), table.httpStatuses);
-  if (code === 'ENVELOPE_FAILURE') return matches(readDetail(error, 'envelopeCode'), table.envelopeCodes);
+  if (code === 'HTTP_STATUS') return matches(details.status, table.httpStatuses);
+  if (code === 'ENVELOPE_FAILURE') return matches(details.envelopeCode, table.envelopeCodes);
   return false;
 }
 

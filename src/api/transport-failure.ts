@@ -2,6 +2,7 @@
  * Turns what undici/net throw into an ApiError with code NETWORK, TIMEOUT or ABORTED, recording
  * whether the request may have left (phase) so that mayHaveReachedService can tell.
  */
+import { errorFields } from '../errors.js';
 import type { EndpointName } from './endpoints.js';
 import { ApiError, type ApiErrorDetails } from './errors.js';
 
@@ -25,8 +26,8 @@ function lowLevelCode(thrown: unknown): string | undefined {
   let current: unknown = thrown;
   // undici wraps some socket errors (cause chain); the first string code wins.
   for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
+    const { code } = errorFields(current);
+    if (code !== undefined) return code;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;

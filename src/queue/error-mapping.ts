@@ -14,18 +14,12 @@
 import { UnrecoverableError, Worker, type Queue } from 'bullmq';
 import { API_ERROR_CODES, isRateLimited, retryAfterMs } from '../api/errors.js';
 import { DEFAULT_RETRY_TABLE, isRetryable, type RetryTable } from '../api/retry-policy.js';
-import { coerceError, errorCode } from '../errors.js';
+import { coerceError, errorCode, errorFields } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 export type ErrorVerdict = 'auth' | 'rate-limited' | 'retry' | 'fatal';
 
 const API_CODES: ReadonlySet<string> = new Set(API_ERROR_CODES);
-
-function detail(err: unknown, key: string): unknown {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const details = (err as { details?: unknown }).details;
-  return typeof details === 'object' && details !== null ? (details as Record<string, unknown>)[key] : undefined;
-}
 
 /** Decides what BullMQ should do with a failed attempt. */
 export function classifyError(err: unknown, table: RetryTable = DEFAULT_RETRY_TABLE): ErrorVerdict {
@@ -40,8 +34,9 @@ export function classifyError(err: unknown, table: RetryTable = DEFAULT_RETRY_TA
 export function describeFailure(err: unknown): { code: string; message: string } {
   const error = coerceError(err);
   const code = errorCode(err);
-  const number = detail(err, 'envelopeCode') ?? detail(err, 'status');
-  const envelopeMessage = detail(err, 'envelopeMessage');
+  const { details } = errorFields(err);
+  const number = details.envelopeCode ?? details.status;
+  const envelopeMessage = details.envelopeMessage;
   const text = typeof envelopeMessage === 'string' && envelopeMessage !== '' ? envelopeMessage : error.message;
   const label = typeof number === 'number' ? `${code} ${number}` : code;
   return { code: label, message: text };

@@ -6,7 +6,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/support/job-context.js';
 import { jobKind } from '../../jobs/registry.js';
-import { KEY_CLAIMED, errorCode } from '../errors.js';
+import { KEY_CLAIMED, errorCode, errorFields } from '../errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
 
 function runIdOf(data: unknown): string {
@@ -79,8 +79,8 @@ const CLAIM_WAIT_MAX_MS = 1000;
  * several waiters do not look again in lockstep.
  */
 function claimWaitMs(thrown: unknown): number {
-  const details = (thrown as { details?: { retryInMs?: unknown } }).details;
-  const remaining = typeof details?.retryInMs === 'number' ? details.retryInMs : CLAIM_WAIT_MAX_MS;
+  const { retryInMs } = errorFields(thrown).details;
+  const remaining = typeof retryInMs === 'number' ? retryInMs : CLAIM_WAIT_MAX_MS;
   return Math.max(50, Math.round(Math.min(remaining, CLAIM_WAIT_MAX_MS) * (0.5 + Math.random() / 2)));
 }
 
