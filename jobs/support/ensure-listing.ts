@@ -31,7 +31,7 @@ export interface EnsureResult {
 export async function ensureListing<T>(ctx: JobContext<T>, deps: JobDeps, target: EnsureTarget, lookUpFirst: boolean, entry: LedgerEntry | undefined): Promise<EnsureResult> {
   const callCtx = ctx.signal === undefined ? { listingKey: target.key } : { listingKey: target.key, signal: ctx.signal };
   if (lookUpFirst || entry !== undefined) {
-    const found = await lookUpKey(deps.api, target.chatbot, target.keyType, target.listing, ctx.signal);
+    const found = await lookUpKey(deps, target.chatbot, target.keyType, target.listing, ctx.signal);
     const [keep, ...extras] = found;
     if (keep !== undefined) {
       ctx.log(`found ${found.length} listing(s) for ${target.key}; keeping ${keep.id}`);

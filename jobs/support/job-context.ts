@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ApiClient } from '../../src/api/client-contract.js';
+import type { RetryTable } from '../../src/api/retry-policy.js';
 import type { Logger } from '../../src/logger.js';
 import type { Store } from '../../src/store/store.js';
 import type { JobOutcome } from '../../src/store/run-types.js';
@@ -38,6 +39,8 @@ export type ScheduledSyncRequest = { chatbot: string } & Record<string, unknown>
 
 export interface JobDeps {
   api: ApiClient;
+  /** The configured retry table (config.api.retryTable): which failed reads a job repeats in place (lookups). */
+  retryTable: RetryTable;
   store: Store;
   logger: Logger;
   now(): number;

@@ -5,52 +5,43 @@
  */
 import type { ApiClient } from '../../src/api/client-contract.js';
 import { isRateLimited } from '../../src/api/errors.js';
+import { listPager } from '../../src/api/list-pages.js';
 import { normaliseReadItem } from '../../src/api/normalise-read.js';
-import { isRetryable } from '../../src/api/retry-policy.js';
-import type { ListListingsData, ListRequest } from '../../src/api/schemas.js';
+import type { ReadRetrySchedule } from '../../src/api/retry.js';
+import type { RetryTable } from '../../src/api/retry-policy.js';
+import { compareIds } from '../../src/domain/id-order.js';
 import type { ListingFields, SyncKeyType } from '../../src/domain/listing.js';
 import type { RemoteListing } from '../../src/domain/snapshot/remote.js';
 
 const PAGE_SIZE = 100;
-const READ_TRIES = 3;
 
 /**
- * One list page, tried up to READ_TRIES times on transient failures. Why retry in place: a read
- * is idempotent, and failing the whole attempt on a read would make a create under faults need
- * two lucky requests per attempt (the attempt budget is sized for one). Rate limits still go
- * to the queue at once.
+ * How a lookup's page read is retried, in place. Why retry in place: a read is idempotent, and
+ * failing the whole attempt on a read would make a create under faults need two lucky requests
+ * per attempt (the attempt budget is sized for one). Why short: the job holds its lock meanwhile,
+ * and the queue's own backoff takes over after the last try.
  */
-async function listPage(api: ApiClient, request: ListRequest, ctx: { listingKey: string; signal?: AbortSignal }): Promise<ListListingsData> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await api.listListings(request, ctx);
-    } catch (thrown) {
-      if (attempt >= READ_TRIES || isRateLimited(thrown) || !isRetryable(thrown)) throw thrown;
-      await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-    }
-  }
+export const LOOKUP_READ_RETRY: ReadRetrySchedule = { attempts: 3, baseMs: 50, maxMs: 1_000 };
+
+/** What a lookup needs besides the listing: the client and the configured retry table. */
+export interface LookupDeps {
+  api: ApiClient;
+  retryTable: RetryTable;
 }
 
-function byOldestId(a: RemoteListing, b: RemoteListing): number {
-  const na = Number(a.id);
-  const nb = Number(b.id);
-  if (Number.isFinite(na) && Number.isFinite(nb) && na !== nb) return na - nb;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-/** Every remote listing holding `key`, oldest first. */
-export async function lookUpKey(api: ApiClient, chatbot: string, keyType: SyncKeyType, listing: ListingFields, signal?: AbortSignal): Promise<RemoteListing[]> {
+/** Every remote listing holding `key`, oldest (lowest service id) first. */
+export async function lookUpKey(deps: LookupDeps, chatbot: string, keyType: SyncKeyType, listing: ListingFields, signal?: AbortSignal): Promise<RemoteListing[]> {
   const key = keyType === 'MLSNumber' ? listing.MLSNumber : listing.Url;
-  const ctx = signal === undefined ? { listingKey: key } : { listingKey: key, signal };
   const filter = keyType === 'MLSNumber' ? { MLSNumber: key } : listing.City ? { CityName: listing.City } : {};
+  // Why rate limits are handed back at once: the queue then slows every worker, not just this one.
+  const retry = { ...LOOKUP_READ_RETRY, table: deps.retryTable, handBack: isRateLimited };
+  const pager = listPager(deps.api, { SerialNumber: chatbot, ...filter }, { pageSize: PAGE_SIZE, retry, listingKey: key, signal });
   const found: RemoteListing[] = [];
-  for (let page = 1; ; page += 1) {
-    const data = await listPage(api, { SerialNumber: chatbot, ...filter, PageNumber: page, PageSize: PAGE_SIZE }, ctx);
-    for (const item of data.List) {
+  for await (const page of pager.pages()) {
+    for (const item of page.items) {
       const held = keyType === 'MLSNumber' ? item.MLSNumber : item.Url;
       if (held.trim() === key) found.push(normaliseReadItem(item));
     }
-    if (data.List.length < PAGE_SIZE || page * PAGE_SIZE >= data.VirtualCount) break;
   }
-  return found.sort(byOldestId);
+  return found.sort((a, b) => compareIds(a.id, b.id));
 }

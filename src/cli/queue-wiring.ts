@@ -191,6 +191,7 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
   const enqueue: EnqueueOptions = { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) };
   return {
     api,
+    retryTable: config.api.retryTable,
     lease: syncLease(ctx),
     stores: syncStores(ctx.store),
     enqueuer: { enqueue: (plan, runId) => enqueueRunJobs(plan, runId, enqueue) },

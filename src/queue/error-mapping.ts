@@ -12,8 +12,9 @@
  * about the request, and the attempt budget bounds them.
  */
 import { UnrecoverableError, Worker, type Queue } from 'bullmq';
-import { API_ERROR_CODES, isRateLimited, retryAfterMs } from '../api/errors.js';
-import { DEFAULT_RETRY_TABLE, isRetryable, type RetryTable } from '../api/retry-policy.js';
+import { API_ERROR_CODES, isRateLimited } from '../api/errors.js';
+import { retryAfterWithin } from '../api/retry.js';
+import { isRetryable, type RetryTable } from '../api/retry-policy.js';
 import { coerceError, errorCode, errorFields } from '../errors.js';
 import type { Logger } from '../logger.js';
 
@@ -21,8 +22,8 @@ export type ErrorVerdict = 'auth' | 'rate-limited' | 'retry' | 'fatal';
 
 const API_CODES: ReadonlySet<string> = new Set(API_ERROR_CODES);
 
-/** Decides what BullMQ should do with a failed attempt. */
-export function classifyError(err: unknown, table: RetryTable = DEFAULT_RETRY_TABLE): ErrorVerdict {
+/** Decides what BullMQ should do with a failed attempt; `table` is the configured retry table. */
+export function classifyError(err: unknown, table: RetryTable): ErrorVerdict {
   const code = errorCode(err);
   if (code === 'AUTH_FAILED') return 'auth';
   if (isRateLimited(err)) return 'rate-limited';
@@ -51,7 +52,8 @@ export function failureLine(err: unknown): string {
 export interface ErrorMappingContext {
   queue: Queue;
   logger: Logger;
-  retryTable?: RetryTable;
+  /** The configured retry table (config.api.retryTable). */
+  retryTable: RetryTable;
   /** Queue-wide pause when the service says 429 without Retry-After. */
   defaultRateLimitMs: number;
   /** Upper bound on a Retry-After honoured (a service asking for an hour stalls every run). */
@@ -73,7 +75,8 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
       );
       return { toThrow: Worker.RateLimitError(), final: false };
     case 'rate-limited': {
-      const waitMs = Math.min(retryAfterMs(err) ?? ctx.defaultRateLimitMs, ctx.maxRateLimitMs ?? 60_000);
+      const maxMs = ctx.maxRateLimitMs ?? 60_000;
+      const waitMs = retryAfterWithin(err, maxMs) ?? Math.min(ctx.defaultRateLimitMs, maxMs);
       await ctx.queue.rateLimit(Math.max(1, waitMs));
       ctx.logger.warn({ queue: ctx.queue.name, waitMs }, 'service rate limit: slowing the whole queue');
       return { toThrow: Worker.RateLimitError(), final: false };

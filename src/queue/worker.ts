@@ -15,7 +15,8 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { Logger } from '../logger.js';
-import { backoffDelay, type BackoffSettings } from './backoff.js';
+import type { BackoffSettings } from '../api/retry.js';
+import { backoffStrategy } from './backoff.js';
 import { ListingSyncError } from '../errors.js';
 import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
 import type { ErrorMappingContext } from './error-mapping.js';
@@ -46,12 +47,17 @@ export interface WorkerOptions {
   rate?: { max: number; durationMs: number };
   backoff?: BackoffSettings;
   stall?: Partial<StallSettings>;
-  retryTable?: RetryTable;
+  /**
+   * The configured retry table (config.api.retryTable): one table for the error mapping (retry
+   * or fail a job) and for the reads jobs retry in place (a key lookup), added to their deps here.
+   */
+  retryTable: RetryTable;
   /** Queue-wide wait after a 429 without Retry-After (default 1000 ms). */
   defaultRateLimitMs?: number;
   /** Longest Retry-After honoured (default 60 s). */
   maxRateLimitMs?: number;
-  deps: JobDeps;
+  /** What the jobs get, but the retry table (the worker adds `retryTable`). */
+  deps: Omit<JobDeps, 'retryTable'>;
   logger: Logger;
   /** Reports Redis outages and BullMQ errors, one line per interval (default: a watch of its own on `logger`). */
   watch?: RedisWatch;
@@ -89,7 +95,7 @@ function unlessAborted<T>(step: Promise<T>, signal: AbortSignal | undefined): Pr
 }
 
 export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
-  const { redis, deps, logger, signal } = options;
+  const { redis, logger, signal } = options;
   const stall = { ...DEFAULT_STALL, ...options.stall };
   const backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
   const watch = options.watch ?? createRedisWatch(logger, { label: redisLabel(redis.url), intervalMs: RECONNECT_MAX_MS });
@@ -114,15 +120,15 @@ type StartOptions = WorkerOptions & { stall: StallSettings; backoff: BackoffSett
 
 /** Checks the queue, creates the workers (pushed onto `workers` as they are made) and waits until they are ready. */
 async function startOn(queue: Queue, [writesConnection, syncConnection]: [WorkerConnection, WorkerConnection], workers: Worker[], options: StartOptions): Promise<Omit<RunningWorkers, 'close'>> {
-  const { redis, deps, logger, stall, backoff, watch } = options;
+  const { redis, logger, stall, backoff, watch, retryTable } = options;
+  const deps: JobDeps = { ...options.deps, retryTable };
   await checkEvictionPolicy(writesConnection, logger);
   if (options.globalConcurrency !== undefined) await queue.setGlobalConcurrency(options.globalConcurrency);
   if (await queue.isPaused()) logger.warn(`queue ${QUEUE_NAMES.writes} is paused (an authentication failure?): run \`listing-sync jobs resume\` once the credentials are fixed`);
   // Stopped while waiting for Redis: make no workers the stop would not know about.
   if (options.signal?.aborted) throw stoppedEarly();
 
-  const mapping: ErrorMappingContext = { queue, logger, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000 };
-  if (options.retryTable) mapping.retryTable = options.retryTable;
+  const mapping: ErrorMappingContext = { queue, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000 };
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
   const processor = createProcessor({ ...deps, api: gateApiClient(deps.api, options.concurrency) }, mapping);
   const common = {
@@ -134,7 +140,7 @@ async function startOn(queue: Queue, [writesConnection, syncConnection]: [Worker
     // once Redis is back, work should carry on within a second, not 15 s later. (While Redis is
     // away fetches wait for the reconnect rather than fail, so this never spins.)
     runRetryDelay: 1000,
-    settings: { backoffStrategy: (attemptsMade: number) => backoffDelay(attemptsMade, backoff) },
+    settings: { backoffStrategy: backoffStrategy(backoff) },
   };
   const writes = new Worker(QUEUE_NAMES.writes, processor, {
     ...common,

@@ -3,6 +3,7 @@
  * It composes the parts and owns no I/O of its own: every effect arrives through `SyncDeps`.
  */
 import type { ApiClient } from '../api/client-contract.js';
+import type { RetryTable } from '../api/retry-policy.js';
 import { checkGuard, parseMaxDeletes } from '../domain/guard.js';
 import type { PlanningLedger } from '../domain/planning-ledger.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from '../domain/snapshot/remote-key-index.js';
@@ -60,6 +61,8 @@ export interface SyncProgress {
 
 export interface SyncDeps {
   api: ApiClient;
+  /** The configured retry table (config.api.retryTable): which failed snapshot page reads are tried again. */
+  retryTable: RetryTable;
   stores: SyncStores;
   enqueuer: SyncEnqueuer;
   logger: Logger;
@@ -108,6 +111,7 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
     pageSize: request.pageSize ?? DEFAULT_SNAPSHOT_OPTIONS.pageSize,
     concurrency: DEFAULT_SNAPSHOT_OPTIONS.concurrency,
     maxRereads: DEFAULT_SNAPSHOT_OPTIONS.maxRereads,
+    retryTable: deps.retryTable,
     ...(deps.progress?.remote ? { onProgress: deps.progress.remote } : {}),
     ...(deps.signal ? { signal: deps.signal } : {}),
   });

@@ -4,12 +4,13 @@
  */
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client-contract.js';
+import { listPager, pageCountOf, type ListPage, type ListPager } from '../api/list-pages.js';
 import { normaliseReadItem } from '../api/normalise-read.js';
-import type { ListingRead } from '../api/schemas.js';
+import type { ReadRetrySchedule } from '../api/retry.js';
+import { DEFAULT_RETRY_TABLE, type RetryTable } from '../api/retry-policy.js';
 import type { RemoteSnapshot } from '../domain/snapshot/remote.js';
 import { RemoteTableBuilder, type RemoteTable } from '../domain/snapshot/remote-table.js';
-import { coerceError, ListingSyncError } from '../errors.js';
-import { DEFAULT_READ_RETRY, retryRead, type ReadRetryOptions } from './retry-read.js';
+import { coerceError, errorFields, ListingSyncError } from '../errors.js';
 
 export interface SnapshotOptions {
   chatbot: string;
@@ -19,7 +20,10 @@ export interface SnapshotOptions {
   concurrency: number;
   /** Whole re-reads allowed when the list changed while it was paged. */
   maxRereads: number;
-  retry?: ReadRetryOptions;
+  /** The configured retry table (config.api.retryTable): which failed page reads are tried again. */
+  retryTable: RetryTable;
+  /** Attempts and delays of one page read (SNAPSHOT_READ_RETRY when absent). */
+  retry?: ReadRetrySchedule;
   /** Called after every page with items read so far and the expected total. */
   onProgress?: (read: number, total: number) => void;
   signal?: AbortSignal;
@@ -27,12 +31,11 @@ export interface SnapshotOptions {
 
 export const DEFAULT_SNAPSHOT_OPTIONS = { pageSize: 100, concurrency: 4, maxRereads: 2 } as const;
 
-/** One page as the api client returned it (validated). */
-export interface PageResult {
-  page: number;
-  items: ListingRead[];
-  virtualCount: number;
-}
+/**
+ * How patiently a page is read. Why 5 attempts up to 5 s apart: one page that cannot be read
+ * makes the whole snapshot incomplete (no deletes), so a read rides out a short outage.
+ */
+export const SNAPSHOT_READ_RETRY: ReadRetrySchedule = { attempts: 5, baseMs: 200, maxMs: 5_000 };
 
 interface ReadAttempt {
   /** The listings read, in service order (by ID), each ID once. */
@@ -60,7 +63,7 @@ export class PageCollector {
     this.pages = new Uint32Array(this.ids.length);
   }
 
-  add(result: PageResult): void {
+  add(result: ListPage): void {
     for (const item of result.items) {
       this.builder.add(normaliseReadItem(item));
       if (this.count === this.ids.length) this.grow();
@@ -94,23 +97,14 @@ export class PageCollector {
   }
 }
 
-async function readOnce(api: ApiClient, options: SnapshotOptions): Promise<ReadAttempt> {
-  const retry = { ...(options.retry ?? DEFAULT_READ_RETRY), signal: options.signal };
-  const readPage = (page: number): Promise<PageResult> =>
-    retryRead(async () => {
-      const data = await api.listListings(
-        { SerialNumber: options.chatbot, PageNumber: page, PageSize: options.pageSize },
-        options.signal ? { signal: options.signal } : {},
-      );
-      return { page, items: data.List, virtualCount: data.VirtualCount };
-    }, retry);
-
+async function readOnce(pager: ListPager, options: SnapshotOptions): Promise<ReadAttempt> {
   // The first page must succeed: without VirtualCount there is nothing to check against.
-  const first = await readPage(1).catch((thrown: unknown) => {
+  const first = await pager.read(1).catch((thrown: unknown) => {
     throw isChatbotNotFound(thrown) ? chatbotNotFoundError([options.chatbot]) : thrown;
   });
   const total = first.virtualCount;
-  const pageCount = Math.max(1, Math.ceil(total / options.pageSize));
+  // Why page 1's count and not each page's: a count that changes while paging is drift, reported below.
+  const pageCount = pageCountOf(total, options.pageSize);
   const collected = new PageCollector(total);
   collected.add(first);
   let read = first.items.length;
@@ -122,7 +116,7 @@ async function readOnce(api: ApiClient, options: SnapshotOptions): Promise<ReadA
     Array.from({ length: pageCount - 1 }, (_, i) => i + 2).map((page) =>
       limit(async () => {
         try {
-          const result = await readPage(page);
+          const result = await pager.read(page);
           collected.add(result);
           read += result.items.length;
           options.onProgress?.(read, total);
@@ -152,9 +146,8 @@ async function readOnce(api: ApiClient, options: SnapshotOptions): Promise<ReadA
  * Code 404. Read by field, not class: errors may have been serialised.
  */
 export function isChatbotNotFound(thrown: unknown): boolean {
-  if (typeof thrown !== 'object' || thrown === null) return false;
-  const { code, details } = thrown as { code?: unknown; details?: { envelopeCode?: unknown } };
-  return code === 'ENVELOPE_FAILURE' && details?.envelopeCode === 404;
+  const { code, details } = errorFields(thrown);
+  return code === 'ENVELOPE_FAILURE' && details.envelopeCode === 404;
 }
 
 /**
@@ -173,16 +166,21 @@ export function chatbotNotFoundError(chatbots: readonly string[]): ListingSyncEr
 
 /**
  * The chatbots among `chatbots` the service does not know, asked one small RealEstateList page
- * each (bounded fan-out, reads retried as the snapshot's are). Other read errors are thrown.
+ * each (bounded fan-out, reads retried as the snapshot's are, with `retryTable`, by default the
+ * built-in table). Other read errors are thrown.
  */
-export async function unknownChatbots(api: ApiClient, chatbots: readonly string[], options: { concurrency?: number; signal?: AbortSignal } = {}): Promise<string[]> {
+export async function unknownChatbots(
+  api: ApiClient,
+  chatbots: readonly string[],
+  options: { concurrency?: number; signal?: AbortSignal; retryTable?: RetryTable } = {},
+): Promise<string[]> {
   const limit = pLimit(options.concurrency ?? DEFAULT_SNAPSHOT_OPTIONS.concurrency);
-  const retry = { ...DEFAULT_READ_RETRY, ...(options.signal ? { signal: options.signal } : {}) };
+  const retry = { ...SNAPSHOT_READ_RETRY, table: options.retryTable ?? DEFAULT_RETRY_TABLE };
   const known = await Promise.all(
     chatbots.map((chatbot) =>
       limit(async () => {
         try {
-          await retryRead(() => api.listListings({ SerialNumber: chatbot, PageNumber: 1, PageSize: 1 }, options.signal ? { signal: options.signal } : {}), retry);
+          await listPager(api, { SerialNumber: chatbot }, { pageSize: 1, retry, signal: options.signal }).read(1);
           return true;
         } catch (thrown) {
           if (isChatbotNotFound(thrown)) return false;
@@ -200,9 +198,11 @@ export async function unknownChatbots(api: ApiClient, chatbots: readonly string[
  * it is returned with complete=false so that no delete is ever planned from it.
  */
 export async function readRemoteSnapshot(api: ApiClient, options: SnapshotOptions): Promise<RemoteSnapshot> {
-  let attempt = await readOnce(api, options);
+  const retry = { ...(options.retry ?? SNAPSHOT_READ_RETRY), table: options.retryTable };
+  const pager = listPager(api, { SerialNumber: options.chatbot }, { pageSize: options.pageSize, retry, signal: options.signal });
+  let attempt = await readOnce(pager, options);
   for (let reread = 0; reread < options.maxRereads && attempt.failedPages.length === 0 && attempt.drift.length > 0; reread += 1) {
-    attempt = await readOnce(api, options);
+    attempt = await readOnce(pager, options);
   }
   const incompleteReasons = [
     ...attempt.failedPages.map((f) => `page ${f.page} could not be read: ${f.error}`),

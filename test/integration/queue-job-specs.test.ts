@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../src/queue/backoff.js';
+import { backoffDelay } from '../../src/api/retry.js';
+import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
 import { jobSpecsOf } from '../../src/queue/job-specs.js';
 import { ApiError } from '../../src/api/errors.js';
@@ -58,11 +59,11 @@ describe('retry delays and error mapping', () => {
 
   it('keeps the envelope Code and Message of a non-retryable failure, and tells the kinds apart', () => {
     const notFound = new ApiError('ENVELOPE_FAILURE', 'envelope Code 400', { endpoint: 'createListing', phase: 'sent', envelopeCode: 400, envelopeMessage: 'Status: must be one of Active, PreOnMarket, Sold' });
-    expect(classifyError(notFound)).toBe('fatal');
+    expect(classifyError(notFound, DEFAULT_RETRY_TABLE)).toBe('fatal');
     expect(describeFailure(notFound)).toEqual({ code: 'ENVELOPE_FAILURE 400', message: 'Status: must be one of Active, PreOnMarket, Sold' });
-    expect(classifyError(new ApiError('HTTP_STATUS', '503', { endpoint: 'createListing', phase: 'sent', status: 503 }))).toBe('retry');
-    expect(classifyError(new ApiError('ENVELOPE_FAILURE', '429', { endpoint: 'createListing', phase: 'sent', envelopeCode: 429 }))).toBe('rate-limited');
-    expect(classifyError(new ApiError('AUTH_FAILED', 'no', { endpoint: 'createListing', phase: 'sent', status: 401 }))).toBe('auth');
-    expect(classifyError(new Error('Connection is closed.'))).toBe('retry');
+    expect(classifyError(new ApiError('HTTP_STATUS', '503', { endpoint: 'createListing', phase: 'sent', status: 503 }), DEFAULT_RETRY_TABLE)).toBe('retry');
+    expect(classifyError(new ApiError('ENVELOPE_FAILURE', '429', { endpoint: 'createListing', phase: 'sent', envelopeCode: 429 }), DEFAULT_RETRY_TABLE)).toBe('rate-limited');
+    expect(classifyError(new ApiError('AUTH_FAILED', 'no', { endpoint: 'createListing', phase: 'sent', status: 401 }), DEFAULT_RETRY_TABLE)).toBe('auth');
+    expect(classifyError(new Error('Connection is closed.'), DEFAULT_RETRY_TABLE)).toBe('retry');
   });
 });

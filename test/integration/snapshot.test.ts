@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/client-contract.js';
+import { DEFAULT_RETRY_TABLE, mergeRetryTable, retryTableOverrideSchema } from '../../src/api/retry-policy.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { readRemoteSnapshot } from '../../src/sync/snapshot.js';
@@ -25,13 +27,15 @@ async function setup(count: number, faults: Parameters<RunningSimulator['state']
   return { sim, api };
 }
 
-const fastRetry = { attempts: 6, baseDelayMs: 1, maxDelayMs: 5 };
+/** What every read here shares: the built-in retry table (tests that override it say so). */
+const SNAPSHOT = { retryTable: DEFAULT_RETRY_TABLE };
+const fastRetry = { attempts: 6, baseMs: 1, maxMs: 5 };
 
 describe('remote snapshot', () => {
   it('reads every page in full and normalises each item', async () => {
     const { api } = await setup(250);
     const progress: number[] = [];
-    const snapshot = await readRemoteSnapshot(api, { chatbot: BOT, pageSize: 100, concurrency: 3, maxRereads: 1, onProgress: (read) => progress.push(read) });
+    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 100, concurrency: 3, maxRereads: 1, onProgress: (read) => progress.push(read) });
     expect(snapshot.complete).toBe(true);
     expect(snapshot.incompleteReasons).toEqual([]);
     expect(snapshot.virtualCount).toBe(250);
@@ -45,14 +49,14 @@ describe('remote snapshot', () => {
 
   it('an empty chatbot is a complete, empty snapshot', async () => {
     const { api } = await setup(0);
-    const snapshot = await readRemoteSnapshot(api, { chatbot: BOT, pageSize: 100, concurrency: 2, maxRereads: 1 });
+    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 100, concurrency: 2, maxRereads: 1 });
     expect(snapshot).toMatchObject({ complete: true, virtualCount: 0 });
     expect(snapshot.rows.length).toBe(0);
   });
 
   it('retries transient page failures (HTTP 503, envelope 500) and still completes', async () => {
     const { api, sim } = await setup(300, { seed: 7, http503Rate: 0.3, envelopeFailureRate: 0.2 });
-    const snapshot = await readRemoteSnapshot(api, { chatbot: BOT, pageSize: 50, concurrency: 3, maxRereads: 1, retry: fastRetry });
+    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 50, concurrency: 3, maxRereads: 1, retry: fastRetry });
     expect(snapshot.complete).toBe(true);
     expect(snapshot.rows.length).toBe(300);
     expect(sim.state.callCounts().listListings).toBeGreaterThan(6);
@@ -61,7 +65,7 @@ describe('remote snapshot', () => {
   it('marks the snapshot incomplete when a later page keeps failing', async () => {
     const { api, sim } = await setup(300);
     const snapshot = await readRemoteSnapshot(api, {
-      chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+      ...SNAPSHOT, chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 2, baseMs: 1, maxMs: 1 },
       onProgress: (read) => {
         if (read === 50) sim.state.setFaults({ http503Rate: 1 });
       },
@@ -73,12 +77,12 @@ describe('remote snapshot', () => {
 
   it('fails outright when the first page cannot be read (no VirtualCount to check against)', async () => {
     const { api } = await setup(10, { http503Rate: 1 });
-    await expect(readRemoteSnapshot(api, { chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } })).rejects.toMatchObject({ code: 'HTTP_STATUS' });
+    await expect(readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 2, baseMs: 1, maxMs: 1 } })).rejects.toMatchObject({ code: 'HTTP_STATUS' });
   });
 
   it('detects listings added or removed while paging, re-reads, and reports drift that persists', async () => {
     const { api, sim } = await setup(200, { seed: 11, driftRate: 1 });
-    const snapshot = await readRemoteSnapshot(api, { chatbot: BOT, pageSize: 20, concurrency: 1, maxRereads: 2 });
+    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 20, concurrency: 1, maxRereads: 2 });
     expect(snapshot.complete).toBe(false);
     expect(snapshot.incompleteReasons.join('\n')).toMatch(/VirtualCount changed|seen on pages|but VirtualCount is/);
     // three whole reads: the first and two re-reads
@@ -89,7 +93,7 @@ describe('remote snapshot', () => {
     const { api, sim } = await setup(120, { seed: 5, driftRate: 1 });
     let pages = 0;
     const snapshot = await readRemoteSnapshot(api, {
-      chatbot: BOT, pageSize: 20, concurrency: 1, maxRereads: 2,
+      ...SNAPSHOT, chatbot: BOT, pageSize: 20, concurrency: 1, maxRereads: 2,
       onProgress: () => {
         pages += 1;
         if (pages === 6) sim.state.setFaults({});
@@ -99,4 +103,66 @@ describe('remote snapshot', () => {
     expect(snapshot.rows.length).toBe(snapshot.virtualCount);
     expect(snapshot.rows.length).toBe(sim.state.listings(BOT).length);
   });
+});
+
+describe('the snapshot retries with the configured table', () => {
+  // LISTING_SYNC_RETRY_ENVELOPE_CODES=429: envelope Code 500 is no longer worth repeating.
+  const no500 = mergeRetryTable(DEFAULT_RETRY_TABLE, retryTableOverrideSchema.parse({ envelopeCodes: '429' }));
+
+  it('fails at once on an envelope 500 the configured table does not retry (the default table retries it)', async () => {
+    const { api, sim } = await setup(10, { envelopeFailureRate: 1 });
+    const options = { chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 4, baseMs: 1, maxMs: 1 } };
+    await expect(readRemoteSnapshot(api, { ...options, retryTable: no500 })).rejects.toMatchObject({ code: 'ENVELOPE_FAILURE', details: { envelopeCode: 500 } });
+    expect(sim.state.callCounts().listListings).toBe(1);
+    await expect(readRemoteSnapshot(api, { ...options, retryTable: DEFAULT_RETRY_TABLE })).rejects.toMatchObject({ code: 'ENVELOPE_FAILURE' });
+    expect(sim.state.callCounts().listListings).toBe(1 + 4);
+  });
+
+  it('a later page failing that way makes the snapshot incomplete without retries', async () => {
+    const { api, sim } = await setup(120);
+    const snapshot = await readRemoteSnapshot(api, {
+      chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retryTable: no500, retry: { attempts: 4, baseMs: 1, maxMs: 1 },
+      onProgress: (read) => {
+        if (read === 50) sim.state.setFaults({ envelopeFailureRate: 1 });
+      },
+    });
+    expect(snapshot.complete).toBe(false);
+    expect(snapshot.incompleteReasons).toEqual([expect.stringMatching(/^page 2 could not be read: /), expect.stringMatching(/^page 3 could not be read: /)]);
+    expect(sim.state.callCounts().listListings).toBe(3);
+  });
+});
+
+describe('Retry-After on a page read', () => {
+  it('is honoured up to the read\'s longest delay: a service asking for an hour does not park the snapshot', async () => {
+    // The simulator only sends Retry-After with 429s; this service answers 503 + Retry-After: 3600 once.
+    let requests = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        requests += 1;
+        if (requests === 1) {
+          res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '3600' });
+          res.end('busy');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ Data: { List: [], VirtualCount: 0 }, Version: '1.0', Success: true, Code: 200, Message: '' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    api = createApiClient({ baseUrl: `http://127.0.0.1:${port}`, credentials: { secretKey: 's', sessionKey: 'k', projectAuthToken: 'p' } });
+    try {
+      const started = Date.now();
+      const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 3, baseMs: 1, maxMs: 40 } });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(snapshot).toMatchObject({ complete: true, virtualCount: 0 });
+      expect(requests).toBe(2);
+    } finally {
+      await api.close();
+      api = undefined;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 10_000);
 });

@@ -6,6 +6,7 @@ import { addSchedule, listSchedules, removeSchedule } from '../../src/queue/sche
 import { startWorkers, type RunningWorkers } from '../../src/queue/worker.js';
 import { createStore } from '../../src/store/store.js';
 import { createApiClient } from '../../src/api/client.js';
+import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 
 const url = inject('redisUrl');
@@ -39,11 +40,11 @@ describe('schedules', () => {
     const store = createStore(redis, prefix);
     const runSync = async (req: unknown) => {
       calls.push(req);
-      return { summary: { runId: `run-${calls.length}`, guard: { ok: false, reasons: ['too many deletes'] } } };
+      return { runId: `run-${calls.length}`, status: 'refused' as const, reason: 'too many deletes' };
     };
     const started: RunningWorkers[] = [];
     for (let i = 0; i < 2; i += 1) {
-      started.push(await startWorkers({ redis: { url, prefix }, concurrency: 2, deps: { api, store, logger, now: () => Date.now(), runSync }, logger }));
+      started.push(await startWorkers({ redis: { url, prefix }, concurrency: 2, retryTable: DEFAULT_RETRY_TABLE, deps: { api, store, logger, now: () => Date.now(), runSync }, logger }));
     }
     cleanup.push(async () => { await Promise.all(started.map((w) => w.close())); });
     const t0 = Date.now();

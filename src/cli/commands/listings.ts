@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { ApiClient } from '../../api/client-contract.js';
+import { listPager } from '../../api/list-pages.js';
 import { normaliseReadItem } from '../../api/normalise-read.js';
 import { listingUpdateSchema, listingWriteSchema, type ListingRead, type ListRequest } from '../../api/schemas.js';
 import { KEY_TYPES, SALE_TYPES, type ListingUpdate, type ListingWrite } from '../../domain/listing.js';
@@ -62,18 +63,19 @@ interface ListResult {
   virtualCount: number;
 }
 
-/** Reads pages 1, 2, … until VirtualCount items were read or a page comes back short. */
+/**
+ * Every page, in order, through the project's one pager (each page asked for once: a person
+ * watching runs it again). VirtualCount is page 1's, which the caller checks the count against.
+ */
 async function readAllPages(client: ApiClient, request: ListRequest): Promise<ListResult> {
-  const pageSize = request.PageSize ?? ALL_PAGE_SIZE;
+  const { PageNumber: _page, PageSize: pageSize = ALL_PAGE_SIZE, ...query } = request;
   const items: ListingRead[] = [];
-  let virtualCount = 0;
-  for (let page = 1; ; page += 1) {
-    const data = await client.listListings({ ...request, PageNumber: page, PageSize: pageSize });
-    if (page === 1) virtualCount = data.VirtualCount;
-    items.push(...data.List);
-    if (data.List.length < pageSize || items.length >= data.VirtualCount) break;
+  let virtualCount: number | undefined;
+  for await (const page of listPager(client, query, { pageSize }).pages()) {
+    virtualCount ??= page.virtualCount;
+    items.push(...page.items);
   }
-  return { items, virtualCount };
+  return { items, virtualCount: virtualCount ?? 0 };
 }
 
 async function listingFromFile(options: WriteOptions): Promise<Record<string, unknown>> {
