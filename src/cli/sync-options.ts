@@ -8,7 +8,7 @@ import { parseMaxDeletes } from '../domain/guard.js';
 import { SYNC_KEY_TYPES } from '../domain/listing.js';
 import { DELETE_SCOPES, SYNC_MODES } from '../domain/plan.js';
 import { UsageError } from '../errors.js';
-import type { SyncRequest } from '../sync/run-sync.js';
+import type { SyncRequest } from '../sync/sync-request.js';
 
 const PROFILES = ['native', 'redfin', 'reso'] as const;
 const FORMATS = ['csv', 'json', 'ndjson'] as const;

@@ -1,4 +1,5 @@
 /** The shapes of run records: what a sync did, kept in Redis by runs.ts. */
+import type { NewRunSummary, RunSummary } from './run-summary.js';
 
 /**
  * - planned: a dry run's record, or a run whose record exists before its jobs;
@@ -21,6 +22,7 @@ export function isFinalStatus(status: RunStatus): boolean {
   return FINAL_RUN_STATUSES.includes(status);
 }
 
+/** Who started a run: declared here once (the sync request, its summary and the record use it). */
 export const RUN_TRIGGERS = ['cli', 'schedule', 'demo'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
@@ -58,15 +60,16 @@ export interface NewRun {
   status: RunStatus;
   startedAt: number;
   finishedAt?: number;
-  /** Any JSON-serialisable summary: feed stats, remote stats, plan counts, guard verdict. */
-  summary?: unknown;
+  /** The sync's summary (feed stats, remote stats, plan counts, guard verdict), or why a scheduled run was skipped. */
+  summary?: NewRunSummary;
   /** Rejected feed rows, kept whole (the CSV download needs every one). */
   rejected?: readonly unknown[];
 }
 
 /** A run as stored: what the sync handed over (rejected rows are read apart) plus its live counts. */
 export interface RunRecord extends Omit<NewRun, 'summary' | 'rejected'> {
-  summary: unknown;
+  /** The stored summary's valid parts (see run-summary.ts); null when the run has none. */
+  summary: RunSummary | null;
   counts: RunCounts;
   rejectedCount: number;
   /** Why the reconciler marked the run stuck (status 'stuck'). */

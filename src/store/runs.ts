@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 import { NOW_LUA, RELEASE_LEASE_LUA, SETTLE_RUN_LUA } from './run-lua.js';
+import { readRunSummary, type NewRunSummary } from './run-summary.js';
 import { RUN_STATUSES, RUN_TRIGGERS, emptyCounts, isFinalStatus, type NewRun, type RunCounts, type RunRecord, type RunStatus } from './run-types.js';
 
 /** Records the job total once every job is in the queue, and settles the run if they all finished already. */
@@ -72,15 +73,6 @@ function countsFrom(get: (field: string) => string | null | undefined): RunCount
   return counts;
 }
 
-function parseSummary(text: string | undefined): unknown {
-  if (text === undefined || text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 function recordFrom(hash: Record<string, string>): RunRecord | undefined {
   if (hash.id === undefined || hash.chatbot === undefined) return undefined;
   const status = RUN_STATUSES.find((s) => s === hash.status) ?? 'planned';
@@ -92,7 +84,7 @@ function recordFrom(hash: Record<string, string>): RunRecord | undefined {
     forced: hash.forced === '1',
     status,
     startedAt: num(hash.startedAt),
-    summary: parseSummary(hash.summary),
+    summary: readRunSummary(hash.summary),
     counts: countsFrom((field) => hash[field]),
     rejectedCount: num(hash.rejectedCount),
   };
@@ -203,7 +195,7 @@ export class RunStore {
   }
 
   /** Changes status/finish time/summary of a run (a final status also takes it off the open list). */
-  async updateRun(runId: string, update: { status?: RunStatus; finishedAt?: number; summary?: unknown }): Promise<void> {
+  async updateRun(runId: string, update: { status?: RunStatus; finishedAt?: number; summary?: NewRunSummary }): Promise<void> {
     const fields: Record<string, string> = {};
     if (update.status !== undefined) fields.status = update.status;
     if (update.finishedAt !== undefined) fields.finishedAt = String(update.finishedAt);

@@ -1,5 +1,6 @@
 /** Renders a SyncSummary for people (the --json form is the object itself). */
-import type { RejectedRow, SyncSummary } from './summary.js';
+import type { SyncSummary } from '../store/run-summary.js';
+import type { RejectedRow } from './summary.js';
 
 /** Rejected rows listed in the text summary; the rest are in --report and the dashboard. */
 const REJECTED_SHOWN = 10;

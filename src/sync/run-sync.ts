@@ -8,7 +8,7 @@ import { checkGuard, parseMaxDeletes } from '../domain/guard.js';
 import type { PlanningLedger } from '../domain/planning-ledger.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from '../domain/snapshot/remote-key-index.js';
 import type { SyncKeyType } from '../domain/listing.js';
-import type { DeleteScope, Plan, SyncMode } from '../domain/plan.js';
+import type { Plan } from '../domain/plan.js';
 import { createPlanner, type Planner, type PlanResult } from '../domain/planner.js';
 import { displaySource } from '../feed/feed-source.js';
 import { openFeed, type FeedOptions, type OpenFeed } from '../feed/open-feed.js';
@@ -16,28 +16,11 @@ import type { Logger } from '../logger.js';
 import { holdingChatbot, type SyncLease } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
-import { feedSummary, planCounts, type SyncOutcome, type SyncSummary } from './summary.js';
+import type { SyncSummary } from '../store/run-summary.js';
+import { feedSummary, planCounts, type SyncOutcome } from './summary.js';
+import type { SyncRequest } from './sync-request.js';
 
-/** What a user (or a schedule) asks a sync to do. Serialisable: it is also a sync-run job's payload. */
-export interface SyncRequest {
-  chatbot: string;
-  feed: Omit<FeedOptions, 'keyType'>;
-  keyType: SyncKeyType;
-  mode: SyncMode;
-  deleteScope: DeleteScope;
-  /** '10%' or a count, as typed on the command line. */
-  maxDeletes: string;
-  maxRejectedPercent: number;
-  force: boolean;
-  dryRun: boolean;
-  volatileFields?: string[];
-  pageSize?: number;
-  trigger?: 'cli' | 'schedule' | 'demo';
-  /** How long to wait for another run of the chatbot to end before refusing (default 0: refuse at once). */
-  waitForLockMs?: number;
-}
-
-/** Redis-backed records the sync reads and writes, adapted by the composition root. */
+/** Redis-backed records the sync reads and writes (over the store: sync-stores.ts). */
 export interface SyncStores {
   /** The ledger by remote position (read after the snapshot, with its key index). */
   readLedger(chatbot: string, index: RemoteKeyIndex, positions: number): Promise<PlanningLedger>;

@@ -1,40 +1,13 @@
 /**
- * The summary a sync prints (text or --json) and stores on its run record. Field names are a
- * contract with scripts: `runId`, `chatbot`, `feed`, `remote`, `plan`, `guard`, `result`.
+ * What a sync decided (its outcome), and the parts of its summary built from the plan and the
+ * feed. The summary's shape is a schema in src/store/run-summary.ts: the run record stores it.
  */
 import type { DeletesWithheld, Plan } from '../domain/plan.js';
 import { displaySource } from '../feed/feed-source.js';
 import type { FeedRow, FeedStats } from '../feed/open-feed.js';
+import type { SyncSummary } from '../store/run-summary.js';
 
 export type RejectedRow = Extract<FeedRow, { kind: 'rejected' }>;
-
-export interface SyncSummary {
-  runId: string;
-  chatbot: string;
-  dryRun: boolean;
-  trigger: string;
-  startedAt: string;
-  finishedAt?: string;
-  feed: { source: string; profile: string; rows: number; valid: number; rejected: number; excluded: number; duplicates: number; filledDefaults: Record<string, number> };
-  remote: { listings: number; virtualCount: number; complete: boolean; incompleteReasons: string[]; duplicates: number; unkeyed: number };
-  plan: {
-    create: number;
-    update: number;
-    delete: number;
-    unchanged: number;
-    held: number;
-    adopted?: number;
-    /** Present when rows too broken to read their key made the plan withhold every delete; `reason` says so in a sentence. */
-    deletesWithheld?: DeletesWithheld & { reason: string };
-  };
-  guard: { ok: boolean; reasons: string[]; forced: boolean };
-  /** Jobs enqueued (absent for a dry run or a refused run). */
-  jobs?: number;
-  /** The run's status once waited for (done, failed, cancelled, stuck): sync --wait / --work, runs resume. */
-  status?: string;
-  /** Final outcome once the run's jobs finished (sync --wait / --work). */
-  result?: { created: number; updated: number; deleted: number; failed: number; superseded?: number; retried?: number };
-}
 
 /** Everything a sync decided, for --report and the run record. */
 export interface SyncOutcome {

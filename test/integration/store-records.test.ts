@@ -49,7 +49,7 @@ describe('ledger', () => {
 
 describe('runs', () => {
   it('keeps counts exact when a job records twice or fails then succeeds', async () => {
-    await store.runs.createRun({ id: NEW, chatbot: 'bot', trigger: 'cli', forced: false, status: 'enqueuing', startedAt: 5, summary: { plan: { creates: 2 } }, rejected: [{ line: 3 }] });
+    await store.runs.createRun({ id: NEW, chatbot: 'bot', trigger: 'cli', forced: false, status: 'enqueuing', startedAt: 5, summary: { skipped: 'a summary the counts do not depend on' }, rejected: [{ line: 3 }] });
     await store.runs.addRunJobs(NEW, ['j1', 'j2']);
     await store.runs.sealRun(NEW, 'bot', 2, 6);
     const base = { chatbot: 'bot', runId: NEW, weight: 1, now: 10 };

@@ -1,0 +1,57 @@
+/**
+ * What a user (or a schedule) asks a sync to do, as a zod schema: the type is inferred from it,
+ * and a request that comes back from Redis (a schedule's stored payload) is parsed with it
+ * before the sync runs.
+ */
+import { z } from 'zod';
+import { SYNC_KEY_TYPES } from '../domain/listing.js';
+import { DELETE_SCOPES, SYNC_MODES } from '../domain/plan.js';
+import { ListingSyncError } from '../errors.js';
+import { PROFILE_NAMES } from '../feed/record-mapping.js';
+import { FEED_FORMATS } from '../feed/sniff.js';
+import { RUN_TRIGGERS } from '../store/run-types.js';
+
+/** The feed part of a request: where and how to read it (the key type is the request's own). */
+const feedRequestSchema = z.object({
+  source: z.string().min(1),
+  profile: z.enum(PROFILE_NAMES),
+  /** Default 'utf-8'. */
+  encoding: z.string().optional(),
+  mapping: z.string().optional(),
+  /** Default: sniffed. */
+  format: z.enum(FEED_FORMATS).optional(),
+  /** Default: sniffed from the header line. */
+  delimiter: z.string().optional(),
+});
+
+/** Serialisable: it is also a sync-run job's payload (a schedule stores it). */
+export const syncRequestSchema = z.object({
+  chatbot: z.string().min(1),
+  feed: feedRequestSchema,
+  keyType: z.enum(SYNC_KEY_TYPES),
+  mode: z.enum(SYNC_MODES),
+  deleteScope: z.enum(DELETE_SCOPES),
+  /** '10%' or a count, as typed on the command line. */
+  maxDeletes: z.string(),
+  maxRejectedPercent: z.number().min(0).max(100),
+  force: z.boolean(),
+  dryRun: z.boolean(),
+  volatileFields: z.array(z.string()).optional(),
+  pageSize: z.number().int().min(1).optional(),
+  trigger: z.enum(RUN_TRIGGERS).optional(),
+  /** How long to wait for another run of the chatbot to end before refusing (default 0: refuse at once). */
+  waitForLockMs: z.number().min(0).optional(),
+});
+
+export type SyncRequest = z.infer<typeof syncRequestSchema>;
+
+/**
+ * A stored request (a schedule's payload) as a SyncRequest, or INVALID_INPUT naming every bad
+ * field: the schedule was added by another version, or its data was edited in Redis.
+ */
+export function parseStoredRequest(payload: unknown, what: string): SyncRequest {
+  const parsed = syncRequestSchema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`);
+  throw new ListingSyncError('INVALID_INPUT', `${what}: the stored sync request is not one this version can run (${problems.join('; ')}); add the schedule again`);
+}
