@@ -29,7 +29,16 @@ export interface JobContext<T> {
 }
 
 /** What the sync-run job calls: the whole sync use case, injected to avoid a cycle. */
-export type RunSyncFn = (request: ScheduledSyncRequest & { trigger: 'schedule' }) => Promise<unknown>;
+export type RunSyncFn = (request: ScheduledSyncRequest & { trigger: 'schedule' }) => Promise<ScheduledSyncResult>;
+
+/** What a scheduled sync came to, decided by the sync use case (src/sync/scheduled-run.ts `ScheduledRun`). */
+export interface ScheduledSyncResult {
+  runId: string;
+  /** enqueued: its jobs are in the queue; refused: the guard refused it; skipped: another run held the chatbot. */
+  status: 'enqueued' | 'refused' | 'skipped';
+  /** Why it was refused or skipped. */
+  reason?: string;
+}
 
 /**
  * A scheduled sync's request: the sync use case's own request object (src/sync SyncRequest),

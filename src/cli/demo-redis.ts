@@ -1,8 +1,10 @@
 /**
- * Finds a Redis for `listing-sync demo`: REDIS_URL, else 127.0.0.1:6379, else a `redis-server`
- * from PATH on a free port for the demo's lifetime, else one line saying how to get one.
+ * The Redis of `listing-sync demo`: REDIS_URL, else 127.0.0.1:6379, else a `redis-server` from
+ * PATH on a free port for the demo's lifetime, else one line saying how to get one; and the
+ * demo's own prefix cleaned before each demo.
  */
 import { ListingSyncError } from '../errors.js';
+import { closeConnection, connectProducer, createProducerConnection } from '../queue/connection.js';
 import { redisAnswers, startLocalRedisServer } from './local-redis.js';
 
 export interface DemoRedis {
@@ -23,4 +25,20 @@ export async function findDemoRedis(env: Readonly<Record<string, string | undefi
   const started = await startLocalRedisServer();
   if (started) return { ...started, origin: `redis-server started on ${started.url} for this demo` };
   throw new ListingSyncError('REDIS_UNAVAILABLE', 'the demo needs Redis: install it (apt-get install redis-server, or brew install redis) or set REDIS_URL to one that answers');
+}
+
+/** Deletes every key under the demo's own prefix so each demo starts from nothing (SCAN, never KEYS). */
+export async function cleanDemoPrefix(url: string, prefix: string): Promise<void> {
+  const redis = createProducerConnection(url);
+  try {
+    await connectProducer(redis);
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await closeConnection(redis);
+  }
 }

@@ -1,12 +1,10 @@
 /**
- * Composition for the queue side: Redis connections, store and queues from Config, and the
- * adapters that let the sync use case (src/sync/run-sync.ts) save runs and enqueue plans through
- * src/store and src/queue. Used by the worker/runs/jobs/schedule commands and by `sync`.
+ * Composition for the queue side: Redis connections, store and queues from Config, the recorded
+ * API client, the sync use case's dependencies and this process's workers. Used by the worker,
+ * runs, jobs and schedule commands, `sync`, `chatbot edit --many` and the demo.
  */
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { RunSyncFn } from '../../jobs/support/job-context.js';
 import type { ApiClient } from '../api/client-contract.js';
 import { requireApiBase, type Config } from '../config.js';
 import { newRunId } from '../domain/job-id.js';
@@ -18,14 +16,12 @@ import { startWorkers, type RunningWorkers, type StallSettings } from '../queue/
 import { enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
 import { openQueues, type Queues } from '../queue/queues.js';
 import { createCallRecorder, type CallRecorder } from '../store/call-metrics.js';
-import type { NewRun, RunTrigger } from '../store/run-types.js';
 import { createStore, type Store } from '../store/store.js';
-import { runSync, type SyncDeps, type SyncRequest, type SyncStores } from '../sync/run-sync.js';
-import type { SyncLease } from '../sync/hold-chatbot.js';
-import { acquireChatbot, CHATBOT_BUSY } from '../queue/chatbot-lease.js';
+import type { SyncDeps } from '../sync/run-sync.js';
+import { scheduledRunSync } from '../sync/scheduled-run.js';
+import { syncLease } from '../sync/sync-lease.js';
+import { syncStores } from '../sync/sync-stores.js';
 import { startWorkerUpkeep } from './worker-upkeep.js';
-import { errorCode } from '../errors.js';
-import type { SyncOutcome } from '../sync/summary.js';
 
 export interface QueueContext {
   redis: Redis;
@@ -62,7 +58,11 @@ async function connectFor(config: Config, role: QueueRole, watch: RedisWatch): P
 /** Opens store and queues over one connection held as `role` says; `logger` hears about outages. */
 export async function openQueueContext(config: Config, role: QueueRole, logger?: Logger): Promise<QueueContext> {
   const watch = createProcessWatch(config, logger);
-  const redis = await connectFor(config, role, watch);
+  return queueContextOn(await connectFor(config, role, watch), config, watch);
+}
+
+/** Store and queues over an open connection, whose outages `watch` reports. */
+export function queueContextOn(redis: Redis, config: Config, watch: RedisWatch): QueueContext {
   const store = createStore(redis, config.redis.prefix);
   const queues = openQueues(redis, config.redis.prefix);
   // Why a listener: BullMQ prints an 'error' event nobody listens to as a stack trace.
@@ -140,87 +140,19 @@ export function jobSettings(config: Config): JobQueueSettings {
   };
 }
 
-const TRIGGERS: readonly RunTrigger[] = ['cli', 'schedule', 'demo'];
-
-/** The run record a sync outcome starts (refused runs are final at once). */
-export function runFromOutcome(outcome: SyncOutcome): NewRun {
-  const { summary } = outcome;
-  const refused = !summary.guard.ok;
-  const run: NewRun = {
-    id: summary.runId,
-    chatbot: summary.chatbot,
-    trigger: TRIGGERS.find((t) => t === summary.trigger) ?? 'cli',
-    forced: summary.guard.forced,
-    status: refused ? 'refused' : 'enqueuing',
-    startedAt: Date.parse(summary.startedAt),
-    summary,
-    rejected: outcome.rejected,
-  };
-  if (refused) run.finishedAt = summary.finishedAt === undefined ? Date.now() : Date.parse(summary.finishedAt);
-  return run;
-}
-
-/** SyncStores over the Redis store. */
-export function syncStores(store: Store): SyncStores {
-  return {
-    readLedger: (chatbot, index, positions) => store.ledger.readLedgerByPosition(chatbot, index, positions),
-    failedKeys: async (chatbot, keyType) => new Set((await store.failedKeys.failedKeys(chatbot, keyType)).keys()),
-    async lastSuccessfulFeedRows(chatbot) {
-      const run = await store.runs.lastSuccessfulRun(chatbot);
-      const rows = (run?.summary as { feed?: { rows?: unknown } } | undefined)?.feed?.rows;
-      return typeof rows === 'number' ? rows : undefined;
-    },
-    saveRun: (outcome) => store.runs.createRun(runFromOutcome(outcome)),
-    adopt: (chatbot, keyType, runId, listings) =>
-      store.ledger.adopt(chatbot, keyType, listings.map(({ key, hash, remoteId }) => ({ key, entry: { hash, remoteId, writtenAt: Date.now(), runId } }))),
-  };
-}
-
-/** The chatbot lease as a sync uses it (src/queue/chatbot-lease.ts over the store). */
-export function syncLease(ctx: QueueContext): SyncLease {
-  const holder = `${hostname()} pid ${process.pid}`;
-  return {
-    acquire: (chatbot, runId, waitMs, signal) => acquireChatbot(ctx.store, ctx.queues.writes, { chatbot, runId, holder, waitMs, ...(signal ? { signal } : {}) }),
-    beat: async (chatbot, runId) => void (await ctx.store.leases.beat(chatbot, runId)),
-    release: async (chatbot, runId) => void (await ctx.store.leases.releaseIfIdle(chatbot, runId)),
-  };
-}
-
 /** Everything runSync needs, wired to this process's store, queue and API client. */
 export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger): SyncDeps {
   const enqueue: EnqueueOptions = { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) };
   return {
     api,
     retryTable: config.api.retryTable,
-    lease: syncLease(ctx),
+    lease: syncLease(ctx.store, ctx.queues.writes),
     stores: syncStores(ctx.store),
     enqueuer: { enqueue: (plan, runId) => enqueueRunJobs(plan, runId, enqueue) },
     logger,
     now: () => Date.now(),
     newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),
     feedLimits: config.feed,
-  };
-}
-
-/**
- * The sync-run job's injected use case: the stored request, run with trigger 'schedule'. A
- * schedule that finds its chatbot held by another run records a `skipped` run instead (why: the
- * nightly sync firing during a manual migration must neither run beside it nor vanish silently).
- */
-export function scheduledRunSync(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger): RunSyncFn {
-  return async (request) => {
-    // The payload was built by toSyncRequest when the schedule was added; only `chatbot` was checked by the job.
-    const syncRequest = { ...(request as unknown as SyncRequest), trigger: 'schedule' as const, dryRun: false };
-    try {
-      return await runSync(syncDeps(api, ctx, config, logger), syncRequest);
-    } catch (thrown) {
-      if (errorCode(thrown) !== CHATBOT_BUSY) throw thrown;
-      const now = Date.now();
-      const id = newRunId(now, randomBytes(4).toString('hex'));
-      const reason = thrown instanceof Error ? thrown.message : String(thrown);
-      await ctx.store.runs.createRun({ id, chatbot: request.chatbot, trigger: 'schedule', forced: false, status: 'skipped', startedAt: now, finishedAt: now, summary: { skipped: reason } });
-      return { runId: id, status: 'skipped', reason };
-    }
   };
 }
 
@@ -247,7 +179,7 @@ export async function startConfiguredWorkers(
     backoff: { baseMs: config.jobs.backoffMs, maxMs: config.jobs.backoffMaxMs },
     stall,
     retryTable: config.api.retryTable,
-    deps: { api, store: ctx.store, logger, now: () => Date.now(), runSync: scheduledRunSync(api, ctx, config, logger) },
+    deps: { api, store: ctx.store, logger, now: () => Date.now(), runSync: scheduledRunSync(syncDeps(api, ctx, config, logger), ctx.store.runs) },
     logger,
   });
   const reconciler = startWorkerUpkeep(ctx, config, logger);
@@ -258,20 +190,4 @@ export async function startConfiguredWorkers(
       await workers.close();
     },
   };
-}
-
-/** Deletes every key under the demo's own prefix so each demo starts from nothing (SCAN, never KEYS). */
-export async function cleanDemoPrefix(url: string, prefix: string): Promise<void> {
-  const redis = createProducerConnection(url);
-  try {
-    await connectProducer(redis);
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await closeConnection(redis);
-  }
 }

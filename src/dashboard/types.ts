@@ -1,7 +1,7 @@
 /**
- * What the dashboard needs from the rest of listing-sync, as small interfaces. The composition
- * root (src/cli/dashboard-wiring.ts) implements DashboardData over the store and the queues; the
- * dashboard never sees a service credential because nothing here carries one.
+ * What the dashboard needs from the rest of listing-sync, as small interfaces. read-model.ts
+ * implements DashboardData over the store and the queues; the dashboard never sees a service
+ * credential because nothing here carries one.
  */
 import type { Logger } from '../logger.js';
 import type { MetricsRegistry } from './metrics.js';

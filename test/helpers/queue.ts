@@ -15,7 +15,7 @@ import type { ListingFields, ListingWrite } from '../../src/domain/listing.js';
 import type { Plan } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
-import { syncStores } from '../../src/cli/queue-wiring.js';
+import { syncStores } from '../../src/sync/sync-stores.js';
 import { enqueueRunJobs, type JobQueueSettings } from '../../src/queue/enqueue.js';
 import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../src/queue/worker.js';

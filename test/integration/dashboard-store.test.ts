@@ -3,7 +3,7 @@
  * failed, shown with their envelope Code and Message, retried from the run page, completed.
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createStoreDashboardData } from '../../src/cli/dashboard-wiring.js';
+import { createStoreDashboardData } from '../../src/dashboard/read-model.js';
 import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
 import { eventually, seedFailedRun } from '../helpers/dashboard.js';

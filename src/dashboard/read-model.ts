@@ -1,0 +1,101 @@
+/**
+ * The dashboard's read model: DashboardData over the Redis store (runs, key index) and the BullMQ
+ * queues (failed jobs, retry, counts). Run records arrive parsed (src/store/run-summary.ts): a
+ * record an older version wrote shows what it has, never an error page.
+ */
+import { z } from 'zod';
+import { findKeyJobs, listFailedJobs, retryJobs } from '../queue/failed-jobs.js';
+import type { Queues } from '../queue/queues.js';
+import { readCallMetrics } from '../store/call-metrics.js';
+import { readRunSamples } from '../store/run-metrics.js';
+import type { RunRecord } from '../store/run-types.js';
+import type { Store } from '../store/store.js';
+import type { DashboardData, FailedJobView, KeyTouchView, RejectedRowView, RunDetail, RunListItem } from './types.js';
+
+/** A run record as a runs-list row; plan and guard come from the summary the sync stored (zero and "ok" when it has none). */
+export function runListItemOf(record: RunRecord): RunListItem {
+  const plan = record.summary?.plan;
+  const guard = record.summary?.guard;
+  const item: RunListItem = {
+    runId: record.id,
+    chatbot: record.chatbot,
+    startedAt: record.startedAt,
+    status: record.status,
+    trigger: record.trigger,
+    counts: {
+      created: record.counts.created,
+      updated: record.counts.updated,
+      deleted: record.counts.deleted,
+      failed: record.counts.failed,
+      retried: record.counts.retried,
+      superseded: record.counts.superseded,
+    },
+    plan: { create: plan?.create ?? 0, update: plan?.update ?? 0, delete: plan?.delete ?? 0, unchanged: plan?.unchanged ?? 0 },
+    guard: { ok: guard?.ok !== false, reasons: guard?.reasons ?? [], forced: record.forced || guard?.forced === true },
+    jobs: { total: record.counts.totalJobs, finished: record.counts.finishedJobs, failed: record.counts.failedJobs },
+  };
+  if (record.finishedAt !== undefined) item.finishedAt = record.finishedAt;
+  return item;
+}
+
+/** A text field of a stored row: numbers shown as text, anything else left out. */
+const text = z.union([z.string(), z.number().transform(String)]).optional().catch(undefined);
+
+/** A stored rejected row (JSON of the feed's RejectedRow), lenient: only `line` is required. */
+const rejectedRowSchema = z.object({ line: z.number(), field: text, value: text, reason: text, key: text });
+
+/** A stored rejected row as the run page shows it, or undefined when it is not one. */
+export function rejectedRowOf(value: unknown): RejectedRowView | undefined {
+  const parsed = rejectedRowSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const row = parsed.data;
+  const view: RejectedRowView = { line: row.line, field: row.field ?? '', value: row.value ?? '', reason: row.reason ?? '' };
+  if (row.key !== undefined) view.key = row.key;
+  return view;
+}
+
+/**
+ * DashboardData over an open store and queues (the caller owns both). `prefix` (the BullMQ
+ * prefix the store lives under) turns on the call and run metrics of /metrics.
+ */
+export function createStoreDashboardData(store: Store, queues: Queues, prefix?: string): DashboardData {
+  const data: DashboardData = {
+    async listRuns(opts) {
+      return (await store.runs.listRuns({ limit: opts.limit, ...(opts.chatbot ? { chatbot: opts.chatbot } : {}) })).map(runListItemOf);
+    },
+    async getRun(runId) {
+      const record = await store.runs.getRun(runId);
+      if (!record) return undefined;
+      const rejected = (await store.runs.rejectedRows(runId)).map(rejectedRowOf).filter((row): row is RejectedRowView => row !== undefined);
+      const feed = record.summary?.feed;
+      const remote = record.summary?.remote;
+      const detail: RunDetail = { ...runListItemOf(record), summary: { ...(feed ? { feed } : {}), ...(remote ? { remote } : {}) }, rejected };
+      return detail;
+    },
+    async failedJobs(runId) {
+      const rows = await listFailedJobs(queues.writes, store, runId);
+      return rows.map((row): FailedJobView => ({ jobId: row.jobId, chatbot: row.chatbot, key: row.key, kind: row.name, attempts: row.attempts, code: row.code, message: row.message }));
+    },
+    async retryFailed(runId) {
+      return (await retryJobs(queues.writes, store, { runId })).retried.length;
+    },
+    async findKey(key) {
+      const rows = await findKeyJobs(queues.writes, store, key);
+      return rows.map((row): KeyTouchView => ({ runId: row.runId, jobId: row.jobId, chatbot: row.chatbot, kind: row.name || 'removed', state: row.state, at: row.at }));
+    },
+    async pingRedis() {
+      try {
+        return (await store.redis.ping()) === 'PONG';
+      } catch {
+        return false;
+      }
+    },
+    async jobCounts() {
+      const counts: Record<string, Record<string, number>> = {};
+      for (const queue of [queues.writes, queues.syncRuns]) counts[queue.name] = await queue.getJobCounts();
+      return counts;
+    },
+  };
+  if (prefix === undefined) return data;
+  return { ...data, callMetrics: () => readCallMetrics(store.redis, prefix), runMetrics: () => readRunSamples(store.redis, prefix) };
+}

@@ -1,0 +1,42 @@
+/**
+ * The sync-run job's use case (a schedule's occurrence): its stored request parsed and run with
+ * trigger 'schedule', and what came of it for the job to log. A schedule that finds its chatbot
+ * held by another run records a `skipped` run instead (see run-records.ts).
+ */
+import { errorCode } from '../errors.js';
+import { CHATBOT_BUSY } from '../queue/chatbot-lease.js';
+import type { RunStore } from '../store/runs.js';
+import { skippedRun } from './run-records.js';
+import { runSync, type SyncDeps } from './run-sync.js';
+import { parseStoredRequest } from './sync-request.js';
+
+/**
+ * What a scheduled sync came to. The sync-run job receives it (jobs/support/job-context.ts
+ * `ScheduledSyncResult`, the same shape: jobs/ may not import src/sync, and the composition root
+ * that injects one into the other is where the two are checked against each other).
+ */
+export interface ScheduledRun {
+  runId: string;
+  /** enqueued: its jobs are in the queue; refused: the guard refused it; skipped: another run held the chatbot. */
+  status: 'enqueued' | 'refused' | 'skipped';
+  /** Why it was refused or skipped. */
+  reason?: string;
+}
+
+/** Runs a schedule's stored request (`payload`, checked here) as a scheduled sync. */
+export function scheduledRunSync(deps: SyncDeps, runs: Pick<RunStore, 'createRun'>): (payload: { chatbot: string }) => Promise<ScheduledRun> {
+  return async (payload) => {
+    const request = { ...parseStoredRequest(payload, `scheduled sync of ${payload.chatbot}`), trigger: 'schedule' as const, dryRun: false };
+    try {
+      const { summary } = await runSync(deps, request);
+      if (summary.guard.ok) return { runId: summary.runId, status: 'enqueued' };
+      return { runId: summary.runId, status: 'refused', reason: summary.guard.reasons.join('; ') };
+    } catch (thrown) {
+      if (errorCode(thrown) !== CHATBOT_BUSY) throw thrown;
+      const reason = thrown instanceof Error ? thrown.message : String(thrown);
+      const run = skippedRun(request.chatbot, deps.newRunId(), deps.now(), reason);
+      await runs.createRun(run);
+      return { runId: run.id, status: 'skipped', reason };
+    }
+  };
+}

@@ -1,0 +1,16 @@
+/** SyncStores (what runSync reads and writes in Redis) over the store. */
+import type { Store } from '../store/store.js';
+import { runFromOutcome } from './run-records.js';
+import type { SyncStores } from './run-sync.js';
+
+export function syncStores(store: Store): SyncStores {
+  return {
+    readLedger: (chatbot, index, positions) => store.ledger.readLedgerByPosition(chatbot, index, positions),
+    failedKeys: async (chatbot, keyType) => new Set((await store.failedKeys.failedKeys(chatbot, keyType)).keys()),
+    // The guard's baseline: how many rows the feed had when the chatbot last synced completely.
+    lastSuccessfulFeedRows: async (chatbot) => (await store.runs.lastSuccessfulRun(chatbot))?.summary?.feed?.rows,
+    saveRun: (outcome) => store.runs.createRun(runFromOutcome(outcome)),
+    adopt: (chatbot, keyType, runId, listings) =>
+      store.ledger.adopt(chatbot, keyType, listings.map(({ key, hash, remoteId }) => ({ key, entry: { hash, remoteId, writtenAt: Date.now(), runId } }))),
+  };
+}
