@@ -53,27 +53,12 @@ export interface Config {
   logLevel: string;
 }
 
-/** The config values a command line may give (commander's camelCase option names). */
-export interface ConfigFlags {
-  apiBaseUrl?: string;
-  siteUrl?: string;
-  redisUrl?: string;
-  prefix?: string;
-  concurrency?: string;
-  globalConcurrency?: string;
-  rate?: string;
-  logLevel?: string;
-}
-
-export interface ConfigInput {
-  env: Readonly<Record<string, string | undefined>>;
-  flags?: ConfigFlags;
-  /** A parsed config file: an object keyed by the env names below (values string/number/boolean). */
-  file?: unknown;
-}
-
-/** Which flag sets which env name. */
-const FLAG_ENV = {
+/**
+ * The settings a command line may give: commander's camelCase option name → the env name it
+ * overrides. The one declaration of both: resolveConfig maps flags through it, and the CLI builds
+ * the options and their "(env NAME)" help from it (src/cli/shared-flags.ts).
+ */
+export const CONFIG_FLAG_ENV = {
   apiBaseUrl: 'API_BASE_URL',
   siteUrl: 'SITE_URL',
   redisUrl: 'REDIS_URL',
@@ -82,7 +67,25 @@ const FLAG_ENV = {
   globalConcurrency: 'LISTING_SYNC_GLOBAL_CONCURRENCY',
   rate: 'LISTING_SYNC_RATE',
   logLevel: 'LOG_LEVEL',
-} as const satisfies Record<keyof ConfigFlags, string>;
+} as const;
+
+export type ConfigFlagName = keyof typeof CONFIG_FLAG_ENV;
+export const CONFIG_FLAG_NAMES = Object.keys(CONFIG_FLAG_ENV) as ConfigFlagName[];
+
+/** The config values a command line may give, by commander's option name. */
+export type ConfigFlags = Partial<Record<ConfigFlagName, string>>;
+
+/** The command-line spelling of a config flag: apiBaseUrl → --api-base-url. */
+export function configFlag(name: ConfigFlagName): string {
+  return `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+}
+
+export interface ConfigInput {
+  env: Readonly<Record<string, string | undefined>>;
+  flags?: ConfigFlags;
+  /** A parsed config file: an object keyed by the env names below (values string/number/boolean). */
+  file?: unknown;
+}
 
 /** Settings whose values are secrets: messages about them never echo the value. */
 const SECRET_SETTINGS = new Set(['API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN']);
@@ -215,10 +218,8 @@ function isSettingName(name: string): name is SettingName {
 }
 
 function flagFor(name: string): string | undefined {
-  for (const [flag, env] of Object.entries(FLAG_ENV)) {
-    if (env === name) return `--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-  }
-  return undefined;
+  const flag = CONFIG_FLAG_NAMES.find((candidate) => CONFIG_FLAG_ENV[candidate] === name);
+  return flag === undefined ? undefined : configFlag(flag);
 }
 
 interface RawSetting {
@@ -248,9 +249,9 @@ function mergeSources(input: ConfigInput, problems: string[]): Partial<Record<Se
     const value = input.env[name];
     if (value !== undefined && value.trim() !== '') raw[name] = { value, source: 'env' };
   }
-  for (const [flag, name] of Object.entries(FLAG_ENV) as Array<[keyof ConfigFlags, SettingName]>) {
+  for (const flag of CONFIG_FLAG_NAMES) {
     const value = input.flags?.[flag];
-    if (value !== undefined && value.trim() !== '') raw[name] = { value, source: 'flag' };
+    if (value !== undefined && value.trim() !== '') raw[CONFIG_FLAG_ENV[flag]] = { value, source: 'flag' };
   }
   return raw;
 }

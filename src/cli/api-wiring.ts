@@ -1,32 +1,26 @@
 /**
  * Wiring shared by every command that calls the service: the same connection flags, a logger
- * that scrubs the configured secrets, and an ApiClient built from Config and released in finally.
+ * that scrubs the configured secrets, and an ApiClient built from Config, released by main.ts.
  */
 import type { Command } from 'commander';
 import { createApiClient, type ApiCallEvent } from '../api/client.js';
 import type { ApiClient } from '../api/client-contract.js';
-import { displayRedisUrl, requireApiBase, requireSiteUrl, secretValues, type Config } from '../config.js';
+import { displayRedisUrl, requireApiBase, requireSiteUrl, secretValues, type Config, type ConfigFlags } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { configFromCli } from './config-from-cli.js';
 import type { ActionResult } from './run-action.js';
 import type { CliIo } from './io.js';
 import { readableLogLine } from './log-lines.js';
+import { addSharedFlags, CONNECTION_FLAGS } from './shared-flags.js';
 
 /** Options every service command accepts (commander camelCases them: apiBaseUrl, siteUrl, logLevel, json). */
-export interface ConnectionOptions {
-  apiBaseUrl?: string;
-  siteUrl?: string;
-  logLevel?: string;
+export interface ConnectionOptions extends Pick<ConfigFlags, 'apiBaseUrl' | 'siteUrl' | 'logLevel'> {
   json?: boolean;
 }
 
 /** Adds --api-base-url, --site-url, --log-level and --json to a command. */
 export function addConnectionOptions(cmd: Command): Command {
-  return cmd
-    .option('--api-base-url <url>', 'base URL of the service (env API_BASE_URL)')
-    .option('--site-url <url>', 'base URL of the table listing (env SITE_URL; default: the API base URL\'s origin)')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)')
-    .option('--json', 'print the result as one JSON object on stdout');
+  return addSharedFlags(cmd, CONNECTION_FLAGS);
 }
 
 /** A pino logger on the command's stderr that scrubs every configured secret value. */
@@ -82,8 +76,8 @@ export interface ServiceContext {
 }
 
 /**
- * Resolves config from the command's options, builds logger and client, runs `body`, and closes
- * the client whatever happens. `prepare` runs first, before config and client: commands put their
+ * Resolves config from the command's options, builds logger and client (pushed onto the release
+ * stack), and runs `body`. `prepare` runs first, before config and client: commands put their
  * input validation there so bad input fails before anything else is looked at.
  */
 export async function withServiceClient<P>(
@@ -98,9 +92,6 @@ export async function withServiceClient<P>(
   const logger = createCliLogger(config, io);
   logger.debug({ settings: describeConfig(config) }, 'configuration');
   const client = createClientFromConfig(config, logger, needs);
-  try {
-    return await body({ client, config, logger, io, json: options.json === true }, prepared);
-  } finally {
-    await client.close();
-  }
+  io.releases.push('API client', () => client.close());
+  return await body({ client, config, logger, io, json: options.json === true }, prepared);
 }

@@ -1,20 +1,9 @@
 /**
  * Maps a command's commander options and the process env (through CliIo) to resolveConfig.
- * Commander hands every option of a command to its action; only the ConfigFlags ones matter here.
+ * Commander hands every option of a command to its action; only the config flags matter here.
  */
-import { resolveConfig, type Config, type ConfigFlags } from '../config.js';
+import { CONFIG_FLAG_NAMES, resolveConfig, type Config, type ConfigFlags } from '../config.js';
 import type { CliIo } from './io.js';
-
-const CONFIG_FLAG_NAMES = [
-  'apiBaseUrl',
-  'siteUrl',
-  'redisUrl',
-  'prefix',
-  'concurrency',
-  'globalConcurrency',
-  'rate',
-  'logLevel',
-] as const satisfies ReadonlyArray<keyof ConfigFlags>;
 
 /** The ConfigFlags present (as strings) in a commander options object; other options are ignored. */
 export function configFlagsFrom(options: object): ConfigFlags {

@@ -1,4 +1,6 @@
 /** Process exit codes: a contract with schedulers and scripts (design: "Exit codes"). */
+import type { RunVerdict } from '../sync/run-verdict.js';
+
 export const EXIT = {
   ok: 0,
   /** Some jobs or rows failed, or a request to the service failed. */
@@ -20,4 +22,10 @@ export function exitCodeFor(code: string): ExitCode {
   // scheduler or script must not mistake it for a failed sync.
   if (code === 'GUARD_REFUSED' || code === 'CHATBOT_BUSY') return EXIT.refused;
   return EXIT.failed;
+}
+
+/** The exit code a run's verdict earns: 0 done, 1 some jobs failed or the run did not complete, 3 refused. */
+export function exitCodeOfVerdict(verdict: RunVerdict): ExitCode {
+  if (verdict === 'refused') return EXIT.refused;
+  return verdict === 'failed' ? EXIT.failed : EXIT.ok;
 }

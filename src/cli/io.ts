@@ -3,13 +3,16 @@
  * can run them with plain objects.
  */
 import type { Writable } from 'node:stream';
+import type { ReleaseStack } from './release-stack.js';
 
 export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   stdout: Writable & { isTTY?: boolean };
   stderr: Writable & { isTTY?: boolean };
-  /** Resolves when the user asks to stop (SIGINT/SIGTERM). */
+  /** Calls `listener` when the user asks to stop (the first SIGINT/SIGTERM). */
   onShutdown(listener: () => void): void;
+  /** Where a command pushes what it opens; main.ts releases it all, newest first, once the action is over. */
+  releases: ReleaseStack;
 }
 
 /** Writes one JSON object and a newline to stdout: the whole of stdout under --json. */

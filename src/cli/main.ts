@@ -1,17 +1,30 @@
 #!/usr/bin/env node
 /**
- * The composition root's entry: argv → commander → command modules → exit code.
- * Only this folder (and config.ts) reads process.env/argv or exits the process.
+ * The composition root's entry: argv → commander → command modules → exit code. What the action
+ * opened is released here, newest first, whatever happened; then the forced-exit timer bounds how
+ * long the process may take to end. Only this folder (and config.ts) reads process.env/argv or
+ * exits the process.
  */
 import { CommanderError } from 'commander';
-import { EXIT, type ExitCode } from './exit-codes.js';
+import { createExitGuard } from './exit-guard.js';
+import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { buildProgram } from './program.js';
+import { createReleaseStack } from './release-stack.js';
+import type { ActionOutcome } from './run-action.js';
 
-/** Forced-exit timer: a shutdown that hangs longer than this is visible instead of silent. */
+/** Forced-exit timer: a shutdown or an exit that hangs longer than this is visible instead of silent. */
 const FORCED_EXIT_MS = 30_000;
 
 async function main(): Promise<void> {
+  const releases = createReleaseStack();
+  const guard = createExitGuard({
+    timeoutMs: FORCED_EXIT_MS,
+    stderr: process.stderr,
+    unreleased: () => releases.pending(),
+    exit: (code) => process.exit(code),
+    code: EXIT.failed,
+  });
   const shutdownListeners: Array<() => void> = [];
   let signalled = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -21,10 +34,7 @@ async function main(): Promise<void> {
       process.exit(130);
     }
     for (const listener of shutdownListeners) listener();
-    setTimeout(() => {
-      process.stderr.write(`listing-sync: shutdown did not finish within ${FORCED_EXIT_MS} ms, forcing exit\n`);
-      process.exit(EXIT.failed);
-    }, FORCED_EXIT_MS).unref();
+    guard.arm('shutdown did not finish');
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -34,22 +44,27 @@ async function main(): Promise<void> {
     stdout: process.stdout,
     stderr: process.stderr,
     onShutdown: (listener) => void shutdownListeners.push(listener),
+    releases,
   };
-  let exitCode: ExitCode = EXIT.ok;
-  const program = buildProgram(io, (code) => {
-    exitCode = code;
+  let outcome: ActionOutcome = { code: EXIT.ok };
+  const program = buildProgram(io, (recorded) => {
+    outcome = recorded;
   });
   try {
     await program.parseAsync(process.argv);
   } catch (thrown) {
-    if (thrown instanceof CommanderError) {
-      // Why: help and version are not failures; every other commander error is a usage error.
-      exitCode = thrown.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    } else {
-      throw thrown;
-    }
+    if (!(thrown instanceof CommanderError)) throw thrown;
+    // Why: help and version are not failures; every other commander error is a usage error.
+    outcome = { code: thrown.exitCode === 0 ? EXIT.ok : EXIT.usage };
+  } finally {
+    // Armed before releasing: a release that hangs is named by the line too.
+    guard.arm('the command ended but the process did not exit');
+    const failures = await releases.releaseAll();
+    if (outcome.report !== undefined) process.stderr.write(outcome.report);
+    for (const { label, error } of failures) process.stderr.write(`listing-sync: could not close the ${label}: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (failures.length > 0 && outcome.code === EXIT.ok) outcome = { code: EXIT.failed };
   }
-  process.exitCode = exitCode;
+  process.exitCode = outcome.code;
 }
 
 await main();

@@ -2,15 +2,18 @@
  * The command tree: every command module registered on one commander program.
  */
 import { Command } from 'commander';
-import type { ExitCode } from './exit-codes.js';
 import { createHost, type RegisterCommands } from './host.js';
 import type { CliIo } from './io.js';
+import type { ActionOutcome } from './run-action.js';
 import { registerSimCommands } from './commands/sim.js';
 import { registerChatbotCommands } from './commands/chatbot.js';
 import { registerListingsCommands } from './commands/listings.js';
 import { registerTablesCommands } from './commands/tables.js';
 import { registerSyncCommands } from './commands/sync.js';
-import { registerQueueCommands } from './commands/queue.js';
+import { registerWorkerCommands } from './commands/worker.js';
+import { registerRunsCommands } from './commands/runs.js';
+import { registerJobsCommands } from './commands/jobs.js';
+import { registerScheduleCommands } from './commands/schedule.js';
 import { registerDashboardCommands } from './commands/dashboard.js';
 import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
@@ -21,14 +24,17 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerListingsCommands,
   registerTablesCommands,
   registerSyncCommands,
-  registerQueueCommands,
+  registerWorkerCommands,
+  registerRunsCommands,
+  registerJobsCommands,
+  registerScheduleCommands,
   registerDashboardCommands,
   registerDemoCommands,
   registerDoctorCommands,
 ];
 
-/** Builds the program. Exported for tests that want to inspect the command tree. */
-export function buildProgram(io: CliIo, record: (code: ExitCode) => void): Command {
+/** Builds the program; `record` learns what the action came to. Exported for tests that want to inspect the command tree. */
+export function buildProgram(io: CliIo, record: (outcome: ActionOutcome) => void): Command {
   const program = new Command('listing-sync')
     .description('Keep a chatbot\'s real-estate listings equal to a brokerage\'s listing feeds.')
     .exitOverride()
@@ -40,4 +46,3 @@ export function buildProgram(io: CliIo, record: (code: ExitCode) => void): Comma
   for (const register of COMMAND_MODULES) register(program, host);
   return program;
 }
-

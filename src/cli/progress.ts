@@ -8,10 +8,11 @@ import { wantsProgress, type CliIo } from './io.js';
 export interface ProgressBars {
   /** Updates (creating on first use) the bar called `name`. */
   update(name: string, value: number, total: number): void;
-  stop(): void;
+  /** Stops drawing (before the result is printed); the release stack stops them too, on every path. */
+  stop(): Promise<void>;
 }
 
-const NO_BARS: ProgressBars = { update: () => {}, stop: () => {} };
+const NO_BARS: ProgressBars = { update: () => {}, stop: async () => {} };
 
 export function createProgressBars(io: CliIo, json: boolean | undefined): ProgressBars {
   if (!wantsProgress(io, json)) return NO_BARS;
@@ -26,6 +27,7 @@ export function createProgressBars(io: CliIo, json: boolean | undefined): Progre
     cliProgress.Presets.shades_classic,
   );
   const bars = new Map<string, cliProgress.SingleBar>();
+  const stop = io.releases.push('progress bars', () => multi.stop());
   return {
     update(name, value, total) {
       let bar = bars.get(name);
@@ -36,8 +38,6 @@ export function createProgressBars(io: CliIo, json: boolean | undefined): Progre
       bar.setTotal(Math.max(total, value, 1));
       bar.update(value);
     },
-    stop() {
-      multi.stop();
-    },
+    stop,
   };
 }

@@ -8,6 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
+import { createReleaseStack } from '../../src/cli/release-stack.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -20,7 +21,7 @@ function words(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
 }
 
-const program = buildProgram({ env: {}, stdout: new PassThrough(), stderr: new PassThrough(), onShutdown: () => {} }, () => {});
+const program = buildProgram({ env: {}, stdout: new PassThrough(), stderr: new PassThrough(), onShutdown: () => {}, releases: createReleaseStack() }, () => {});
 
 function resolve(args: string[]): { command: Command; rest: string[] } {
   let command: Command = program;

@@ -9,6 +9,7 @@ import type { Config } from '../../config.js';
 import { newRunId } from '../../domain/job-id.js';
 import { ListingSyncError } from '../../errors.js';
 import { enqueueChatbotEdits } from '../../queue/enqueue.js';
+import { chatbotEditsRun } from '../../sync/run-records.js';
 import { waitForRun } from '../../sync/wait-for-run.js';
 import type { Logger } from '../../logger.js';
 import { chatbotNotFoundError, unknownChatbots } from '../../sync/snapshot.js';
@@ -16,7 +17,7 @@ import { createCliLogger, createClientFromConfig } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
-import { printJson } from '../io.js';
+import { printJson, type CliIo } from '../io.js';
 import { createProgressBars } from '../progress.js';
 import { createRecordedClient, jobSettings, openQueueContext, startConfiguredWorkers } from '../queue-wiring.js';
 import { readJsonFile } from '../read-json-file.js';
@@ -61,53 +62,47 @@ export async function readManyEdits(path: string): Promise<ChatbotSettings[]> {
  * found". Skipped when this process has no service address (an enqueue-only producer; the
  * workers' jobs report it then).
  */
-async function requireKnownChatbots(config: Config, logger: Logger, edits: readonly ChatbotSettings[]): Promise<void> {
+async function requireKnownChatbots(io: CliIo, config: Config, logger: Logger, edits: readonly ChatbotSettings[]): Promise<void> {
   if (config.api.baseUrl === undefined) return;
   const api = createClientFromConfig(config, logger, 'api');
+  const release = io.releases.push('API client', () => api.close());
   try {
-    const serials = edits.map((edit) => edit.serialNumber);
-    const unknown = await unknownChatbots(api, serials);
+    const unknown = await unknownChatbots(api, edits.map((edit) => edit.serialNumber));
     if (unknown.length > 0) throw chatbotNotFoundError(unknown);
   } finally {
-    await api.close();
+    // Only needed for this check: the jobs make their calls through the workers' client.
+    await release();
   }
 }
 
 /** Enqueues one edit-chatbot job per entry; with --wait/--work waits for them. */
 export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Promise<ExitCode> {
+  const { io } = host;
   const edits = await readManyEdits(flags.many);
-  const config = configFromCli(flags, host.io);
-  const logger = createCliLogger(config, host.io, flags.json === true);
-  await requireKnownChatbots(config, logger, edits);
+  const config = configFromCli(flags, io);
+  const logger = createCliLogger(config, io, flags.json === true);
+  await requireKnownChatbots(io, config, logger, edits);
   // Waiting or working runs for long: carry on through a Redis restart ('session'); an enqueue fails fast.
   const ctx = await openQueueContext(config, flags.wait || flags.work ? 'session' : 'producer', logger);
-  const client = flags.work ? createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch }) : undefined;
-  const workers = client ? await startConfiguredWorkers(config, client.api, ctx, logger).catch(async (thrown: unknown) => {
-    await client.close();
-    await ctx.close();
-    throw thrown;
-  }) : undefined;
-  const bars = createProgressBars(host.io, flags.json);
-  try {
-    const runId = newRunId(Date.now(), randomBytes(4).toString('hex'));
-    const label = edits.length === 1 ? (edits[0]?.serialNumber ?? '') : `${edits.length} chatbots`;
-    await enqueueChatbotEdits(edits, { id: runId, chatbot: label, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now() }, {
-      writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config),
-    });
-    const result: { runId: string; chatbots: string[]; edited?: number; failed?: number } = { runId, chatbots: edits.map((e) => e.serialNumber) };
-    if (flags.wait || flags.work) {
-      const counts = await waitForRun(ctx.store, runId, { onProgress: (c) => bars.update('edits', c.finishedJobs, c.totalJobs) });
-      result.edited = counts.edited;
-      result.failed = counts.failedJobs;
-    }
-    bars.stop();
-    if (flags.json) printJson(host.io, result);
-    else host.io.stdout.write(`run ${runId}: ${edits.length} chatbot edits enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`);
-    return (result.failed ?? 0) > 0 ? EXIT.failed : EXIT.ok;
-  } finally {
-    bars.stop();
-    await workers?.close();
-    await client?.close(); // flushes the last call metrics while Redis is still open
-    await ctx.close();
+  io.releases.push('Redis connection', () => ctx.close());
+  if (flags.work) {
+    const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
+    // Released before the Redis connection: closing flushes the last call metrics into Redis.
+    io.releases.push('API client and call metrics', () => client.close());
+    const workers = await startConfiguredWorkers(config, client.api, ctx, logger);
+    io.releases.push('workers', () => workers.close());
   }
+  const bars = createProgressBars(io, flags.json);
+  const run = chatbotEditsRun(edits.map((edit) => edit.serialNumber), newRunId(Date.now(), randomBytes(4).toString('hex')), Date.now());
+  await enqueueChatbotEdits(edits, run, { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) });
+  const result: { runId: string; chatbots: string[]; edited?: number; failed?: number } = { runId: run.id, chatbots: edits.map((e) => e.serialNumber) };
+  if (flags.wait || flags.work) {
+    const counts = await waitForRun(ctx.store, run.id, { onProgress: (c) => bars.update('edits', c.finishedJobs, c.totalJobs) });
+    result.edited = counts.edited;
+    result.failed = counts.failedJobs;
+  }
+  await bars.stop();
+  if (flags.json) printJson(io, result);
+  else io.stdout.write(`run ${run.id}: ${edits.length} chatbot edits enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`);
+  return (result.failed ?? 0) > 0 ? EXIT.failed : EXIT.ok;
 }

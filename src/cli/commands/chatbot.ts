@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../api-wiring.js';
+import { addSharedFlags } from '../shared-flags.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
@@ -67,20 +68,17 @@ export async function knowledgeEdit(options: KnowledgeOptions): Promise<Knowledg
 export const registerChatbotCommands: RegisterCommands = (program: Command, host) => {
   const chatbot = program.command('chatbot').description("edit a chatbot's settings and knowledge base");
 
-  addConnectionOptions(
-    chatbot
-      .command('edit')
-      .description("change a chatbot's settings (api-spec 2.1); only the fields given are sent")
-      .option('--chatbot <serial>', "the chatbot's serial number")
-      .option('--set <Field=value>', 'a setting to change (repeatable), e.g. --set Temperature=1 --set ChatBubbleColor=rgb(0,0,255)', collect)
-      .option('--file <settings.json>', 'a JSON object of settings instead of --set')
-      .option('--many <settings.json>', 'bulk: a JSON array of settings objects (each with serialNumber), one queued job per chatbot')
-      .option('--wait', 'with --many: wait until every edit job finished')
-      .option('--work', 'with --many: also run workers in this process (implies --wait)')
-      .option('--redis-url <url>', 'with --many: Redis URL (env REDIS_URL)')
-      .option('--prefix <prefix>', 'with --many: BullMQ key prefix (env LISTING_SYNC_PREFIX)')
-      .addHelpText('after', settingsHelp),
-  ).action((options: ChatbotEditOptions & Partial<ManyEditFlags>) =>
+  const edit = chatbot
+    .command('edit')
+    .description("change a chatbot's settings (api-spec 2.1); only the fields given are sent")
+    .option('--chatbot <serial>', "the chatbot's serial number")
+    .option('--set <Field=value>', 'a setting to change (repeatable), e.g. --set Temperature=1 --set ChatBubbleColor=rgb(0,0,255)', collect)
+    .option('--file <settings.json>', 'a JSON object of settings instead of --set')
+    .option('--many <settings.json>', 'bulk: a JSON array of settings objects (each with serialNumber), one queued job per chatbot')
+    .option('--wait', 'with --many: wait until every edit job finished')
+    .option('--work', 'with --many: also run workers in this process (implies --wait)')
+    .addHelpText('after', settingsHelp);
+  addConnectionOptions(addSharedFlags(edit, ['redisUrl', 'prefix'], { when: 'with --many' })).action((options: ChatbotEditOptions & Partial<ManyEditFlags>) =>
     host.run(() => {
       if (options.many !== undefined) {
         if (options.set !== undefined || options.file !== undefined || options.chatbot !== undefined) {

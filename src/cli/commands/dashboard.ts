@@ -9,6 +9,7 @@ import { createMetrics } from '../../dashboard/metrics.js';
 import { startDashboard } from '../../dashboard/server.js';
 import { isLoopback } from '../../dashboard/security.js';
 import type { DashboardAuth } from '../../dashboard/types.js';
+import type { ConfigFlags } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
@@ -16,15 +17,13 @@ import { createDashboardWiring } from '../dashboard-wiring.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { wholeNumber } from '../option-values.js';
+import { addSharedFlags } from '../shared-flags.js';
 
-export interface DashboardFlags {
+export interface DashboardFlags extends Pick<ConfigFlags, 'redisUrl' | 'prefix' | 'logLevel'> {
   port?: string;
   host?: string;
   insecureLocal?: boolean;
   readOnly?: boolean;
-  redisUrl?: string;
-  prefix?: string;
-  logLevel?: string;
 }
 
 export interface DashboardSettings {
@@ -71,36 +70,27 @@ export function dashboardSettingsFrom(flags: DashboardFlags, env: Readonly<Recor
 }
 
 export const registerDashboardCommands: RegisterCommands = (program: Command, host) => {
-  program
+  const command = program
     .command('dashboard')
     .description('Serve the ops dashboard (runs, failed jobs and retry, search by key, queues, /metrics) until stopped')
     .option('--port <n>', `port to listen on (0 = any free port; default ${DEFAULT_DASHBOARD_PORT})`)
     .option('--host <h>', `address to bind (default ${LOOPBACK}; 0.0.0.0 in a container)`)
     .option('--insecure-local', `run without credentials, bound to ${LOOPBACK} only`)
-    .option('--read-only', 'hide every action: no retry buttons, bull-board read-only, POST refused')
-    .option('--redis-url <url>', 'Redis holding the queues and run records (env REDIS_URL)')
-    .option('--prefix <p>', 'BullMQ key prefix (env LISTING_SYNC_PREFIX)')
-    .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent (env LOG_LEVEL)')
-    .action((flags: DashboardFlags) =>
-      host.run(async () => {
-        const settings = dashboardSettingsFrom(flags, host.io.env);
-        const config = configFromCli(flags, host.io);
-        const logger = createCliLogger(config, host.io);
-        const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
-        const wiring = await createDashboardWiring(config, logger);
-        try {
-          const dashboard = await startDashboard({ ...settings, data: wiring.data, queues: wiring.queues, redisAvailable: wiring.redisAvailable, metrics: createMetrics(), logger });
-          try {
-            const mode = [settings.auth === 'insecure-local' ? 'no credentials (loopback only)' : 'credentials required', settings.readOnly ? 'read-only' : 'read-write'];
-            host.io.stdout.write(`listing-sync dashboard listening on ${dashboard.url}/ (${mode.join(', ')})\n`);
-            await stopped;
-          } finally {
-            await dashboard.close();
-          }
-        } finally {
-          await wiring.close();
-        }
-        return EXIT.ok;
-      }),
-    );
+    .option('--read-only', 'hide every action: no retry buttons, bull-board read-only, POST refused');
+  addSharedFlags(command, ['redisUrl', 'prefix', 'logLevel']).action((flags: DashboardFlags) =>
+    host.run(async () => {
+      const settings = dashboardSettingsFrom(flags, host.io.env);
+      const config = configFromCli(flags, host.io);
+      const logger = createCliLogger(config, host.io);
+      const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
+      const wiring = await createDashboardWiring(config, logger);
+      host.io.releases.push('Redis connection', () => wiring.close());
+      const dashboard = await startDashboard({ ...settings, data: wiring.data, queues: wiring.queues, redisAvailable: wiring.redisAvailable, metrics: createMetrics(), logger });
+      host.io.releases.push('dashboard server', () => dashboard.close());
+      const mode = [settings.auth === 'insecure-local' ? 'no credentials (loopback only)' : 'credentials required', settings.readOnly ? 'read-only' : 'read-write'];
+      host.io.stdout.write(`listing-sync dashboard listening on ${dashboard.url}/ (${mode.join(', ')})\n`);
+      await stopped;
+      return EXIT.ok;
+    }),
+  );
 };

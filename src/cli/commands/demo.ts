@@ -12,15 +12,15 @@ import { createMetrics } from '../../dashboard/metrics.js';
 import { startDashboard } from '../../dashboard/server.js';
 import { sampleListing } from '../../sim/sample-listings.js';
 import { startSimulator, type SimFaults } from '../../sim/server.js';
-import { createStoreDashboardData } from '../dashboard-wiring.js';
-import { findDemoRedis } from '../demo-redis.js';
-import { EXIT } from '../exit-codes.js';
+import { createStoreDashboardData } from '../../dashboard/read-model.js';
+import { cleanDemoPrefix, findDemoRedis } from '../demo-redis.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import type { CliIo } from '../io.js';
 import { wholeNumber } from '../option-values.js';
-import { cleanDemoPrefix } from '../queue-wiring.js';
 import { toSyncRequest } from '../sync-options.js';
-import { openSyncSession, performSync } from './sync.js';
+import { openSyncSession } from '../sync-session.js';
+import { performSync } from './sync.js';
 
 const DEMO_CHATBOT = 'demo-bot';
 const DEMO_PREFIX = 'listing-sync-demo';
@@ -45,76 +45,66 @@ interface DemoFlags {
   exitAfterSync?: boolean;
 }
 
-async function runDemo(host: CommandHost, flags: DemoFlags): Promise<number> {
+async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
   const dashboardPort = wholeNumber(flags.port, '--port', 0) ?? 8080;
   const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
   const redis = await findDemoRedis(host.io.env);
+  host.io.releases.push('demo Redis', () => redis.stop());
   const sim = await startSimulator({
     port: 0,
     chatbots: [DEMO_CHATBOT],
     listings: { [DEMO_CHATBOT]: Array.from({ length: SEEDED_LISTINGS }, (_, i) => sampleListing(i, { SerialNumber: DEMO_CHATBOT })) },
   });
+  host.io.releases.push('simulator', () => sim.close());
   const say = (line: string): void => void host.io.stderr.write(`${line}\n`);
-  try {
-    say(`demo: simulator at ${sim.baseUrl} holding ${SEEDED_LISTINGS} listings for chatbot ${DEMO_CHATBOT}`);
-    say(`demo: Redis from ${redis.origin} (BullMQ prefix ${DEMO_PREFIX}, cleaned first)`);
-    say(`demo: injecting faults (10% envelope errors, 5% HTTP 503, 2% rate limits, 3% writes whose answer is lost): the queue retries them`);
-    // The demo runs as if configured by env: the simulator's URL and keys, and a Redis it found.
-    const io: CliIo = {
-      ...host.io,
-      env: {
-        ...host.io.env,
-        API_BASE_URL: sim.baseUrl,
-        SITE_URL: sim.siteUrl,
-        API_SECRET_KEY: sim.credentials.secretKey,
-        API_SESSION_KEY: sim.credentials.sessionKey,
-        PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
-        REDIS_URL: redis.url,
-        LISTING_SYNC_PREFIX: DEMO_PREFIX,
-        LISTING_SYNC_CONCURRENCY: '8',
-        LISTING_SYNC_BACKOFF_MS: '100',
-        LISTING_SYNC_BACKOFF_MAX_MS: '2000',
-        LOG_LEVEL: host.io.env.LOG_LEVEL ?? 'warn',
-      },
-    };
-    await cleanDemoPrefix(redis.url, DEMO_PREFIX);
-    const feed = demoFeedPath();
-    // Why delete scope 'all': listing-sync did not create the seeded listings, so its ledger does
-    // not know them; a first sync of such a chatbot adopts what it holds (see README, "safety guard").
-    const request = toSyncRequest(
-      { chatbot: DEMO_CHATBOT, feed, profile: 'native', encoding: 'utf-8', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', maxDeletes: '10%', maxRejected: '5%', pageSize: '100', force: false },
-      { dryRun: false, trigger: 'demo' },
-    );
-    say(`demo: listing-sync sync --chatbot ${DEMO_CHATBOT} --feed ${feed} --delete-scope all --work`);
-    const session = await openSyncSession(io, {}, true);
-    try {
-      sim.state.setFaults(DEMO_FAULTS);
-      const code = await performSync(io, session, request, { work: true });
-      sim.state.setFaults({});
-      if (flags.exitAfterSync) return code;
-      const user = 'demo';
-      const password = randomBytes(9).toString('base64url');
-      const dashboard = await startDashboard({
-        port: dashboardPort, host: '127.0.0.1', auth: { user, password }, readOnly: false,
-        data: createStoreDashboardData(session.ctx.store, session.ctx.queues, session.config.redis.prefix),
-        queues: [session.ctx.queues.writes, session.ctx.queues.syncRuns],
-        redisAvailable: () => session.ctx.watch.isUp(),
-        metrics: createMetrics(), logger: session.logger,
-      });
-      try {
-        host.io.stdout.write(`\ndashboard: ${dashboard.url}/  (user ${user}, password ${password})\nworkers keep running: retry failed jobs from the dashboard. Ctrl-C to stop.\n`);
-        await stopped;
-      } finally {
-        await dashboard.close();
-      }
-      return code;
-    } finally {
-      await session.close();
-    }
-  } finally {
-    await sim.close();
-    await redis.stop();
-  }
+  say(`demo: simulator at ${sim.baseUrl} holding ${SEEDED_LISTINGS} listings for chatbot ${DEMO_CHATBOT}`);
+  say(`demo: Redis from ${redis.origin} (BullMQ prefix ${DEMO_PREFIX}, cleaned first)`);
+  say(`demo: injecting faults (10% envelope errors, 5% HTTP 503, 2% rate limits, 3% writes whose answer is lost): the queue retries them`);
+  // The demo runs as if configured by env: the simulator's URL and keys, and a Redis it found.
+  const io: CliIo = {
+    ...host.io,
+    env: {
+      ...host.io.env,
+      API_BASE_URL: sim.baseUrl,
+      SITE_URL: sim.siteUrl,
+      API_SECRET_KEY: sim.credentials.secretKey,
+      API_SESSION_KEY: sim.credentials.sessionKey,
+      PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
+      REDIS_URL: redis.url,
+      LISTING_SYNC_PREFIX: DEMO_PREFIX,
+      LISTING_SYNC_CONCURRENCY: '8',
+      LISTING_SYNC_BACKOFF_MS: '100',
+      LISTING_SYNC_BACKOFF_MAX_MS: '2000',
+      LOG_LEVEL: host.io.env.LOG_LEVEL ?? 'warn',
+    },
+  };
+  await cleanDemoPrefix(redis.url, DEMO_PREFIX);
+  const feed = demoFeedPath();
+  // Why delete scope 'all': listing-sync did not create the seeded listings, so its ledger does
+  // not know them; a first sync of such a chatbot adopts what it holds (see README, "safety guard").
+  const request = toSyncRequest(
+    { chatbot: DEMO_CHATBOT, feed, profile: 'native', encoding: 'utf-8', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', maxDeletes: '10%', maxRejected: '5%', pageSize: '100', force: false },
+    { dryRun: false, trigger: 'demo' },
+  );
+  say(`demo: listing-sync sync --chatbot ${DEMO_CHATBOT} --feed ${feed} --delete-scope all --work`);
+  const session = await openSyncSession(io, {}, true);
+  sim.state.setFaults(DEMO_FAULTS);
+  const code = await performSync(io, session, request, { work: true });
+  sim.state.setFaults({});
+  if (flags.exitAfterSync) return code;
+  const user = 'demo';
+  const password = randomBytes(9).toString('base64url');
+  const dashboard = await startDashboard({
+    port: dashboardPort, host: '127.0.0.1', auth: { user, password }, readOnly: false,
+    data: createStoreDashboardData(session.ctx.store, session.ctx.queues, session.config.redis.prefix),
+    queues: [session.ctx.queues.writes, session.ctx.queues.syncRuns],
+    redisAvailable: () => session.ctx.watch.isUp(),
+    metrics: createMetrics(), logger: session.logger,
+  });
+  host.io.releases.push('dashboard server', () => dashboard.close());
+  host.io.stdout.write(`\ndashboard: ${dashboard.url}/  (user ${user}, password ${password})\nworkers keep running: retry failed jobs from the dashboard. Ctrl-C to stop.\n`);
+  await stopped;
+  return code;
 }
 
 export const registerDemoCommands: RegisterCommands = (program: Command, host: CommandHost) => {

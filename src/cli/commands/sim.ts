@@ -106,13 +106,9 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
         const options = simOptionsFrom(flags, host.io.env);
         const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
         const sim = await startSimulator(options);
-        try {
-          const chatbots = sim.state.chatbots().join(', ');
-          host.io.stdout.write(`listing-sync simulator listening on ${sim.baseUrl} (chatbots: ${chatbots})\n`);
-          await stopped;
-        } finally {
-          await sim.close();
-        }
+        host.io.releases.push('simulator', () => sim.close());
+        host.io.stdout.write(`listing-sync simulator listening on ${sim.baseUrl} (chatbots: ${sim.state.chatbots().join(', ')})\n`);
+        await stopped;
         return EXIT.ok;
       }),
     );

@@ -1,0 +1,36 @@
+/** `listing-sync runs list|show`, and `cancel`/`resume` from run-control.ts. */
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { runLine, when } from '../format-run.js';
+import type { CommandHost, RegisterCommands } from '../host.js';
+import { printJson } from '../io.js';
+import { wholeNumber } from '../option-values.js';
+import { addRedisOptions, withQueue, type RedisFlags } from '../with-queue.js';
+import { registerRunControl } from './run-control.js';
+
+export const registerRunsCommands: RegisterCommands = (program: Command, host: CommandHost) => {
+  const runs = program.command('runs').description('sync runs and what they did');
+  addRedisOptions(runs.command('list').description('runs, newest first'))
+    .option('--chatbot <serial>', 'only runs of this chatbot')
+    .option('--limit <n>', 'how many runs (default 20)')
+    .action((flags: RedisFlags & { chatbot?: string; limit?: string }) =>
+      withQueue(host, flags, async (ctx, json) => {
+        const limit = wholeNumber(flags.limit, '--limit') ?? 20;
+        const list = await ctx.store.runs.listRuns({ ...(flags.chatbot ? { chatbot: flags.chatbot } : {}), limit });
+        if (json) printJson(host.io, { runs: list });
+        else host.io.stdout.write(list.length === 0 ? 'no runs\n' : `${list.map(runLine).join('\n')}\n`);
+      }),
+    );
+  addRedisOptions(runs.command('show').argument('<id>', 'run id').description('one run: summary and live counts'))
+    .action((id: string, flags: RedisFlags) =>
+      withQueue(host, flags, async (ctx, json) => {
+        const run = await ctx.store.runs.getRun(id);
+        if (!run) throw new UsageError(`no run ${id} (see \`listing-sync runs list\`)`);
+        if (json) printJson(host.io, run);
+        else host.io.stdout.write(`${runLine(run)}\nfinished: ${when(run.finishedAt)}\ncounts: ${JSON.stringify(run.counts)}\nrejected rows: ${run.rejectedCount}\nsummary: ${JSON.stringify(run.summary, null, 2)}\n`);
+        return run.counts.failedJobs > 0 ? EXIT.failed : EXIT.ok;
+      }),
+    );
+  registerRunControl(runs, host);
+};

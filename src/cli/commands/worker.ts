@@ -1,0 +1,59 @@
+/**
+ * `listing-sync worker`: runs workers until SIGINT/SIGTERM, then stops taking jobs, lets those in
+ * flight finish and exits. Client, Redis and workers are on the release stack; the workers are
+ * closed here first, on the signal, so the log says when they are done.
+ */
+import type { Command } from 'commander';
+import { requireApiBase, type ConfigFlags } from '../../config.js';
+import { createCliLogger } from '../api-wiring.js';
+import { configFromCli } from '../config-from-cli.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import type { CommandHost, RegisterCommands } from '../host.js';
+import { wholeNumber } from '../option-values.js';
+import { createRecordedClient, openQueueContext, startConfiguredWorkers } from '../queue-wiring.js';
+import { addSharedFlags, REDIS_FLAGS, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
+
+interface WorkerFlags extends ConfigFlags {
+  json?: boolean;
+  lockDurationMs?: string;
+  stalledIntervalMs?: string;
+}
+
+async function runWorker(host: CommandHost, flags: WorkerFlags): Promise<ExitCode> {
+  const config = configFromCli(flags, host.io);
+  const lockDurationMs = wholeNumber(flags.lockDurationMs, '--lock-duration-ms', 100);
+  const stalledIntervalMs = wholeNumber(flags.stalledIntervalMs, '--stalled-interval-ms', 100);
+  const logger = createCliLogger(config, host.io, flags.json === true);
+  requireApiBase(config); // a missing API_BASE_URL fails before Redis is touched
+  const stopping = new AbortController();
+  host.io.onShutdown(() => stopping.abort());
+  // 'worker': a daemon waits for Redis, also when it is down at start (one line per interval).
+  const ctx = await openQueueContext(config, 'worker', logger);
+  host.io.releases.push('Redis connection', () => ctx.close());
+  const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
+  // Released before the Redis connection: closing flushes the last call metrics into Redis.
+  host.io.releases.push('API client and call metrics', () => client.close());
+  const stall = { ...(lockDurationMs === undefined ? {} : { lockDurationMs }), ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }) };
+  const workers = await startConfiguredWorkers(config, client.api, ctx, logger, stall, stopping.signal).catch((thrown: unknown) => {
+    if (stopping.signal.aborted) return undefined; // stopped while waiting for Redis: a clean stop
+    throw thrown;
+  });
+  if (workers === undefined) {
+    logger.info('stopped before Redis answered: no job was taken');
+    return EXIT.ok;
+  }
+  const closeWorkers = host.io.releases.push('workers', () => workers.close());
+  await new Promise<void>((resolve) => (stopping.signal.aborted ? resolve() : stopping.signal.addEventListener('abort', () => resolve(), { once: true })));
+  logger.info(ctx.watch.isUp() ? 'shutting down: finishing jobs in flight' : 'shutting down while Redis is not answering: jobs in flight are picked up again once it answers');
+  await closeWorkers();
+  logger.info('workers closed');
+  return EXIT.ok;
+}
+
+export const registerWorkerCommands: RegisterCommands = (program: Command, host: CommandHost) => {
+  const worker = program.command('worker').description('run workers until SIGINT/SIGTERM, then finish the jobs in flight and exit');
+  addSharedFlags(worker, [...REDIS_FLAGS, 'apiBaseUrl', 'siteUrl', ...WORKER_LIMIT_FLAGS])
+    .option('--lock-duration-ms <ms>', 'BullMQ lock duration (default 30000; tuning and tests)')
+    .option('--stalled-interval-ms <ms>', 'BullMQ stalled-job check interval (default 15000; tuning and tests)')
+    .action((flags: WorkerFlags) => host.run(() => runWorker(host, flags)));
+};

@@ -1,0 +1,49 @@
+/**
+ * What a sync (`sync`, `runs resume`, the demo) needs open while it runs: config, logger, the
+ * Redis store and queues, the recorded API client and maybe this process's workers, each pushed
+ * onto the release stack as it is opened (released newest first: workers, client, Redis).
+ */
+import type { ApiClient } from '../api/client-contract.js';
+import { requireApiBase, type Config, type ConfigFlags } from '../config.js';
+import { ListingSyncError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { RunningWorkers } from '../queue/worker.js';
+import { createCliLogger } from './api-wiring.js';
+import { configFromCli } from './config-from-cli.js';
+import type { CliIo } from './io.js';
+import { createRecordedClient, openQueueContext, startConfiguredWorkers, type QueueContext } from './queue-wiring.js';
+
+export interface SyncSession {
+  config: Config;
+  logger: Logger;
+  api: ApiClient;
+  ctx: QueueContext;
+  /** This process's workers (with `work`); their `close` is the release stack's, so closing them early is safe. */
+  workers?: RunningWorkers;
+  /** Aborted by the first SIGINT/SIGTERM. */
+  signal: AbortSignal;
+}
+
+/**
+ * Opens what a sync needs; with `work` also starts this process's workers. A sync that works or
+ * waits (`--work`, `--wait`) runs for long, so its Redis connection carries on through a Redis
+ * restart ('session'); a plain enqueue fails fast. Either way Redis down at start is one line.
+ */
+export async function openSyncSession(io: CliIo, flags: ConfigFlags & { json?: boolean; wait?: boolean }, work: boolean): Promise<SyncSession> {
+  const config = configFromCli(flags, io);
+  requireApiBase(config);
+  const logger = createCliLogger(config, io, flags.json === true);
+  const abort = new AbortController();
+  io.onShutdown(() => abort.abort(new ListingSyncError('INTERRUPTED', 'interrupted by a signal; nothing more is sent from this process')));
+  const ctx = await openQueueContext(config, work || flags.wait === true ? 'session' : 'producer', logger);
+  io.releases.push('Redis connection', () => ctx.close());
+  const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
+  // Released before the Redis connection: closing flushes the last call metrics into Redis.
+  io.releases.push('API client and call metrics', () => client.close());
+  const session: SyncSession = { config, logger, api: client.api, ctx, signal: abort.signal };
+  if (work) {
+    const workers = await startConfiguredWorkers(config, client.api, ctx, logger, {}, abort.signal);
+    session.workers = { ...workers, close: io.releases.push('workers', () => workers.close()) };
+  }
+  return session;
+}

@@ -1,0 +1,30 @@
+/**
+ * The frame of the short queue commands (`runs list|show|cancel`, `jobs …`, `schedule …`): their
+ * shared flags, config, and store and queues over a fail-fast connection, released by main.ts.
+ */
+import type { Command } from 'commander';
+import type { ConfigFlags } from '../config.js';
+import { configFromCli } from './config-from-cli.js';
+import type { CommandHost } from './host.js';
+import { openQueueContext, type QueueContext } from './queue-wiring.js';
+import type { ActionResult } from './run-action.js';
+import { addSharedFlags, REDIS_FLAGS } from './shared-flags.js';
+
+export interface RedisFlags extends Pick<ConfigFlags, 'redisUrl' | 'prefix' | 'logLevel'> {
+  json?: boolean;
+}
+
+/** The Redis, log and --json options every queue command takes. */
+export function addRedisOptions(cmd: Command): Command {
+  return addSharedFlags(cmd, REDIS_FLAGS);
+}
+
+/** Runs `body` with store and queues open (fail-fast connection). */
+export async function withQueue(host: CommandHost, flags: RedisFlags, body: (ctx: QueueContext, json: boolean) => Promise<ActionResult>): Promise<void> {
+  await host.run(async () => {
+    const config = configFromCli(flags, host.io);
+    const ctx = await openQueueContext(config, 'producer');
+    host.io.releases.push('Redis connection', () => ctx.close());
+    return await body(ctx, flags.json === true);
+  });
+}
