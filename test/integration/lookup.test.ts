@@ -20,19 +20,17 @@ const BOT = 'bot-lookup';
 // LISTING_SYNC_RETRY_ENVELOPE_CODES=429: envelope Code 500 is no longer worth repeating.
 const NO_500 = mergeRetryTable(DEFAULT_RETRY_TABLE, retryTableOverrideSchema.parse({ envelopeCodes: '429' }));
 
-let sim: RunningSimulator | undefined;
-let api: ApiClient | undefined;
-
+/** What a test opened (simulator, client), closed after it, last first. */
+const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
-  await api?.close();
-  await sim?.close();
-  sim = undefined;
-  api = undefined;
+  for (let next = opened.pop(); next !== undefined; next = opened.pop()) await next.close();
 });
 
 async function setup(listings: ListingWrite[]): Promise<{ sim: RunningSimulator; api: ApiClient }> {
-  sim = await startTestSim({ chatbots: [BOT], listings: { [BOT]: listings } });
-  api = createApiClient({ baseUrl: sim.baseUrl, credentials: sim.credentials });
+  const sim = await startTestSim({ chatbots: [BOT], listings: { [BOT]: listings } });
+  opened.push(sim);
+  const api = createApiClient({ baseUrl: sim.baseUrl, credentials: sim.credentials });
+  opened.push(api);
   return { sim, api };
 }
 
