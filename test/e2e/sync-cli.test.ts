@@ -259,3 +259,20 @@ describe('progress bars', () => {
     }
   });
 });
+
+describe('sync --dry-run with a configured retry table (LISTING_SYNC_RETRY_*)', () => {
+  it('reaches the snapshot: one list request when the table leaves envelope 500 out, five by default', async () => {
+    const s = await seededSim();
+    s.state.setFaults({ envelopeFailureRate: 1, endpoints: ['listListings'] });
+
+    const configured = await runCli(dryRunArgs('--json'), cliEnv(s, { LISTING_SYNC_RETRY_ENVELOPE_CODES: '429' }));
+    expect(configured.code, configured.stderr).not.toBe(0);
+    expect(configured.stderr).toMatch(/ENVELOPE_FAILURE|Internal error/);
+    expect(s.state.callCounts().listListings).toBe(1);
+
+    const byDefault = await runCli(dryRunArgs('--json'), cliEnv(s));
+    expect(byDefault.code, byDefault.stderr).not.toBe(0);
+    // The snapshot's read schedule: 5 attempts of page 1 (SNAPSHOT_READ_RETRY).
+    expect(s.state.callCounts().listListings).toBe(1 + 5);
+  });
+});
