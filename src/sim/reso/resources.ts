@@ -1,0 +1,183 @@
+/**
+ * The two resources, Property and Media: what each supports, and one page of one answered as
+ * OData JSON `{ "@odata.context", "@odata.count"?, value, "@odata.nextLink"? }`.
+ */
+import { pageSizeOf } from './config.js';
+import { COMPARE_OPS, compareText, matches, type FilterOp } from './filter.js';
+import type { ODataQuery, OrderTerm, ResourceSpec } from './odata-query.js';
+import type { StoredRecord } from './store.js';
+import type { ResoAnswer, ResoConfig, ResoMedia, ResoPropertyField } from './types.js';
+
+const COMPARISONS: ReadonlySet<FilterOp> = new Set(COMPARE_OPS);
+
+const PROPERTY_FIELDS = [
+  'ListingKey',
+  'ListingId',
+  'ModificationTimestamp',
+  'StandardStatus',
+  'MlgCanView',
+  'ListPrice',
+  'City',
+  'StateOrProvince',
+  'PostalCode',
+  'UnparsedAddress',
+  'BedroomsTotal',
+  'BathroomsTotalInteger',
+  'LivingArea',
+  'LivingAreaUnits',
+  'YearBuilt',
+  'PropertyType',
+  'PublicRemarks',
+  'Latitude',
+  'Longitude',
+  'PhotosChangeTimestamp',
+  'PhotosCount',
+  'ListingURL',
+] as const satisfies readonly ResoPropertyField[];
+
+const MEDIA_FIELDS = [
+  'MediaKey',
+  'MediaURL',
+  'Order',
+  'ResourceRecordKey',
+  'ModificationTimestamp',
+  'MediaCategory',
+] as const satisfies readonly (keyof ResoMedia)[];
+
+/** Property: filter and order by ModificationTimestamp and the key (the replication subset). */
+export const PROPERTY_SPEC: ResourceSpec = {
+  name: 'Property',
+  key: 'ListingKey',
+  filter: { ModificationTimestamp: { kind: 'timestamp', ops: COMPARISONS }, ListingKey: { kind: 'string', ops: COMPARISONS } },
+  orderable: ['ModificationTimestamp', 'ListingKey'],
+  defaultOrder: [{ field: 'ModificationTimestamp', descending: false }],
+  selectable: PROPERTY_FIELDS,
+  expandable: ['Media'],
+};
+
+/** Media: the photos of chosen records (ResourceRecordKey eq/in), for servers that refuse $expand. */
+export const MEDIA_SPEC: ResourceSpec = {
+  name: 'Media',
+  key: 'MediaKey',
+  filter: {
+    ResourceRecordKey: { kind: 'string', ops: new Set<FilterOp>(['eq', 'in']) },
+    ModificationTimestamp: { kind: 'timestamp', ops: COMPARISONS },
+    MediaKey: { kind: 'string', ops: COMPARISONS },
+  },
+  orderable: ['ResourceRecordKey', 'Order', 'ModificationTimestamp', 'MediaKey'],
+  defaultOrder: [
+    { field: 'ResourceRecordKey', descending: false },
+    { field: 'Order', descending: false },
+  ],
+  selectable: MEDIA_FIELDS,
+  expandable: [],
+};
+
+/** How a page is answered: the server's configuration and where the request came in. */
+export interface PageContext {
+  config: ResoConfig;
+  /** e.g. http://127.0.0.1:PORT/odata */
+  serviceRoot: string;
+  /** The request's query string, for nextLink. */
+  params: URLSearchParams;
+}
+
+/** One resource's rows as the page builder sees them. */
+interface ResourceView<Row> {
+  spec: ResourceSpec;
+  /** Every row in `compare` order (cached per order by the store). */
+  ordered: (orderKey: string, compare: (a: Row, b: Row) => number) => readonly Row[];
+  /** A field's value: epoch ms for timestamps, else text or number. */
+  read: (row: Row, field: string) => string | number;
+  project: (row: Row, query: ODataQuery) => Record<string, unknown>;
+}
+
+function comparatorOf<Row>(terms: readonly OrderTerm[], read: (row: Row, field: string) => string | number): (a: Row, b: Row) => number {
+  return (a, b) => {
+    for (const term of terms) {
+      const x = read(a, term.field);
+      const y = read(b, term.field);
+      const order = typeof x === 'number' && typeof y === 'number' ? x - y : compareText(String(x), String(y));
+      if (order !== 0) return term.descending ? -order : order;
+    }
+    return 0;
+  };
+}
+
+/** The nextLink: the same request with $skip moved on. `$` is kept literal, as MLS servers write it. */
+function nextLinkOf(context: PageContext, spec: ResourceSpec, skip: number): string {
+  const params = new URLSearchParams(context.params);
+  params.set('$skip', String(skip));
+  const query = [...params].map(([name, value]) => `${encodeURIComponent(name).replace(/^%24/, '$')}=${encodeURIComponent(value)}`);
+  return `${context.serviceRoot}/${spec.name}?${query.join('&')}`;
+}
+
+function answerPage<Row>(view: ResourceView<Row>, query: ODataQuery, context: PageContext): ResoAnswer & { records: number } {
+  const { spec } = view;
+  const orderKey = query.orderBy.map((term) => `${term.field} ${term.descending ? 'desc' : 'asc'}`).join(',');
+  const ordered = view.ordered(orderKey, comparatorOf(query.orderBy, view.read));
+  const matched = query.filter.length === 0 ? ordered : ordered.filter((row) => matches(query.filter, (field) => view.read(row, field)));
+  const size = pageSizeOf(context.config, query.top);
+  const page = matched.slice(query.skip, query.skip + size);
+  const selected = query.select === undefined ? '' : `(${query.select.join(',')})`;
+  const more = context.config.nextLink && page.length > 0 && query.skip + page.length < matched.length;
+  const body = {
+    '@odata.context': `${context.serviceRoot}/$metadata#${spec.name}${selected}`,
+    ...(query.count ? { '@odata.count': matched.length } : {}),
+    value: page.map((row) => view.project(row, query)),
+    ...(more ? { '@odata.nextLink': nextLinkOf(context, spec, query.skip + page.length) } : {}),
+  };
+  return { status: 200, body, records: page.length };
+}
+
+/** The members `names` of a record, in the order $select named them. */
+function pick(source: object, names: readonly string[]): Record<string, unknown> {
+  const members = new Map<string, unknown>(Object.entries(source));
+  return Object.fromEntries(names.map((name) => [name, members.get(name)]));
+}
+
+export function answerProperty(rows: ResourceView<StoredRecord>['ordered'], query: ODataQuery, context: PageContext): ResoAnswer {
+  if (query.expand.includes('Media') && !context.config.expandMedia) {
+    return {
+      status: 400,
+      body: {
+        error: {
+          code: '400',
+          message: "$expand is not supported: read photos from the Media resource ($filter=ResourceRecordKey in ('...'))",
+        },
+      },
+    };
+  }
+  return answerPage<StoredRecord>(
+    {
+      spec: PROPERTY_SPEC,
+      ordered: rows,
+      read: (row, field) => (field === 'ModificationTimestamp' ? row.modifiedMs : String(row.property[field as ResoPropertyField])),
+      project: (row, q) => ({
+        ...(q.select === undefined ? { ...row.property } : pick(row.property, q.select)),
+        ...(q.expand.includes('Media') ? { Media: row.media.map((photo) => ({ ...photo })) } : {}),
+      }),
+    },
+    query,
+    context,
+  );
+}
+
+export function answerMedia(rows: ResourceView<ResoMedia>['ordered'], query: ODataQuery, context: PageContext): ResoAnswer {
+  const page = answerPage<ResoMedia>(
+    {
+      spec: MEDIA_SPEC,
+      ordered: rows,
+      read: (row, field) =>
+        field === 'ModificationTimestamp'
+          ? Date.parse(row.ModificationTimestamp)
+          : field === 'Order'
+            ? row.Order
+            : String(row[field as keyof ResoMedia]),
+      project: (row, q) => (q.select === undefined ? { ...row } : pick(row, q.select)),
+    },
+    query,
+    context,
+  );
+  return { ...page, records: 0, media: page.records };
+}

@@ -1,0 +1,104 @@
+/**
+ * The request pipeline, free of node:http. Resource requests go: count against the budget →
+ * suspended? (429) → method → bearer token (401) → injected fault → query (400) → page. Every
+ * resource request is counted, refused ones too: the budget is about what the server sees.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { answerAdmin } from './admin.js';
+import { parseQuery } from './odata-query.js';
+import { answerMedia, answerProperty, MEDIA_SPEC, PROPERTY_SPEC, type PageContext } from './resources.js';
+import type { ResoSimState } from './state.js';
+import { answerTokenRequest, type TokenCheck } from './token.js';
+import type { ResoAnswer } from './types.js';
+
+export const ADMIN_PREFIX = '/__reso/';
+export const TOKEN_PATH = '/oauth2/token';
+export const SERVICE_PATH = '/odata';
+
+export interface ResoRequest {
+  method: string;
+  /** Path and query as received, e.g. /odata/Property?$top=10 */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  remoteAddress: string | undefined;
+}
+
+export interface ResoResponse {
+  status: number;
+  headers: Record<string, string>;
+  payload: string;
+}
+
+const odataError = (status: number, message: string, headers: Record<string, string> = {}): ResoAnswer => ({
+  status,
+  body: { error: { code: String(status), message } },
+  headers,
+});
+
+const UNAUTHORIZED: Readonly<Record<Exclude<TokenCheck, { ok: true }>['reason'], string>> = {
+  missing: 'a bearer token is required (Authorization: Bearer <token from POST /oauth2/token>)',
+  unknown: 'the bearer token is not known',
+  expired: 'the bearer token has expired',
+  revoked: 'the bearer token was revoked',
+};
+
+/** Whether the peer is this machine: admin routes change records and need no auth. */
+function isLoopback(address: string | undefined): boolean {
+  return address !== undefined && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+}
+
+function serialize(answer: ResoAnswer): ResoResponse {
+  return {
+    status: answer.status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers },
+    payload: JSON.stringify(answer.body),
+  };
+}
+
+function serveResource(state: ResoSimState, serviceRoot: string, request: ResoRequest, url: URL): ResoAnswer {
+  const { tokens, budget, plan } = state.internals;
+  const suspension = budget.suspended();
+  if (suspension !== undefined) return odataError(429, `client suspended: ${suspension}; the MLS lifts it (here: POST /__reso/reset)`);
+  if (request.method !== 'GET') return odataError(405, `${url.pathname} takes GET`, { allow: 'GET' });
+  const token = tokens.check(request.headers.authorization);
+  if (!token.ok) {
+    const challenge = token.reason === 'missing' ? 'Bearer realm="reso-sim"' : 'Bearer realm="reso-sim", error="invalid_token"';
+    return odataError(401, UNAUTHORIZED[token.reason], { 'www-authenticate': challenge });
+  }
+  const fault = plan.decide();
+  if (fault !== undefined) return plan.answer(fault);
+  const resource = url.pathname.slice(SERVICE_PATH.length + 1);
+  const spec = resource === 'Property' ? PROPERTY_SPEC : resource === 'Media' ? MEDIA_SPEC : undefined;
+  if (spec === undefined) return odataError(404, `no resource '${resource}' (resources: Property, Media)`);
+  const query = parseQuery(url.searchParams, spec);
+  if (!query.ok) return odataError(400, query.message);
+  const context: PageContext = { config: state.currentConfig(), serviceRoot, params: url.searchParams };
+  return spec === PROPERTY_SPEC
+    ? answerProperty((key, compare) => state.records.ordered(key, compare), query.value, context)
+    : answerMedia((key, compare) => state.records.orderedMedia(key, compare), query.value, context);
+}
+
+/** Answers one request; `serviceRoot` is the absolute URL of /odata (for nextLink and context). */
+export function handleResoRequest(state: ResoSimState, serviceRoot: string, request: ResoRequest): ResoResponse {
+  const url = new URL(request.url, 'http://reso-sim.invalid');
+  if (url.pathname.startsWith(ADMIN_PREFIX)) {
+    if (!isLoopback(request.remoteAddress)) return serialize(odataError(403, 'admin routes answer loopback clients only'));
+    return serialize(answerAdmin(state, request.method, url.pathname, url.searchParams, request.body));
+  }
+  if (url.pathname === TOKEN_PATH) {
+    if (request.method !== 'POST') return serialize(odataError(405, `${TOKEN_PATH} takes POST`, { allow: 'POST' }));
+    return serialize(answerTokenRequest(request, state.credentials, state.internals.issueToken));
+  }
+  if (!url.pathname.startsWith(`${SERVICE_PATH}/`))
+    return serialize(odataError(404, `nothing at ${url.pathname} (resources are under ${SERVICE_PATH}/)`));
+  const { budget, counters } = state.internals;
+  const now = state.now();
+  counters.seen(budget.count(now));
+  const answer = serveResource(state, serviceRoot, request, url);
+  const response = serialize(answer);
+  const bytes = Buffer.byteLength(response.payload);
+  budget.countBytes(now, bytes);
+  counters.answered({ at: now, url: request.url, status: answer.status, records: answer.records ?? 0, media: answer.media ?? 0, bytes });
+  return response;
+}

@@ -1,0 +1,131 @@
+/**
+ * The RESO Web API simulator: a test double of an MLS's OData server (MLS Grid, Trestle,
+ * Bridge) over real HTTP (node:http). OAuth2 client credentials at /oauth2/token, the Property
+ * and Media resources under /odata, a budget that suspends, scripted faults, and admin routes
+ * (/__reso/*, loopback only, no auth) to change records with chosen timestamps.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { handleResoRequest, SERVICE_PATH, TOKEN_PATH, type ResoResponse } from './router.js';
+import { ResoSimState } from './state.js';
+import type { ResoCredentials, ResoSimOptions } from './types.js';
+
+export type {
+  ResoBudget,
+  ResoConfig,
+  ResoCounters,
+  ResoCredentials,
+  ResoFaults,
+  ResoMedia,
+  ResoProperty,
+  ResoRequestLog,
+  ResoSimOptions,
+  ResoStatus,
+} from './types.js';
+export { DEFAULT_RESO_CONFIG, DEFAULT_RESO_CREDENTIALS } from './config.js';
+export { ResoSimState } from './state.js';
+
+export interface RunningResoSimulator {
+  /** e.g. http://127.0.0.1:PORT (admin routes at `${baseUrl}/__reso/...`). */
+  baseUrl: string;
+  /** The OData service root, `${baseUrl}/odata`. */
+  serviceUrl: string;
+  /** The feed URL a replication client takes: `${serviceUrl}/Property`. */
+  propertyUrl: string;
+  /** The OAuth2 token endpoint (client-credentials grant). */
+  tokenUrl: string;
+  credentials: ResoCredentials;
+  /** In-process admin view. */
+  state: ResoSimState;
+  /** Closes the server and every open socket. */
+  close(): Promise<void>;
+}
+
+/** Largest request body accepted (token forms and admin JSON are small); bigger ones get 413. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The body as text, or undefined once it passes MAX_BODY_BYTES. */
+async function bodyText(req: IncomingMessage): Promise<string | undefined> {
+  const parts: Buffer[] = [];
+  let total = 0;
+  for await (const part of req) {
+    const chunk = Buffer.isBuffer(part) ? part : Buffer.from(String(part));
+    total += chunk.length;
+    if (total > MAX_BODY_BYTES) return undefined;
+    parts.push(chunk);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function send(res: ServerResponse, response: ResoResponse): void {
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.payload) });
+  res.end(response.payload);
+}
+
+const failure = (status: number, message: string): ResoResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  payload: JSON.stringify({ error: { code: String(status), message } }),
+});
+
+async function serve(state: ResoSimState, serviceUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const body = await bodyText(req);
+    if (body === undefined) {
+      send(res, failure(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
+      return;
+    }
+    const request = {
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      body,
+      remoteAddress: req.socket.remoteAddress,
+    };
+    send(res, handleResoRequest(state, serviceUrl, request));
+  } catch (error) {
+    send(res, failure(500, `simulator bug: ${error instanceof Error ? error.message : String(error)}`));
+  }
+}
+
+/** Starts a RESO Web API simulator (port 0 by default: any free port on 127.0.0.1). */
+export async function startResoSimulator(options: ResoSimOptions = {}): Promise<RunningResoSimulator> {
+  const state = new ResoSimState(options);
+  const sockets = new Set<Socket>();
+  let serviceUrl = '';
+  const server = createServer((req, res) => void serve(state, serviceUrl, req, res));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('RESO simulator did not get a TCP address');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const baseUrl = `http://${host}:${address.port}`;
+  serviceUrl = `${baseUrl}${SERVICE_PATH}`;
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    serviceUrl,
+    propertyUrl: `${serviceUrl}/Property`,
+    tokenUrl: `${baseUrl}${TOKEN_PATH}`,
+    credentials: { ...state.credentials },
+    state,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * Public types of the RESO Web API simulator (a test double of an MLS's OData server: MLS Grid,
+ * Trestle, Bridge). Declared apart from server.ts so state, query and handlers share them
+ * without importing the HTTP adapter; server.ts re-exports them.
+ */
+
+/** RESO Data Dictionary StandardStatus values the simulator stamps. */
+export const RESO_STATUSES = [
+  'Active',
+  'Active Under Contract',
+  'Coming Soon',
+  'Pending',
+  'Closed',
+  'Withdrawn',
+  'Expired',
+  'Canceled',
+  'Delete',
+] as const;
+export type ResoStatus = (typeof RESO_STATUSES)[number];
+
+/** One Media record (RESO Media resource), a photo of the Property named by ResourceRecordKey. */
+export interface ResoMedia {
+  MediaKey: string;
+  MediaURL: string;
+  Order: number;
+  ResourceRecordKey: string;
+  ModificationTimestamp: string;
+  MediaCategory: 'Photo';
+}
+
+/** One Property record with the members the `reso` feed profile reads (Media travels apart). */
+export interface ResoProperty {
+  ListingKey: string;
+  ListingId: string;
+  /** ISO 8601 with milliseconds and Z, e.g. 2024-05-01T12:00:00.000Z. */
+  ModificationTimestamp: string;
+  StandardStatus: ResoStatus;
+  /** MLS Grid's flag: false means the record may no longer be displayed (treat as removed). */
+  MlgCanView: boolean;
+  ListPrice: number;
+  City: string;
+  StateOrProvince: string;
+  PostalCode: string;
+  UnparsedAddress: string;
+  BedroomsTotal: number;
+  BathroomsTotalInteger: number;
+  LivingArea: number;
+  LivingAreaUnits: 'Square Feet';
+  YearBuilt: number;
+  PropertyType: 'Residential' | 'Residential Lease';
+  PublicRemarks: string;
+  Latitude: number;
+  Longitude: number;
+  PhotosChangeTimestamp: string;
+  PhotosCount: number;
+  /** The listing's public page; the feed profile's Url (required by the write shape). */
+  ListingURL: string;
+}
+
+/** Property members a client may $select, $filter or $orderby by name. */
+export type ResoPropertyField = keyof ResoProperty;
+
+/**
+ * Requests a client may make before the server suspends it. A window is rolling (any second,
+ * any hour, any day), the strictest reading of a published budget. Absent members are unlimited.
+ */
+export interface ResoBudget {
+  perSecond?: number;
+  perHour?: number;
+  perDay?: number;
+  /** Response bytes in any rolling hour. */
+  bytesPerHour?: number;
+}
+
+/**
+ * Scripted faults. Rates are 0..1, decided per resource request with a seeded PRNG (the n-th
+ * request gets the same decision for the same seed whatever the rates are).
+ */
+export interface ResoFaults {
+  seed?: number;
+  /** HTTP 429 with Retry-After (`retryAfterSeconds`); the client is not suspended. */
+  rateLimitRate?: number;
+  retryAfterSeconds?: number;
+  /** HTTP `serverErrorStatus` (default 503) with an OData error body. */
+  serverErrorRate?: number;
+  serverErrorStatus?: 500 | 502 | 503 | 504;
+  /** Statuses answered, one per resource request, before any rate applies (then consumed). */
+  nextStatuses?: number[];
+  /** Every token is revoked this long after it was issued, although expires_in promises more. */
+  tokenRevokeAfterMs?: number;
+}
+
+/** What a running simulator can be reconfigured with (POST /__reso/config). */
+export interface ResoConfig {
+  /** Largest page served; a larger $top is silently capped (default 1000). */
+  maxTop: number;
+  /** Page size when $top is absent (default maxTop). */
+  defaultTop?: number;
+  /** Whether pages carry @odata.nextLink (default true); without it clients page by $skip. */
+  nextLink: boolean;
+  /** Whether Property accepts $expand=Media (default true); when false it answers 400. */
+  expandMedia: boolean;
+  /** expires_in of issued tokens (default 3600). */
+  tokenTtlSeconds: number;
+  budget: ResoBudget;
+  faults: ResoFaults;
+}
+
+export interface ResoCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface ResoSimOptions extends Partial<ResoConfig> {
+  /** Default 0 (any free port). */
+  port?: number;
+  /** Default 127.0.0.1. Admin routes answer loopback clients only, whatever the host. */
+  host?: string;
+  credentials?: Partial<ResoCredentials>;
+  /** Seed of the PRNG that makes records (default 1): the same seed gives the same records. */
+  seed?: number;
+  /** Records seeded at start (default 0), stamped up to now, one per `stepMs` (default 60 000). */
+  records?: number;
+  /** The clock (epoch ms) for tokens, budget windows and the timestamps modifications get. */
+  now?: () => number;
+}
+
+/** What the simulator counted since start or the last reset. */
+export interface ResoCounters {
+  /** Requests to the resources (/odata/...), whatever they were answered. */
+  requests: number;
+  /** Property records in answered pages. */
+  recordsServed: number;
+  /** Media records answered by the Media resource (expanded Media is not counted here). */
+  mediaServed: number;
+  /** Bytes of response bodies of the resources. */
+  bytesServed: number;
+  /** Most resource requests seen in any rolling second, hour and day. */
+  maxPerSecond: number;
+  maxPerHour: number;
+  maxPerDay: number;
+  tokensIssued: number;
+  /** 429s sent, by a fault or a suspension. */
+  tooManyRequests: number;
+  unauthorized: number;
+  serverErrors: number;
+  badRequests: number;
+}
+
+/** One resource request, as the log keeps it (newest last, capped). */
+export interface ResoRequestLog {
+  at: number;
+  /** Path and query as sent, e.g. /odata/Property?$top=100 */
+  url: string;
+  status: number;
+  records: number;
+  bytes: number;
+}
+
+/** An OData error body: `{ error: { code, message } }`. */
+export interface ODataError {
+  error: { code: string; message: string };
+}
+
+/** A framework-free answer; the adapter in server.ts writes it. */
+export interface ResoAnswer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** Records in the answered page (for counters). */
+  records?: number;
+  media?: number;
+}
