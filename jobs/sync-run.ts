@@ -25,7 +25,8 @@ export const syncRunJob: JobKind<ScheduledSyncRequest> = {
     else deps.logger.info(fields, `scheduled sync of ${chatbot} enqueued`);
     return { outcome: 'synced', note: result.runId };
   },
-  async onFinalFailure(ctx, deps, failure) {
+  onFinalFailure(ctx, deps, failure) {
     deps.logger.error({ job: ctx.id, chatbot: ctx.data.chatbot, code: failure.code }, `scheduled sync of ${ctx.data.chatbot} failed: ${failure.message}`);
+    return Promise.resolve();
   },
 };

@@ -3,8 +3,8 @@
  * dashboard's read model (src/dashboard/read-model.ts) over them. It holds no service credential:
  * the dashboard process needs Redis only.
  */
-import type { Queue } from 'bullmq';
 import type { Config } from '../config.js';
+import type { BoardQueue } from '../dashboard/bull-board.js';
 import { createStoreDashboardData } from '../dashboard/read-model.js';
 import type { DashboardData } from '../dashboard/types.js';
 import type { Logger } from '../logger.js';
@@ -14,7 +14,7 @@ import { createProcessWatch, queueContextOn } from './queue-wiring.js';
 export interface DashboardWiring {
   data: DashboardData;
   /** Every queue, for bull-board. */
-  queues: Queue[];
+  queues: BoardQueue[];
   /** Whether Redis answers now (pages answer 503 while it does not). */
   redisAvailable: () => boolean;
   /** Closes the queues and the Redis connection. */

@@ -51,7 +51,7 @@ export async function startLocalRedisServer(): Promise<LocalRedis | undefined> {
   if (!spawned) return undefined;
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 50; i += 1) {
-    if (await redisAnswers(url, 200)) return { url, stop: async () => void child.kill('SIGTERM') };
+    if (await redisAnswers(url, 200)) return { url, stop: () => Promise.resolve(void child.kill('SIGTERM')) };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');

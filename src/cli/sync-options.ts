@@ -100,10 +100,11 @@ const FLAG_NAMES: Readonly<Record<string, string>> = {
 export function toSyncRequest(raw: RawSyncOptions, extra: { dryRun: boolean; trigger?: SyncRequest['trigger'] }): SyncRequest {
   const parsed = optionsSchema.safeParse(raw);
   if (!parsed.success) {
+    const given = new Map<string, unknown>(Object.entries(raw));
     const problems = parsed.error.issues.map((issue) => {
       const key = String(issue.path[0] ?? '');
       const flag = FLAG_NAMES[key] ?? `--${key}`;
-      const value = (raw as unknown as Record<string, unknown>)[key];
+      const value = given.get(key);
       return `${flag} ${issue.message}${value === undefined ? '' : ` (got '${String(value)}')`}`;
     });
     throw new UsageError(problems.length === 1 ? `${problems[0]}` : `invalid sync options:\n  ${problems.join('\n  ')}`);

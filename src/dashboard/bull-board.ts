@@ -2,16 +2,16 @@
  * bull-board over every queue, mounted under `{base}/queues`: jobs by state with payload and
  * error, retry one or all, promote, clean (all hidden in read-only mode).
  *
- * The only bullmq import outside src/queue, and it is type-only: the dashboard receives Queue
- * instances built by src/queue and hands them to bull-board's adapter; it never creates one.
+ * The dashboard receives Queue instances built by src/queue (typed through src/queue/queues.ts, so
+ * it does not import bullmq) and hands them to bull-board's adapter; it never creates one.
  */
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
+import type { Queues } from '../queue/queues.js';
 
-export type BoardQueue = Queue;
+export type BoardQueue = Queues['writes'];
 
 /** Builds bull-board's express sub-app; mount it at `${basePath}/queues`. */
 export function bullBoardRouter(queues: readonly BoardQueue[], options: { basePath: string; readOnly: boolean }): RequestHandler {

@@ -96,16 +96,11 @@ export function createHandlers(ctx: HandlerContext) {
   };
 
   const healthz: Handler = async () => {
-    let up = false;
-    try {
-      up = await ctx.data.pingRedis();
-    } catch {
-      up = false;
-    }
+    const up = await ctx.data.pingRedis().catch(() => false);
     return up ? textResult(200, 'ok') : textResult(503, 'redis unavailable');
   };
 
-  const stylesheet: Handler = async () => ({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: DASHBOARD_CSS });
+  const stylesheet: Handler = () => Promise.resolve({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: DASHBOARD_CSS });
 
   return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet };
 }

@@ -44,13 +44,11 @@ export function redisGate(available: () => boolean, basePath: string, contextOf:
  * when a scrape reads it, so sources set later count too; a missing one fails like an absent one.
  */
 export function whileRedisAnswers(sources: MetricsSources, available: () => boolean): MetricsSources {
-  const read = <T>(pick: () => (() => Promise<T>) | undefined) => (): Promise<T> => {
-    const source = pick();
-    return available() && source ? source.call(sources) : Promise.reject(new Error(TITLE));
-  };
+  const read = <T>(call: (from: MetricsSources) => Promise<T> | undefined) => (): Promise<T> =>
+    (available() ? call(sources) : undefined) ?? Promise.reject(new Error(TITLE));
   return {
-    jobCounts: read(() => sources.jobCounts),
-    callMetrics: read(() => sources.callMetrics),
-    runMetrics: read(() => sources.runMetrics),
+    jobCounts: read((from) => from.jobCounts()),
+    callMetrics: read((from) => from.callMetrics?.()),
+    runMetrics: read((from) => from.runMetrics?.()),
   };
 }

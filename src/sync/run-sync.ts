@@ -38,8 +38,8 @@ export interface SyncEnqueuer {
 }
 
 export interface SyncProgress {
-  feed?(rowsRead: number, bytes: number, totalBytes: number | undefined): void;
-  remote?(read: number, total: number): void;
+  feed?: (rowsRead: number, bytes: number, totalBytes: number | undefined) => void;
+  remote?: (read: number, total: number) => void;
 }
 
 export interface SyncDeps {
