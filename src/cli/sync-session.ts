@@ -1,7 +1,7 @@
 /**
  * What a sync (`sync`, `runs resume`, the demo) needs open while it runs: config, logger, the
  * Redis store and queues, the recorded API client and maybe this process's workers, each pushed
- * onto the release stack as it is opened (released newest first: workers, client, Redis).
+ * onto the release stack as it is opened (on-stack.ts).
  */
 import type { ApiClient } from '../api/client-contract.js';
 import { requireApiBase, type Config, type ConfigFlags } from '../config.js';
@@ -11,7 +11,8 @@ import type { RunningWorkers } from '../queue/worker.js';
 import { createCliLogger } from './api-wiring.js';
 import { configFromCli } from './config-from-cli.js';
 import type { CliIo } from './io.js';
-import { createRecordedClient, openQueueContext, startConfiguredWorkers, type QueueContext } from './queue-wiring.js';
+import { queueContextOnStack, recordedClientOnStack, workersOnStack } from './on-stack.js';
+import type { QueueContext } from './queue-wiring.js';
 
 export interface SyncSession {
   config: Config;
@@ -35,15 +36,9 @@ export async function openSyncSession(io: CliIo, flags: ConfigFlags & { json?: b
   const logger = createCliLogger(config, io, flags.json === true);
   const abort = new AbortController();
   io.onShutdown(() => abort.abort(new ListingSyncError('INTERRUPTED', 'interrupted by a signal; nothing more is sent from this process')));
-  const ctx = await openQueueContext(config, work || flags.wait === true ? 'session' : 'producer', logger);
-  io.releases.push('Redis connection', () => ctx.close());
-  const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
-  // Released before the Redis connection: closing flushes the last call metrics into Redis.
-  io.releases.push('API client and call metrics', () => client.close());
-  const session: SyncSession = { config, logger, api: client.api, ctx, signal: abort.signal };
-  if (work) {
-    const workers = await startConfiguredWorkers(config, client.api, ctx, logger, {}, abort.signal);
-    session.workers = { ...workers, close: io.releases.push('workers', () => workers.close()) };
-  }
+  const ctx = await queueContextOnStack(io, config, work || flags.wait === true ? 'session' : 'producer', logger);
+  const api = recordedClientOnStack(io, config, logger, ctx);
+  const session: SyncSession = { config, logger, api, ctx, signal: abort.signal };
+  if (work) session.workers = await workersOnStack(io, config, api, ctx, logger, {}, abort.signal);
   return session;
 }

@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import type { ConfigFlags } from '../config.js';
 import { configFromCli } from './config-from-cli.js';
 import type { CommandHost } from './host.js';
-import { openQueueContext, type QueueContext } from './queue-wiring.js';
+import { queueContextOnStack } from './on-stack.js';
+import type { QueueContext } from './queue-wiring.js';
 import type { ActionResult } from './run-action.js';
 import { addSharedFlags, REDIS_FLAGS } from './shared-flags.js';
 
@@ -23,8 +24,6 @@ export function addRedisOptions(cmd: Command): Command {
 export async function withQueue(host: CommandHost, flags: RedisFlags, body: (ctx: QueueContext, json: boolean) => Promise<ActionResult>): Promise<void> {
   await host.run(async () => {
     const config = configFromCli(flags, host.io);
-    const ctx = await openQueueContext(config, 'producer');
-    host.io.releases.push('Redis connection', () => ctx.close());
-    return await body(ctx, flags.json === true);
+    return await body(await queueContextOnStack(host.io, config, 'producer'), flags.json === true);
   });
 }

@@ -19,7 +19,8 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
 import { createProgressBars } from '../progress.js';
-import { createRecordedClient, jobSettings, openQueueContext, startConfiguredWorkers } from '../queue-wiring.js';
+import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../on-stack.js';
+import { jobSettings } from '../queue-wiring.js';
 import { readJsonFile } from '../read-json-file.js';
 import { describeIssues } from '../validate-input.js';
 
@@ -83,15 +84,8 @@ export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Prom
   const logger = createCliLogger(config, io, flags.json === true);
   await requireKnownChatbots(io, config, logger, edits);
   // Waiting or working runs for long: carry on through a Redis restart ('session'); an enqueue fails fast.
-  const ctx = await openQueueContext(config, flags.wait || flags.work ? 'session' : 'producer', logger);
-  io.releases.push('Redis connection', () => ctx.close());
-  if (flags.work) {
-    const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
-    // Released before the Redis connection: closing flushes the last call metrics into Redis.
-    io.releases.push('API client and call metrics', () => client.close());
-    const workers = await startConfiguredWorkers(config, client.api, ctx, logger);
-    io.releases.push('workers', () => workers.close());
-  }
+  const ctx = await queueContextOnStack(io, config, flags.wait || flags.work ? 'session' : 'producer', logger);
+  if (flags.work) await workersOnStack(io, config, recordedClientOnStack(io, config, logger, ctx), ctx, logger);
   const bars = createProgressBars(io, flags.json);
   const run = chatbotEditsRun(edits.map((edit) => edit.serialNumber), newRunId(Date.now(), randomBytes(4).toString('hex')), Date.now());
   await enqueueChatbotEdits(edits, run, { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) });

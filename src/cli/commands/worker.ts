@@ -10,7 +10,7 @@ import { configFromCli } from '../config-from-cli.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { wholeNumber } from '../option-values.js';
-import { createRecordedClient, openQueueContext, startConfiguredWorkers } from '../queue-wiring.js';
+import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../on-stack.js';
 import { addSharedFlags, REDIS_FLAGS, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
 
 interface WorkerFlags extends ConfigFlags {
@@ -28,13 +28,10 @@ async function runWorker(host: CommandHost, flags: WorkerFlags): Promise<ExitCod
   const stopping = new AbortController();
   host.io.onShutdown(() => stopping.abort());
   // 'worker': a daemon waits for Redis, also when it is down at start (one line per interval).
-  const ctx = await openQueueContext(config, 'worker', logger);
-  host.io.releases.push('Redis connection', () => ctx.close());
-  const client = createRecordedClient(config, logger, ctx.redis, { watch: ctx.watch });
-  // Released before the Redis connection: closing flushes the last call metrics into Redis.
-  host.io.releases.push('API client and call metrics', () => client.close());
+  const ctx = await queueContextOnStack(host.io, config, 'worker', logger);
+  const api = recordedClientOnStack(host.io, config, logger, ctx);
   const stall = { ...(lockDurationMs === undefined ? {} : { lockDurationMs }), ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }) };
-  const workers = await startConfiguredWorkers(config, client.api, ctx, logger, stall, stopping.signal).catch((thrown: unknown) => {
+  const workers = await workersOnStack(host.io, config, api, ctx, logger, stall, stopping.signal).catch((thrown: unknown) => {
     if (stopping.signal.aborted) return undefined; // stopped while waiting for Redis: a clean stop
     throw thrown;
   });
@@ -42,10 +39,9 @@ async function runWorker(host: CommandHost, flags: WorkerFlags): Promise<ExitCod
     logger.info('stopped before Redis answered: no job was taken');
     return EXIT.ok;
   }
-  const closeWorkers = host.io.releases.push('workers', () => workers.close());
   await new Promise<void>((resolve) => (stopping.signal.aborted ? resolve() : stopping.signal.addEventListener('abort', () => resolve(), { once: true })));
   logger.info(ctx.watch.isUp() ? 'shutting down: finishing jobs in flight' : 'shutting down while Redis is not answering: jobs in flight are picked up again once it answers');
-  await closeWorkers();
+  await workers.close();
   logger.info('workers closed');
   return EXIT.ok;
 }
