@@ -66,7 +66,7 @@ function withKey(listingKey: string | undefined): { listingKey?: string } {
 /** Parses input with its schema or throws INVALID_INPUT listing every "Field: reason". */
 function validate<S extends z.ZodType>(schema: S, input: unknown, endpoint: EndpointName, listingKey: string | undefined): z.infer<S> {
   const result = schema.safeParse(input);
-  if (result.success) return result.data as z.infer<S>;
+  if (result.success) return result.data;
   const problems = describeIssues(result.error);
   throw new ApiError('INVALID_INPUT', `invalid request: ${problems.join('; ')}`, { endpoint, ...withKey(listingKey), phase: 'before', problems });
 }

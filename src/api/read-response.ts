@@ -99,5 +99,5 @@ export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: 
     const problems = describeIssues(data.error, 'Data');
     throw new ApiError('CONTRACT_MISMATCH', `response Data does not match the spec: ${summarise(problems)}`, { ...details, problems });
   }
-  return data.data as z.infer<T>;
+  return data.data;
 }

@@ -3,11 +3,11 @@
  * over real HTTP (node:http), with scripted faults and a call log. A test tool: its admin
  * routes (/__sim/*) need no auth, so never expose it beyond localhost.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_SIM_CHATBOTS, DEFAULT_SIM_CREDENTIALS, DEFAULT_SIM_RANDOM_CODE, DEFAULT_SIM_TABLES } from './defaults.js';
 import { envelopeFactory, type HandlerResult } from './envelope.js';
 import type { SimContext } from './handlers/context.js';
+import { listenHttp, readBodyWithin } from './http-host.js';
 import { handleRequest, isServiceRequest, type Outcome } from './router.js';
 import { SimState } from './state.js';
 import type { SimCredentials, SimOptions } from './types.js';
@@ -32,18 +32,6 @@ export interface RunningSimulator {
 /** Largest request body accepted; bigger bodies get HTTP 413. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function write(res: ServerResponse, result: HandlerResult): void {
   if (res.destroyed || res.headersSent) return;
   const payload = JSON.stringify(result.body);
@@ -61,7 +49,7 @@ async function serve(ctx: SimContext, credentials: SimCredentials, req: Incoming
   const leave = isServiceRequest(url.pathname) ? ctx.state.internals.metrics.enter() : () => {};
   res.once('close', leave);
   try {
-    const body = await readBody(req);
+    const body = await readBodyWithin(req, MAX_BODY_BYTES);
     if (body === undefined) {
       write(res, ctx.envelopes.fail(413, `request body larger than ${MAX_BODY_BYTES} bytes`, { status: 413 }));
       return;
@@ -90,37 +78,13 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
     maxPageSize: options.maxPageSize ?? 100,
     readForms: options.readForms ?? {},
   };
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => void serve(ctx, credentials, req, res));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('simulator did not get a TCP address');
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const baseUrl = `http://${urlHost}:${address.port}`;
-  let closing: Promise<void> | undefined;
+  const listening = await listenHttp((req, res) => void serve(ctx, credentials, req, res), options.port ?? 0, options.host ?? '127.0.0.1', 'simulator');
+  const { baseUrl } = listening;
   return {
     baseUrl,
     siteUrl: baseUrl,
     credentials,
     state,
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: () => listening.close(),
   };
 }

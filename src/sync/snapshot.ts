@@ -7,7 +7,7 @@ import type { ApiClient } from '../api/client-contract.js';
 import { listPager, pageCountOf, type ListPage, type ListPager } from '../api/list-pages.js';
 import { normaliseReadItem } from '../api/normalise-read.js';
 import type { ReadRetrySchedule } from '../api/retry.js';
-import { DEFAULT_RETRY_TABLE, type RetryTable } from '../api/retry-policy.js';
+import type { RetryTable } from '../api/retry-policy.js';
 import type { RemoteSnapshot } from '../domain/snapshot/remote.js';
 import { RemoteTableBuilder, type RemoteTable } from '../domain/snapshot/remote-table.js';
 import { coerceError, errorFields, ListingSyncError } from '../errors.js';
@@ -166,16 +166,15 @@ export function chatbotNotFoundError(chatbots: readonly string[]): ListingSyncEr
 
 /**
  * The chatbots among `chatbots` the service does not know, asked one small RealEstateList page
- * each (bounded fan-out, reads retried as the snapshot's are, with `retryTable`, by default the
- * built-in table). Other read errors are thrown.
+ * each (bounded fan-out, reads retried as the snapshot's are, with the configured `retryTable`). Other read errors are thrown.
  */
 export async function unknownChatbots(
   api: ApiClient,
   chatbots: readonly string[],
-  options: { concurrency?: number; signal?: AbortSignal; retryTable?: RetryTable } = {},
+  options: { retryTable: RetryTable; concurrency?: number; signal?: AbortSignal },
 ): Promise<string[]> {
   const limit = pLimit(options.concurrency ?? DEFAULT_SNAPSHOT_OPTIONS.concurrency);
-  const retry = { ...SNAPSHOT_READ_RETRY, table: options.retryTable ?? DEFAULT_RETRY_TABLE };
+  const retry = { ...SNAPSHOT_READ_RETRY, table: options.retryTable };
   const known = await Promise.all(
     chatbots.map((chatbot) =>
       limit(async () => {

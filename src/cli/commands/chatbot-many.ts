@@ -68,7 +68,7 @@ async function requireKnownChatbots(io: CliIo, config: Config, logger: Logger, e
   const api = createClientFromConfig(config, logger, 'api');
   const release = io.releases.push('API client', () => api.close());
   try {
-    const unknown = await unknownChatbots(api, edits.map((edit) => edit.serialNumber));
+    const unknown = await unknownChatbots(api, edits.map((edit) => edit.serialNumber), { retryTable: config.api.retryTable });
     if (unknown.length > 0) throw chatbotNotFoundError(unknown);
   } finally {
     // Only needed for this check: the jobs make their calls through the workers' client.

@@ -4,8 +4,8 @@
  * and Media resources under /odata, a budget that suspends, scripted faults, and admin routes
  * (/__reso/*, loopback only, no auth) to change records with chosen timestamps.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenHttp, readBodyWithin } from '../http-host.js';
 import { handleResoRequest, SERVICE_PATH, TOKEN_PATH, type ResoResponse } from './router.js';
 import { ResoSimState } from './state.js';
 import type { ResoCredentials, ResoSimOptions } from './types.js';
@@ -44,19 +44,6 @@ export interface RunningResoSimulator {
 /** Largest request body accepted (token forms and admin JSON are small); bigger ones get 413. */
 const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The body as text, or undefined once it passes MAX_BODY_BYTES. */
-async function bodyText(req: IncomingMessage): Promise<string | undefined> {
-  const parts: Buffer[] = [];
-  let total = 0;
-  for await (const part of req) {
-    const chunk = Buffer.isBuffer(part) ? part : Buffer.from(String(part));
-    total += chunk.length;
-    if (total > MAX_BODY_BYTES) return undefined;
-    parts.push(chunk);
-  }
-  return Buffer.concat(parts).toString('utf8');
-}
-
 function send(res: ServerResponse, response: ResoResponse): void {
   if (res.destroyed || res.headersSent) return;
   res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.payload) });
@@ -71,7 +58,7 @@ const failure = (status: number, message: string): ResoResponse => ({
 
 async function serve(state: ResoSimState, serviceUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
-    const body = await bodyText(req);
+    const body = await readBodyWithin(req, MAX_BODY_BYTES);
     if (body === undefined) {
       send(res, failure(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
       return;
@@ -92,26 +79,10 @@ async function serve(state: ResoSimState, serviceUrl: string, req: IncomingMessa
 /** Starts a RESO Web API simulator (port 0 by default: any free port on 127.0.0.1). */
 export async function startResoSimulator(options: ResoSimOptions = {}): Promise<RunningResoSimulator> {
   const state = new ResoSimState(options);
-  const sockets = new Set<Socket>();
   let serviceUrl = '';
-  const server = createServer((req, res) => void serve(state, serviceUrl, req, res));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('RESO simulator did not get a TCP address');
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const baseUrl = `http://${host}:${address.port}`;
+  const listening = await listenHttp((req, res) => void serve(state, serviceUrl, req, res), options.port ?? 0, options.host ?? '127.0.0.1', 'RESO simulator');
+  const { baseUrl } = listening;
   serviceUrl = `${baseUrl}${SERVICE_PATH}`;
-  let closing: Promise<void> | undefined;
   return {
     baseUrl,
     serviceUrl,
@@ -119,13 +90,6 @@ export async function startResoSimulator(options: ResoSimOptions = {}): Promise<
     tokenUrl: `${baseUrl}${TOKEN_PATH}`,
     credentials: { ...state.credentials },
     state,
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+    close: () => listening.close(),
   };
 }
