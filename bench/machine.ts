@@ -13,7 +13,9 @@ export function machineLine(): string {
   const model = cores[0]?.model.trim() ?? 'unknown CPU';
   const ram = (totalmem() / 1024 ** 3).toFixed(1);
   // The load average says how shared the machine was: these figures come from busy shared hosts.
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
   return `${model} · ${cores.length} cores · ${ram} GiB RAM · Node ${process.version} · ${process.platform}-${process.arch} · load average ${load}`;
 }
 

@@ -103,7 +103,11 @@ async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): 
   });
   const { stats } = run.value;
   return {
-    phase: thread === 'main' ? 'importer' : 'importer-worker', rows: run.value.rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(),
+    phase: thread === 'main' ? 'importer' : 'importer-worker',
+    rows: run.value.rows,
+    ms: run.ms,
+    cpuMs: run.cpuMs,
+    peakRssMiB: peakRssMiB(),
     extra: { valid: stats.valid, rejected: stats.rejected },
   };
 }
@@ -145,7 +149,15 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   const windowed = resetPeakRss();
   let finishMs = 0;
   const run = await timed(async () => {
-    const planner = createPlanner({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote, index, ledger });
+    const planner = createPlanner({
+      chatbot: 'bench',
+      keyType: 'MLSNumber',
+      mode: 'mirror',
+      deleteScope: 'managed',
+      remote,
+      index,
+      ledger,
+    });
     const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
     // finish() is the only part of planning that cannot overlap the reading: time it on its own.
     const timedPlanner = {
@@ -162,9 +174,18 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
     return await planFeedRows(feed, Promise.resolve(timedPlanner));
   });
   const { plan } = run.value.planned;
-  const counts: ExpectedPlan = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length, unchanged: plan.unchanged };
+  const counts: ExpectedPlan = {
+    creates: plan.creates.length,
+    updates: plan.updates.length,
+    deletes: plan.deletes.length,
+    unchanged: plan.unchanged,
+  };
   return {
-    phase: 'import-plan', rows: run.value.stats.rows, ms: indexed.ms + run.ms, cpuMs: indexed.cpuMs + run.cpuMs, peakRssMiB: peakRssMiB(),
+    phase: 'import-plan',
+    rows: run.value.stats.rows,
+    ms: indexed.ms + run.ms,
+    cpuMs: indexed.cpuMs + run.cpuMs,
+    peakRssMiB: peakRssMiB(),
     extra: {
       indexMs: indexed.ms,
       remoteListings: remote.length,
@@ -172,7 +193,9 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
       ledgerMs: placed.ms,
       residentBeforeImportMiB: resident.rss / MIB,
       peakRssBeforeImportMiB: peakBeforeImport,
-      peakRss: windowed ? 'import + plan only (peak reset after building the remote and the ledger)' : 'whole process (could not reset the peak on this OS)',
+      peakRss: windowed
+        ? 'import + plan only (peak reset after building the remote and the ledger)'
+        : 'whole process (could not reset the peak on this OS)',
       heapBeforeImportMiB: resident.heapUsed / MIB,
       finishMs,
       plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
@@ -194,13 +217,26 @@ async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult
   const ledger = ledgerByPosition(shape, index, remote);
   const rounds: Array<Timed<ReturnType<typeof planSync>>> = [];
   for (let round = 0; round < 3; round++) {
-    rounds.push(await timed(() => planSync({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', feed, remote, index, ledger })));
+    rounds.push(
+      await timed(() =>
+        planSync({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', feed, remote, index, ledger }),
+      ),
+    );
   }
   const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
   const { plan } = best.value;
-  const counts: ExpectedPlan = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length, unchanged: plan.unchanged };
+  const counts: ExpectedPlan = {
+    creates: plan.creates.length,
+    updates: plan.updates.length,
+    deletes: plan.deletes.length,
+    unchanged: plan.unchanged,
+  };
   return {
-    phase: 'planner', rows: feed.size, ms: best.ms, cpuMs: best.cpuMs, peakRssMiB: peakRssMiB(),
+    phase: 'planner',
+    rows: feed.size,
+    ms: best.ms,
+    cpuMs: best.cpuMs,
+    peakRssMiB: peakRssMiB(),
     extra: { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch: planMismatch(counts, expected) },
   };
 }

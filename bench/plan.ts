@@ -69,7 +69,9 @@ function parseOptions(argv: readonly string[]): Options {
 async function inChild(phase: PhaseName, args: PhaseArgs): Promise<PhaseResult> {
   const script = fileURLToPath(import.meta.url);
   // --expose-gc only lets the import+plan phase collect the garbage of building its input before timing; nothing else calls gc().
-  const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', script, '--phase', phase, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', script, '--phase', phase, JSON.stringify(args)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', (exitCode) => resolve(exitCode)));
@@ -88,13 +90,28 @@ async function measureSize(rows: number, options: Options): Promise<SizeResult> 
   const file = join(tmpdir(), `listing-sync-bench-${options.profile}-${rows}-${options.seed}.csv`);
   const started = performance.now();
   const written = await writeFeedCsv(file, shape);
-  console.error(`# ${rows} listings: wrote ${file} (${(written.bytes / 2 ** 20).toFixed(0)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.error(
+    `# ${rows} listings: wrote ${file} (${(written.bytes / 2 ** 20).toFixed(0)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   const args: PhaseArgs = { file, shape, expected: written.expected satisfies ExpectedPlan };
-  const result: SizeResult = { rows, fileMiB: written.bytes / 2 ** 20, baseline: [], importer: [], importerWorker: [], importPlan: [], planner: undefined as unknown as PhaseResult };
+  const result: SizeResult = {
+    rows,
+    fileMiB: written.bytes / 2 ** 20,
+    baseline: [],
+    importer: [],
+    importerWorker: [],
+    importPlan: [],
+    planner: undefined as unknown as PhaseResult,
+  };
   try {
     // Interleaved so that a noisy neighbour hurts the baseline and the subject alike.
     for (let run = 0; run < options.runs; run++) {
-      for (const [phase, into] of [['baseline', result.baseline], ['importer', result.importer], ['importer-worker', result.importerWorker], ['import-plan', result.importPlan]] as const) {
+      for (const [phase, into] of [
+        ['baseline', result.baseline],
+        ['importer', result.importer],
+        ['importer-worker', result.importerWorker],
+        ['import-plan', result.importPlan],
+      ] as const) {
         const measured = await inChild(phase, args);
         console.error(`  ${describe(measured)}`);
         into.push(measured);

@@ -10,12 +10,31 @@ import type { RemoteListing } from '../src/domain/snapshot/remote.js';
 
 function makeListing(i: number): ListingFields {
   return {
-    SaleType: 'for_sale', Status: 'Active', CurrencySymbol: '$', PropertyType: 'Condo/Co-op',
-    Bedrooms: (i % 5) + 1, Bathrooms: ((i % 4) + 2) / 2, Url: `https://www.redfin.com/CA/San-Jose/${i}-Main-St-95112/home/${i}`,
-    MLSNumber: String(10_000_000 + i), YearBuilt: 1950 + (i % 70), DaysOnMarket: i % 90, LotArea: 0, BuildingArea: 800 + (i % 2000),
-    AreaUnit: 'Square Feet', ParkingSpots: i % 3, Images: [`https://img.example/${i}/1.jpg`, `https://img.example/${i}/2.jpg`],
-    Address: `${i} Main St`, City: 'San Jose', State: 'CA', ZIP: '95112', Latitude: 37 + (i % 1000) / 1e4, Longitude: -121 - (i % 1000) / 1e4,
-    SalePrice: 500_000 + i * 10, UnitAreaPrice: 600 + (i % 100), HOAMonth: 300 + (i % 50), Description: `Listing number ${i} with a view.`,
+    SaleType: 'for_sale',
+    Status: 'Active',
+    CurrencySymbol: '$',
+    PropertyType: 'Condo/Co-op',
+    Bedrooms: (i % 5) + 1,
+    Bathrooms: ((i % 4) + 2) / 2,
+    Url: `https://www.redfin.com/CA/San-Jose/${i}-Main-St-95112/home/${i}`,
+    MLSNumber: String(10_000_000 + i),
+    YearBuilt: 1950 + (i % 70),
+    DaysOnMarket: i % 90,
+    LotArea: 0,
+    BuildingArea: 800 + (i % 2000),
+    AreaUnit: 'Square Feet',
+    ParkingSpots: i % 3,
+    Images: [`https://img.example/${i}/1.jpg`, `https://img.example/${i}/2.jpg`],
+    Address: `${i} Main St`,
+    City: 'San Jose',
+    State: 'CA',
+    ZIP: '95112',
+    Latitude: 37 + (i % 1000) / 1e4,
+    Longitude: -121 - (i % 1000) / 1e4,
+    SalePrice: 500_000 + i * 10,
+    UnitAreaPrice: 600 + (i % 100),
+    HOAMonth: 300 + (i % 50),
+    Description: `Listing number ${i} with a view.`,
   };
 }
 
@@ -49,5 +68,7 @@ for (let round = 0; round < 3; round++) {
   // CPU time too: on a shared machine wall time includes waiting for a core.
   const cpu = process.cpuUsage(cpuStart);
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  console.log(`n=${n} round ${round}: ${ms.toFixed(0)} ms wall, ${cpuMs.toFixed(0)} ms cpu  create=${plan.creates.length} update=${plan.updates.length} delete=${plan.deletes.length} unchanged=${plan.unchanged}`);
+  console.log(
+    `n=${n} round ${round}: ${ms.toFixed(0)} ms wall, ${cpuMs.toFixed(0)} ms cpu  create=${plan.creates.length} update=${plan.updates.length} delete=${plan.deletes.length} unchanged=${plan.unchanged}`,
+  );
 }

@@ -29,7 +29,13 @@ export interface BaselineResult {
 
 type Sender = (write: BaselineWrite) => Promise<boolean>;
 
-async function measure(client: BaselineResult['client'], scenario: Scenario, latencyMs: number, concurrency: number, makeSender: (baseUrl: string, secretKey: string) => { send: Sender; close(): Promise<void> }): Promise<BaselineResult> {
+async function measure(
+  client: BaselineResult['client'],
+  scenario: Scenario,
+  latencyMs: number,
+  concurrency: number,
+  makeSender: (baseUrl: string, secretKey: string) => { send: Sender; close(): Promise<void> },
+): Promise<BaselineResult> {
   const sim = await startSimulator({ chatbots: [BENCH_CHATBOT], listings: { [BENCH_CHATBOT]: scenario.remote }, faults: { latencyMs } });
   const sender = makeSender(sim.baseUrl, sim.credentials.secretKey);
   try {
@@ -37,9 +43,13 @@ async function measure(client: BaselineResult['client'], scenario: Scenario, lat
     let failures = 0;
     const started = performance.now();
     const sampler = sampleInFlight(() => sim.state.inFlight());
-    await Promise.all(scenario.writes.map((write) => limit(async () => {
-      if (!(await sender.send(write))) failures += 1;
-    })));
+    await Promise.all(
+      scenario.writes.map((write) =>
+        limit(async () => {
+          if (!(await sender.send(write))) failures += 1;
+        }),
+      ),
+    );
     const seconds = (performance.now() - started) / 1000;
     const avgInFlight = sampler.stop();
     const requests = scenario.writes.length;

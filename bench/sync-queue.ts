@@ -21,7 +21,16 @@ import { startSimulator } from '../src/sim/server.js';
 import type { RunCounts } from '../src/store/run-types.js';
 import { runSync } from '../src/sync/run-sync.js';
 import type { SyncRequest } from '../src/sync/sync-request.js';
-import { clientCounts, clientDelta, cleanPrefix, connectedClients, countsDelta, serverCommandCounts, type ClientCounts, type ServerCounts } from './sync-redis-stats.js';
+import {
+  clientCounts,
+  clientDelta,
+  cleanPrefix,
+  connectedClients,
+  countsDelta,
+  serverCommandCounts,
+  type ClientCounts,
+  type ServerCounts,
+} from './sync-redis-stats.js';
 import { workProfiler } from './sync-profile.js';
 import { sampleInFlight, type InFlightSampler } from './sync-sampler.js';
 import { BENCH_CHATBOT, writeFeedFile, type Scenario } from './sync-scenario.js';
@@ -89,7 +98,11 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
   const feedPath = join(tmpdir(), `${prefix}.json`);
   await writeFeedFile(feedPath, scenario.feed);
   const admin = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1 });
-  const sim = await startSimulator({ chatbots: [BENCH_CHATBOT], listings: { [BENCH_CHATBOT]: scenario.remote }, faults: { latencyMs: settings.latencyMs } });
+  const sim = await startSimulator({
+    chatbots: [BENCH_CHATBOT],
+    listings: { [BENCH_CHATBOT]: scenario.remote },
+    faults: { latencyMs: settings.latencyMs },
+  });
   const config = resolveConfig({
     env: {
       API_BASE_URL: sim.baseUrl,
@@ -116,8 +129,14 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
     const request: SyncRequest = {
       chatbot: BENCH_CHATBOT,
       feed: { source: feedPath, profile: 'native', format: 'json' },
-      keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', maxDeletes: String(scenario.deleted), maxRejectedPercent: 0,
-      force: false, dryRun: false, pageSize: scenario.pageSize,
+      keyType: 'MLSNumber',
+      mode: 'mirror',
+      deleteScope: 'all',
+      maxDeletes: String(scenario.deleted),
+      maxRejectedPercent: 0,
+      force: false,
+      dryRun: false,
+      pageSize: scenario.pageSize,
     };
     const syncStarted = performance.now();
     const outcome = await runSync(syncDeps(api, ctx, config, logger), request);
@@ -125,7 +144,9 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
     const { plan, guard, runId } = outcome.summary;
     if (!guard.ok) throw new Error(`the guard refused the bench sync: ${guard.reasons.join('; ')}`);
     if (plan.update !== scenario.updates || plan.create !== scenario.creates || plan.delete !== scenario.deleted) {
-      throw new Error(`plan ${JSON.stringify(plan)} is not the scenario's (${scenario.updates} updates, ${scenario.creates} creates, ${scenario.deleted} deletes)`);
+      throw new Error(
+        `plan ${JSON.stringify(plan)} is not the scenario's (${scenario.updates} updates, ${scenario.creates} creates, ${scenario.deleted} deletes)`,
+      );
     }
     const callsBeforeWork = sim.state.callCounts();
 
@@ -148,15 +169,23 @@ export async function runQueueSync(scenario: Scenario, settings: QueueRunSetting
     const run = await ctx.store.runs.getRun(runId);
     const clientAfter = clientCounts();
     const serverAfter = await serverCommandCounts(admin);
-    if (firstActive === undefined || run?.finishedAt === undefined) throw new Error('the run finished without a first active job or a finishedAt');
+    if (firstActive === undefined || run?.finishedAt === undefined)
+      throw new Error('the run finished without a first active job or a finishedAt');
     const workSeconds = (run.finishedAt - firstActive) / 1000;
 
     const callCounts = sim.state.callCounts();
-    const writeRequests = (['createListing', 'updateListing', 'deleteListings'] as const).reduce((sum, name) => sum + callCounts[name] - callsBeforeWork[name], 0);
+    const writeRequests = (['createListing', 'updateListing', 'deleteListings'] as const).reduce(
+      (sum, name) => sum + callCounts[name] - callsBeforeWork[name],
+      0,
+    );
     const listings = sim.state.listings(BENCH_CHATBOT);
     const jobs = counts.totalJobs;
     result = {
-      prefix, jobs, writeRequests, syncSeconds, workSeconds,
+      prefix,
+      jobs,
+      writeRequests,
+      syncSeconds,
+      workSeconds,
       writesPerSecond: writeRequests / workSeconds,
       callCounts,
       totalCalls: Object.values(callCounts).reduce((a, b) => a + b, 0),

@@ -52,16 +52,36 @@ function targets(info: SyncBenchInfo): Target[] {
   const q = info.rounds.map((r) => r.queue);
   return [
     { label: `queue writes/s ÷ ideal ${perfect}/s ≥ 0.85`, values: q.map((r) => r.writesPerSecond / perfect), ok: (v) => v >= 0.85 },
-    { label: 'service calls ÷ minimal calls = 1.00', values: q.map((r) => r.totalCalls / info.scenario.minimalCalls), ok: (v) => Math.abs(v - 1) < 0.005 },
-    { label: `service never sees more than ${info.concurrency} in flight`, values: q.map((r) => r.maxInFlight), ok: (v) => v <= info.concurrency, digits: 0 },
-    { label: 'run counts exact, 0 failed, 0 duplicate listings', values: q.map((r) => (exact(info.scenario, r) ? 1 : 0)), ok: (v) => v === 1, digits: 0 },
+    {
+      label: 'service calls ÷ minimal calls = 1.00',
+      values: q.map((r) => r.totalCalls / info.scenario.minimalCalls),
+      ok: (v) => Math.abs(v - 1) < 0.005,
+    },
+    {
+      label: `service never sees more than ${info.concurrency} in flight`,
+      values: q.map((r) => r.maxInFlight),
+      ok: (v) => v <= info.concurrency,
+      digits: 0,
+    },
+    {
+      label: 'run counts exact, 0 failed, 0 duplicate listings',
+      values: q.map((r) => (exact(info.scenario, r) ? 1 : 0)),
+      ok: (v) => v === 1,
+      digits: 0,
+    },
   ];
 }
 
 function exact(scenario: Scenario, r: QueueResult): boolean {
   const expectedListings = scenario.remote.length + scenario.creates - scenario.deleted;
-  return r.counts.created === scenario.creates && r.counts.updated === scenario.updates && r.counts.deleted === scenario.deleted
-    && r.counts.failed === 0 && r.duplicateKeys === 0 && r.finalListings === expectedListings;
+  return (
+    r.counts.created === scenario.creates &&
+    r.counts.updated === scenario.updates &&
+    r.counts.deleted === scenario.deleted &&
+    r.counts.failed === 0 &&
+    r.duplicateKeys === 0 &&
+    r.finalListings === expectedListings
+  );
 }
 
 function perJob(r: QueueResult): { clientCmds: number; roundTrips: number; serverWork: number; serverAll: number } {
@@ -74,7 +94,11 @@ function perJob(r: QueueResult): { clientCmds: number; roundTrips: number; serve
 }
 
 function topCommands(r: QueueResult, count: number): string {
-  return [...r.redis.serverWork.byCommand].sort((a, b) => b[1] - a[1]).slice(0, count).map(([name, calls]) => `${name} ${fixed(calls / r.jobs)}`).join(', ');
+  return [...r.redis.serverWork.byCommand]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, calls]) => `${name} ${fixed(calls / r.jobs)}`)
+    .join(', ');
 }
 
 function roundRows(info: SyncBenchInfo): string[] {
@@ -103,7 +127,10 @@ export function sectionBody(info: SyncBenchInfo): string {
     '',
     '| target | median | range | verdict |',
     '|---|---:|---:|---|',
-    ...targets(info).map((t) => `| ${t.label} | ${fixed(median(t.values), t.digits ?? 2)} | ${range(t.values, t.digits ?? 2)} | ${t.ok(median(t.values)) ? 'PASS' : 'MISS'} |`),
+    ...targets(info).map(
+      (t) =>
+        `| ${t.label} | ${fixed(median(t.values), t.digits ?? 2)} | ${range(t.values, t.digits ?? 2)} | ${t.ok(median(t.values)) ? 'PASS' : 'MISS'} |`,
+    ),
     '',
     '### Rounds',
     '',
@@ -116,7 +143,12 @@ export function sectionBody(info: SyncBenchInfo): string {
     '"Sent" counts what this process sent to Redis while the workers ran (an EVALSHA is one command; a pipeline is one round trip), divided by jobs. "Incl. Lua-inner" is the INFO commandstats delta, which in Redis 7 also counts every command BullMQ\'s and listing-sync\'s Lua scripts run inside EVALSHA; "whole path" adds the sync (ledger read, run record, key index, addBulk). Both are server-wide: another client of the same Redis would add to them.',
     '',
     first ? `Largest commandstats items per job while the workers ran (round 1): ${topCommands(first, 10)}.` : '',
-    first ? `Service calls (round 1): ${Object.entries(first.callCounts).filter(([, n]) => n > 0).map(([name, n]) => `${name} ${n}`).join(', ')}; sync (feed + snapshot + plan + enqueue of ${first.jobs} jobs) ${fixed(first.syncSeconds, 1)} s.` : '',
+    first
+      ? `Service calls (round 1): ${Object.entries(first.callCounts)
+          .filter(([, n]) => n > 0)
+          .map(([name, n]) => `${name} ${n}`)
+          .join(', ')}; sync (feed + snapshot + plan + enqueue of ${first.jobs} jobs) ${fixed(first.syncSeconds, 1)} s.`
+      : '',
   ];
   return lines.join('\n');
 }
@@ -139,6 +171,9 @@ export function printable(info: SyncBenchInfo): string {
       `  event loop     p50 ${queue.loopDelayMs.p50} ms, p99 ${queue.loopDelayMs.p99} ms, max ${queue.loopDelayMs.max} ms; keys left under prefix ${queue.keysLeft}`,
     ].join('\n');
   });
-  const verdicts = targets(info).map((t) => `  ${t.ok(median(t.values)) ? 'PASS' : 'MISS'}  ${t.label}: median ${fixed(median(t.values), t.digits ?? 2)}, range ${range(t.values, t.digits ?? 2)}`);
+  const verdicts = targets(info).map(
+    (t) =>
+      `  ${t.ok(median(t.values)) ? 'PASS' : 'MISS'}  ${t.label}: median ${fixed(median(t.values), t.digits ?? 2)}, range ${range(t.values, t.digits ?? 2)}`,
+  );
   return [...rows, 'targets:', ...verdicts].join('\n');
 }

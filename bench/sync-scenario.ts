@@ -85,11 +85,24 @@ export function buildScenario(shape: ScenarioShape): Scenario {
   }
   const gone = remote.slice(updates + shape.unchanged).map((l) => l.MLSNumber);
   for (let i = 0; i < gone.length; i += shape.deleteBatchSize) {
-    writes.push({ endpoint: 'deleteListings', body: { SerialNumber: BENCH_CHATBOT, Keys: gone.slice(i, i + shape.deleteBatchSize), KeyType: 'MLSNumber' } });
+    writes.push({
+      endpoint: 'deleteListings',
+      body: { SerialNumber: BENCH_CHATBOT, Keys: gone.slice(i, i + shape.deleteBatchSize), KeyType: 'MLSNumber' },
+    });
   }
   const listPages = Math.max(1, Math.ceil(remoteCount / shape.pageSize));
   const deleteBatches = Math.ceil(gone.length / shape.deleteBatchSize);
-  return { ...shape, updates, creates, remote, feed, writes, listPages, deleteBatches, minimalCalls: listPages + updates + creates + deleteBatches };
+  return {
+    ...shape,
+    updates,
+    creates,
+    remote,
+    feed,
+    writes,
+    listPages,
+    deleteBatches,
+    minimalCalls: listPages + updates + creates + deleteBatches,
+  };
 }
 
 /** Writes the feed as a native-profile JSON array (write-shape field names, no SerialNumber). */

@@ -65,7 +65,14 @@ async function main(): Promise<void> {
   const redisUrl = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:6379';
   installClientCounter();
   const machine = machineLine();
-  const scenario = buildScenario({ changed: options.changed, mix: options.mix, unchanged: 980, deleted: 20, deleteBatchSize: 100, pageSize: 100 });
+  const scenario = buildScenario({
+    changed: options.changed,
+    mix: options.mix,
+    unchanged: 980,
+    deleted: 20,
+    deleteBatchSize: 100,
+    pageSize: 100,
+  });
   const rounds: SyncRound[] = [];
   const loads: number[] = [];
   for (let round = 1; round <= options.rounds; round += 1) {
@@ -76,14 +83,23 @@ async function main(): Promise<void> {
     const apiClient = await apiClientBaseline(scenario, options.latencyMs, options.concurrency);
     process.stderr.write(`round ${round}/${options.rounds}: queue (runSync + workers)…\n`);
     const queue = await runQueueSync(scenario, {
-      redisUrl, latencyMs: options.latencyMs, concurrency: options.concurrency,
+      redisUrl,
+      latencyMs: options.latencyMs,
+      concurrency: options.concurrency,
       ...(options.profileDir === undefined ? {} : { profileDir: options.profileDir }),
     });
     rounds.push({ undici, apiClient, queue });
   }
   const info: SyncBenchInfo = {
-    command: commandLine(argv), machine, date: new Date().toISOString(), latencyMs: options.latencyMs,
-    concurrency: options.concurrency, redisUrl: redisUrl.replace(/\/\/[^@/]*@/, '//***@'), scenario, rounds, loads,
+    command: commandLine(argv),
+    machine,
+    date: new Date().toISOString(),
+    latencyMs: options.latencyMs,
+    concurrency: options.concurrency,
+    redisUrl: redisUrl.replace(/\/\/[^@/]*@/, '//***@'),
+    scenario,
+    rounds,
+    loads,
   };
   process.stdout.write(`${printable(info)}\n`);
   if (options.write) {
@@ -94,6 +110,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((thrown: unknown) => {
-  process.stderr.write(`bench:sync failed: ${thrown instanceof Error ? thrown.stack ?? thrown.message : String(thrown)}\n`);
+  process.stderr.write(`bench:sync failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}\n`);
   process.exitCode = 1;
 });

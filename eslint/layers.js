@@ -55,7 +55,8 @@ function restrictionsFor(folder) {
     message: `${folder}/ may not import ${other}/ (layers: ${folder} → ${MAY_IMPORT[folder].join(', ') || 'nothing'}; see README "Code map").`,
   }));
   for (const [name, users] of Object.entries(ROOT_MODULES)) {
-    if (!users.includes(folder)) patterns.push({ regex: intoRootModule(name), message: `${folder}/ may not import ${name}.ts: only ${users.join(', ')} may.` });
+    if (!users.includes(folder))
+      patterns.push({ regex: intoRootModule(name), message: `${folder}/ may not import ${name}.ts: only ${users.join(', ')} may.` });
   }
   const paths = Object.entries(PACKAGE_OWNERS)
     .filter(([, owners]) => !owners.includes(folder))
@@ -80,10 +81,19 @@ export function layerBlocks() {
     files: filesOf(folder),
     rules: { 'no-restricted-imports': ['error', restrictionsFor(folder)] },
   }));
-  blocks.push({ files: ['src/**/*.ts', 'jobs/**/*.ts'], ignores: ['src/cli/**', 'src/config.ts'], rules: { 'no-restricted-properties': PROCESS_RULE } });
   blocks.push({
     files: ['src/**/*.ts', 'jobs/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', { selector: 'ExportAllDeclaration', message: 'No `export *` barrels: import the file that owns the name.' }] },
+    ignores: ['src/cli/**', 'src/config.ts'],
+    rules: { 'no-restricted-properties': PROCESS_RULE },
+  });
+  blocks.push({
+    files: ['src/**/*.ts', 'jobs/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportAllDeclaration', message: 'No `export *` barrels: import the file that owns the name.' },
+      ],
+    },
   });
   return blocks;
 }

@@ -38,8 +38,16 @@ export const deleteListingsJob: JobKind<DeleteListingsData> = {
     if (newer.size > 0) ctx.log(`left alone (a newer run wrote them): ${[...newer].join(', ')}`);
     const outcome = keys.length === 0 ? 'superseded' : 'deleted';
     await deps.store.jobFinish.finishJob({
-      chatbot: data.chatbot, keyType: data.keyType, runId: data.runId, jobId: ctx.id, outcome, weight: keys.length === 0 ? data.keys.length : keys.length,
-      attempt: ctx.attemptsStarted, now: deps.now(), mode: 'delete', keys: data.ledgerKeys.filter((key) => !newer.has(key)),
+      chatbot: data.chatbot,
+      keyType: data.keyType,
+      runId: data.runId,
+      jobId: ctx.id,
+      outcome,
+      weight: keys.length === 0 ? data.keys.length : keys.length,
+      attempt: ctx.attemptsStarted,
+      now: deps.now(),
+      mode: 'delete',
+      keys: data.ledgerKeys.filter((key) => !newer.has(key)),
     });
     return { outcome };
   },

@@ -7,9 +7,11 @@ import type { JobKind } from './support/job-context.js';
 import { syncRunJob } from './sync-run.js';
 import { updateListingJob } from './update-listing.js';
 
-
 export const JOB_KINDS: ReadonlyMap<string, JobKind<unknown>> = new Map<string, JobKind<unknown>>(
-  [createListingJob, updateListingJob, deleteListingsJob, editChatbotJob, editKnowledgeJob, syncRunJob].map((kind) => [kind.name, kind as unknown as JobKind<unknown>]),
+  [createListingJob, updateListingJob, deleteListingsJob, editChatbotJob, editKnowledgeJob, syncRunJob].map((kind) => [
+    kind.name,
+    kind as unknown as JobKind<unknown>,
+  ]),
 );
 
 /** The kind registered under `name`, or undefined. */

@@ -20,13 +20,18 @@ export const syncRunJob: JobKind<ScheduledSyncRequest> = {
     const { chatbot } = ctx.data;
     const result = await deps.runSync({ ...ctx.data, trigger: 'schedule' });
     const fields = { job: ctx.id, chatbot, runId: result.runId };
-    if (result.status === 'skipped') deps.logger.warn({ ...fields, reason: result.reason }, `scheduled sync of ${chatbot} skipped: the chatbot is held by another run`);
-    else if (result.status === 'refused') deps.logger.error({ ...fields, verdict: 'refused', reason: result.reason }, `scheduled sync of ${chatbot} refused`);
+    if (result.status === 'skipped')
+      deps.logger.warn({ ...fields, reason: result.reason }, `scheduled sync of ${chatbot} skipped: the chatbot is held by another run`);
+    else if (result.status === 'refused')
+      deps.logger.error({ ...fields, verdict: 'refused', reason: result.reason }, `scheduled sync of ${chatbot} refused`);
     else deps.logger.info(fields, `scheduled sync of ${chatbot} enqueued`);
     return { outcome: 'synced', note: result.runId };
   },
   onFinalFailure(ctx, deps, failure) {
-    deps.logger.error({ job: ctx.id, chatbot: ctx.data.chatbot, code: failure.code }, `scheduled sync of ${ctx.data.chatbot} failed: ${failure.message}`);
+    deps.logger.error(
+      { job: ctx.id, chatbot: ctx.data.chatbot, code: failure.code },
+      `scheduled sync of ${ctx.data.chatbot} failed: ${failure.message}`,
+    );
     return Promise.resolve();
   },
 };

@@ -291,7 +291,11 @@ export function resolveConfig(input: ConfigInput): Config {
   }
   if (parsed.success && parsed.data.LISTING_SYNC_BACKOFF_MAX_MS < parsed.data.LISTING_SYNC_BACKOFF_MS) {
     problems.push(
-      problemLine('LISTING_SYNC_BACKOFF_MAX_MS', `must be at least LISTING_SYNC_BACKOFF_MS (${parsed.data.LISTING_SYNC_BACKOFF_MS})`, raw.LISTING_SYNC_BACKOFF_MAX_MS),
+      problemLine(
+        'LISTING_SYNC_BACKOFF_MAX_MS',
+        `must be at least LISTING_SYNC_BACKOFF_MS (${parsed.data.LISTING_SYNC_BACKOFF_MS})`,
+        raw.LISTING_SYNC_BACKOFF_MAX_MS,
+      ),
     );
   }
   if (!parsed.success || problems.length > 0) {
@@ -335,7 +339,11 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       keepFailed: s.LISTING_SYNC_KEEP_FAILED,
       deleteBatchSize: s.LISTING_SYNC_DELETE_BATCH,
     },
-    retention: { keepDays: s.LISTING_SYNC_KEEP_DAYS, keepRuns: s.LISTING_SYNC_KEEP_RUNS, completedJobHours: s.LISTING_SYNC_KEEP_COMPLETED_HOURS },
+    retention: {
+      keepDays: s.LISTING_SYNC_KEEP_DAYS,
+      keepRuns: s.LISTING_SYNC_KEEP_RUNS,
+      completedJobHours: s.LISTING_SYNC_KEEP_COMPLETED_HOURS,
+    },
     feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES },
     logLevel: s.LOG_LEVEL,
   };
@@ -388,6 +396,9 @@ export function requireApiBase(config: Config): asserts config is Config & { api
 /** The table listing (endpoint 7) needs only SITE_URL, which defaults to API_BASE_URL's origin. */
 export function requireSiteUrl(config: Config): void {
   if (config.api.siteUrl === undefined) {
-    throw new ListingSyncError('CONFIG', 'SITE_URL is not set: set SITE_URL or API_BASE_URL in the environment, or pass --site-url or --api-base-url');
+    throw new ListingSyncError(
+      'CONFIG',
+      'SITE_URL is not set: set SITE_URL or API_BASE_URL in the environment, or pass --site-url or --api-base-url',
+    );
   }
 }

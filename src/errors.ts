@@ -62,7 +62,9 @@ const NO_DETAILS: Readonly<Record<string, unknown>> = Object.freeze({});
 export function errorFields(thrown: unknown): ErrorFields {
   if (typeof thrown !== 'object' || thrown === null) return { details: NO_DETAILS };
   const { code, details } = thrown as { code?: unknown; details?: unknown };
-  const fields: ErrorFields = { details: typeof details === 'object' && details !== null ? (details as Record<string, unknown>) : NO_DETAILS };
+  const fields: ErrorFields = {
+    details: typeof details === 'object' && details !== null ? (details as Record<string, unknown>) : NO_DETAILS,
+  };
   if (typeof code === 'string') fields.code = code;
   return fields;
 }

@@ -28,7 +28,13 @@ export interface EnsureResult {
  * Creates the listing, or adopts the copy a lookup finds. `lookUpFirst` says whether an earlier
  * attempt may have reached the service; `entry` is the ledger's current entry for the key.
  */
-export async function ensureListing<T>(ctx: JobContext<T>, deps: JobDeps, target: EnsureTarget, lookUpFirst: boolean, entry: LedgerEntry | undefined): Promise<EnsureResult> {
+export async function ensureListing<T>(
+  ctx: JobContext<T>,
+  deps: JobDeps,
+  target: EnsureTarget,
+  lookUpFirst: boolean,
+  entry: LedgerEntry | undefined,
+): Promise<EnsureResult> {
   const callCtx = ctx.signal === undefined ? { listingKey: target.key } : { listingKey: target.key, signal: ctx.signal };
   if (lookUpFirst || entry !== undefined) {
     const found = await lookUpKey(deps, target.chatbot, target.keyType, target.listing, ctx.signal);

@@ -3,14 +3,7 @@
  * client.ts; jobs, the snapshot and the CLI depend on this interface only.
  */
 import type { ListingUpdate, ListingWrite } from '../domain/listing.js';
-import type {
-  ChatbotSettings,
-  DeleteRequest,
-  KnowledgeEdit,
-  ListListingsData,
-  ListRequest,
-  ProjectTable,
-} from './schemas.js';
+import type { ChatbotSettings, DeleteRequest, KnowledgeEdit, ListListingsData, ListRequest, ProjectTable } from './schemas.js';
 
 /** Context carried onto errors so a failure names the listing it was about. */
 export interface CallContext {

@@ -68,7 +68,12 @@ function validate<S extends z.ZodType>(schema: S, input: unknown, endpoint: Endp
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems = describeIssues(result.error);
-  throw new ApiError('INVALID_INPUT', `invalid request: ${problems.join('; ')}`, { endpoint, ...withKey(listingKey), phase: 'before', problems });
+  throw new ApiError('INVALID_INPUT', `invalid request: ${problems.join('; ')}`, {
+    endpoint,
+    ...withKey(listingKey),
+    phase: 'before',
+    problems,
+  });
 }
 
 function envelopeCodeOf(err: unknown): number | undefined {
@@ -86,7 +91,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
   const baseUrl = trimSlash(options.baseUrl);
 
-  function report(endpoint: EndpointName, started: number, outcome: string, status: number | undefined, envelopeCode: number | undefined): void {
+  function report(
+    endpoint: EndpointName,
+    started: number,
+    outcome: string,
+    status: number | undefined,
+    envelopeCode: number | undefined,
+  ): void {
     const ms = Math.round(performance.now() - started);
     options.logger?.debug({ endpoint, status, ms, envelopeCode, outcome }, 'api call');
     // Why: a metrics hook that throws must not turn a create the service committed into a
@@ -111,7 +122,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       const headers = { ...authHeaders(endpoint, options.credentials, listingKey), 'content-type': 'application/json' };
       if (ctx.signal?.aborted) {
-        throw new ApiError('ABORTED', 'request aborted by the caller before it was sent', { endpoint, ...withKey(listingKey), phase: 'before' });
+        throw new ApiError('ABORTED', 'request aborted by the caller before it was sent', {
+          endpoint,
+          ...withKey(listingKey),
+          phase: 'before',
+        });
       }
       let raw: RawResponse;
       try {
@@ -165,11 +180,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   function listTablesUrl(randomCode: string, ctx: CallContext): string {
     if (options.siteUrl === undefined || options.siteUrl.trim() === '') {
-      throw new ApiError('MISSING_CONFIG', 'no site address: set SITE_URL', { endpoint: 'listTables', ...withKey(ctx.listingKey), phase: 'before' });
+      throw new ApiError('MISSING_CONFIG', 'no site address: set SITE_URL', {
+        endpoint: 'listTables',
+        ...withKey(ctx.listingKey),
+        phase: 'before',
+      });
     }
     if (typeof randomCode !== 'string' || randomCode.trim() === '') {
       const problems = ['randomCode: must be a non-empty string'];
-      throw new ApiError('INVALID_INPUT', `invalid request: ${problems.join('; ')}`, { endpoint: 'listTables', ...withKey(ctx.listingKey), phase: 'before', problems });
+      throw new ApiError('INVALID_INPUT', `invalid request: ${problems.join('; ')}`, {
+        endpoint: 'listTables',
+        ...withKey(ctx.listingKey),
+        phase: 'before',
+        problems,
+      });
     }
     return `${trimSlash(options.siteUrl)}${ENDPOINTS.listTables.path}${encodeURIComponent(randomCode.trim())}`;
   }
@@ -179,7 +203,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     editKnowledge: (edit, ctx = {}) => post('editKnowledge', knowledgeEditSchema, edit, editKnowledgeDataSchema, ctx),
     createListing: (listing, ctx = {}) =>
       post('createListing', listingWriteSchema, listing, createListingDataSchema, { listingKey: listing.MLSNumber, ...ctx }),
-    updateListing: (update, ctx = {}) => post('updateListing', listingUpdateSchema, update, updateListingDataSchema, { listingKey: update.Key, ...ctx }),
+    updateListing: (update, ctx = {}) =>
+      post('updateListing', listingUpdateSchema, update, updateListingDataSchema, { listingKey: update.Key, ...ctx }),
     listListings: (req, ctx = {}) => post('listListings', listRequestSchema, req, listListingsDataSchema, ctx),
     deleteListings: async (req, ctx = {}) =>
       (await post('deleteListings', deleteRequestSchema, req, deleteListingsDataSchema, ctx)).SuccessCount,

@@ -5,16 +5,7 @@
  */
 import type { ListingFields } from '../domain/listing.js';
 import type { RemoteListing } from '../domain/snapshot/remote.js';
-import {
-  readExtensionColumn,
-  readImages,
-  readNumber,
-  readSaleType,
-  readSpaceType,
-  readStatus,
-  readText,
-  readTours,
-} from './read-forms.js';
+import { readExtensionColumn, readImages, readNumber, readSaleType, readSpaceType, readStatus, readText, readTours } from './read-forms.js';
 import type { ListingRead } from './schemas.js';
 
 /** A value the read shape held that no known form matched (reported by the caller, never thrown). */

@@ -2,14 +2,7 @@
  * Parsers for the loose forms the read shape (api-spec 2.4) returns values in. Each returns
  * undefined for "no value" and for junk; none throws. Callers tell junk from empty by the input.
  */
-import {
-  SALE_TYPES,
-  SPACE_TYPES,
-  STATUSES,
-  TOURS,
-  type ExtensionEntry,
-  type SaleType,
-} from '../domain/listing.js';
+import { SALE_TYPES, SPACE_TYPES, STATUSES, TOURS, type ExtensionEntry, type SaleType } from '../domain/listing.js';
 
 /** Trimmed text, or undefined when empty/whitespace. */
 export function readText(value: string): string | undefined {
@@ -71,7 +64,10 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 function unquote(text: string): string {
-  return text.trim().replace(/^["']|["']$/g, '').trim();
+  return text
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .trim();
 }
 
 /** Image URLs from a JSON array, or a comma- or semicolon-separated list. '' → []. */
@@ -81,10 +77,16 @@ export function readImages(value: string): string[] | undefined {
   if (text.startsWith('[')) {
     const parsed = parseJson(text);
     if (!parsed.ok || !Array.isArray(parsed.value)) return undefined;
-    return parsed.value.filter((item): item is string => typeof item === 'string').map((s) => s.trim()).filter((s) => s !== '');
+    return parsed.value
+      .filter((item): item is string => typeof item === 'string')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   }
   const separator = text.includes(';') ? ';' : ',';
-  return text.split(separator).map(unquote).filter((s) => s !== '');
+  return text
+    .split(separator)
+    .map(unquote)
+    .filter((s) => s !== '');
 }
 
 function entryValue(value: unknown): string {

@@ -39,7 +39,12 @@ export function createCliLogger(config: Config, io: Pick<CliIo, 'stderr'>, json?
  * requires API_BASE_URL) or 'site' (endpoint 7 only, requires SITE_URL or API_BASE_URL).
  * `onCall` is told about every settled call (metrics).
  */
-export function createClientFromConfig(config: Config, logger: Logger, needs: 'api' | 'site' = 'api', onCall?: (event: ApiCallEvent) => void): ApiClient {
+export function createClientFromConfig(
+  config: Config,
+  logger: Logger,
+  needs: 'api' | 'site' = 'api',
+  onCall?: (event: ApiCallEvent) => void,
+): ApiClient {
   if (needs === 'api') requireApiBase(config);
   else requireSiteUrl(config);
   const baseUrl = config.api.baseUrl ?? config.api.siteUrl ?? '';
@@ -60,7 +65,11 @@ export function describeConfig(config: Config): Record<string, unknown> {
   return {
     apiBaseUrl: config.api.baseUrl,
     siteUrl: config.api.siteUrl,
-    credentialsSet: { API_SECRET_KEY: secretKey !== undefined, API_SESSION_KEY: sessionKey !== undefined, PROJECT_AUTH_TOKEN: projectAuthToken !== undefined },
+    credentialsSet: {
+      API_SECRET_KEY: secretKey !== undefined,
+      API_SESSION_KEY: sessionKey !== undefined,
+      PROJECT_AUTH_TOKEN: projectAuthToken !== undefined,
+    },
     timeouts: config.api.timeouts,
     connections: config.api.connections,
     redis: { url: displayRedisUrl(config.redis.url), prefix: config.redis.prefix },

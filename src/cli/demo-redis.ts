@@ -18,13 +18,19 @@ export async function findDemoRedis(env: Readonly<Record<string, string | undefi
   const fromEnv = env.REDIS_URL?.trim();
   if (fromEnv) {
     if (await redisAnswers(fromEnv)) return { url: fromEnv, origin: 'REDIS_URL', stop: async () => {} };
-    throw new ListingSyncError('REDIS_UNAVAILABLE', 'REDIS_URL is set but Redis does not answer there: start it, or unset REDIS_URL to let the demo find or start one');
+    throw new ListingSyncError(
+      'REDIS_UNAVAILABLE',
+      'REDIS_URL is set but Redis does not answer there: start it, or unset REDIS_URL to let the demo find or start one',
+    );
   }
   const local = 'redis://127.0.0.1:6379';
   if (await redisAnswers(local)) return { url: local, origin: '127.0.0.1:6379', stop: async () => {} };
   const started = await startLocalRedisServer();
   if (started) return { ...started, origin: `redis-server started on ${started.url} for this demo` };
-  throw new ListingSyncError('REDIS_UNAVAILABLE', 'the demo needs Redis: install it (apt-get install redis-server, or brew install redis) or set REDIS_URL to one that answers');
+  throw new ListingSyncError(
+    'REDIS_UNAVAILABLE',
+    'the demo needs Redis: install it (apt-get install redis-server, or brew install redis) or set REDIS_URL to one that answers',
+  );
 }
 
 /** Deletes every key under the demo's own prefix so each demo starts from nothing (SCAN, never KEYS). */

@@ -29,7 +29,9 @@ function memoryText(memory: RedisReport['memory']): string {
 
 function table(rows: ReadonlyArray<readonly [string, string, string]>): string[] {
   const widths = [0, 1, 2].map((c) => Math.max(...rows.map((row) => row[c]?.length ?? 0)));
-  return rows.map(([kind, keys, bytes]) => `${kind.padEnd(widths[0] ?? 0)}  ${keys.padStart(widths[1] ?? 0)}  ${bytes.padStart(widths[2] ?? 0)}`.trimEnd());
+  return rows.map(([kind, keys, bytes]) =>
+    `${kind.padEnd(widths[0] ?? 0)}  ${keys.padStart(widths[1] ?? 0)}  ${bytes.padStart(widths[2] ?? 0)}`.trimEnd(),
+  );
 }
 
 /** The whole report for a terminal; `redis` is the Redis URL with its password masked. */
@@ -45,11 +47,14 @@ export function formatRedisReport(report: RedisReport, redis: string): string {
     '',
   ];
   const rows: Array<readonly [string, string, string]> = [['kind', 'keys', 'bytes']];
-  for (const kind of keys.kinds) rows.push([kind.kind, kind.keys.toLocaleString('en-US'), `${kind.measuredKeys < kind.keys ? '~' : ''}${formatBytes(kind.bytes)}`]);
+  for (const kind of keys.kinds)
+    rows.push([kind.kind, kind.keys.toLocaleString('en-US'), `${kind.measuredKeys < kind.keys ? '~' : ''}${formatBytes(kind.bytes)}`]);
   rows.push(['total', keys.total.toLocaleString('en-US'), `${keys.estimated ? '~' : ''}${formatBytes(keys.bytes)}`]);
   lines.push(...table(rows));
   if (keys.estimated) {
-    lines.push(`~ estimated: ${keys.measuredKeys.toLocaleString('en-US')} of ${keys.total.toLocaleString('en-US')} keys measured (MEMORY USAGE), the rest counted and sized by the average of their kind`);
+    lines.push(
+      `~ estimated: ${keys.measuredKeys.toLocaleString('en-US')} of ${keys.total.toLocaleString('en-US')} keys measured (MEMORY USAGE), the rest counted and sized by the average of their kind`,
+    );
   }
   lines.push('');
   if (report.warnings.length === 0) lines.push('no warnings');

@@ -13,7 +13,15 @@ export const EXIT = {
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** Error codes that mean "fix your input and run again" (exit 2), whoever raised them. */
-const USAGE_CODES = new Set(['USAGE', 'CONFIG', 'MISSING_CREDENTIAL', 'INVALID_INPUT', 'FEED_UNREADABLE', 'MAPPING_INVALID', 'CHATBOT_NOT_FOUND']);
+const USAGE_CODES = new Set([
+  'USAGE',
+  'CONFIG',
+  'MISSING_CREDENTIAL',
+  'INVALID_INPUT',
+  'FEED_UNREADABLE',
+  'MAPPING_INVALID',
+  'CHATBOT_NOT_FOUND',
+]);
 
 /** Maps an error's stable code to the exit code the contract promises. */
 export function exitCodeFor(code: string): ExitCode {

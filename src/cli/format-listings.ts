@@ -19,7 +19,12 @@ export function listingTable(items: readonly ListingRead[]): string[] {
   if (items.length === 0) return [];
   const rows = [COLUMNS.map(String), ...items.map((item) => COLUMNS.map((column) => cell(item[column])))];
   const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)));
-  return rows.map((row) => row.map((text, i) => (i === row.length - 1 ? text : text.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((text, i) => (i === row.length - 1 ? text : text.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** "3 of 42 listings" — the items shown against the service's VirtualCount. */

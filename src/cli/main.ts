@@ -61,7 +61,8 @@ async function main(): Promise<void> {
     guard.arm('the command ended but the process did not exit');
     const failures = await releases.releaseAll();
     if (outcome.report !== undefined) process.stderr.write(outcome.report);
-    for (const { label, error } of failures) process.stderr.write(`listing-sync: could not close the ${label}: ${error instanceof Error ? error.message : String(error)}\n`);
+    for (const { label, error } of failures)
+      process.stderr.write(`listing-sync: could not close the ${label}: ${error instanceof Error ? error.message : String(error)}\n`);
     if (failures.length > 0 && outcome.code === EXIT.ok) outcome = { code: EXIT.failed };
   }
   process.exitCode = outcome.code;

@@ -26,7 +26,15 @@ export function recordedClientOnStack(io: CliIo, config: Config, logger: Logger,
 }
 
 /** This process's workers; their `close` is the release stack's, so closing them early (on a signal) is safe. */
-export async function workersOnStack(io: CliIo, config: Config, api: ApiClient, ctx: QueueContext, logger: Logger, stall: Partial<StallSettings> = {}, signal?: AbortSignal): Promise<RunningWorkers> {
+export async function workersOnStack(
+  io: CliIo,
+  config: Config,
+  api: ApiClient,
+  ctx: QueueContext,
+  logger: Logger,
+  stall: Partial<StallSettings> = {},
+  signal?: AbortSignal,
+): Promise<RunningWorkers> {
   const workers = await startConfiguredWorkers(config, api, ctx, logger, stall, signal);
   return { ...workers, close: io.releases.push('workers', () => workers.close()) };
 }

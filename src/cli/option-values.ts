@@ -15,7 +15,8 @@ export function required(value: string | undefined, flag: string, what: string):
 export function wholeNumber(value: string | undefined, flag: string, min = 1): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min) throw new UsageError(`${flag} must be a whole number of at least ${min} (got '${value}')`);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min)
+    throw new UsageError(`${flag} must be a whole number of at least ${min} (got '${value}')`);
   return n;
 }
 

@@ -36,7 +36,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
 /** Builds the program; `record` learns what the action came to. Exported for tests that want to inspect the command tree. */
 export function buildProgram(io: CliIo, record: (outcome: ActionOutcome) => void): Command {
   const program = new Command('listing-sync')
-    .description('Keep a chatbot\'s real-estate listings equal to a brokerage\'s listing feeds.')
+    .description("Keep a chatbot's real-estate listings equal to a brokerage's listing feeds.")
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -10,7 +10,14 @@ import { requireApiBase, type Config } from '../config.js';
 import { newRunId } from '../domain/job-id.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createClientFromConfig } from './api-wiring.js';
-import { closeConnection, connectProducer, connectSessionConnection, createProducerConnection, createWorkerConnection, RECONNECT_MAX_MS } from '../queue/connection.js';
+import {
+  closeConnection,
+  connectProducer,
+  connectSessionConnection,
+  createProducerConnection,
+  createWorkerConnection,
+  RECONNECT_MAX_MS,
+} from '../queue/connection.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from '../queue/redis-watch.js';
 import { startWorkers, type RunningWorkers, type StallSettings } from '../queue/worker.js';
 import { enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
@@ -68,7 +75,10 @@ export function queueContextOn(redis: Redis, config: Config, watch: RedisWatch):
   // Why a listener: BullMQ prints an 'error' event nobody listens to as a stack trace.
   for (const queue of [queues.writes, queues.syncRuns]) queue.on('error', (err) => watch.report(err, 'queue'));
   return {
-    redis, store, queues, watch,
+    redis,
+    store,
+    queues,
+    watch,
     async close() {
       await queues.close();
       await closeConnection(redis);
@@ -90,19 +100,27 @@ export interface RecordedClient {
  * `flushMs` (default 5 s) and on close, so the dashboard process can serve them. With `watch`
  * (the process's Redis watch), close does not wait for a Redis that is away.
  */
-export function createRecordedClient(config: Config, logger: Logger, redis: Redis, options: { flushMs?: number; watch?: RedisWatch } = {}): RecordedClient {
+export function createRecordedClient(
+  config: Config,
+  logger: Logger,
+  redis: Redis,
+  options: { flushMs?: number; watch?: RedisWatch } = {},
+): RecordedClient {
   requireApiBase(config); // before the recorder starts its timer
   const recorder = createCallRecorder(redis, config.redis.prefix, {
     ...(options.flushMs === undefined ? {} : { flushMs: options.flushMs }),
     onError: (err, closing) =>
       logger.warn(
         { err: err instanceof Error ? err.message : String(err) },
-        closing ? 'the last call metrics could not be saved to Redis' : 'could not save call metrics to Redis; they are kept and sent once it answers',
+        closing
+          ? 'the last call metrics could not be saved to Redis'
+          : 'could not save call metrics to Redis; they are kept and sent once it answers',
       ),
   });
   const api = createClientFromConfig(config, logger, 'api', (event) => recorder.observe(event));
   return {
-    api, recorder,
+    api,
+    recorder,
     async close() {
       await api.close();
       const flushed = recorder.close();
@@ -179,7 +197,13 @@ export async function startConfiguredWorkers(
     backoff: { baseMs: config.jobs.backoffMs, maxMs: config.jobs.backoffMaxMs },
     stall,
     retryTable: config.api.retryTable,
-    deps: { api, store: ctx.store, logger, now: () => Date.now(), runSync: scheduledRunSync(syncDeps(api, ctx, config, logger), ctx.store.runs) },
+    deps: {
+      api,
+      store: ctx.store,
+      logger,
+      now: () => Date.now(),
+      runSync: scheduledRunSync(syncDeps(api, ctx, config, logger), ctx.store.runs),
+    },
     logger,
   });
   const reconciler = startWorkerUpkeep(ctx, config, logger);

@@ -19,7 +19,14 @@ export async function readJsonFile(path: string): Promise<unknown> {
     text = await readFile(path, 'utf8');
   } catch (thrown) {
     const code = (thrown as { code?: unknown }).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? thrown);
+    const reason =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : String(code ?? thrown);
     throw new ListingSyncError('INVALID_INPUT', `cannot read ${path}: ${reason}`);
   }
   try {

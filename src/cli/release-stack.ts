@@ -58,7 +58,11 @@ export function createReleaseStack(): ReleaseStack {
     async releaseAll() {
       const failures: ReleaseFailure[] = [];
       // Newest first; an entry pushed while releasing (a release that opens something) is released too.
-      for (let entry = entries.findLast((e) => e.started === undefined); entry !== undefined; entry = entries.findLast((e) => e.started === undefined)) {
+      for (
+        let entry = entries.findLast((e) => e.started === undefined);
+        entry !== undefined;
+        entry = entries.findLast((e) => e.started === undefined)
+      ) {
         try {
           await start(entry);
         } catch (error) {
@@ -70,7 +74,10 @@ export function createReleaseStack(): ReleaseStack {
       return failures;
     },
     pending() {
-      return entries.filter((entry) => !entry.settled).map((entry) => entry.label).reverse();
+      return entries
+        .filter((entry) => !entry.settled)
+        .map((entry) => entry.label)
+        .reverse();
     },
   };
 }

@@ -48,7 +48,10 @@ export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait>
       // Workers first: the jobs they finish while closing beat the lease again.
       await options.workers?.close();
       await store.leases.markIdle(chatbot, runId).catch(() => undefined);
-      logger.warn({ runId }, `interrupted: run ${runId} goes on in the queue; finish it with \`listing-sync runs resume ${runId} --work\` or stop it with \`listing-sync runs cancel ${runId}\``);
+      logger.warn(
+        { runId },
+        `interrupted: run ${runId} goes on in the queue; finish it with \`listing-sync runs resume ${runId} --work\` or stop it with \`listing-sync runs cancel ${runId}\``,
+      );
     }
     throw thrown;
   }

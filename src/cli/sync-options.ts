@@ -67,15 +67,21 @@ const optionsSchema = z.object({
   profile: enumOf(PROFILES),
   mapping: z.string().trim().min(1).optional(),
   format: enumOf(FORMATS).optional(),
-  delimiter: z.string().refine((d) => d === '\\t' || d === 'tab' || d.length === 1, 'must be one character (or "tab")').optional(),
-  encoding: z.string().trim().refine((name) => {
-    try {
-      new TextDecoder(name);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'is not an encoding this Node.js knows (try utf-8, latin1, windows-1252, utf-16le)'),
+  delimiter: z
+    .string()
+    .refine((d) => d === '\\t' || d === 'tab' || d.length === 1, 'must be one character (or "tab")')
+    .optional(),
+  encoding: z
+    .string()
+    .trim()
+    .refine((name) => {
+      try {
+        new TextDecoder(name);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'is not an encoding this Node.js knows (try utf-8, latin1, windows-1252, utf-16le)'),
   keyType: enumOf(SYNC_KEY_TYPES),
   mode: enumOf(SYNC_MODES),
   deleteScope: enumOf(DELETE_SCOPES),
@@ -93,7 +99,11 @@ const optionsSchema = z.object({
 });
 
 const FLAG_NAMES: Readonly<Record<string, string>> = {
-  keyType: '--key-type', deleteScope: '--delete-scope', maxDeletes: '--max-deletes', maxRejected: '--max-rejected', pageSize: '--page-size',
+  keyType: '--key-type',
+  deleteScope: '--delete-scope',
+  maxDeletes: '--max-deletes',
+  maxRejected: '--max-rejected',
+  pageSize: '--page-size',
 };
 
 /** Turns parsed command-line options into a SyncRequest, or throws one UsageError naming every bad flag. */

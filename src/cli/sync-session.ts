@@ -30,7 +30,11 @@ export interface SyncSession {
  * waits (`--work`, `--wait`) runs for long, so its Redis connection carries on through a Redis
  * restart ('session'); a plain enqueue fails fast. Either way Redis down at start is one line.
  */
-export async function openSyncSession(io: CliIo, flags: ConfigFlags & { json?: boolean; wait?: boolean }, work: boolean): Promise<SyncSession> {
+export async function openSyncSession(
+  io: CliIo,
+  flags: ConfigFlags & { json?: boolean; wait?: boolean },
+  work: boolean,
+): Promise<SyncSession> {
   const config = configFromCli(flags, io);
   requireApiBase(config);
   const logger = createCliLogger(config, io, flags.json === true);

@@ -67,7 +67,12 @@ export function describeIssues(issues: readonly Issue[], input: unknown, knownFi
  * Parses `input` with `schema` or throws INVALID_INPUT (exit 2) with every problem on one line:
  * "<what>: Temperature must be a whole number (got 1.5); unknown field 'Colour' (did you mean …?)".
  */
-export function validateInput<S extends z.ZodType>(schema: S, input: unknown, what: string, knownFields: readonly string[] = []): z.output<S> {
+export function validateInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  what: string,
+  knownFields: readonly string[] = [],
+): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   throw new ListingSyncError('INVALID_INPUT', `${what}: ${describeIssues(parsed.error.issues, input, knownFields).join('; ')}`);

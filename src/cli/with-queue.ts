@@ -21,7 +21,11 @@ export function addRedisOptions(cmd: Command): Command {
 }
 
 /** Runs `body` with store and queues open (fail-fast connection). */
-export async function withQueue(host: CommandHost, flags: RedisFlags, body: (ctx: QueueContext, json: boolean) => Promise<ActionResult>): Promise<void> {
+export async function withQueue(
+  host: CommandHost,
+  flags: RedisFlags,
+  body: (ctx: QueueContext, json: boolean) => Promise<ActionResult>,
+): Promise<void> {
   await host.run(async () => {
     const config = configFromCli(flags, host.io);
     return await body(await queueContextOnStack(host.io, config, 'producer'), flags.json === true);

@@ -25,7 +25,10 @@ async function applyRetentionHourly(ctx: QueueContext, config: Config, logger: L
   const result = await runRetentionOnce(ctx.redis, ctx.store.keys, { keepDays, keepRuns }, Date.now(), HOUR_MS);
   if (result === undefined) return;
   let jobs = 0;
-  for (const [graceMs, type] of [[keepDays * 24 * HOUR_MS, 'failed'], [completedJobHours * HOUR_MS, 'completed']] as const) {
+  for (const [graceMs, type] of [
+    [keepDays * 24 * HOUR_MS, 'failed'],
+    [completedJobHours * HOUR_MS, 'completed'],
+  ] as const) {
     for (let batch = 0; batch < CLEAN_BATCHES_MAX; batch += 1) {
       const removed = await ctx.queues.writes.clean(graceMs, CLEAN_BATCH, type);
       jobs += removed.length;

@@ -61,7 +61,8 @@ export function createDashboardApp(options: DashboardOptions): Express {
     res.set(securityHeaders(req.path === `${basePath}/queues` || req.path.startsWith(`${basePath}/queues/`)));
     if (insecureLocal) {
       const name = hostName(req.headers.host);
-      if (name === undefined || !isLoopback(name)) return plain(res, 421, 'This dashboard runs with --insecure-local and answers only to a loopback host name.');
+      if (name === undefined || !isLoopback(name))
+        return plain(res, 421, 'This dashboard runs with --insecure-local and answers only to a loopback host name.');
     }
     const identity = authenticate(req.headers.authorization);
     if (identity === undefined) {

@@ -37,7 +37,10 @@ export function hasCredentials(auth: DashboardAuth): boolean {
 export function createAuthenticate(auth: DashboardAuth): Authenticate {
   if (auth === 'insecure-local') return () => 'local';
   if (!hasCredentials(auth)) {
-    throw new ListingSyncError('CONFIG', 'the dashboard needs DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_TOKEN (or --insecure-local)');
+    throw new ListingSyncError(
+      'CONFIG',
+      'the dashboard needs DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_TOKEN (or --insecure-local)',
+    );
   }
   const { user, password, token } = auth;
   return (authorization) => {

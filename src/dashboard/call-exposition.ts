@@ -11,7 +11,9 @@ function escapeLabel(value: string): string {
 }
 
 function labels(pairs: Readonly<Record<string, string>>): string {
-  return `{${Object.entries(pairs).map(([name, value]) => `${name}="${escapeLabel(value)}"`).join(',')}}`;
+  return `{${Object.entries(pairs)
+    .map(([name, value]) => `${name}="${escapeLabel(value)}"`)
+    .join(',')}}`;
 }
 
 function header(name: string, type: 'counter' | 'histogram', help: string): string[] {
@@ -22,7 +24,14 @@ function header(name: string, type: 'counter' | 'histogram', help: string): stri
 export function renderCallMetrics(view: CallMetricsView | undefined): string {
   const endpoints = [...(view?.endpoints ?? [])].sort((a, b) => a.endpoint.localeCompare(b.endpoint));
   const calls = endpoints
-    .flatMap((stats) => Object.entries(stats.outcomes).map(([outcome, n]) => ({ key: JSON.stringify([stats.endpoint, outcome]), endpoint: stats.endpoint, outcome, n })))
+    .flatMap((stats) =>
+      Object.entries(stats.outcomes).map(([outcome, n]) => ({
+        key: JSON.stringify([stats.endpoint, outcome]),
+        endpoint: stats.endpoint,
+        outcome,
+        n,
+      })),
+    )
     .sort((a, b) => a.key.localeCompare(b.key));
   const lines = header('listing_sync_service_calls_total', 'counter', 'Calls to the service by endpoint and outcome, from every process');
   for (const { endpoint, outcome, n } of calls) lines.push(`listing_sync_service_calls_total${labels({ endpoint, outcome })} ${n}`);
@@ -42,7 +51,14 @@ export function renderCallMetrics(view: CallMetricsView | undefined): string {
     lines.push(`${hist}_count${labels({ endpoint: stats.endpoint })} ${all}`);
   }
 
-  lines.push(...header('listing_sync_service_failures_total', 'counter', 'Failed service calls by envelope Code (or the transport failure outcome when there was no envelope), from every process'));
-  for (const [code, n] of Object.entries(view?.failures ?? {}).sort(([a], [b]) => a.localeCompare(b))) lines.push(`listing_sync_service_failures_total${labels({ code })} ${n}`);
+  lines.push(
+    ...header(
+      'listing_sync_service_failures_total',
+      'counter',
+      'Failed service calls by envelope Code (or the transport failure outcome when there was no envelope), from every process',
+    ),
+  );
+  for (const [code, n] of Object.entries(view?.failures ?? {}).sort(([a], [b]) => a.localeCompare(b)))
+    lines.push(`listing_sync_service_failures_total${labels({ code })} ${n}`);
   return `${lines.join('\n')}\n`;
 }

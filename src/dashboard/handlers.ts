@@ -36,7 +36,11 @@ function fileNamePart(text: string): string {
 }
 
 export function createHandlers(ctx: HandlerContext) {
-  const pageContext = (req: DashboardRequest): PageContext => ({ base: ctx.basePath, readOnly: ctx.readOnly, csrfToken: ctx.csrf.tokenFor(req.identity) });
+  const pageContext = (req: DashboardRequest): PageContext => ({
+    base: ctx.basePath,
+    readOnly: ctx.readOnly,
+    csrfToken: ctx.csrf.tokenFor(req.identity),
+  });
   const htmlPage = (status: number, body: string): HandlerResult => ({ status, headers: { ...HTML }, body });
   const notFound = (req: DashboardRequest, what: string): HandlerResult => htmlPage(404, messagePage(pageContext(req), 'Not found', what));
 
@@ -52,7 +56,10 @@ export function createHandlers(ctx: HandlerContext) {
     if (!run) return notFound(req, `No run with id ${runId}.`);
     const failed = await ctx.data.failedJobs(runId);
     const retried = req.query.retried;
-    const flash = retried !== undefined && /^\d+$/.test(retried) ? `Re-queued ${retried} failed job(s). They run again as workers pick them up; reload to follow them.` : undefined;
+    const flash =
+      retried !== undefined && /^\d+$/.test(retried)
+        ? `Re-queued ${retried} failed job(s). They run again as workers pick them up; reload to follow them.`
+        : undefined;
     return htmlPage(200, runDetailPage(pageContext(req), run, failed, flash));
   };
 
@@ -73,9 +80,13 @@ export function createHandlers(ctx: HandlerContext) {
 
   /** POST /runs/:id/retry — the CSRF token and read-only mode are checked here too (defence in depth). */
   const retryFailed: Handler = async (req) => {
-    if (ctx.readOnly) return htmlPage(403, messagePage(pageContext(req), 'Read-only', 'This dashboard runs with --read-only: actions are disabled.'));
+    if (ctx.readOnly)
+      return htmlPage(403, messagePage(pageContext(req), 'Read-only', 'This dashboard runs with --read-only: actions are disabled.'));
     if (!ctx.csrf.verify(req.identity, req.form.csrf)) {
-      return htmlPage(403, messagePage(pageContext(req), 'Forbidden', 'The form token is missing or stale: reload the page and try again.'));
+      return htmlPage(
+        403,
+        messagePage(pageContext(req), 'Forbidden', 'The form token is missing or stale: reload the page and try again.'),
+      );
     }
     const runId = req.params.id ?? '';
     if (!(await ctx.data.getRun(runId))) return notFound(req, `No run with id ${runId}.`);
@@ -100,7 +111,8 @@ export function createHandlers(ctx: HandlerContext) {
     return up ? textResult(200, 'ok') : textResult(503, 'redis unavailable');
   };
 
-  const stylesheet: Handler = () => Promise.resolve({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: DASHBOARD_CSS });
+  const stylesheet: Handler = () =>
+    Promise.resolve({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: DASHBOARD_CSS });
 
   return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet };
 }

@@ -53,7 +53,10 @@ export function displayValue(value: unknown): string {
 /** ISO-like UTC time for an epoch-ms value ('' when absent). */
 export function formatTime(epochMs: number | undefined): string {
   if (epochMs === undefined || !Number.isFinite(epochMs) || epochMs <= 0) return '';
-  return new Date(epochMs).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return new Date(epochMs)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /** "1m 05s" style duration between two epoch-ms values ('running' when unfinished). */

@@ -39,7 +39,10 @@ export function runListItemOf(record: RunRecord): RunListItem {
 }
 
 /** A text field of a stored row: numbers shown as text, anything else left out. */
-const text = z.union([z.string(), z.number().transform(String)]).optional().catch(undefined);
+const text = z
+  .union([z.string(), z.number().transform(String)])
+  .optional()
+  .catch(undefined);
 
 /** A stored rejected row (JSON of the feed's RejectedRow), lenient: only `line` is required. */
 const rejectedRowSchema = z.object({ line: z.number(), field: text, value: text, reason: text, key: text });
@@ -69,19 +72,38 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       const rejected = (await store.runs.rejectedRows(runId)).map(rejectedRowOf).filter((row): row is RejectedRowView => row !== undefined);
       const feed = record.summary?.feed;
       const remote = record.summary?.remote;
-      const detail: RunDetail = { ...runListItemOf(record), summary: { ...(feed ? { feed } : {}), ...(remote ? { remote } : {}) }, rejected };
+      const detail: RunDetail = {
+        ...runListItemOf(record),
+        summary: { ...(feed ? { feed } : {}), ...(remote ? { remote } : {}) },
+        rejected,
+      };
       return detail;
     },
     async failedJobs(runId) {
       const rows = await listFailedJobs(queues.writes, store, runId);
-      return rows.map((row): FailedJobView => ({ jobId: row.jobId, chatbot: row.chatbot, key: row.key, kind: row.name, attempts: row.attempts, code: row.code, message: row.message }));
+      return rows.map((row): FailedJobView => ({
+        jobId: row.jobId,
+        chatbot: row.chatbot,
+        key: row.key,
+        kind: row.name,
+        attempts: row.attempts,
+        code: row.code,
+        message: row.message,
+      }));
     },
     async retryFailed(runId) {
       return (await retryJobs(queues.writes, store, { runId })).retried.length;
     },
     async findKey(key) {
       const rows = await findKeyJobs(queues.writes, store, key);
-      return rows.map((row): KeyTouchView => ({ runId: row.runId, jobId: row.jobId, chatbot: row.chatbot, kind: row.name || 'removed', state: row.state, at: row.at }));
+      return rows.map((row): KeyTouchView => ({
+        runId: row.runId,
+        jobId: row.jobId,
+        chatbot: row.chatbot,
+        kind: row.name || 'removed',
+        state: row.state,
+        at: row.at,
+      }));
     },
     async pingRedis() {
       try {

@@ -24,7 +24,8 @@ const MESSAGE =
 /** Writes the 503 outage answer: a page for browsers, one plain line for anything else. */
 export function answerRedisOutage(req: Request, res: Response, context: PageContext): void {
   res.status(503).set('retry-after', String(RETRY_AFTER_S));
-  if (req.accepts(['text/html', 'text/plain']) === 'text/html') res.type('text/html; charset=utf-8').send(messagePage(context, TITLE, MESSAGE));
+  if (req.accepts(['text/html', 'text/plain']) === 'text/html')
+    res.type('text/html; charset=utf-8').send(messagePage(context, TITLE, MESSAGE));
   else res.type('text/plain; charset=utf-8').send(`${TITLE}: ${MESSAGE}\n`);
 }
 
@@ -32,7 +33,8 @@ export function answerRedisOutage(req: Request, res: Response, context: PageCont
 export function redisGate(available: () => boolean, basePath: string, contextOf: (res: Response) => PageContext) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const path = req.path.startsWith(basePath) ? req.path.slice(basePath.length) : req.path;
-    if (available() || REACHABLE.some((reachable) => path === reachable || (reachable.endsWith('/') && path.startsWith(reachable)))) return next();
+    if (available() || REACHABLE.some((reachable) => path === reachable || (reachable.endsWith('/') && path.startsWith(reachable))))
+      return next();
     answerRedisOutage(req, res, contextOf(res));
   };
 }
@@ -44,8 +46,10 @@ export function redisGate(available: () => boolean, basePath: string, contextOf:
  * when a scrape reads it, so sources set later count too; a missing one fails like an absent one.
  */
 export function whileRedisAnswers(sources: MetricsSources, available: () => boolean): MetricsSources {
-  const read = <T>(call: (from: MetricsSources) => Promise<T> | undefined) => (): Promise<T> =>
-    (available() ? call(sources) : undefined) ?? Promise.reject(new Error(TITLE));
+  const read =
+    <T>(call: (from: MetricsSources) => Promise<T> | undefined) =>
+    (): Promise<T> =>
+      (available() ? call(sources) : undefined) ?? Promise.reject(new Error(TITLE));
   return {
     jobCounts: read((from) => from.jobCounts()),
     callMetrics: read((from) => from.callMetrics?.()),

@@ -35,7 +35,8 @@ export function registerRunMetrics(registry: Registry, samples: () => readonly R
     collect() {
       this.reset();
       for (const run of samples()) {
-        if (run.finishedAt !== undefined && run.finishedAt >= run.startedAt) this.observe({ status: run.status }, (run.finishedAt - run.startedAt) / 1000);
+        if (run.finishedAt !== undefined && run.finishedAt >= run.startedAt)
+          this.observe({ status: run.status }, (run.finishedAt - run.startedAt) / 1000);
       }
     },
   });

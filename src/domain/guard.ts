@@ -128,5 +128,8 @@ export function parseMaxDeletes(text: string): MaxDeletes {
   const match = PERCENT.exec(trimmed);
   const value = match?.[1] === undefined ? Number.NaN : Number(match[1]);
   if (value >= 0 && value <= 100) return { kind: 'percent', value };
-  throw new UsageError(`--max-deletes must be a whole number of listings (e.g. 25) or a percentage from 0% to 100% (e.g. 10%), got "${text}".`, { flag: '--max-deletes', value: text });
+  throw new UsageError(
+    `--max-deletes must be a whole number of listings (e.g. 25) or a percentage from 0% to 100% (e.g. 10%), got "${text}".`,
+    { flag: '--max-deletes', value: text },
+  );
 }

@@ -92,7 +92,11 @@ export class CompactLedger implements ReadonlyMap<string, LedgerEntry> {
     const offset = slot % BLOCK;
     const hash = this.oddHashes.get(slot) ?? (this.hashes[block] as Buffer).toString('hex', offset * HASH_BYTES, (offset + 1) * HASH_BYTES);
     const numbers = this.numbers[block] as Float64Array;
-    const entry: LedgerEntry = { hash, writtenAt: numbers[offset * 2] as number, runId: this.runIds[(this.runs[block] as Uint32Array)[offset] as number] as string };
+    const entry: LedgerEntry = {
+      hash,
+      writtenAt: numbers[offset * 2] as number,
+      runId: this.runIds[(this.runs[block] as Uint32Array)[offset] as number] as string,
+    };
     const remoteId = numbers[offset * 2 + 1] as number;
     const oddRemoteId = this.oddRemoteIds.get(slot);
     if (!Number.isNaN(remoteId)) entry.remoteId = String(remoteId);

@@ -13,7 +13,16 @@ import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
 import { listingHash } from './hash.js';
 import type { Ledger } from './ledger-entry.js';
 import type { ListingFields, SyncKeyType } from './listing.js';
-import { MAX_WITHHELD_LINES, type DeleteScope, type FieldChange, type Plan, type PlannedCreate, type PlannedDelete, type PlannedUpdate, type SyncMode } from './plan.js';
+import {
+  MAX_WITHHELD_LINES,
+  type DeleteScope,
+  type FieldChange,
+  type Plan,
+  type PlannedCreate,
+  type PlannedDelete,
+  type PlannedUpdate,
+  type SyncMode,
+} from './plan.js';
 import { remoteRows, type RemoteListing, type RemoteRows } from './snapshot/remote.js';
 import { compareIds, compareText } from './id-order.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from './snapshot/remote-key-index.js';
@@ -168,7 +177,8 @@ export function createPlanner(context: PlannerContext): Planner {
     const managed = (key: string, position: number): boolean => context.deleteScope === 'all' || ledger.has(key, position);
     if (context.mode === 'mirror') {
       for (const [key, position] of index.kept) {
-        if (seen[position] === 0 && managed(key, position)) deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
+        if (seen[position] === 0 && managed(key, position))
+          deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
       }
     }
     for (const [key, positions] of index.copies) {

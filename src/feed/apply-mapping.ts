@@ -67,19 +67,37 @@ export function applyMapping(base: RecordMapping | undefined, file: MappingFile,
   for (const field of file.money) {
     if (file.columns.has(field)) continue;
     const rule = ruleFor(mapping, field);
-    if (rule?.column !== undefined) setRule(mapping, { ...columnRule(field, columns.optional(rule.column), { reader: toMoney }), ...(rule.fallback === undefined ? {} : { fallback: rule.fallback }) });
+    if (rule?.column !== undefined)
+      setRule(mapping, {
+        ...columnRule(field, columns.optional(rule.column), { reader: toMoney }),
+        ...(rule.fallback === undefined ? {} : { fallback: rule.fallback }),
+      });
   }
   for (const [field, table] of file.enums) edit('enums', field, (rule) => enumRule(rule, table));
   for (const [field, factor] of file.units) edit('units', field, (rule) => unitRule(rule, factor));
   for (const [field, value] of file.constants) setRule(mapping, constantRule(field, value));
   for (const [field, value] of file.defaults) {
     const rule = ruleFor(mapping, field);
-    setRule(mapping, rule === undefined ? computedRule(field, `no ${field} column`, () => undefined, () => undefined, value) : { ...rule, fallback: value });
+    setRule(
+      mapping,
+      rule === undefined
+        ? computedRule(
+            field,
+            `no ${field} column`,
+            () => undefined,
+            () => undefined,
+            value,
+          )
+        : { ...rule, fallback: value },
+    );
   }
   if (file.extension.length > 0) {
-    const sources = file.extension.map((name) => sourceColumn('extension', name)).filter((column): column is Column => column !== undefined);
+    const sources = file.extension
+      .map((name) => sourceColumn('extension', name))
+      .filter((column): column is Column => column !== undefined);
     setRule(mapping, extensionRule(ruleFor(mapping, 'ExtensionColumn'), sources));
   }
-  if (problems.length > 0) throw mappingInvalid(file.path, problems, `the feed's columns are ${columns.names.map((name) => `'${name}'`).join(', ')}`);
+  if (problems.length > 0)
+    throw mappingInvalid(file.path, problems, `the feed's columns are ${columns.names.map((name) => `'${name}'`).join(', ')}`);
   return mapping;
 }

@@ -63,10 +63,17 @@ export function csvBrokenKeyReader(rule: FieldRule | undefined, header: readonly
     const extra = cells.length - width;
     if (extra < 0) {
       if (index < cells.length - 1) return { kind: 'known', key: through(cells[index] ?? '') };
-      const why = index === cells.length - 1 ? `the key is the row's last field, ${cells.length}, which may be cut short` : `the row stops at field ${cells.length}, before the key, field ${index + 1}`;
+      const why =
+        index === cells.length - 1
+          ? `the key is the row's last field, ${cells.length}, which may be cut short`
+          : `the row stops at field ${cells.length}, before the key, field ${index + 1}`;
       return { kind: 'unreadable', why };
     }
-    if (extra > MAX_STRAY_DELIMITERS) return { kind: 'unreadable', why: `${extra} fields too many, more than ${MAX_STRAY_DELIMITERS} stray delimiters to tell where the key is` };
+    if (extra > MAX_STRAY_DELIMITERS)
+      return {
+        kind: 'unreadable',
+        why: `${extra} fields too many, more than ${MAX_STRAY_DELIMITERS} stray delimiters to tell where the key is`,
+      };
     const keys = new Set<string>();
     for (let start = index; start <= index + extra; start++) {
       for (let end = start; end <= index + extra; end++) {
@@ -98,11 +105,16 @@ export function jsonBrokenKeyReader(rule: FieldRule | undefined): BrokenKeyReade
   const member = rule?.column;
   const pattern = member === undefined ? undefined : new RegExp(`${escapeRegExp(JSON.stringify(member))}\\s*:`, 'g');
   return (item) => {
-    if (rule === undefined || member === undefined || pattern === undefined) return { kind: 'unreadable', why: 'the key comes from no single member' };
+    if (rule === undefined || member === undefined || pattern === undefined)
+      return { kind: 'unreadable', why: 'the key comes from no single member' };
     const text = item.text;
-    if (text === undefined) return { kind: 'unreadable', why: 'the record\'s text was not kept' };
+    if (text === undefined) return { kind: 'unreadable', why: "the record's text was not kept" };
     const found = [...text.matchAll(pattern)];
-    if (found.length !== 1) return { kind: 'unreadable', why: found.length === 0 ? `no "${member}" member in it` : `"${member}" appears ${found.length} times in it` };
+    if (found.length !== 1)
+      return {
+        kind: 'unreadable',
+        why: found.length === 0 ? `no "${member}" member in it` : `"${member}" appears ${found.length} times in it`,
+      };
     const at = (found[0]?.index ?? 0) + (found[0]?.[0].length ?? 0);
     const value = VALUE.exec(text.slice(at))?.[1];
     if (value === undefined) return { kind: 'unreadable', why: `"${member}" has no complete string or number` };

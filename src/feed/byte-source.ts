@@ -34,7 +34,14 @@ export async function openFileSource(path: string): Promise<ByteSource> {
       stream.once('open', () => resolve());
       stream.once('error', reject);
     });
-    return { where: path, extension: extname(path).toLowerCase(), contentType: undefined, totalBytes: info.size, chunks: stream, close: () => stream.destroy() };
+    return {
+      where: path,
+      extension: extname(path).toLowerCase(),
+      contentType: undefined,
+      totalBytes: info.size,
+      chunks: stream,
+      close: () => stream.destroy(),
+    };
   } catch (thrown) {
     if (errorCode(thrown) === 'FEED_UNREADABLE') throw thrown;
     const code = errorCode(thrown);
@@ -53,13 +60,22 @@ export interface ByteBudget {
  * The chunks, failing FEED_UNREADABLE once the feed's pages together pass `budget.maxBytes`, and
  * FEED_INTERRUPTED when `signal` cut the body off (rather than a socket error).
  */
-async function* withinBudget(chunks: AsyncIterable<Uint8Array>, budget: ByteBudget, where: string, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+async function* withinBudget(
+  chunks: AsyncIterable<Uint8Array>,
+  budget: ByteBudget,
+  where: string,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Uint8Array> {
   try {
     for await (const chunk of chunks) {
       budget.bytes += chunk.length;
       // Why: a server that streams (or pages) forever must not keep a sync busy for hours.
       if (budget.bytes > budget.maxBytes) {
-        throw feedUnreadable(`it is larger than ${budget.maxBytes} bytes, the most read from a feed URL`, where, 'Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES if it really is that large.');
+        throw feedUnreadable(
+          `it is larger than ${budget.maxBytes} bytes, the most read from a feed URL`,
+          where,
+          'Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES if it really is that large.',
+        );
       }
       yield chunk;
     }
@@ -96,7 +112,11 @@ export async function openUrlSource(url: string, options: UrlRequest): Promise<B
     });
   } catch (thrown) {
     if (options.signal?.aborted === true) throw feedInterrupted(where);
-    throw feedUnreadable(`request failed (${errorCode(thrown)})`, where, 'Check the URL and that the server is reachable, or raise the timeout.');
+    throw feedUnreadable(
+      `request failed (${errorCode(thrown)})`,
+      where,
+      'Check the URL and that the server is reachable, or raise the timeout.',
+    );
   }
   if (response.statusCode < 200 || response.statusCode >= 300) {
     await response.body.dump().catch(() => undefined);

@@ -40,12 +40,22 @@ function csvFailure(thrown: unknown, options: CsvReadOptions, recordStart: numbe
   const at = typeof line === 'number' ? ` near line ${line}` : '';
   const code = errorCode(thrown);
   if (code === 'CSV_MAX_RECORD_SIZE') {
-    return feedUnreadable(`the record starting on line ${recordStart} is larger than ${options.maxRecordBytes} bytes`, options.where, 'Look for an unclosed quote on that line, or raise the maximum record size.', thrown);
+    return feedUnreadable(
+      `the record starting on line ${recordStart} is larger than ${options.maxRecordBytes} bytes`,
+      options.where,
+      'Look for an unclosed quote on that line, or raise the maximum record size.',
+      thrown,
+    );
   }
   if (code === 'CSV_QUOTE_NOT_CLOSED') {
-    return feedUnreadable(`a quote opened in the record starting on line ${recordStart} is never closed (the file may be truncated)`, options.where, 'Fix the quoting or export the file again.', thrown);
+    return feedUnreadable(
+      `a quote opened in the record starting on line ${recordStart} is never closed (the file may be truncated)`,
+      options.where,
+      'Fix the quoting or export the file again.',
+      thrown,
+    );
   }
-  const message = thrown instanceof Error ? thrown.message.split('\n')[0] ?? code : code;
+  const message = thrown instanceof Error ? (thrown.message.split('\n')[0] ?? code) : code;
   return feedUnreadable(`CSV error${at}: ${message}`, options.where, 'Fix the file, or check --delimiter and --encoding.', thrown);
 }
 
@@ -55,7 +65,8 @@ function duplicateHeaderProblem(header: readonly string[]): string | undefined {
     const key = (header[i] ?? '').trim().toLowerCase();
     if (key === '') continue;
     const before = seen.get(key);
-    if (before !== undefined) return `column '${(header[i] ?? '').trim()}' appears twice in the header (columns ${before + 1} and ${i + 1})`;
+    if (before !== undefined)
+      return `column '${(header[i] ?? '').trim()}' appears twice in the header (columns ${before + 1} and ${i + 1})`;
     seen.set(key, i);
   }
   return undefined;
@@ -95,7 +106,11 @@ export async function openCsvRecords(input: AsyncIterable<Uint8Array | string>, 
       header = cells.map((name) => name.trim());
       width = header.length;
     } else if (cells.length !== width) {
-      batch.push({ line, record: cells, problem: `the row has ${cells.length} fields but the header has ${width} (check quoting and the delimiter)` });
+      batch.push({
+        line,
+        record: cells,
+        problem: `the row has ${cells.length} fields but the header has ${width} (check quoting and the delimiter)`,
+      });
     } else {
       batch.push({ line, record: cells });
     }
@@ -135,11 +150,14 @@ export async function openCsvRecords(input: AsyncIterable<Uint8Array | string>, 
   };
   try {
     const firstBatch = (await nextBatch()) ?? [];
-    if (header === undefined) throw feedUnreadable('the file is empty', options.where, 'Export the feed again with a header row and listings.');
+    if (header === undefined)
+      throw feedUnreadable('the file is empty', options.where, 'Export the feed again with a header row and listings.');
     const duplicate = duplicateHeaderProblem(header);
-    if (duplicate !== undefined) throw feedUnreadable(duplicate, options.where, 'Rename or remove one of them (only one column may feed a field).');
+    if (duplicate !== undefined)
+      throw feedUnreadable(duplicate, options.where, 'Rename or remove one of them (only one column may feed a field).');
     const pending = firstBatch.length > 0 ? firstBatch : ((await nextBatch()) ?? []);
-    if (pending.length === 0) throw feedUnreadable('it has a header but no rows', options.where, 'Export the feed again with its listings.');
+    if (pending.length === 0)
+      throw feedUnreadable('it has a header but no rows', options.where, 'Export the feed again with its listings.');
     async function* items(): AsyncGenerator<SourceItem[]> {
       try {
         let ready: SourceItem[] | undefined = pending;

@@ -67,7 +67,10 @@ function completeUtf8Length(bytes: Uint8Array): number {
 
 function encodingError(where: string, offset: number, byte: number | undefined, encoding: string): Error {
   const hex = byte === undefined ? 'end of file' : `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  const fix = encoding === 'utf-8' ? 'If the file is not UTF-8, pass --encoding latin1 (or its real encoding).' : 'Pass the file\'s real encoding with --encoding (utf-8, latin1, windows-1252, utf-16le …).';
+  const fix =
+    encoding === 'utf-8'
+      ? 'If the file is not UTF-8, pass --encoding latin1 (or its real encoding).'
+      : "Pass the file's real encoding with --encoding (utf-8, latin1, windows-1252, utf-16le …).";
   return feedUnreadable(`byte ${hex} at byte offset ${offset} is not valid ${encoding}`, where, fix);
 }
 
@@ -122,7 +125,12 @@ function failingOffset(encoding: string, bytes: Uint8Array): number {
 }
 
 /** Decodes to text with a fatal decoder (any encoding Node knows); BOMs are removed. */
-export async function* decodedText(chunks: AsyncIterable<Uint8Array>, encoding: string, where: string, counter: ByteCounter): AsyncGenerator<string> {
+export async function* decodedText(
+  chunks: AsyncIterable<Uint8Array>,
+  encoding: string,
+  where: string,
+  counter: ByteCounter,
+): AsyncGenerator<string> {
   if (encoding === 'utf-8') {
     const decoder = new TextDecoder('utf-8');
     for await (const bytes of checkedUtf8(chunks, where, counter)) yield decoder.decode(bytes, { stream: true });

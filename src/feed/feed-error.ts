@@ -19,10 +19,14 @@ export function feedUnreadable(what: string, where: string, fix: string, cause?:
 
 /** The feed at `where` was not read to the end because the sync was asked to stop. */
 export function feedInterrupted(where: string, cause?: unknown): ListingSyncError {
-  return new ListingSyncError(FEED_INTERRUPTED, `Feed ${where} was not read to the end: the sync was interrupted, so nothing was planned or changed. Run the sync again.`, {
-    details: { where },
-    cause,
-  });
+  return new ListingSyncError(
+    FEED_INTERRUPTED,
+    `Feed ${where} was not read to the end: the sync was interrupted, so nothing was planned or changed. Run the sync again.`,
+    {
+      details: { where },
+      cause,
+    },
+  );
 }
 
 /** A mapping file with problems; every problem is listed, so one edit fixes them all. */

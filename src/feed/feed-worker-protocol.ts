@@ -48,12 +48,15 @@ export interface FeedWorkerCredit {
 }
 
 export function sendableError(thrown: unknown): SentError {
-  if (thrown instanceof ListingSyncError) return { code: thrown.code, name: thrown.name, message: thrown.message, details: { ...thrown.details } };
+  if (thrown instanceof ListingSyncError)
+    return { code: thrown.code, name: thrown.name, message: thrown.message, details: { ...thrown.details } };
   const error = thrown instanceof Error ? thrown : new Error(String(thrown));
   const code = (error as { code?: unknown }).code;
   return { code: typeof code === 'string' ? code : 'UNKNOWN', name: error.name, message: error.message, details: {} };
 }
 
 export function receivedError(sent: SentError): ListingSyncError {
-  return sent.name === 'UsageError' ? new UsageError(sent.message, sent.details) : new ListingSyncError(sent.code, sent.message, { details: sent.details });
+  return sent.name === 'UsageError'
+    ? new UsageError(sent.message, sent.details)
+    : new ListingSyncError(sent.code, sent.message, { details: sent.details });
 }

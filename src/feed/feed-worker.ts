@@ -4,7 +4,14 @@
  * credit, so a slow planner holds back the reading instead of queueing the whole feed.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { FEED_WORKER_BATCH_ROWS, FEED_WORKER_CREDITS, sendableError, type FeedWorkerCredit, type FeedWorkerData, type FromFeedWorker } from './feed-worker-protocol.js';
+import {
+  FEED_WORKER_BATCH_ROWS,
+  FEED_WORKER_CREDITS,
+  sendableError,
+  type FeedWorkerCredit,
+  type FeedWorkerData,
+  type FromFeedWorker,
+} from './feed-worker-protocol.js';
 import { openFeedInThisThread, type FeedRow } from './open-feed.js';
 
 const port = parentPort;

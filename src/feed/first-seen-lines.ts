@@ -106,7 +106,7 @@ export function firstSeenLines(): FirstSeenLines {
     hashKey(key, hashed);
     const h = hashed[0] as number;
     const l = hashed[1] as number;
-    for (let next = heads[l & mask] as number; next !== 0; ) {
+    for (let next = heads[l & mask] as number; next !== 0;) {
       const records = block(next - 1);
       const at = offset(next - 1);
       if (records[at] === h && records[at + 1] === l) return lines.lineOf(next - 1);

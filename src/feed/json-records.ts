@@ -42,11 +42,20 @@ function toItem(line: number, text: string): SourceItem {
 
 function splitFailure(thrown: unknown, where: string, index: number): Error {
   if (!(thrown instanceof JsonSplitError)) return thrown as Error;
-  return feedUnreadable(`${thrown.message} (after record ${index})`, where, 'Check that the feed is complete JSON (an array, or an object with a "value" array).', thrown);
+  return feedUnreadable(
+    `${thrown.message} (after record ${index})`,
+    where,
+    'Check that the feed is complete JSON (an array, or an object with a "value" array).',
+    thrown,
+  );
 }
 
 function tooLarge(where: string, line: number, max: number): Error {
-  return feedUnreadable(`record ${line} is larger than ${max} bytes`, where, 'Check that the JSON is well formed there, or raise the maximum record size.');
+  return feedUnreadable(
+    `record ${line} is larger than ${max} bytes`,
+    where,
+    'Check that the JSON is well formed there, or raise the maximum record size.',
+  );
 }
 
 /**
@@ -59,13 +68,17 @@ function nextPageUrl(link: string, current: string, paging: ODataPaging, pagesRe
   try {
     url = new URL(link, current);
   } catch {
-    throw feedUnreadable(`"@odata.nextLink" is not a URL (${displaySource(link)})`, where, 'Fix the server\'s paging.');
+    throw feedUnreadable(`"@odata.nextLink" is not a URL (${displaySource(link)})`, where, "Fix the server's paging.");
   }
   const origin = new URL(paging.url).origin;
   // Why: a feed's pages come from the server it was read from; a link to another host would have
   // the sync fetch (and trust) listings from a server nobody configured.
   if (url.origin !== origin) {
-    throw feedUnreadable(`"@odata.nextLink" points to another origin (${url.origin}), which is not followed`, where, `Check the feed URL and the server's paging: its pages must stay on ${origin}.`);
+    throw feedUnreadable(
+      `"@odata.nextLink" points to another origin (${url.origin}), which is not followed`,
+      where,
+      `Check the feed URL and the server's paging: its pages must stay on ${origin}.`,
+    );
   }
   // Credentials written in the feed URL also hold for its pages on the same origin.
   if (url.username === '' && url.password === '') {
@@ -75,10 +88,15 @@ function nextPageUrl(link: string, current: string, paging: ODataPaging, pagesRe
   }
   const href = url.href;
   // Why: a server that links back to a page already read would make the feed endless.
-  if (visited.has(href)) throw feedUnreadable(`"@odata.nextLink" points back to ${displaySource(href)}, a page already read`, where, 'Fix the server\'s paging.');
+  if (visited.has(href))
+    throw feedUnreadable(`"@odata.nextLink" points back to ${displaySource(href)}, a page already read`, where, "Fix the server's paging.");
   // Why a cap: a server that hands out new pages forever (even empty ones) would keep a sync busy for hours.
   if (pagesRead >= paging.maxPages) {
-    throw feedUnreadable(`it has more than ${paging.maxPages} pages ("@odata.nextLink" still points to a further page)`, where, 'Check the server\'s paging, or raise LISTING_SYNC_FEED_MAX_PAGES if the feed really has that many pages.');
+    throw feedUnreadable(
+      `it has more than ${paging.maxPages} pages ("@odata.nextLink" still points to a further page)`,
+      where,
+      "Check the server's paging, or raise LISTING_SYNC_FEED_MAX_PAGES if the feed really has that many pages.",
+    );
   }
   visited.add(href);
   return href;

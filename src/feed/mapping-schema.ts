@@ -54,7 +54,12 @@ export interface MappingFile {
 
 const FIELD_SECTIONS: ReadonlySet<string> = new Set(['columns', 'constants', 'defaults', 'enums', 'units']);
 
-const SQFT_PER_UNIT: Readonly<Record<AreaUnitName, number>> = { sqft: 1, sqm: 10.763910416709722, acres: 43560, hectares: 107639.10416709722 };
+const SQFT_PER_UNIT: Readonly<Record<AreaUnitName, number>> = {
+  sqft: 1,
+  sqm: 10.763910416709722,
+  acres: 43560,
+  hectares: 107639.10416709722,
+};
 
 function describeValueProblem(issues: readonly z.core.$ZodIssue[]): string {
   const issue = issues[0];
@@ -75,7 +80,11 @@ function canonicalise(path: string, raw: RawMappingFile, problems: string[]): Ma
     const result = listingFieldsSchema.shape[target].safeParse(value);
     if (!result.success) problems.push(`${where}: ${describeValueProblem(result.error.issues)}, got ${JSON.stringify(value)}`);
   };
-  const fieldMap = <T>(section: string, record: Record<string, T> | undefined, check?: (where: string, target: ListingFieldName, value: T) => void): Map<ListingFieldName, T> => {
+  const fieldMap = <T>(
+    section: string,
+    record: Record<string, T> | undefined,
+    check?: (where: string, target: ListingFieldName, value: T) => void,
+  ): Map<ListingFieldName, T> => {
     const out = new Map<ListingFieldName, T>();
     for (const [name, value] of Object.entries(record ?? {})) {
       const target = field(`${section}.${name}`, name);
@@ -143,7 +152,8 @@ export function parseMappingFile(path: string, text: string): MappingFile {
     problems.push(...result.error.issues.map((issue) => `${[key, ...issue.path].join('.')}: ${issue.message}`));
     // The section is dropped, but its field names are still checked so their mistakes show up too.
     if (FIELD_SECTIONS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      for (const name of Object.keys(value)) if (fieldNamed(name) === undefined) problems.push(`${key}.${name}: '${name}' is not a listing field`);
+      for (const name of Object.keys(value))
+        if (fieldNamed(name) === undefined) problems.push(`${key}.${name}: '${name}' is not a listing field`);
     }
   }
   const file = canonicalise(path, mappingFileSchema.parse(sections), problems);

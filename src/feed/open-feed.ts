@@ -126,7 +126,8 @@ function keyProblem(mapping: RecordMapping, columns: SourceColumns, options: Fee
   const keyField = options.keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
   const rule = ruleFor(mapping, keyField);
   // A rule reading a named column needs that column in the header (JSON: in the first record).
-  const found = rule !== undefined && (rule.column === undefined ? !rule.source.startsWith('no ') : columns.find(rule.column) !== undefined);
+  const found =
+    rule !== undefined && (rule.column === undefined ? !rule.source.startsWith('no ') : columns.find(rule.column) !== undefined);
   if (found) return undefined;
   const under = profile === null ? 'with a mapping file that starts from nothing' : `under profile ${profile}`;
   return `no column holds the key ${keyField} for --key-type ${options.keyType} ${under}`;
@@ -160,7 +161,10 @@ function rowIterable(batches: AsyncGenerator<SourceItem[]>, toRow: (item: Source
 }
 
 function describeColumns(names: readonly string[]): string {
-  const shown = names.slice(0, 60).map((name) => `'${name}'`).join(', ');
+  const shown = names
+    .slice(0, 60)
+    .map((name) => `'${name}'`)
+    .join(', ');
   return names.length > 60 ? `${shown} and ${names.length - 60} more` : shown;
 }
 
@@ -175,7 +179,10 @@ async function worthAWorker(options: FeedOptions): Promise<boolean> {
   if (options.thread === 'worker') return true;
   if (isUrl(options.source)) return false;
   // A file that cannot be stat'ed is opened in-thread, which reports why it cannot be read.
-  const size = await stat(options.source).then((info) => info.size, () => 0);
+  const size = await stat(options.source).then(
+    (info) => info.size,
+    () => 0,
+  );
   return size >= WORKER_MIN_BYTES;
 }
 
@@ -200,8 +207,12 @@ export async function openFeedInThisThread(options: FeedOptions, control: FeedCo
 
 async function openInThisThread(options: FeedOptions, signal: AbortSignal | undefined): Promise<OpenFeed> {
   const encoding = encodingName(options.encoding ?? 'utf-8');
-  if (encoding === undefined) throw new UsageError(`Unknown encoding '${options.encoding ?? ''}': use utf-8, latin1, windows-1252, utf-16le or another WHATWG encoding label.`);
-  if (options.delimiter !== undefined && options.delimiter.length !== 1) throw new UsageError(`--delimiter must be one character, got '${options.delimiter}'.`);
+  if (encoding === undefined)
+    throw new UsageError(
+      `Unknown encoding '${options.encoding ?? ''}': use utf-8, latin1, windows-1252, utf-16le or another WHATWG encoding label.`,
+    );
+  if (options.delimiter !== undefined && options.delimiter.length !== 1)
+    throw new UsageError(`--delimiter must be one character, got '${options.delimiter}'.`);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const mappingFile: MappingFile | undefined = options.mapping === undefined ? undefined : await loadMappingFile(options.mapping);
   const profile: ProfileName | null = mappingFile?.profile === undefined ? options.profile : mappingFile.profile;
@@ -228,11 +239,15 @@ async function openInThisThread(options: FeedOptions, signal: AbortSignal | unde
     const mapping = mappingFile === undefined ? (base ?? { rules: [] }) : applyMapping(base, mappingFile, opened.columns);
     const problem = keyProblem(mapping, opened.columns, options, profile);
     if (problem !== undefined) {
-      const fix = options.keyType === 'MLSNumber' ? 'Use --key-type URL, or map a column to MLSNumber in a mapping file.' : 'Use --key-type MLSNumber, or map a column to Url in a mapping file.';
+      const fix =
+        options.keyType === 'MLSNumber'
+          ? 'Use --key-type URL, or map a column to MLSNumber in a mapping file.'
+          : 'Use --key-type MLSNumber, or map a column to Url in a mapping file.';
       throw feedUnreadable(`${problem} (its columns are ${describeColumns(opened.columns.names)})`, source.where, fix);
     }
     const keyRule = ruleFor(mapping, options.keyType === 'MLSNumber' ? 'MLSNumber' : 'Url');
-    const brokenKey = opened.shape === 'csv' ? csvBrokenKeyReader(keyRule, opened.columns.names, opened.delimiter ?? ',') : jsonBrokenKeyReader(keyRule);
+    const brokenKey =
+      opened.shape === 'csv' ? csvBrokenKeyReader(keyRule, opened.columns.names, opened.delimiter ?? ',') : jsonBrokenKeyReader(keyRule);
     const pipeline = rowPipeline(mapping, compileMapping(mapping), options.keyType, brokenKey);
     return {
       rows: rowIterable(opened.items, pipeline.toRow),

@@ -49,7 +49,8 @@ async function openJson(items: AsyncGenerator<SourceItem[]>, where: string): Pro
   const firstBatch = first.done === true ? [] : first.value;
   const firstItem = firstBatch[0];
   if (firstItem === undefined) throw feedUnreadable('it contains no records', where, 'Check that the feed has listings.');
-  if (firstItem.problem !== undefined) throw feedUnreadable(`record ${firstItem.line}: ${firstItem.problem}`, where, 'Check that the feed is JSON records (objects).');
+  if (firstItem.problem !== undefined)
+    throw feedUnreadable(`record ${firstItem.line}: ${firstItem.problem}`, where, 'Check that the feed is JSON records (objects).');
   const record = Array.isArray(firstItem.record) ? {} : (firstItem.record as Readonly<Record<string, unknown>>);
   async function* replay(): AsyncGenerator<SourceItem[]> {
     yield firstBatch;
@@ -64,7 +65,12 @@ function paging(settings: ReadSettings, encoding: string): JsonReadOptions['pagi
   const nextPage = async (url: string): Promise<AsyncIterable<string>> => {
     // Why here: a server handing out empty pages yields no rows, so the row loop never sees the signal.
     if (settings.signal?.aborted === true) throw feedInterrupted(displaySource(url));
-    const page = await openUrlSource(url, { timeoutMs: settings.timeoutMs, accept: 'application/json', budget: settings.budget, ...(settings.signal ? { signal: settings.signal } : {}) });
+    const page = await openUrlSource(url, {
+      timeoutMs: settings.timeoutMs,
+      accept: 'application/json',
+      budget: settings.budget,
+      ...(settings.signal ? { signal: settings.signal } : {}),
+    });
     settings.onPage();
     return decodedText(page.chunks, encoding, page.where, settings.counter);
   };
@@ -78,13 +84,17 @@ export async function openRecords(source: ByteSource, settings: ReadSettings): P
   const sample = new TextDecoder(encoding).decode(peeked.head);
   const sniffed = sniffFormat(source.extension, source.contentType, sample);
   if ('problem' in sniffed) {
-    const fix = sniffed.problem === 'the file is empty' ? 'Export the feed again: it has no content.' : 'Pass a CSV, TSV, JSON or NDJSON feed.';
+    const fix =
+      sniffed.problem === 'the file is empty' ? 'Export the feed again: it has no content.' : 'Pass a CSV, TSV, JSON or NDJSON feed.';
     throw feedUnreadable(sniffed.problem, source.where, fix);
   }
   const format: FeedFormat = settings.format ?? sniffed.format;
   if (format === 'csv') {
     // UTF-8 goes to csv-parse as checked bytes (no decode and re-encode); other encodings as text.
-    const input = encoding === 'utf-8' ? checkedUtf8(peeked.chunks, source.where, counter) : decodedText(peeked.chunks, encoding, source.where, counter);
+    const input =
+      encoding === 'utf-8'
+        ? checkedUtf8(peeked.chunks, source.where, counter)
+        : decodedText(peeked.chunks, encoding, source.where, counter);
     const delimiter = settings.delimiter ?? sniffDelimiter(sample, source.extension);
     const csv = await openCsvRecords(input, { where: source.where, delimiter, maxRecordBytes });
     return { columns: csvColumns(csv.header), items: csv.items, shape: 'csv', delimiter };

@@ -13,7 +13,10 @@ const isNonNegative: Check = (value) => typeof value === 'number' && Number.isFi
 const isWholeNonNegative: Check = (value) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 const isTrimmedText: Check = (value) => typeof value === 'string' && value.length > 0 && value.trim() === value;
 const isText: Check = (value) => typeof value === 'string';
-const between = (low: number, high: number): Check => (value) => typeof value === 'number' && Number.isFinite(value) && value >= low && value <= high;
+const between =
+  (low: number, high: number): Check =>
+  (value) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= low && value <= high;
 const memberOf = (values: readonly string[]): Check => {
   const allowed = new Set(values);
   return (value) => typeof value === 'string' && allowed.has(value);

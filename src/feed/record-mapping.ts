@@ -42,7 +42,11 @@ export type ProfileBuilder = (columns: SourceColumns, context: ProfileContext) =
 const nothing = (): undefined => undefined;
 
 /** A rule reading one column with the field's default reader (or `reader`). A missing column reads as empty. */
-export function columnRule(field: ListingFieldName, column: Column | undefined, options: { reader?: (value: unknown) => unknown; fallback?: unknown; label?: string } = {}): FieldRule {
+export function columnRule(
+  field: ListingFieldName,
+  column: Column | undefined,
+  options: { reader?: (value: unknown) => unknown; fallback?: unknown; label?: string } = {},
+): FieldRule {
   const reader = options.reader ?? READERS[valueKindOf(field)];
   const fallback = options.fallback === undefined ? {} : { fallback: options.fallback };
   if (column === undefined) {
@@ -58,7 +62,13 @@ export function constantRule(field: ListingFieldName, value: unknown): FieldRule
 }
 
 /** A rule computed from several columns; `raw` describes the inputs for rejections. */
-export function computedRule(field: ListingFieldName, source: string, read: (record: SourceRecord) => unknown, raw: (record: SourceRecord) => unknown, fallback?: unknown): FieldRule {
+export function computedRule(
+  field: ListingFieldName,
+  source: string,
+  read: (record: SourceRecord) => unknown,
+  raw: (record: SourceRecord) => unknown,
+  fallback?: unknown,
+): FieldRule {
   return fallback === undefined ? { field, source, raw, read } : { field, source, raw, read, fallback };
 }
 

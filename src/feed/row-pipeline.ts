@@ -17,7 +17,12 @@ export interface RowPipeline {
 }
 
 /** `brokenKey` reads the key of a record too broken to map (wrong field count, not JSON). */
-export function rowPipeline(mapping: RecordMapping, compiled: CompiledMapping, keyType: SyncKeyType, brokenKey: BrokenKeyReader): RowPipeline {
+export function rowPipeline(
+  mapping: RecordMapping,
+  compiled: CompiledMapping,
+  keyType: SyncKeyType,
+  brokenKey: BrokenKeyReader,
+): RowPipeline {
   const keyField = keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
   const rulesByField = new Map<string, FieldRule>(compiled.rules.map((rule) => [rule.field, rule]));
   const keyRule = rulesByField.get(keyField);
@@ -61,7 +66,12 @@ export function rowPipeline(mapping: RecordMapping, compiled: CompiledMapping, k
     const key = typeof keyValue === 'string' ? keyValue.trim() : undefined;
     if (key === undefined || key === '') {
       const source = keyRule?.source ?? `no ${keyField} column`;
-      return reject(line, keyField, showValue(keyRule?.raw(record)), `${keyField}: empty (${source}); every row needs a key for --key-type ${keyType}`);
+      return reject(
+        line,
+        keyField,
+        showValue(keyRule?.raw(record)),
+        `${keyField}: empty (${source}); every row needs a key for --key-type ${keyType}`,
+      );
     }
     const excluded = exclude?.(record);
     if (excluded !== undefined) {

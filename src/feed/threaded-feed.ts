@@ -11,7 +11,13 @@ import { Worker } from 'node:worker_threads';
 import { ListingSyncError } from '../errors.js';
 import { feedInterrupted } from './feed-error.js';
 import { displaySource } from './feed-source.js';
-import { receivedError, type FeedProgress, type FeedWorkerCredit, type FeedWorkerData, type FromFeedWorker } from './feed-worker-protocol.js';
+import {
+  receivedError,
+  type FeedProgress,
+  type FeedWorkerCredit,
+  type FeedWorkerData,
+  type FromFeedWorker,
+} from './feed-worker-protocol.js';
 import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './open-feed.js';
 
 /**
@@ -74,7 +80,8 @@ export async function openFeedInWorker(options: FeedOptions, signal?: AbortSigna
     wake();
   });
   worker.on('exit', (code) => {
-    if (!stopped && !ended) failure ??= new ListingSyncError('FEED_WORKER_EXIT', `The feed reader thread stopped unexpectedly (exit code ${code}).`);
+    if (!stopped && !ended)
+      failure ??= new ListingSyncError('FEED_WORKER_EXIT', `The feed reader thread stopped unexpectedly (exit code ${code}).`);
     wake();
   });
   const onAbort = (): void => {

@@ -5,9 +5,24 @@ import { toExtension, toList, toMoney, toNumber, toText } from './values.js';
 export const VALUE_KINDS = ['text', 'number', 'money', 'list', 'extension'] as const;
 export type ValueKind = (typeof VALUE_KINDS)[number];
 
-const MONEY_FIELDS: ReadonlySet<ListingFieldName> = new Set(['SalePrice', 'UnitAreaPrice', 'HOAMonth', 'ZestimatePrice', 'RentPrice', 'DepositFee']);
+const MONEY_FIELDS: ReadonlySet<ListingFieldName> = new Set([
+  'SalePrice',
+  'UnitAreaPrice',
+  'HOAMonth',
+  'ZestimatePrice',
+  'RentPrice',
+  'DepositFee',
+]);
 const NUMBER_FIELDS: ReadonlySet<ListingFieldName> = new Set([
-  'Bedrooms', 'Bathrooms', 'YearBuilt', 'DaysOnMarket', 'LotArea', 'BuildingArea', 'ParkingSpots', 'Latitude', 'Longitude',
+  'Bedrooms',
+  'Bathrooms',
+  'YearBuilt',
+  'DaysOnMarket',
+  'LotArea',
+  'BuildingArea',
+  'ParkingSpots',
+  'Latitude',
+  'Longitude',
 ]);
 
 /** The kind of a write-shape field: money fields also accept "$1,250,000". */

@@ -47,7 +47,10 @@ export function toList(value: unknown): unknown {
       return text;
     }
   }
-  return text.split('|').map((part) => part.trim()).filter((part) => part !== '');
+  return text
+    .split('|')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
 }
 
 /**

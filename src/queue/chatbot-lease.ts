@@ -68,7 +68,11 @@ export async function acquireChatbot(store: Store, writes: Queue, request: Acqui
     let interrupted: { left: number } | undefined;
     if (lease.readAt - lease.beat > reconcile.staleLeaseMs) {
       // Stale: end its run if its jobs are gone; take over only when it is over.
-      const result = await reconcileRun(store, writes, lease.runId, now(), { ...reconcile, inspectAfterMs: 0, stuckAfterMs: Number.POSITIVE_INFINITY });
+      const result = await reconcileRun(store, writes, lease.runId, now(), {
+        ...reconcile,
+        inspectAfterMs: 0,
+        stuckAfterMs: Number.POSITIVE_INFINITY,
+      });
       if (result.status === undefined || isFinalStatus(result.status) || result.status === 'planned') {
         if (await store.leases.takeOver(request.chatbot, lease.runId, request.runId, request.holder)) return;
         continue;

@@ -86,7 +86,16 @@ export function createDashboardConnection(url: string, watch?: RedisWatch): Redi
  */
 export function createProducerConnection(url: string): Redis {
   // The failure is reported once by connectProducer.
-  return quiet(new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000, lazyConnect: true, retryStrategy: () => null }), undefined);
+  return quiet(
+    new Redis(url, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 3000,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    }),
+    undefined,
+  );
 }
 
 /** Connects, or disconnects and throws REDIS_UNAVAILABLE naming the first cause (`cause()`, else what connect threw). */
@@ -97,7 +106,9 @@ async function connectOrExplain(redis: Redis, cause: () => Error | undefined = (
     redis.disconnect();
     const first = cause() ?? thrown;
     const reason = first instanceof Error ? first.message : String(first);
-    throw new ListingSyncError('REDIS_UNAVAILABLE', `cannot reach Redis (${reason}): check REDIS_URL and that Redis is running`, { cause: thrown });
+    throw new ListingSyncError('REDIS_UNAVAILABLE', `cannot reach Redis (${reason}): check REDIS_URL and that Redis is running`, {
+      cause: thrown,
+    });
   }
 }
 
@@ -150,11 +161,17 @@ export async function checkEvictionPolicy(redis: Redis, logger: Logger): Promise
     const reply = await redis.call('CONFIG', 'GET', 'maxmemory-policy');
     const policy = Array.isArray(reply) && typeof reply[1] === 'string' ? reply[1] : undefined;
     if (policy !== undefined && policy !== 'noeviction') {
-      logger.warn({ policy }, `Redis maxmemory-policy is ${policy}: set it to noeviction, or Redis may evict queued jobs and ledger entries under memory pressure`);
+      logger.warn(
+        { policy },
+        `Redis maxmemory-policy is ${policy}: set it to noeviction, or Redis may evict queued jobs and ledger entries under memory pressure`,
+      );
     }
     return policy;
   } catch (thrown) {
-    logger.debug({ err: thrown instanceof Error ? thrown.message : String(thrown) }, 'could not read Redis maxmemory-policy (CONFIG disabled?)');
+    logger.debug(
+      { err: thrown instanceof Error ? thrown.message : String(thrown) },
+      'could not read Redis maxmemory-policy (CONFIG disabled?)',
+    );
     return undefined;
   }
 }

@@ -54,7 +54,13 @@ export function jobOptions(id: string, jobs: JobQueueSettings): JobsOptions {
 }
 
 /** Adds `specs` as jobs of the existing run `runId` (job total first, then the jobs). */
-async function addRunJobs(specs: readonly JobSpec[], runId: string, chatbot: string, options: EnqueueOptions, at: number): Promise<string[]> {
+async function addRunJobs(
+  specs: readonly JobSpec[],
+  runId: string,
+  chatbot: string,
+  options: EnqueueOptions,
+  at: number,
+): Promise<string[]> {
   const { store, writes } = options;
   const jobIds = specs.map((spec) => spec.id);
   const touches = store.redis.pipeline();
@@ -63,7 +69,10 @@ async function addRunJobs(specs: readonly JobSpec[], runId: string, chatbot: str
   const chunk = Math.max(1, options.chunkSize ?? 500);
   for (let i = 0; i < specs.length; i += chunk) {
     const part = specs.slice(i, i + chunk);
-    await store.runs.addRunJobs(runId, part.map((spec) => spec.id));
+    await store.runs.addRunJobs(
+      runId,
+      part.map((spec) => spec.id),
+    );
     await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, options.jobs) })));
   }
   await store.runs.sealRun(runId, chatbot, specs.length, Date.now());
@@ -82,8 +91,10 @@ export async function enqueueRunJobs(plan: Plan, runId: string, options: Enqueue
 /** Records `run` and enqueues one edit-chatbot job per settings object (bulk settings changes). */
 export async function enqueueChatbotEdits(edits: readonly ChatbotSettings[], run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
   const specs = edits.map((settings) => ({
-    name: EDIT_CHATBOT, id: jobId({ kind: 'edit-chatbot', chatbot: settings.serialNumber, keyType: 'chatbot', key: settings.serialNumber, runId: run.id }),
-    data: { runId: run.id, chatbot: settings.serialNumber, settings }, touches: [],
+    name: EDIT_CHATBOT,
+    id: jobId({ kind: 'edit-chatbot', chatbot: settings.serialNumber, keyType: 'chatbot', key: settings.serialNumber, runId: run.id }),
+    data: { runId: run.id, chatbot: settings.serialNumber, settings },
+    touches: [],
   }));
   await options.store.runs.createRun({ ...run, status: 'enqueuing' });
   return { runId: run.id, jobIds: await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt) };

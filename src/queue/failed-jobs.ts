@@ -34,8 +34,14 @@ export function splitFailure(reason: string | undefined): { code: string; messag
 function rowOf(job: Job): FailedJobRow {
   const { code, message } = splitFailure(job.failedReason);
   return {
-    jobId: job.id ?? '', name: job.name, runId: text(job.data, 'runId'), chatbot: text(job.data, 'chatbot'),
-    key: text(job.data, 'key') || text(job.data, 'keys'), attempts: job.attemptsMade, code, message,
+    jobId: job.id ?? '',
+    name: job.name,
+    runId: text(job.data, 'runId'),
+    chatbot: text(job.data, 'chatbot'),
+    key: text(job.data, 'key') || text(job.data, 'keys'),
+    attempts: job.attemptsMade,
+    code,
+    message,
   };
 }
 
@@ -57,7 +63,11 @@ export async function listFailedJobs(writes: Queue, store: Store, runId?: string
  * create that failed may have reached the service, and the re-run must look its key up first.
  * Returns the ids re-queued and the ids that were not failed jobs.
  */
-export async function retryJobs(writes: Queue, store: Store, which: { runId?: string; all?: boolean; jobIds?: readonly string[] }): Promise<{ retried: string[]; skipped: string[] }> {
+export async function retryJobs(
+  writes: Queue,
+  store: Store,
+  which: { runId?: string; all?: boolean; jobIds?: readonly string[] },
+): Promise<{ retried: string[]; skipped: string[] }> {
   let jobs: Job[];
   const skipped: string[] = [];
   if (which.jobIds && which.jobIds.length > 0) {
@@ -92,13 +102,20 @@ export interface KeyJobRow {
 /** Every job and run that touched a listing key, newest first (jobs removed by retention show state 'removed'). */
 export async function findKeyJobs(writes: Queue, store: Store, key: string, chatbot?: string): Promise<KeyJobRow[]> {
   const touches = await store.keyIndex.touches(key, chatbot);
-  return await Promise.all(touches.map(async (touch) => {
-    const job = await writes.getJob(touch.jobId);
-    const row: KeyJobRow = {
-      jobId: touch.jobId, runId: touch.runId, chatbot: touch.chatbot, name: job?.name ?? '', at: touch.at,
-      state: job ? await job.getState() : 'removed', attempts: job?.attemptsMade ?? 0,
-    };
-    if (job?.failedReason) row.failedReason = job.failedReason;
-    return row;
-  }));
+  return await Promise.all(
+    touches.map(async (touch) => {
+      const job = await writes.getJob(touch.jobId);
+      const row: KeyJobRow = {
+        jobId: touch.jobId,
+        runId: touch.runId,
+        chatbot: touch.chatbot,
+        name: job?.name ?? '',
+        at: touch.at,
+        state: job ? await job.getState() : 'removed',
+        attempts: job?.attemptsMade ?? 0,
+      };
+      if (job?.failedReason) row.failedReason = job.failedReason;
+      return row;
+    }),
+  );
 }

@@ -18,7 +18,10 @@ export interface JobSpec {
   touches: string[];
 }
 
-function deleteBatches(deletes: readonly PlannedDelete[], batchSize: number): Array<{ keyType: PlannedDelete['keyType']; items: PlannedDelete[] }> {
+function deleteBatches(
+  deletes: readonly PlannedDelete[],
+  batchSize: number,
+): Array<{ keyType: PlannedDelete['keyType']; items: PlannedDelete[] }> {
   const byType = new Map<PlannedDelete['keyType'], PlannedDelete[]>();
   for (const planned of deletes) byType.set(planned.keyType, [...(byType.get(planned.keyType) ?? []), planned]);
   const batches: Array<{ keyType: PlannedDelete['keyType']; items: PlannedDelete[] }> = [];
@@ -33,27 +36,57 @@ export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): 
   const { chatbot, keyType } = plan;
   const specs: JobSpec[] = [];
   for (const create of plan.creates) {
-    const data: CreateListingData = { runId, chatbot, keyType, key: create.key, hash: create.hash, listing: { ...create.listing, SerialNumber: chatbot } };
-    specs.push({ name: CREATE_LISTING, id: jobId({ kind: 'create', chatbot, keyType, key: create.key, runId }), data, touches: [create.key] });
+    const data: CreateListingData = {
+      runId,
+      chatbot,
+      keyType,
+      key: create.key,
+      hash: create.hash,
+      listing: { ...create.listing, SerialNumber: chatbot },
+    };
+    specs.push({
+      name: CREATE_LISTING,
+      id: jobId({ kind: 'create', chatbot, keyType, key: create.key, runId }),
+      data,
+      touches: [create.key],
+    });
   }
   for (const update of plan.updates) {
     const data: UpdateListingData = {
-      runId, chatbot, keyType, key: update.key, hash: update.hash,
+      runId,
+      chatbot,
+      keyType,
+      key: update.key,
+      hash: update.hash,
       update: { ...update.listing, SerialNumber: chatbot, Key: update.key, KeyType: keyType },
       ...(update.remoteId === undefined ? {} : { remoteId: update.remoteId }),
     };
-    specs.push({ name: UPDATE_LISTING, id: jobId({ kind: 'update', chatbot, keyType, key: update.key, runId }), data, touches: [update.key] });
+    specs.push({
+      name: UPDATE_LISTING,
+      id: jobId({ kind: 'update', chatbot, keyType, key: update.key, runId }),
+      data,
+      touches: [update.key],
+    });
   }
   for (const batch of deleteBatches(plan.deletes, Math.max(1, deleteBatchSize))) {
     const keys = batch.items.map((d) => d.key);
     const data: DeleteListingsData = {
-      runId, chatbot, keyType, deleteKeyType: batch.keyType, keys,
+      runId,
+      chatbot,
+      keyType,
+      deleteKeyType: batch.keyType,
+      keys,
       ledgerKeys: batch.items.filter((d) => d.reason === 'gone').map((d) => d.listingKey),
     };
     // Why the first key and the count name the batch: the same plan gives the same batches, so
     // the same ids (an enqueue repeated after a crash adds nothing).
     const batchKey = `${keys[0] ?? ''}+${keys.length}`;
-    specs.push({ name: DELETE_LISTINGS, id: jobId({ kind: 'delete', chatbot, keyType: batch.keyType, key: batchKey, runId }), data, touches: [...new Set(batch.items.map((d) => d.listingKey))] });
+    specs.push({
+      name: DELETE_LISTINGS,
+      id: jobId({ kind: 'delete', chatbot, keyType: batch.keyType, key: batchKey, runId }),
+      data,
+      touches: [...new Set(batch.items.map((d) => d.listingKey))],
+    });
   }
   return specs;
 }

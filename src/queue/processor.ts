@@ -38,7 +38,8 @@ function kindOf(job: Job): JobKind<unknown> {
 
 function parse(kind: JobKind<unknown>, job: Job): unknown {
   const parsed = kind.schema.safeParse(job.data);
-  if (!parsed.success) throw new UnrecoverableError(`INVALID_JOB_DATA: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new UnrecoverableError(`INVALID_JOB_DATA: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data;
 }
 
@@ -48,7 +49,10 @@ export async function recordFinalFailure(job: Job, failure: FinalFailure, deps: 
     const kind = kindOf(job);
     await kind.onFinalFailure(contextOf(job, parse(kind, job), signal), deps, failure);
   } catch (thrown) {
-    deps.logger.error({ job: job.id, err: thrown instanceof Error ? thrown.message : String(thrown) }, 'could not record a final job failure');
+    deps.logger.error(
+      { job: job.id, err: thrown instanceof Error ? thrown.message : String(thrown) },
+      'could not record a final job failure',
+    );
   }
 }
 
@@ -64,7 +68,16 @@ async function rejectMalformed(job: Job, deps: JobDeps): Promise<{ kind: JobKind
     const chatbot = typeof job.data === 'object' && job.data !== null ? (job.data as { chatbot?: unknown }).chatbot : undefined;
     const runId = runIdOf(job.data);
     if (runId !== '' && typeof chatbot === 'string') {
-      await deps.store.jobFinish.finishJob({ chatbot, runId, jobId: job.id ?? '', outcome: 'failed', weight: 1, attempt: Math.max(1, job.attemptsStarted), now: deps.now(), mode: 'none' });
+      await deps.store.jobFinish.finishJob({
+        chatbot,
+        runId,
+        jobId: job.id ?? '',
+        outcome: 'failed',
+        weight: 1,
+        attempt: Math.max(1, job.attemptsStarted),
+        now: deps.now(),
+        mode: 'none',
+      });
     }
     throw thrown;
   }
@@ -85,7 +98,10 @@ function claimWaitMs(thrown: unknown): number {
 }
 
 /** The function BullMQ calls for each job of the writes and sync-runs queues. */
-export function createProcessor(deps: JobDeps, mapping: ErrorMappingContext): (job: Job, token?: string, signal?: AbortSignal) => Promise<JobResult> {
+export function createProcessor(
+  deps: JobDeps,
+  mapping: ErrorMappingContext,
+): (job: Job, token?: string, signal?: AbortSignal) => Promise<JobResult> {
   return async (job, token, signal) => {
     const { kind, data } = await rejectMalformed(job, deps);
     try {

@@ -49,7 +49,13 @@ async function leaseIsLive(store: Store, chatbot: string, runId: string, staleMs
 }
 
 /** One reconciliation step for one run (safe to run from several processes at once). */
-export async function reconcileRun(store: Store, writes: Queue, runId: string, now: number, options: ReconcileOptions = DEFAULT_RECONCILE): Promise<ReconcileResult> {
+export async function reconcileRun(
+  store: Store,
+  writes: Queue,
+  runId: string,
+  now: number,
+  options: ReconcileOptions = DEFAULT_RECONCILE,
+): Promise<ReconcileResult> {
   const state = await store.runs.runState(runId);
   if (state.status === undefined || state.chatbot === undefined) {
     await store.runs.forgetOpen(runId);
@@ -66,7 +72,8 @@ export async function reconcileRun(store: Store, writes: Queue, runId: string, n
   const idleMs = now - (state.progressAt ?? state.startedAt ?? now);
   const needsInspection = state.status === 'enqueuing' || state.finishedJobs < state.totalJobs;
   if (!needsInspection) return { status: (await store.runs.settleRun(runId, chatbot, now)) ?? state.status, recorded: 0, remaining: 0 };
-  if (state.status !== 'enqueuing' && idleMs < options.inspectAfterMs) return { status: state.status, recorded: 0, remaining: state.totalJobs - state.finishedJobs };
+  if (state.status !== 'enqueuing' && idleMs < options.inspectAfterMs)
+    return { status: state.status, recorded: 0, remaining: state.totalJobs - state.finishedJobs };
 
   const inspection = await inspectRun(store, writes, runId);
   const lost = [...inspection.missing, ...inspection.failedUnrecorded.map((f) => f.jobId)];
@@ -77,7 +84,12 @@ export async function reconcileRun(store: Store, writes: Queue, runId: string, n
   if (settled !== undefined) return { status: settled, recorded: lost.length, remaining: 0 };
   if (remaining > 0 && inspection.active === 0 && idleMs >= options.stuckAfterMs) {
     const minutes = Math.round(idleMs / 60_000);
-    await store.runs.markStuck(runId, chatbot, now, `${remaining} job(s) without progress for ${minutes} min and none being worked on (no worker running? queue paused?)`);
+    await store.runs.markStuck(
+      runId,
+      chatbot,
+      now,
+      `${remaining} job(s) without progress for ${minutes} min and none being worked on (no worker running? queue paused?)`,
+    );
     return { status: 'stuck', recorded: lost.length, remaining };
   }
   return { status: (await store.runs.runState(runId)).status ?? state.status, recorded: lost.length, remaining };

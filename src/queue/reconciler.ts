@@ -36,8 +36,13 @@ export function startReconciler(options: ReconcilerOptions): RunningReconciler {
     for (const runId of await store.runs.openRuns()) {
       if (stopped) return;
       const result = await reconcileRun(store, writes, runId, Date.now(), options.reconcile ?? DEFAULT_RECONCILE);
-      if (result.recorded > 0) logger.warn({ runId, jobs: result.recorded, status: result.status }, `run ${runId}: ${result.recorded} job(s) left the queue without finishing; recorded as failed`);
-      if (result.status === 'stuck') logger.warn({ runId, remaining: result.remaining }, `run ${runId} is stuck: ${result.remaining} job(s) without progress`);
+      if (result.recorded > 0)
+        logger.warn(
+          { runId, jobs: result.recorded, status: result.status },
+          `run ${runId}: ${result.recorded} job(s) left the queue without finishing; recorded as failed`,
+        );
+      if (result.status === 'stuck')
+        logger.warn({ runId, remaining: result.remaining }, `run ${runId} is stuck: ${result.remaining} job(s) without progress`);
     }
     if (!stopped) await options.upkeep?.();
   }
@@ -45,7 +50,9 @@ export function startReconciler(options: ReconcilerOptions): RunningReconciler {
   function pass(): Promise<void> {
     // Why one pass at a time: a slow pass (a big run inspected) must not overlap the next tick.
     running ??= reconcileAll()
-      .catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'reconciler pass failed; trying again at the next interval'))
+      .catch((err: unknown) =>
+        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'reconciler pass failed; trying again at the next interval'),
+      )
       .finally(() => {
         running = undefined;
       });

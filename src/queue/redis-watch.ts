@@ -13,12 +13,23 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 
 /** Socket-level codes that mean "Redis is not reachable right now", not "the command was wrong". */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
 /**
  * Messages ioredis and BullMQ use for the same: a closed connection, an offline queue that is
  * off, a command given up after its retries, a Redis still loading its AOF after a restart.
  */
-const CONNECTION_MESSAGE = /Connection is closed|Stream isn't writeable|enableOfflineQueue|max retries per request|Reached the max retries|connect ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|^LOADING\b|Redis is loading/i;
+const CONNECTION_MESSAGE =
+  /Connection is closed|Stream isn't writeable|enableOfflineQueue|max retries per request|Reached the max retries|connect ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|^LOADING\b|Redis is loading/i;
 
 /**
  * BullMQ's word that a job in flight lost its lock: after an outage longer than the lock duration
@@ -130,10 +141,16 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
       if (at - (lastErrorLine.get(kind) ?? Number.NEGATIVE_INFINITY) < intervalMs) return;
       lastErrorLine.set(kind, at);
       if (lockLost) {
-        logger.warn({ err: message }, 'jobs in flight lost their lock (Redis was away longer than the lock lasts): they run again, and a create run again looks its key up first');
+        logger.warn(
+          { err: message },
+          'jobs in flight lost their lock (Redis was away longer than the lock lasts): they run again, and a create run again looks its key up first',
+        );
         return;
       }
-      logger.error({ err: message, ...(context === undefined ? {} : { context }) }, context === undefined ? 'Redis error' : `${context} error`);
+      logger.error(
+        { err: message, ...(context === undefined ? {} : { context }) },
+        context === undefined ? 'Redis error' : `${context} error`,
+      );
     },
     isUp() {
       // 'end': closed on purpose (ioredis announces it a tick later, when it is dropped from `followed`).

@@ -99,14 +99,25 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const stall = { ...DEFAULT_STALL, ...options.stall };
   const backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
   const watch = options.watch ?? createRedisWatch(logger, { label: redisLabel(redis.url), intervalMs: RECONNECT_MAX_MS });
-  const connections = [createWorkerConnection(redis.url, watch), createWorkerConnection(redis.url, watch), createWorkerConnection(redis.url, watch)];
-  const [queueConnection, writesConnection, syncConnection] = connections as [typeof connections[0], typeof connections[0], typeof connections[0]];
+  const connections = [
+    createWorkerConnection(redis.url, watch),
+    createWorkerConnection(redis.url, watch),
+    createWorkerConnection(redis.url, watch),
+  ];
+  const [queueConnection, writesConnection, syncConnection] = connections as [
+    (typeof connections)[0],
+    (typeof connections)[0],
+    (typeof connections)[0],
+  ];
   const queue = new Queue(QUEUE_NAMES.writes, { connection: queueConnection, prefix: redis.prefix });
   queue.on('error', (err) => watch.report(err, 'queue'));
   const workers: Worker[] = [];
   const stop = workerStopper({ workers, queue, connections, watch });
   try {
-    const started = await unlessAborted(startOn(queue, [writesConnection, syncConnection], workers, { ...options, stall, backoff, watch }), signal);
+    const started = await unlessAborted(
+      startOn(queue, [writesConnection, syncConnection], workers, { ...options, stall, backoff, watch }),
+      signal,
+    );
     logger.info({ concurrency: options.concurrency, globalConcurrency: options.globalConcurrency, rate: options.rate }, 'workers started');
     return { ...started, close: () => stop(false) };
   } catch (thrown) {
@@ -119,12 +130,20 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
 type StartOptions = WorkerOptions & { stall: StallSettings; backoff: BackoffSettings; watch: RedisWatch };
 
 /** Checks the queue, creates the workers (pushed onto `workers` as they are made) and waits until they are ready. */
-async function startOn(queue: Queue, [writesConnection, syncConnection]: [WorkerConnection, WorkerConnection], workers: Worker[], options: StartOptions): Promise<Omit<RunningWorkers, 'close'>> {
+async function startOn(
+  queue: Queue,
+  [writesConnection, syncConnection]: [WorkerConnection, WorkerConnection],
+  workers: Worker[],
+  options: StartOptions,
+): Promise<Omit<RunningWorkers, 'close'>> {
   const { redis, logger, stall, backoff, watch, retryTable } = options;
   const deps: JobDeps = { ...options.deps, retryTable };
   await checkEvictionPolicy(writesConnection, logger);
   if (options.globalConcurrency !== undefined) await queue.setGlobalConcurrency(options.globalConcurrency);
-  if (await queue.isPaused()) logger.warn(`queue ${QUEUE_NAMES.writes} is paused (an authentication failure?): run \`listing-sync jobs resume\` once the credentials are fixed`);
+  if (await queue.isPaused())
+    logger.warn(
+      `queue ${QUEUE_NAMES.writes} is paused (an authentication failure?): run \`listing-sync jobs resume\` once the credentials are fixed`,
+    );
   // Stopped while waiting for Redis: make no workers the stop would not know about.
   if (options.signal?.aborted) throw stoppedEarly();
 

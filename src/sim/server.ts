@@ -54,7 +54,12 @@ async function serve(ctx: SimContext, credentials: SimCredentials, req: Incoming
       write(res, ctx.envelopes.fail(413, `request body larger than ${MAX_BODY_BYTES} bytes`, { status: 413 }));
       return;
     }
-    const outcome: Outcome = await handleRequest(ctx, credentials, { method: req.method ?? 'GET', pathname: url.pathname, headers: req.headers, body });
+    const outcome: Outcome = await handleRequest(ctx, credentials, {
+      method: req.method ?? 'GET',
+      pathname: url.pathname,
+      headers: req.headers,
+      body,
+    });
     if (outcome.kind === 'drop') req.socket.destroy();
     else write(res, outcome.result);
   } catch (error) {
@@ -78,7 +83,12 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
     maxPageSize: options.maxPageSize ?? 100,
     readForms: options.readForms ?? {},
   };
-  const listening = await listenHttp((req, res) => void serve(ctx, credentials, req, res), options.port ?? 0, options.host ?? '127.0.0.1', 'simulator');
+  const listening = await listenHttp(
+    (req, res) => void serve(ctx, credentials, req, res),
+    options.port ?? 0,
+    options.host ?? '127.0.0.1',
+    'simulator',
+  );
   const { baseUrl } = listening;
   return {
     baseUrl,

@@ -113,7 +113,8 @@ export class SimState {
   createFromApi(listing: ListingWrite): string {
     const held = [...(this.store.get(listing.SerialNumber)?.values() ?? [])];
     const chatbot = listing.SerialNumber;
-    if (held.some((existing) => existing.MLSNumber === listing.MLSNumber)) this.duplicateCreateLog.push({ chatbot, keyType: 'MLSNumber', key: listing.MLSNumber });
+    if (held.some((existing) => existing.MLSNumber === listing.MLSNumber))
+      this.duplicateCreateLog.push({ chatbot, keyType: 'MLSNumber', key: listing.MLSNumber });
     if (held.some((existing) => existing.Url === listing.Url)) this.duplicateCreateLog.push({ chatbot, keyType: 'URL', key: listing.Url });
     return this.create(listing);
   }
@@ -123,7 +124,9 @@ export class SimState {
    * (default MLSNumber, the default sync key), optionally of one chatbot.
    */
   duplicateCreates(chatbot?: string, keyType: SyncKeyType = 'MLSNumber'): Array<{ chatbot: string; keyType: SyncKeyType; key: string }> {
-    return this.duplicateCreateLog.filter((entry) => entry.keyType === keyType && (chatbot === undefined || entry.chatbot === chatbot)).map((entry) => ({ ...entry }));
+    return this.duplicateCreateLog
+      .filter((entry) => entry.keyType === keyType && (chatbot === undefined || entry.chatbot === chatbot))
+      .map((entry) => ({ ...entry }));
   }
 
   /** Stores a validated listing under its SerialNumber (which must exist); returns the new ID. */

@@ -18,7 +18,10 @@ export function validate<T extends z.ZodType>(schema: T, input: unknown): Valida
 
 function pathText(path: ReadonlyArray<PropertyKey>): string {
   if (path.length === 0) return 'body';
-  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '');
+  return path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
+    '',
+  );
 }
 
 function shown(input: unknown): string {

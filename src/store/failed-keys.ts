@@ -9,7 +9,10 @@ import type { FailedKey } from './job-finish.js';
 import type { StoreKeys } from './keys.js';
 
 export class FailedKeyStore {
-  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: StoreKeys,
+  ) {}
 
   /** Every failed key of a chatbot with its last failure. */
   async failedKeys(chatbot: string, keyType: SyncKeyType): Promise<Map<string, FailedKey>> {

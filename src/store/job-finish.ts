@@ -112,7 +112,10 @@ export type FinishEffect =
 export type JobFinish = FinishBase & FinishEffect;
 
 export class JobFinishStore {
-  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: StoreKeys,
+  ) {}
 
   /** Applies a job's final outcome atomically; returns how many keys a newer run had already touched. */
   async finishJob(finish: JobFinish): Promise<number> {
@@ -122,14 +125,27 @@ export class JobFinishStore {
     if (finish.mode === 'write') for (const w of finish.writes) items.push(w.key, encodeLedgerEntry(w.entry));
     if (finish.mode === 'delete') items.push(...finish.keys);
     if (finish.mode === 'fail') for (const f of finish.failures) items.push(f.key, JSON.stringify(f));
-    const count = finish.mode === 'write' ? finish.writes.length : finish.mode === 'delete' ? finish.keys.length : finish.mode === 'fail' ? finish.failures.length : 0;
+    const count =
+      finish.mode === 'write'
+        ? finish.writes.length
+        : finish.mode === 'delete'
+          ? finish.keys.length
+          : finish.mode === 'fail'
+            ? finish.failures.length
+            : 0;
     const reply = await runLua(
       this.redis,
       FINISH,
       [
-        keys.ledger(finish.chatbot, keyType), keys.tombstones(finish.chatbot, keyType), keys.failed(finish.chatbot, keyType),
-        keys.run(finish.runId), keys.runOutcomes(finish.runId), keys.runAttempts(finish.runId),
-        keys.claims(finish.chatbot, keyType), keys.lease(finish.chatbot), keys.runsOpen(),
+        keys.ledger(finish.chatbot, keyType),
+        keys.tombstones(finish.chatbot, keyType),
+        keys.failed(finish.chatbot, keyType),
+        keys.run(finish.runId),
+        keys.runOutcomes(finish.runId),
+        keys.runAttempts(finish.runId),
+        keys.claims(finish.chatbot, keyType),
+        keys.lease(finish.chatbot),
+        keys.runsOpen(),
       ],
       [finish.jobId, finish.outcome, finish.weight, finish.attempt, finish.now, finish.runId, finish.mode, count, ...items],
     );

@@ -14,7 +14,10 @@ export interface KeyTouch {
 }
 
 export class KeyIndexStore {
-  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: StoreKeys,
+  ) {}
 
   /** Adds a touch to a pipeline (enqueue batches thousands of them into one round trip). */
   addTouch(pipe: ChainableCommander, touch: KeyTouch): void {

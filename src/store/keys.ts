@@ -56,7 +56,8 @@ export interface StoreKeys {
 
 export function storeKeys(prefix: string): StoreKeys {
   const base = `${prefix}:ls`;
-  const perKeyType = (kind: string) => (chatbot: string, keyType: SyncKeyType) => `${base}:${kind}${keyType === 'URL' ? '-url' : ''}:${chatbot}`;
+  const perKeyType = (kind: string) => (chatbot: string, keyType: SyncKeyType) =>
+    `${base}:${kind}${keyType === 'URL' ? '-url' : ''}:${chatbot}`;
   return {
     ledger: perKeyType('ledger'),
     tombstones: perKeyType('tomb'),

@@ -76,7 +76,10 @@ function holderFrom(reply: unknown[]): LeaseHolder {
 }
 
 export class LeaseStore {
-  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: StoreKeys,
+  ) {}
 
   /** Takes the chatbot for `runId` if nobody holds it (re-entrant: the same run gets it again). */
   async acquire(chatbot: string, runId: string, holder: string): Promise<LeaseAttempt> {
@@ -112,7 +115,10 @@ export class LeaseStore {
 
   /** The current holder, with Redis's time of the read; undefined when the chatbot is free. */
   async holder(chatbot: string): Promise<LeaseHolder | undefined> {
-    const [fields, time] = await Promise.all([this.redis.hmget(this.keys.lease(chatbot), 'runId', 'holder', 'since', 'beat'), this.redis.time()]);
+    const [fields, time] = await Promise.all([
+      this.redis.hmget(this.keys.lease(chatbot), 'runId', 'holder', 'since', 'beat'),
+      this.redis.time(),
+    ]);
     if (fields[0] === null || fields[0] === undefined) return undefined;
     const readAt = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
     return { runId: fields[0], holder: fields[1] ?? '', since: Number(fields[2] ?? 0), beat: Number(fields[3] ?? 0), readAt };

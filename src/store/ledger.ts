@@ -67,7 +67,10 @@ export interface LedgerProbe {
 }
 
 export class LedgerStore {
-  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: StoreKeys,
+  ) {}
 
   /** Every entry of a chatbot, read with HSCAN in batches so a million entries do not block Redis. */
   async readLedger(chatbot: string, keyType: SyncKeyType): Promise<CompactLedger> {
@@ -105,7 +108,12 @@ export class LedgerStore {
 
   /** Records a write unless a newer run already wrote/deleted the key; returns that newer run id if so. */
   async recordWrite(chatbot: string, keyType: SyncKeyType, key: string, entry: LedgerEntry): Promise<string | undefined> {
-    const reply = await runLua(this.redis, RECORD_WRITE, [this.keys.ledger(chatbot, keyType), this.keys.tombstones(chatbot, keyType)], [key, entry.runId, encodeLedgerEntry(entry)]);
+    const reply = await runLua(
+      this.redis,
+      RECORD_WRITE,
+      [this.keys.ledger(chatbot, keyType), this.keys.tombstones(chatbot, keyType)],
+      [key, entry.runId, encodeLedgerEntry(entry)],
+    );
     return typeof reply === 'string' ? reply : undefined;
   }
 
@@ -126,7 +134,12 @@ export class LedgerStore {
 
   /** Records a delete (entry removed, tombstone kept) unless a newer run touched the key. */
   async recordDelete(chatbot: string, keyType: SyncKeyType, key: string, runId: string): Promise<string | undefined> {
-    const reply = await runLua(this.redis, RECORD_DELETE, [this.keys.ledger(chatbot, keyType), this.keys.tombstones(chatbot, keyType)], [key, runId]);
+    const reply = await runLua(
+      this.redis,
+      RECORD_DELETE,
+      [this.keys.ledger(chatbot, keyType), this.keys.tombstones(chatbot, keyType)],
+      [key, runId],
+    );
     return typeof reply === 'string' ? reply : undefined;
   }
 
@@ -138,7 +151,11 @@ export class LedgerStore {
   /** The keys (of `keys`) that a run newer than `runId` wrote or deleted, in one round trip. */
   async newerWriters(chatbot: string, keyType: SyncKeyType, keys: readonly string[], runId: string): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const replies = await this.redis.pipeline().hmget(this.keys.ledger(chatbot, keyType), ...keys).hmget(this.keys.tombstones(chatbot, keyType), ...keys).exec();
+    const replies = await this.redis
+      .pipeline()
+      .hmget(this.keys.ledger(chatbot, keyType), ...keys)
+      .hmget(this.keys.tombstones(chatbot, keyType), ...keys)
+      .exec();
     const entries = (replies?.[0]?.[1] ?? []) as Array<string | null>;
     const deleters = (replies?.[1]?.[1] ?? []) as Array<string | null>;
     const newer = new Set<string>();
@@ -155,7 +172,10 @@ export class LedgerStore {
    * job's pre-write probe is write-claims.ts). Two HGETs sent together.
    */
   async probe(chatbot: string, keyType: SyncKeyType, key: string, runId: string): Promise<LedgerProbe> {
-    const [entryText, deleter] = await Promise.all([this.redis.hget(this.keys.ledger(chatbot, keyType), key), this.redis.hget(this.keys.tombstones(chatbot, keyType), key)]);
+    const [entryText, deleter] = await Promise.all([
+      this.redis.hget(this.keys.ledger(chatbot, keyType), key),
+      this.redis.hget(this.keys.tombstones(chatbot, keyType), key),
+    ]);
     const probe: LedgerProbe = {};
     const entry = typeof entryText === 'string' ? decodeLedgerEntry(entryText) : undefined;
     if (entry) probe.entry = entry;

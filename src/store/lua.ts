@@ -15,7 +15,12 @@ export function luaScript(source: string): LuaScript {
 }
 
 /** Evaluates `script` with `keys` and `args`; returns Redis's raw reply. */
-export async function runLua(redis: Redis, script: LuaScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+export async function runLua(
+  redis: Redis,
+  script: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
   try {
     return await redis.evalsha(script.sha, keys.length, ...keys, ...args);
   } catch (thrown) {

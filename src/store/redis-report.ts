@@ -102,13 +102,23 @@ function warningsOf(report: Omit<RedisReport, 'warnings'>): ReportWarning[] {
   const warnings: ReportWarning[] = [];
   const { maxmemoryPolicy, appendonly, appendfsync } = report.settings;
   if (maxmemoryPolicy.value !== null && maxmemoryPolicy.value !== 'noeviction') {
-    warnings.push({ code: 'EVICTION_POLICY', message: `maxmemory-policy is ${maxmemoryPolicy.value}: set it to noeviction, or Redis may evict queued jobs, runs and ledger entries under memory pressure` });
+    warnings.push({
+      code: 'EVICTION_POLICY',
+      message: `maxmemory-policy is ${maxmemoryPolicy.value}: set it to noeviction, or Redis may evict queued jobs, runs and ledger entries under memory pressure`,
+    });
   }
   if (appendonly.value === 'no') {
-    warnings.push({ code: 'AOF_OFF', message: 'appendonly is no: set appendonly yes (with appendfsync everysec), or a Redis restart loses queued jobs, runs and ledger entries written since the last snapshot' });
+    warnings.push({
+      code: 'AOF_OFF',
+      message:
+        'appendonly is no: set appendonly yes (with appendfsync everysec), or a Redis restart loses queued jobs, runs and ledger entries written since the last snapshot',
+    });
   }
   if (appendfsync.value !== null && appendfsync.value !== 'everysec' && appendfsync.value !== 'always') {
-    warnings.push({ code: 'AOF_FSYNC', message: `appendfsync is ${appendfsync.value}: set everysec (or always), or a crash may lose more than the last second of writes` });
+    warnings.push({
+      code: 'AOF_FSYNC',
+      message: `appendfsync is ${appendfsync.value}: set everysec (or always), or a crash may lose more than the last second of writes`,
+    });
   }
   const { usedShare, usedBytes, maxBytes } = report.memory;
   if (usedShare !== undefined && usedShare > MEMORY_WARN_SHARE) {

@@ -52,12 +52,23 @@ async function configGet(redis: Redis, name: string): Promise<string | { error: 
 }
 
 /** CONFIG GET's answer, else INFO's field (translated by `fromInfo`), else unknown with both reasons. */
-async function setting(redis: Redis, name: string, info: { fields: Map<string, string>; error?: string }, infoField?: string, fromInfo: (v: string) => string = (v) => v): Promise<RedisSettingValue> {
+async function setting(
+  redis: Redis,
+  name: string,
+  info: { fields: Map<string, string>; error?: string },
+  infoField?: string,
+  fromInfo: (v: string) => string = (v) => v,
+): Promise<RedisSettingValue> {
   const configured = await configGet(redis, name);
   if (typeof configured === 'string') return { value: configured, source: 'CONFIG GET' };
   const infoValue = infoField === undefined ? undefined : info.fields.get(infoField);
   if (infoValue !== undefined) return { value: fromInfo(infoValue), source: 'INFO' };
-  const infoReason = infoField === undefined ? 'INFO does not show it' : info.error === undefined ? `INFO has no ${infoField}` : `INFO refused (${info.error})`;
+  const infoReason =
+    infoField === undefined
+      ? 'INFO does not show it'
+      : info.error === undefined
+        ? `INFO has no ${infoField}`
+        : `INFO refused (${info.error})`;
   return { value: null, source: 'unknown', reason: `${configured.error}; ${infoReason}` };
 }
 

@@ -56,11 +56,24 @@ export interface RemovedRuns {
 }
 
 /** Removes those of `runIds` (runs of `chatbot`) that may go; see REMOVE_RUN. */
-export async function removeRuns(redis: Redis, keys: StoreKeys, chatbot: string, runIds: readonly string[], cutoff: number, keepRuns: number): Promise<RemovedRuns> {
+export async function removeRuns(
+  redis: Redis,
+  keys: StoreKeys,
+  chatbot: string,
+  runIds: readonly string[],
+  cutoff: number,
+  keepRuns: number,
+): Promise<RemovedRuns> {
   const calls = runIds.map((runId) => ({
     keys: [
-      keys.run(runId), keys.runOutcomes(runId), keys.runAttempts(runId), keys.runJobs(runId), keys.runRejected(runId),
-      keys.runsAll(), keys.runsOfChatbot(chatbot), keys.runsOpen(),
+      keys.run(runId),
+      keys.runOutcomes(runId),
+      keys.runAttempts(runId),
+      keys.runJobs(runId),
+      keys.runRejected(runId),
+      keys.runsAll(),
+      keys.runsOfChatbot(chatbot),
+      keys.runsOpen(),
     ],
     args: [runId, cutoff, keepRuns, ...FINAL_RUN_STATUSES],
   }));
@@ -75,7 +88,11 @@ export async function removeRuns(redis: Redis, keys: StoreKeys, chatbot: string,
 }
 
 /** Calls `visit` with every chatbot that has a run index, and the index's key (SCAN, never KEYS). */
-export async function forEachRunIndex(redis: Redis, keys: StoreKeys, visit: (chatbot: string, index: string) => Promise<void>): Promise<void> {
+export async function forEachRunIndex(
+  redis: Redis,
+  keys: StoreKeys,
+  visit: (chatbot: string, index: string) => Promise<void>,
+): Promise<void> {
   const head = keys.runsOfChatbot('');
   for await (const batch of scanKeys(redis, startsWithPattern(head))) {
     for (const index of batch) await visit(index.slice(head.length), index);
@@ -88,7 +105,13 @@ export async function forEachRunIndex(redis: Redis, keys: StoreKeys, visit: (cha
  * returns how many of them it removed from the index, so that paging by rank skips the runs it
  * kept (an open old run) and stays on those it did not see yet.
  */
-export async function walkOldRuns(redis: Redis, index: string, keepRuns: number, cutoff: number, handle: (runIds: string[]) => Promise<number>): Promise<void> {
+export async function walkOldRuns(
+  redis: Redis,
+  index: string,
+  keepRuns: number,
+  cutoff: number,
+  handle: (runIds: string[]) => Promise<number>,
+): Promise<void> {
   let size = await redis.zcard(index);
   let position = 0;
   while (size - keepRuns - position > 0) {

@@ -52,7 +52,8 @@ export function retentionCutoff(settings: RetentionSettings, now: number): numbe
 
 function checkSettings(settings: RetentionSettings): void {
   for (const [name, value] of Object.entries(settings)) {
-    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`retention: ${name} must be a whole number ≥ 0, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new RangeError(`retention: ${name} must be a whole number ≥ 0, got ${String(value)}`);
   }
 }
 
@@ -77,7 +78,13 @@ return removed
  * `keepDays` (both: a chatbot synced rarely keeps its last `keepRuns` runs however old they are,
  * one synced often keeps `keepDays` of them however many).
  */
-async function removeOldRuns(redis: Redis, keys: StoreKeys, settings: RetentionSettings, cutoff: number, result: RetentionResult): Promise<void> {
+async function removeOldRuns(
+  redis: Redis,
+  keys: StoreKeys,
+  settings: RetentionSettings,
+  cutoff: number,
+  result: RetentionResult,
+): Promise<void> {
   await forEachRunIndex(redis, keys, async (chatbot, index) => {
     result.chatbots += 1;
     await walkOldRuns(redis, index, settings.keepRuns, cutoff, async (runIds) => {
@@ -153,8 +160,15 @@ return 0
  * installation (not one per process). It is released early only when the pass failed, so the
  * next call may try again. A pass longer than `lockMs` may overlap another; that is safe.
  */
-export async function runRetentionOnce(redis: Redis, keys: StoreKeys, settings: RetentionSettings, now: number, lockMs: number): Promise<RetentionResult | undefined> {
-  if (!Number.isSafeInteger(lockMs) || lockMs < 1) throw new RangeError(`runRetentionOnce: lockMs must be a whole number ≥ 1, got ${lockMs}`);
+export async function runRetentionOnce(
+  redis: Redis,
+  keys: StoreKeys,
+  settings: RetentionSettings,
+  now: number,
+  lockMs: number,
+): Promise<RetentionResult | undefined> {
+  if (!Number.isSafeInteger(lockMs) || lockMs < 1)
+    throw new RangeError(`runRetentionOnce: lockMs must be a whole number ≥ 1, got ${lockMs}`);
   const lockKey = retentionLockKey(keys);
   const token = randomBytes(8).toString('hex');
   if ((await redis.set(lockKey, token, 'PX', lockMs, 'NX')) !== 'OK') return undefined;

@@ -77,5 +77,18 @@ export interface RunRecord extends Omit<NewRun, 'summary' | 'rejected'> {
 }
 
 export function emptyCounts(): RunCounts {
-  return { created: 0, updated: 0, deleted: 0, unchanged: 0, edited: 0, superseded: 0, cancelled: 0, failed: 0, retried: 0, totalJobs: 0, finishedJobs: 0, failedJobs: 0 };
+  return {
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+    edited: 0,
+    superseded: 0,
+    cancelled: 0,
+    failed: 0,
+    retried: 0,
+    totalJobs: 0,
+    finishedJobs: 0,
+    failedJobs: 0,
+  };
 }

@@ -8,7 +8,16 @@ import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 import { NOW_LUA, RELEASE_LEASE_LUA, SETTLE_RUN_LUA } from './run-lua.js';
 import { readRunSummary, type NewRunSummary } from './run-summary.js';
-import { RUN_STATUSES, RUN_TRIGGERS, emptyCounts, isFinalStatus, type NewRun, type RunCounts, type RunRecord, type RunStatus } from './run-types.js';
+import {
+  RUN_STATUSES,
+  RUN_TRIGGERS,
+  emptyCounts,
+  isFinalStatus,
+  type NewRun,
+  type RunCounts,
+  type RunRecord,
+  type RunStatus,
+} from './run-types.js';
 
 /** Records the job total once every job is in the queue, and settles the run if they all finished already. */
 const SEAL = luaScript(`${SETTLE_RUN_LUA}
@@ -94,7 +103,10 @@ function recordFrom(hash: Record<string, string>): RunRecord | undefined {
 }
 
 export class RunStore {
-  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: StoreKeys,
+  ) {}
 
   /**
    * Creates the run record, indexes it (and lists it as open unless it is final already), and
@@ -143,7 +155,12 @@ export class RunStore {
    * all finished meanwhile (or that has none) ends here. Returns the final status if it ended.
    */
   async sealRun(runId: string, chatbot: string, totalJobs: number, now: number): Promise<RunStatus | undefined> {
-    const reply = await runLua(this.redis, SEAL, [this.keys.run(runId), this.keys.runsOpen(), this.keys.lease(chatbot)], [runId, totalJobs, now]);
+    const reply = await runLua(
+      this.redis,
+      SEAL,
+      [this.keys.run(runId), this.keys.runsOpen(), this.keys.lease(chatbot)],
+      [runId, totalJobs, now],
+    );
     return typeof reply === 'string' ? (reply as RunStatus) : undefined;
   }
 
@@ -161,7 +178,14 @@ export class RunStore {
 
   /** Marks a running run stuck with a reason; false when it was not running. */
   async markStuck(runId: string, chatbot: string, now: number, reason: string): Promise<boolean> {
-    return (await runLua(this.redis, MARK_STUCK, [this.keys.run(runId), this.keys.runsOpen(), this.keys.lease(chatbot)], [runId, now, reason])) === 1;
+    return (
+      (await runLua(
+        this.redis,
+        MARK_STUCK,
+        [this.keys.run(runId), this.keys.runsOpen(), this.keys.lease(chatbot)],
+        [runId, now, reason],
+      )) === 1
+    );
   }
 
   /** Makes a stuck run running again (resumed); returns its status afterwards. */
@@ -181,8 +205,18 @@ export class RunStore {
   }
 
   /** Fields the reconciler and waiters read: status, counts, last progress time, server id. */
-  async runState(runId: string): Promise<{ status?: RunStatus; chatbot?: string; totalJobs: number; finishedJobs: number; progressAt?: number; startedAt?: number }> {
-    const [status, chatbot, total, finished, progressAt, startedAt] = await this.redis.hmget(this.keys.run(runId), 'status', 'chatbot', 'totalJobs', 'j:finished', 'j:progressAt', 'startedAt');
+  async runState(
+    runId: string,
+  ): Promise<{ status?: RunStatus; chatbot?: string; totalJobs: number; finishedJobs: number; progressAt?: number; startedAt?: number }> {
+    const [status, chatbot, total, finished, progressAt, startedAt] = await this.redis.hmget(
+      this.keys.run(runId),
+      'status',
+      'chatbot',
+      'totalJobs',
+      'j:finished',
+      'j:progressAt',
+      'startedAt',
+    );
     const known = RUN_STATUSES.find((s) => s === status);
     return {
       ...(known ? { status: known } : {}),

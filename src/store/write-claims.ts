@@ -85,7 +85,10 @@ export type PreparedWrite =
     };
 
 export class WriteClaimStore {
-  constructor(private readonly redis: Redis, private readonly keys: StoreKeys) {}
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: StoreKeys,
+  ) {}
 
   /** The superseded check, the cancel check, the claim and the ledger entry, in one script. */
   async prepareWrite(target: WriteTarget, claimMs: number = CLAIM_MS): Promise<PreparedWrite> {
@@ -93,7 +96,13 @@ export class WriteClaimStore {
     const reply = (await runLua(
       this.redis,
       PREPARE_WRITE,
-      [keys.ledger(target.chatbot, target.keyType), keys.tombstones(target.chatbot, target.keyType), keys.claims(target.chatbot, target.keyType), keys.run(target.runId), keys.lease(target.chatbot)],
+      [
+        keys.ledger(target.chatbot, target.keyType),
+        keys.tombstones(target.chatbot, target.keyType),
+        keys.claims(target.chatbot, target.keyType),
+        keys.run(target.runId),
+        keys.lease(target.chatbot),
+      ],
       [target.key, target.runId, target.jobId, claimMs],
     )) as unknown[];
     const kind = reply[0];
@@ -104,5 +113,4 @@ export class WriteClaimStore {
     const entry = entryText === '' ? undefined : decodeLedgerEntry(entryText);
     return { kind: 'go', ...(entry ? { entry } : {}), inDoubt: reply[2] === 1, redisRestarted: reply[3] === 1 };
   }
-
 }

@@ -29,7 +29,9 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
   if (summary.jobs !== undefined) lines.push(`jobs    ${summary.jobs} enqueued`);
   if (summary.result) {
     const r = summary.result;
-    lines.push(`result  created ${r.created}, updated ${r.updated}, deleted ${r.deleted}, failed ${r.failed}${r.superseded ? `, superseded ${r.superseded}` : ''}${r.retried ? `, retried ${r.retried}` : ''}`);
+    lines.push(
+      `result  created ${r.created}, updated ${r.updated}, deleted ${r.deleted}, failed ${r.failed}${r.superseded ? `, superseded ${r.superseded}` : ''}${r.retried ? `, retried ${r.retried}` : ''}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -18,17 +18,32 @@ export interface SyncLease {
 export const PLANNING_BEAT_MS = 5000;
 
 /** Runs `body` holding `chatbot` for `runId`, beating while it runs and releasing after. */
-export async function holdingChatbot<T>(lease: SyncLease, hold: { chatbot: string; runId: string; waitMs: number; signal?: AbortSignal; logger: Logger }, body: () => Promise<T>): Promise<T> {
+export async function holdingChatbot<T>(
+  lease: SyncLease,
+  hold: { chatbot: string; runId: string; waitMs: number; signal?: AbortSignal; logger: Logger },
+  body: () => Promise<T>,
+): Promise<T> {
   const { chatbot, runId, logger } = hold;
   await lease.acquire(chatbot, runId, hold.waitMs, hold.signal);
   const beat = setInterval(() => {
-    lease.beat(chatbot, runId).catch((err: unknown) => logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'lease heartbeat failed; retrying at the next beat'));
+    lease
+      .beat(chatbot, runId)
+      .catch((err: unknown) =>
+        logger.debug({ err: err instanceof Error ? err.message : String(err) }, 'lease heartbeat failed; retrying at the next beat'),
+      );
   }, PLANNING_BEAT_MS);
   beat.unref();
   try {
     return await body();
   } finally {
     clearInterval(beat);
-    await lease.release(chatbot, runId).catch((err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err), chatbot, runId }, 'could not release the chatbot; it is freed once the lease goes stale'));
+    await lease
+      .release(chatbot, runId)
+      .catch((err: unknown) =>
+        logger.warn(
+          { err: err instanceof Error ? err.message : String(err), chatbot, runId },
+          'could not release the chatbot; it is freed once the lease goes stale',
+        ),
+      );
   }
 }

@@ -70,7 +70,10 @@ export async function planFeedRows(feed: OpenFeed, planner: Promise<Planner>, op
   let ready: Planner | undefined;
   // Handled here so a failed remote read is not an unhandled rejection while the feed is still read;
   // it is rethrown by the awaits below.
-  planner.then((value) => (ready = value), () => undefined);
+  planner.then(
+    (value) => (ready = value),
+    () => undefined,
+  );
   let waiting: ListingRow[] = [];
   const rejected: RejectedRow[] = [];
   let rows = 0;

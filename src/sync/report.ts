@@ -30,7 +30,8 @@ export function outcomeCsv(outcome: SyncOutcome): string {
     }
   }
   for (const del of plan.deletes) lines.push(csvLine(['delete', del.key, del.keyType, '', '', '', '', del.reason]));
-  for (const row of outcome.rejected) lines.push(csvLine(['rejected', rejectedKey(row), plan.keyType, row.field, row.value, '', row.line, row.reason]));
+  for (const row of outcome.rejected)
+    lines.push(csvLine(['rejected', rejectedKey(row), plan.keyType, row.field, row.value, '', row.line, row.reason]));
   return lines.join('');
 }
 

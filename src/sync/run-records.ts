@@ -28,7 +28,16 @@ export function runFromOutcome(outcome: SyncOutcome): NewRun {
  * nightly sync firing during a manual migration must neither run beside it nor vanish silently.
  */
 export function skippedRun(chatbot: string, runId: string, now: number, reason: string): NewRun {
-  return { id: runId, chatbot, trigger: 'schedule', forced: false, status: 'skipped', startedAt: now, finishedAt: now, summary: { skipped: reason } };
+  return {
+    id: runId,
+    chatbot,
+    trigger: 'schedule',
+    forced: false,
+    status: 'skipped',
+    startedAt: now,
+    finishedAt: now,
+    summary: { skipped: reason },
+  };
 }
 
 /**

@@ -60,9 +60,19 @@ export interface SyncDeps {
   lease?: SyncLease;
 }
 
-async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<Planner>, progress: SyncProgress | undefined, signal: AbortSignal | undefined): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
+async function readFeed(
+  request: SyncRequest,
+  feed: OpenFeed,
+  planner: Promise<Planner>,
+  progress: SyncProgress | undefined,
+  signal: AbortSignal | undefined,
+): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
   const where = displaySource(request.feed.source);
-  const read = await planFeedRows(feed, planner, { ...(progress?.feed ? { onProgress: progress.feed } : {}), ...(signal ? { signal } : {}), where });
+  const read = await planFeedRows(feed, planner, {
+    ...(progress?.feed ? { onProgress: progress.feed } : {}),
+    ...(signal ? { signal } : {}),
+    where,
+  });
   return { ...read, summary: feedSummary(where, request.feed.profile, read.stats) };
 }
 
@@ -74,7 +84,13 @@ async function readFeed(request: SyncRequest, feed: OpenFeed, planner: Promise<P
 export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<SyncOutcome> {
   const runId = deps.newRunId();
   if (request.dryRun || deps.lease === undefined) return await syncAs(deps, request, runId);
-  const hold = { chatbot: request.chatbot, runId, waitMs: request.waitForLockMs ?? 0, logger: deps.logger, ...(deps.signal ? { signal: deps.signal } : {}) };
+  const hold = {
+    chatbot: request.chatbot,
+    runId,
+    waitMs: request.waitForLockMs ?? 0,
+    logger: deps.logger,
+    ...(deps.signal ? { signal: deps.signal } : {}),
+  };
   return await holdingChatbot(deps.lease, hold, () => syncAs(deps, request, runId));
 }
 
@@ -85,8 +101,14 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
-  const openedFeed = await openFeed({ ...request.feed, ...deps.feedLimits, keyType: request.keyType }, deps.signal ? { signal: deps.signal } : {});
-  deps.logger.debug({ runId, chatbot: request.chatbot, readIn: openedFeed.readIn }, openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened');
+  const openedFeed = await openFeed(
+    { ...request.feed, ...deps.feedLimits, keyType: request.keyType },
+    deps.signal ? { signal: deps.signal } : {},
+  );
+  deps.logger.debug(
+    { runId, chatbot: request.chatbot, readIn: openedFeed.readIn },
+    openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened',
+  );
   // The feed and the remote are read at the same time: neither depends on the other. The planner
   // starts once the remote and the ledger are in, and plans the feed rows as they come.
   const snapshotRead = readRemoteSnapshot(deps.api, {
@@ -101,19 +123,22 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
   // Why the ledger is read after the snapshot: it is held by remote position (one hash per listing,
   // no key strings), which needs the snapshot's key index; Redis answers in seconds at 1M entries.
   const indexed = snapshotRead.then((snapshot) => indexRemoteKeys(snapshot.rows, request.keyType));
-  const ledgerRead = Promise.all([snapshotRead, indexed]).then(([snapshot, index]) => deps.stores.readLedger(request.chatbot, index, snapshot.rows.length));
-  const planner = Promise.all([snapshotRead, indexed, ledgerRead, deps.stores.failedKeys(request.chatbot, request.keyType)]).then(([snapshot, index, ledger, retryKeys]) =>
-    createPlanner({
-      chatbot: request.chatbot,
-      keyType: request.keyType,
-      mode: request.mode,
-      deleteScope: request.deleteScope,
-      remote: snapshot.rows,
-      index,
-      ledger,
-      retryKeys,
-      ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),
-    }),
+  const ledgerRead = Promise.all([snapshotRead, indexed]).then(([snapshot, index]) =>
+    deps.stores.readLedger(request.chatbot, index, snapshot.rows.length),
+  );
+  const planner = Promise.all([snapshotRead, indexed, ledgerRead, deps.stores.failedKeys(request.chatbot, request.keyType)]).then(
+    ([snapshot, index, ledger, retryKeys]) =>
+      createPlanner({
+        chatbot: request.chatbot,
+        keyType: request.keyType,
+        mode: request.mode,
+        deleteScope: request.deleteScope,
+        remote: snapshot.rows,
+        index,
+        ledger,
+        retryKeys,
+        ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),
+      }),
   );
   const [feed, snapshot, , lastRows] = await Promise.all([
     readFeed(request, openedFeed, planner, deps.progress, deps.signal),

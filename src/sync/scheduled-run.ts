@@ -24,7 +24,10 @@ export interface ScheduledRun {
 }
 
 /** Runs a schedule's stored request (`payload`, checked here) as a scheduled sync. */
-export function scheduledRunSync(deps: SyncDeps, runs: Pick<RunStore, 'createRun'>): (payload: { chatbot: string }) => Promise<ScheduledRun> {
+export function scheduledRunSync(
+  deps: SyncDeps,
+  runs: Pick<RunStore, 'createRun'>,
+): (payload: { chatbot: string }) => Promise<ScheduledRun> {
   return async (payload) => {
     const request = { ...parseStoredRequest(payload, `scheduled sync of ${payload.chatbot}`), trigger: 'schedule' as const, dryRun: false };
     try {

@@ -90,7 +90,8 @@ export class PageCollector {
     let length = 0;
     for (const row of rows) {
       const previous = length === 0 ? undefined : (kept[length - 1] as number);
-      if (previous !== undefined && ids[previous] === ids[row]) drift.push(`listing ID ${ids[row]} seen on pages ${pages[previous]} and ${pages[row]}`);
+      if (previous !== undefined && ids[previous] === ids[row])
+        drift.push(`listing ID ${ids[row]} seen on pages ${pages[previous]} and ${pages[row]}`);
       else kept[length++] = row;
     }
     return this.builder.build(kept.subarray(0, length));

@@ -41,13 +41,21 @@ function linesText(withheld: DeletesWithheld): string {
 
 /** Why a plan holds no deletes, with the lines to fix. */
 export function withheldReason(plan: Plan, withheld: DeletesWithheld): string {
-  const rows = withheld.rows === 1 ? '1 rejected row is too broken to read its' : `${withheld.rows} rejected rows are too broken to read their`;
+  const rows =
+    withheld.rows === 1 ? '1 rejected row is too broken to read its' : `${withheld.rows} rejected rows are too broken to read their`;
   const deletes = withheld.deletes === 1 ? '1 planned delete was' : `${withheld.deletes} planned deletes were`;
   return `${rows} ${plan.keyType} (${linesText(withheld)}); such a row may belong to any listing, so this run deletes nothing: ${deletes} withheld. Fix those rows (see the rejected rows); the next run makes the deletes.`;
 }
 
 export function planCounts(plan: Plan): SyncSummary['plan'] {
-  const counts: SyncSummary['plan'] = { create: plan.creates.length, update: plan.updates.length, delete: plan.deletes.length, unchanged: plan.unchanged, held: plan.held ?? 0 };
-  if (plan.deletesWithheld !== undefined) counts.deletesWithheld = { ...plan.deletesWithheld, reason: withheldReason(plan, plan.deletesWithheld) };
+  const counts: SyncSummary['plan'] = {
+    create: plan.creates.length,
+    update: plan.updates.length,
+    delete: plan.deletes.length,
+    unchanged: plan.unchanged,
+    held: plan.held ?? 0,
+  };
+  if (plan.deletesWithheld !== undefined)
+    counts.deletesWithheld = { ...plan.deletesWithheld, reason: withheldReason(plan, plan.deletesWithheld) };
   return counts;
 }

@@ -13,7 +13,8 @@ export function processHolder(note?: string): string {
 export function syncLease(store: Store, writes: Queues['writes']): SyncLease {
   const holder = processHolder();
   return {
-    acquire: (chatbot, runId, waitMs, signal) => acquireChatbot(store, writes, { chatbot, runId, holder, waitMs, ...(signal ? { signal } : {}) }),
+    acquire: (chatbot, runId, waitMs, signal) =>
+      acquireChatbot(store, writes, { chatbot, runId, holder, waitMs, ...(signal ? { signal } : {}) }),
     beat: async (chatbot, runId) => void (await store.leases.beat(chatbot, runId)),
     // Why only if idle: once the run's jobs are in the queue, they hold the chatbot until the run ends.
     release: async (chatbot, runId) => void (await store.leases.releaseIfIdle(chatbot, runId)),

@@ -53,5 +53,8 @@ export function parseStoredRequest(payload: unknown, what: string): SyncRequest 
   const parsed = syncRequestSchema.safeParse(payload);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`);
-  throw new ListingSyncError('INVALID_INPUT', `${what}: the stored sync request is not one this version can run (${problems.join('; ')}); add the schedule again`);
+  throw new ListingSyncError(
+    'INVALID_INPUT',
+    `${what}: the stored sync request is not one this version can run (${problems.join('; ')}); add the schedule again`,
+  );
 }

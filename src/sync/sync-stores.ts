@@ -11,6 +11,10 @@ export function syncStores(store: Store): SyncStores {
     lastSuccessfulFeedRows: async (chatbot) => (await store.runs.lastSuccessfulRun(chatbot))?.summary?.feed?.rows,
     saveRun: (outcome) => store.runs.createRun(runFromOutcome(outcome)),
     adopt: (chatbot, keyType, runId, listings) =>
-      store.ledger.adopt(chatbot, keyType, listings.map(({ key, hash, remoteId }) => ({ key, entry: { hash, remoteId, writtenAt: Date.now(), runId } }))),
+      store.ledger.adopt(
+        chatbot,
+        keyType,
+        listings.map(({ key, hash, remoteId }) => ({ key, entry: { hash, remoteId, writtenAt: Date.now(), runId } })),
+      ),
   };
 }

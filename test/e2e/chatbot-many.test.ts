@@ -47,7 +47,11 @@ describe('chatbot edit --many (bulk settings through the queue)', () => {
     sim = await startTestSim({ chatbots: ['bot-a'] });
     prefix = uniquePrefix('many-bad');
     const env = { ...simEnv(sim), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix };
-    const path = file([{ serialNumber: 'bot-a', Temperature: 'warm' }, { Name: 'no serial' }, { serialNumber: 'bot-a', UserMessageColor: 'blue' }]);
+    const path = file([
+      { serialNumber: 'bot-a', Temperature: 'warm' },
+      { Name: 'no serial' },
+      { serialNumber: 'bot-a', UserMessageColor: 'blue' },
+    ]);
     const run = await runCli(['chatbot', 'edit', '--many', path, '--work'], env);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);

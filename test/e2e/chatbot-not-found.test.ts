@@ -15,7 +15,8 @@ import { lines, runCli } from './run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const FEED = resolve(import.meta.dirname, '../../fixtures/sync/dry-run.csv');
-const NOT_KNOWN = /^listing-sync: chatbot no-such-bot is not known to the service \(RealEstateList answered Code 404\): check the serial number, and that API_BASE_URL and the keys are those of the account that holds it; nothing was enqueued or changed$/;
+const NOT_KNOWN =
+  /^listing-sync: chatbot no-such-bot is not known to the service \(RealEstateList answered Code 404\): check the serial number, and that API_BASE_URL and the keys are those of the account that holds it; nothing was enqueued or changed$/;
 
 let sim: RunningSimulator | undefined;
 let prefix = '';
@@ -62,16 +63,21 @@ describe('a chatbot the service does not know', () => {
   it('chatbot edit --many --work: names every unknown chatbot in one line, exit 2, no edit enqueued or sent', async () => {
     const env = await setup();
     const path = join(mkdtempSync(join(tmpdir(), 'ls-not-found-')), 'settings.json');
-    writeFileSync(path, JSON.stringify([
-      { serialNumber: 'bot-real', WelcomeMessage: 'Hi' },
-      { serialNumber: 'no-such-bot', WelcomeMessage: 'Hi' },
-      { serialNumber: 'bot-other', Temperature: 1 },
-      { serialNumber: 'gone-bot', Temperature: 1 },
-    ]));
+    writeFileSync(
+      path,
+      JSON.stringify([
+        { serialNumber: 'bot-real', WelcomeMessage: 'Hi' },
+        { serialNumber: 'no-such-bot', WelcomeMessage: 'Hi' },
+        { serialNumber: 'bot-other', Temperature: 1 },
+        { serialNumber: 'gone-bot', Temperature: 1 },
+      ]),
+    );
     const run = await runCli(['chatbot', 'edit', '--many', path, '--work', '--json'], env);
     expect(run.code, run.stderr).toBe(2);
     expect(lines(run.stderr)).toHaveLength(1);
-    expect(run.stderr).toMatch(/^listing-sync: chatbots no-such-bot, gone-bot are not known to the service \(RealEstateList answered Code 404\): check the serial number/);
+    expect(run.stderr).toMatch(
+      /^listing-sync: chatbots no-such-bot, gone-bot are not known to the service \(RealEstateList answered Code 404\): check the serial number/,
+    );
     expect(run.stdout).toBe('');
     expect(sim?.state.writeCalls()).toBe(0);
     expect(sim?.state.chatbotSettings('bot-real')).not.toMatchObject({ WelcomeMessage: 'Hi' });

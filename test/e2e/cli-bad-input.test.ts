@@ -58,7 +58,9 @@ it('a missing credential names the env var to set', async () => {
   expect(await rejects(['listings', 'list', '--chatbot', BOT], without('API_SESSION_KEY'))).toMatch(/set API_SESSION_KEY$/);
   expect(await rejects(['tables', '--random-code', 'x'], without('PROJECT_AUTH_TOKEN'))).toMatch(/set PROJECT_AUTH_TOKEN$/);
   const { API_SECRET_KEY: _a, API_SESSION_KEY: _b, ...neither } = simEnv(sim);
-  expect(await rejects(['listings', 'delete', '--chatbot', BOT, '--key-type', 'MLSNumber', 'ML100001'], neither)).toMatch(/set API_SECRET_KEY or API_SESSION_KEY$/);
+  expect(await rejects(['listings', 'delete', '--chatbot', BOT, '--key-type', 'MLSNumber', 'ML100001'], neither)).toMatch(
+    /set API_SECRET_KEY or API_SESSION_KEY$/,
+  );
 });
 
 it('a missing API_BASE_URL names the env var and the flag', async () => {
@@ -80,9 +82,13 @@ it('a wrong type says which field wants what', async () => {
   expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--set', 'Temperature=hot'])).toBe(
     'listing-sync: --set Temperature=hot: Temperature must be a whole number (e.g. --set Temperature=1)',
   );
-  expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--set', 'VerifyDomain=yes'])).toBe('listing-sync: --set VerifyDomain=yes: VerifyDomain must be true or false');
+  expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--set', 'VerifyDomain=yes'])).toBe(
+    'listing-sync: --set VerifyDomain=yes: VerifyDomain must be true or false',
+  );
   const settings = await file('settings.json', { Temperature: '2' });
-  expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--file', settings])).toBe(`listing-sync: ${settings}: Temperature must be a number (got "2")`);
+  expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--file', settings])).toBe(
+    `listing-sync: ${settings}: Temperature must be a number (got "2")`,
+  );
   const listing = await file('listing.json', { ...sampleListing(7, { SerialNumber: BOT }), Bedrooms: 'three', SaleType: 'sale' });
   expect(await rejects(['listings', 'create', '--file', listing])).toBe(
     `listing-sync: ${listing}: SaleType must be one of "for_sale", "for_rent" (got "sale"); Bedrooms must be a number (got "three")`,
@@ -103,7 +109,9 @@ it('a bad colour shows the form it wants', async () => {
   expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--set', 'ChatBubbleColor=blue'])).toBe(
     'listing-sync: --set: ChatBubbleColor must be a colour of the form rgb(r,g,b) with each part 0-255 (got "blue")',
   );
-  expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--set', 'UserMessageColor=rgb(300,0,0)'])).toContain('UserMessageColor must be a colour of the form rgb(r,g,b)');
+  expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--set', 'UserMessageColor=rgb(300,0,0)'])).toContain(
+    'UserMessageColor must be a colour of the form rgb(r,g,b)',
+  );
 });
 
 it('a bad or missing SyncSiteMapDays explains rule 4.4.1', async () => {
@@ -112,7 +120,9 @@ it('a bad or missing SyncSiteMapDays explains rule 4.4.1', async () => {
     `listing-sync: ${missing}: SyncSiteMapDays is required when EnableSyncSiteMap is true (one of 30, 7, 1)`,
   );
   const wrong = await file('k2.json', { EnableSyncSiteMap: true, SyncSiteMapDays: 14 });
-  expect(await rejects(['chatbot', 'knowledge', '--chatbot', BOT, '--file', wrong])).toBe(`listing-sync: ${wrong}: SyncSiteMapDays must be one of 30, 7, 1 (got 14)`);
+  expect(await rejects(['chatbot', 'knowledge', '--chatbot', BOT, '--file', wrong])).toBe(
+    `listing-sync: ${wrong}: SyncSiteMapDays must be one of 30, 7, 1 (got 14)`,
+  );
 });
 
 it('a bad --key-type or --sale-type lists the allowed values', async () => {
@@ -123,16 +133,24 @@ it('a bad --key-type or --sale-type lists the allowed values', async () => {
   expect(await rejects(['listings', 'update', '--chatbot', BOT, '--key', 'ML100001', '--key-type', 'mls', '--file', listing])).toBe(
     "listing-sync: --key-type must be one of NewOaks, MLSNumber, URL (got 'mls')",
   );
-  expect(await rejects(['listings', 'list', '--chatbot', BOT, '--sale-type', 'sale'])).toBe("listing-sync: --sale-type must be one of for_sale, for_rent (got 'sale')");
+  expect(await rejects(['listings', 'list', '--chatbot', BOT, '--sale-type', 'sale'])).toBe(
+    "listing-sync: --sale-type must be one of for_sale, for_rent (got 'sale')",
+  );
 });
 
 it('a missing --chatbot and a bad page number say which flag', async () => {
   expect(await rejects(['listings', 'list'])).toBe("listing-sync: --chatbot is required (the chatbot's serial number)");
-  expect(await rejects(['listings', 'list', '--chatbot', BOT, '--page-size', '0'])).toBe("listing-sync: --page-size must be a whole number of at least 1 (got '0')");
+  expect(await rejects(['listings', 'list', '--chatbot', BOT, '--page-size', '0'])).toBe(
+    "listing-sync: --page-size must be a whole number of at least 1 (got '0')",
+  );
 });
 
 it('bad configuration is reported as one block listing every problem', async () => {
-  const run = await runCli(['listings', 'list', '--chatbot', BOT], { ...simEnv(sim), LISTING_SYNC_CONCURRENCY: '0', REDIS_URL: 'localhost:6379' });
+  const run = await runCli(['listings', 'list', '--chatbot', BOT], {
+    ...simEnv(sim),
+    LISTING_SYNC_CONCURRENCY: '0',
+    REDIS_URL: 'localhost:6379',
+  });
   expect(run.code).toBe(2);
   expect(lines(run.stderr)).toEqual([
     'listing-sync: invalid configuration:',

@@ -34,7 +34,10 @@ async function jsonFile(name: string, value: unknown): Promise<string> {
 }
 
 function mlsNumbers(): string[] {
-  return sim.state.listings(BOT).map((listing) => listing.MLSNumber).sort();
+  return sim.state
+    .listings(BOT)
+    .map((listing) => listing.MLSNumber)
+    .sort();
 }
 
 function parseJson(stdout: string): Record<string, unknown> {
@@ -44,14 +47,32 @@ function parseJson(stdout: string): Record<string, unknown> {
 describe('chatbot', () => {
   it('edit --set types the values and changes only those settings', async () => {
     const run = await runCli(
-      ['chatbot', 'edit', '--chatbot', BOT, '--set', 'Temperature=2', '--set', 'ChatBubbleColor=rgb(10, 20, 30)', '--set', 'VerifyDomain=true', '--set', 'Name=Front desk'],
+      [
+        'chatbot',
+        'edit',
+        '--chatbot',
+        BOT,
+        '--set',
+        'Temperature=2',
+        '--set',
+        'ChatBubbleColor=rgb(10, 20, 30)',
+        '--set',
+        'VerifyDomain=true',
+        '--set',
+        'Name=Front desk',
+      ],
       env,
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     // Fields are reported in the order of api-spec 2.1.
     expect(run.stdout).toBe(`chatbot ${BOT}: updated Name, Temperature, ChatBubbleColor, VerifyDomain\n`);
-    expect(sim.state.chatbotSettings(BOT)).toMatchObject({ Temperature: 2, ChatBubbleColor: 'rgb(10, 20, 30)', VerifyDomain: true, Name: 'Front desk' });
+    expect(sim.state.chatbotSettings(BOT)).toMatchObject({
+      Temperature: 2,
+      ChatBubbleColor: 'rgb(10, 20, 30)',
+      VerifyDomain: true,
+      Name: 'Front desk',
+    });
   });
 
   it('edit --file --json prints one JSON object', async () => {
@@ -63,7 +84,12 @@ describe('chatbot', () => {
   });
 
   it('knowledge --file sends the knowledge-base edit', async () => {
-    const edit = { EnableSyncSiteMap: true, SyncSiteMapDays: 7, SiteMapUrl: 'https://example.test/sitemap.xml', qaList: [{ key: 'Pets?', value: 'Yes' }] };
+    const edit = {
+      EnableSyncSiteMap: true,
+      SyncSiteMapDays: 7,
+      SiteMapUrl: 'https://example.test/sitemap.xml',
+      qaList: [{ key: 'Pets?', value: 'Yes' }],
+    };
     const run = await runCli(['chatbot', 'knowledge', '--chatbot', BOT, '--file', await jsonFile('knowledge.json', edit)], env);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`chatbot ${BOT}: knowledge base updated\n`);
@@ -85,12 +111,18 @@ describe('listings list', () => {
   it('filters by city, sale type and MLS number, and pages', async () => {
     const byMls = await runCli(['listings', 'list', '--chatbot', BOT, '--mls', 'ML100003', '--json'], env);
     expect(byMls.code).toBe(0);
-    const data = parseJson(byMls.stdout) as { virtualCount: number; listings: Array<{ id: string; fields: Record<string, unknown> }>; items: Array<Record<string, unknown>> };
+    const data = parseJson(byMls.stdout) as {
+      virtualCount: number;
+      listings: Array<{ id: string; fields: Record<string, unknown> }>;
+      items: Array<Record<string, unknown>>;
+    };
     expect(data.virtualCount).toBe(1);
     expect(data.listings[0]?.fields).toMatchObject({ MLSNumber: 'ML100003', SaleType: 'for_sale', City: sampleListing(3).City });
     expect(data.items[0]).toMatchObject({ MLSNumber: 'ML100003', City: sampleListing(3).City });
 
-    const rentals = parseJson((await runCli(['listings', 'list', '--chatbot', BOT, '--sale-type', 'for_rent', '--json'], env)).stdout) as typeof data;
+    const rentals = parseJson(
+      (await runCli(['listings', 'list', '--chatbot', BOT, '--sale-type', 'for_rent', '--json'], env)).stdout,
+    ) as typeof data;
     expect(rentals.listings.map((l) => l.fields.MLSNumber)).toEqual(['ML100002', 'ML100005']);
 
     const city = sampleListing(1).City ?? '';
@@ -127,7 +159,10 @@ describe('listings create / update / delete', () => {
   });
 
   it("create takes the file's SerialNumber when --chatbot is absent (--json)", async () => {
-    const run = await runCli(['listings', 'create', '--file', await jsonFile('listing.json', sampleListing(43, { SerialNumber: BOT })), '--json'], env);
+    const run = await runCli(
+      ['listings', 'create', '--file', await jsonFile('listing.json', sampleListing(43, { SerialNumber: BOT })), '--json'],
+      env,
+    );
     expect(run.code).toBe(0);
     const out = parseJson(run.stdout);
     expect(out).toMatchObject({ chatbot: BOT, MLSNumber: 'ML100043' });
@@ -136,14 +171,29 @@ describe('listings create / update / delete', () => {
 
   it('update by MLSNumber and by NewOaks id prints the records updated', async () => {
     const changed = sampleListing(2, { SerialNumber: BOT, RentPrice: 4321 });
-    const run = await runCli(['listings', 'update', '--chatbot', BOT, '--key-type', 'MLSNumber', '--key', 'ML100002', '--file', await jsonFile('l.json', changed)], env);
+    const run = await runCli(
+      ['listings', 'update', '--chatbot', BOT, '--key-type', 'MLSNumber', '--key', 'ML100002', '--file', await jsonFile('l.json', changed)],
+      env,
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('updated 1 listing\n');
     expect(sim.state.listings(BOT).find((l) => l.MLSNumber === 'ML100002')?.RentPrice).toBe(4321);
 
     const target = sim.state.listings(BOT).find((l) => l.MLSNumber === 'ML100004');
     const byId = await runCli(
-      ['listings', 'update', '--chatbot', BOT, '--key-type', 'NewOaks', '--key', target?.ID ?? '?', '--file', await jsonFile('m.json', sampleListing(4, { Status: 'Sold' })), '--json'],
+      [
+        'listings',
+        'update',
+        '--chatbot',
+        BOT,
+        '--key-type',
+        'NewOaks',
+        '--key',
+        target?.ID ?? '?',
+        '--file',
+        await jsonFile('m.json', sampleListing(4, { Status: 'Sold' })),
+        '--json',
+      ],
       env,
     );
     expect(parseJson(byId.stdout)).toEqual({ chatbot: BOT, key: target?.ID, keyType: 'NewOaks', updated: 1 });
@@ -151,7 +201,21 @@ describe('listings create / update / delete', () => {
   });
 
   it('update that matches nothing exits 1 and says so', async () => {
-    const run = await runCli(['listings', 'update', '--chatbot', BOT, '--key-type', 'MLSNumber', '--key', 'NOPE-1', '--file', await jsonFile('l.json', sampleListing(9))], env);
+    const run = await runCli(
+      [
+        'listings',
+        'update',
+        '--chatbot',
+        BOT,
+        '--key-type',
+        'MLSNumber',
+        '--key',
+        'NOPE-1',
+        '--file',
+        await jsonFile('l.json', sampleListing(9)),
+      ],
+      env,
+    );
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(lines(run.stderr)).toEqual([`listing-sync: no listing matched MLSNumber 'NOPE-1' in chatbot ${BOT}: nothing was updated`]);
@@ -163,7 +227,20 @@ describe('listings create / update / delete', () => {
     expect(run.stdout).toBe('deleted 2 of 2 listings\n');
     expect(mlsNumbers()).toEqual(['ML100002', 'ML100004', 'ML100005']);
 
-    const json = await runCli(['listings', 'delete', '--chatbot', BOT, '--key-type', 'URL', 'https://example.test/listing/2', 'https://example.test/listing/77', '--json'], env);
+    const json = await runCli(
+      [
+        'listings',
+        'delete',
+        '--chatbot',
+        BOT,
+        '--key-type',
+        'URL',
+        'https://example.test/listing/2',
+        'https://example.test/listing/77',
+        '--json',
+      ],
+      env,
+    );
     expect(parseJson(json.stdout)).toEqual({ chatbot: BOT, keyType: 'URL', requested: 2, successCount: 1 });
     expect(mlsNumbers()).toEqual(['ML100004', 'ML100005']);
   });
@@ -176,7 +253,9 @@ describe('tables', () => {
     const expected = sim.state.tables(DEFAULT_SIM_RANDOM_CODE);
     expect(expected.length).toBeGreaterThan(0);
     for (const table of expected) {
-      expect(run.stdout).toContain(`${table.TableName} (${table.TableDisplayName}, id ${table.ID}): ${table.FieldDefinitions.map((f) => f.FieldName).join(', ')}`);
+      expect(run.stdout).toContain(
+        `${table.TableName} (${table.TableDisplayName}, id ${table.ID}): ${table.FieldDefinitions.map((f) => f.FieldName).join(', ')}`,
+      );
     }
     const json = await runCli(['tables', '--random-code', DEFAULT_SIM_RANDOM_CODE, '--json'], env);
     expect(parseJson(json.stdout)).toEqual({ randomCode: DEFAULT_SIM_RANDOM_CODE, tables: expected });
@@ -195,7 +274,10 @@ describe('failures from the service or the wire', () => {
   });
 
   it('a rejected credential and an unreachable service each say what went wrong', async () => {
-    const rejected = await runCli(['tables', '--random-code', DEFAULT_SIM_RANDOM_CODE], { ...env, PROJECT_AUTH_TOKEN: 'wrong-token-value' });
+    const rejected = await runCli(['tables', '--random-code', DEFAULT_SIM_RANDOM_CODE], {
+      ...env,
+      PROJECT_AUTH_TOKEN: 'wrong-token-value',
+    });
     expect(rejected.code).toBe(1);
     expect(lines(rejected.stderr)).toHaveLength(1);
     expect(rejected.stderr).toMatch(/listTables: .*credential rejected/);

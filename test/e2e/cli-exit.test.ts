@@ -57,9 +57,14 @@ describe('the CLI process ends', () => {
     const code = await running.exited(45_000);
     expect(code).toBe(1);
     expect(running.stdout()).toContain('Usage: listing-sync');
-    const lines = running.stderr().split('\n').filter((line) => line !== '');
+    const lines = running
+      .stderr()
+      .split('\n')
+      .filter((line) => line !== '');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^listing-sync: the command ended but the process did not exit within 30000 ms, forcing exit; may still be open: .*TCPServerWrap/);
+    expect(lines[0]).toMatch(
+      /^listing-sync: the command ended but the process did not exit within 30000 ms, forcing exit; may still be open: .*TCPServerWrap/,
+    );
   }, 60_000);
 
   it('names a release that never finishes (the exit guard and the release stack, with real timers, in a child process)', async () => {
@@ -70,7 +75,7 @@ describe('the CLI process ends', () => {
       'const stack = createReleaseStack();',
       "stack.push('Redis connection', () => {});",
       "stack.push('workers', () => new Promise(() => setInterval(() => {}, 1000)));",
-      "const guard = createExitGuard({ timeoutMs: 300, stderr: process.stderr, unreleased: () => stack.pending(), exit: (code) => process.exit(code), code: 1 });",
+      'const guard = createExitGuard({ timeoutMs: 300, stderr: process.stderr, unreleased: () => stack.pending(), exit: (code) => process.exit(code), code: 1 });',
       "guard.arm('the command ended but the process did not exit');",
       'await stack.releaseAll();',
     ].join('\n');
@@ -79,6 +84,8 @@ describe('the CLI process ends', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
-    expect(stderr).toMatch(/within 300 ms, forcing exit; may still be open: workers \(release not finished\), Redis connection \(release not finished\), .*Timeout/);
+    expect(stderr).toMatch(
+      /within 300 ms, forcing exit; may still be open: workers \(release not finished\), Redis connection \(release not finished\), .*Timeout/,
+    );
   });
 });

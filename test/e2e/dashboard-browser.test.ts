@@ -71,13 +71,19 @@ describe.skipIf(!hasChromium())('dashboard in a browser', () => {
     anonymousPage.on('response', (response) => statuses.push(response.status()));
     for (const path of ['/', `/runs/${runId}`, '/queues/']) {
       // The browser gets the 401 challenge; with no credentials to offer it abandons the page.
-      const navigation = await anonymousPage.goto(`${url}${path}`).then((response) => response?.status(), (error: Error) => error.message);
+      const navigation = await anonymousPage.goto(`${url}${path}`).then(
+        (response) => response?.status(),
+        (error: Error) => error.message,
+      );
       expect(String(navigation), path).toMatch(/^401$|ERR_INVALID_AUTH_CREDENTIALS/);
     }
     expect(statuses).toEqual([401, 401, 401]);
     await anonymous.close();
 
-    const context = await browser.newContext({ httpCredentials: { username: USER, password: PASSWORD }, viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({
+      httpCredentials: { username: USER, password: PASSWORD },
+      viewport: { width: 1280, height: 900 },
+    });
     const page = await context.newPage();
     expect((await page.goto(`${url}/`))?.status()).toBe(200);
     await page.getByRole('link', { name: runId }).click();
@@ -93,15 +99,23 @@ describe.skipIf(!hasChromium())('dashboard in a browser', () => {
     expect(await page.locator('#flash').innerText()).toContain('Re-queued 2 failed job(s)');
 
     await expect
-      .poll(async () => {
-        await page.reload();
-        return await page.locator('#no-failed').count();
-      }, { timeout: 15_000, interval: 250 })
+      .poll(
+        async () => {
+          await page.reload();
+          return await page.locator('#no-failed').count();
+        },
+        { timeout: 15_000, interval: 250 },
+      )
       .toBe(1);
     const result = await page.locator('#plan').innerText();
     expect(result).toMatch(/Created\s+2/);
     expect(result).toMatch(/Failed\s+0/);
-    expect(bench.sim.state.listings(BOT).map((l) => l.MLSNumber).sort()).toEqual([...keys].sort());
+    expect(
+      bench.sim.state
+        .listings(BOT)
+        .map((l) => l.MLSNumber)
+        .sort(),
+    ).toEqual([...keys].sort());
     await page.screenshot({ path: await artifactPath('dashboard-run.png'), fullPage: true });
 
     // bull-board works under its own CSP: the writes queue lists the run's completed jobs, and

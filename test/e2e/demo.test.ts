@@ -10,7 +10,9 @@ describe('npm run demo', () => {
   it('the README command syncs the sample feed through injected faults and converges', async () => {
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn('npm', ['run', '--silent', 'demo', '--', '--exit-after-sync'], {
-        cwd: root, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL: redisUrl }, stdio: ['ignore', 'pipe', 'pipe'],
+        cwd: root,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', REDIS_URL: redisUrl },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';
       let stderr = '';
@@ -33,7 +35,8 @@ describe('npm run demo', () => {
 
   it('serves the dashboard with printed credentials until Ctrl-C, and refuses requests without them', async () => {
     const child = spawn(process.execPath, [CLI_ENTRY, 'demo', '--port', '0'], {
-      env: { PATH: process.env.PATH ?? '', REDIS_URL: redisUrl }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH ?? '', REDIS_URL: redisUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

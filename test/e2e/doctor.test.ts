@@ -61,7 +61,16 @@ describe('listing-sync doctor', () => {
     const now = Date.now();
     for (const daysAgo of [100, 99, 98]) {
       const id = newRunId(now - daysAgo * DAY, 'ab');
-      await store.runs.createRun({ id, chatbot: 'A', trigger: 'cli', forced: false, status: 'done', startedAt: now - daysAgo * DAY, finishedAt: now - daysAgo * DAY + 1000, rejected: [{ line: 2 }] });
+      await store.runs.createRun({
+        id,
+        chatbot: 'A',
+        trigger: 'cli',
+        forced: false,
+        status: 'done',
+        startedAt: now - daysAgo * DAY,
+        finishedAt: now - daysAgo * DAY + 1000,
+        rejected: [{ line: 2 }],
+      });
       await store.runs.addRunJobs(id, ['j1']);
       await redis.hset(keys.runOutcomes(id), 'j1', 'created\t1');
     }
@@ -111,7 +120,10 @@ describe('listing-sync doctor', () => {
   });
 
   it.skipIf(!hasRedisServer())('warns and exits 1 on a Redis that may evict or lose data, and never shows its password', async () => {
-    server = await startRedisProcess({ password: PASSWORD, args: ['--maxmemory-policy', 'allkeys-lru', '--appendonly', 'no', '--appendfsync', 'no'] });
+    server = await startRedisProcess({
+      password: PASSWORD,
+      args: ['--maxmemory-policy', 'allkeys-lru', '--appendonly', 'no', '--appendfsync', 'no'],
+    });
     const admin = new Redis(server.url);
     try {
       const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))?.[1]);

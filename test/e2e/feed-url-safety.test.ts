@@ -47,8 +47,15 @@ async function feedServer(handler: Handler): Promise<FeedServer> {
   return started;
 }
 
-const json = (response: ServerResponse, body: unknown): void => void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-const RECORD = { ListingId: 'R1', ListingURL: 'https://e.test/r1', StandardStatus: 'Active', PropertyType: 'Residential', ListPrice: 100000 };
+const json = (response: ServerResponse, body: unknown): void =>
+  void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const RECORD = {
+  ListingId: 'R1',
+  ListingURL: 'https://e.test/r1',
+  StandardStatus: 'Active',
+  PropertyType: 'Residential',
+  ListPrice: 100000,
+};
 
 /** Page 1 holds one record; every page links to a new, empty one, forever. */
 const endlessPages: Handler = (request, response) => {
@@ -60,7 +67,10 @@ describe('@odata.nextLink through the CLI', () => {
   it('an endless nextLink stops at LISTING_SYNC_FEED_MAX_PAGES: exit 2, one line, nothing written', async () => {
     const { sim, env } = await bench.open({ chatbots: [BOT] });
     const server = await feedServer(endlessPages);
-    const run = await runCli(['sync', '--chatbot', BOT, '--feed', `${server.origin}/odata/Property`, '--profile', 'reso', '--json', '--work'], { ...env, LISTING_SYNC_FEED_MAX_PAGES: '40' });
+    const run = await runCli(
+      ['sync', '--chatbot', BOT, '--feed', `${server.origin}/odata/Property`, '--profile', 'reso', '--json', '--work'],
+      { ...env, LISTING_SYNC_FEED_MAX_PAGES: '40' },
+    );
     expect(run.code, run.stderr).toBe(2);
     expect(run.stdout).toBe('');
     expect(lines(run.stderr)).toEqual([
@@ -74,10 +84,14 @@ describe('@odata.nextLink through the CLI', () => {
     const { env } = await bench.open({ chatbots: [BOT] });
     // A slow server (20 ms a page): the default cap of 10,000 pages would take minutes.
     const server = await feedServer((request, response) => void setTimeout(() => endlessPages(request, response), 20));
-    const child = spawn(process.execPath, [CLI_ENTRY, 'sync', '--chatbot', BOT, '--feed', `${server.origin}/odata/Property`, '--profile', 'reso', '--dry-run'], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [CLI_ENTRY, 'sync', '--chatbot', BOT, '--feed', `${server.origin}/odata/Property`, '--profile', 'reso', '--dry-run'],
+      {
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
@@ -89,14 +103,23 @@ describe('@odata.nextLink through the CLI', () => {
     expect(Date.now() - signalledAt).toBeLessThan(3000);
     expect(server.requests.length - pagesAtSignal).toBeLessThanOrEqual(1);
     expect(code, stderr).toBe(1);
-    expect(lines(stderr)).toEqual([expect.stringMatching(/^listing-sync: Feed http:\/\/127\.0\.0\.1:\d+\/odata\/Property(\?…)? was not read to the end: the sync was interrupted, so nothing was planned or changed\. Run the sync again\.$/)]);
+    expect(lines(stderr)).toEqual([
+      expect.stringMatching(
+        /^listing-sync: Feed http:\/\/127\.0\.0\.1:\d+\/odata\/Property(\?…)? was not read to the end: the sync was interrupted, so nothing was planned or changed\. Run the sync again\.$/,
+      ),
+    ]);
   });
 
   it('a nextLink to another origin is refused: exit 2, and the other server is never asked', async () => {
     const { sim, env } = await bench.open({ chatbots: [BOT] });
     const other = await feedServer((_request, response) => json(response, { value: [RECORD] }));
-    const server = await feedServer((_request, response) => json(response, { value: [RECORD], '@odata.nextLink': `${other.origin}/odata/Property?page=2` }));
-    const run = await runCli(['sync', '--chatbot', BOT, '--feed', `${server.origin}/odata/Property`, '--profile', 'reso', '--json', '--work'], env);
+    const server = await feedServer((_request, response) =>
+      json(response, { value: [RECORD], '@odata.nextLink': `${other.origin}/odata/Property?page=2` }),
+    );
+    const run = await runCli(
+      ['sync', '--chatbot', BOT, '--feed', `${server.origin}/odata/Property`, '--profile', 'reso', '--json', '--work'],
+      env,
+    );
     expect(run.code, run.stderr).toBe(2);
     expect(lines(run.stderr)).toEqual([
       `listing-sync: Feed ${server.origin}/odata/Property is unreadable: "@odata.nextLink" points to another origin (${other.origin}), which is not followed. Check the feed URL and the server's paging: its pages must stay on ${server.origin}.`,
@@ -115,7 +138,8 @@ describe('credentials inside a feed URL', () => {
     const authorization = `Basic ${Buffer.from('feeduser:pw-SECRET-2').toString('base64')}`;
     const csv = readFileSync(join(import.meta.dirname, '../../fixtures/sync/listings-0-2.csv'));
     const server = await feedServer((request, response) => {
-      if (request.headers.authorization !== authorization || request.url !== '/feeds/acme.csv?access_token=tok-SECRET-1') response.writeHead(401).end();
+      if (request.headers.authorization !== authorization || request.url !== '/feeds/acme.csv?access_token=tok-SECRET-1')
+        response.writeHead(401).end();
       else response.writeHead(200, { 'content-type': 'text/csv' }).end(csv);
     });
     const source = `${server.origin.replace('http://', 'http://feeduser:pw-SECRET-2@')}/feeds/acme.csv?access_token=tok-SECRET-1`;
@@ -137,10 +161,20 @@ describe('credentials inside a feed URL', () => {
     // A schedule would store the URL in Redis: refused, naming the URL only as shown, nothing stored.
     const scheduled = await runCli(['schedule', 'add', 'nightly', '--cron', '0 2 * * *', '--chatbot', BOT, '--feed', source], env);
     expect(scheduled.code).toBe(2);
-    expect(lines(scheduled.stderr)).toEqual([`listing-sync: --feed ${server.origin}/feeds/acme.csv?… cannot be scheduled: it carries a user and password, and a schedule is stored in Redis where credentials must never be. Serve the feed at a URL without them (or from a file the workers can read), then add the schedule again.`]);
+    expect(lines(scheduled.stderr)).toEqual([
+      `listing-sync: --feed ${server.origin}/feeds/acme.csv?… cannot be scheduled: it carries a user and password, and a schedule is stored in Redis where credentials must never be. Serve the feed at a URL without them (or from a file the workers can read), then add the schedule again.`,
+    ]);
     expect((await runCli(['schedule', 'list', '--json'], env)).stdout).toContain('"schedules": []');
 
-    const outputs = { run, shown, text, failed, scheduled, report: readFileSync(report, 'utf8'), csvReport: readFileSync(join(opened.dir, 'plan.csv'), 'utf8') };
+    const outputs = {
+      run,
+      shown,
+      text,
+      failed,
+      scheduled,
+      report: readFileSync(report, 'utf8'),
+      csvReport: readFileSync(join(opened.dir, 'plan.csv'), 'utf8'),
+    };
     for (const [name, output] of Object.entries(outputs)) expect(JSON.stringify(output), name).not.toMatch(SECRETS);
     expect(server.requests.filter((url) => url.includes('acme.csv')).length).toBe(2);
   });

@@ -54,10 +54,14 @@ describe('Dockerfile', () => {
   it('is multi-stage: installs everything and builds first, ships production dependencies and dist only', () => {
     expect(froms.length).toBeGreaterThanOrEqual(2);
     expect(buildStageName).toBeDefined();
-    const buildRuns = inStage(0, 'RUN').map((i) => i.args).join('\n');
+    const buildRuns = inStage(0, 'RUN')
+      .map((i) => i.args)
+      .join('\n');
     expect(buildRuns).toMatch(/npm ci\b/);
     expect(buildRuns).toMatch(/npm run build|tsc\b/);
-    const finalRuns = inStage(lastStage, 'RUN').map((i) => i.args).join('\n');
+    const finalRuns = inStage(lastStage, 'RUN')
+      .map((i) => i.args)
+      .join('\n');
     expect(finalRuns).toMatch(/npm ci\b[^\n]*--omit=dev/);
     // Without --ignore-scripts, `prepare` (tsc) would run in a stage that has no TypeScript.
     expect(finalRuns).toMatch(/npm ci\b[^\n]*--ignore-scripts/);
@@ -79,14 +83,25 @@ describe('Dockerfile', () => {
   });
 
   it('copies only files that exist and that .dockerignore lets in; secrets and local builds stay out', () => {
-    const ignored = read('.dockerignore').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+    const ignored = read('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l !== '' && !l.startsWith('#'));
     const sources = instructions
       .filter((i) => (i.keyword === 'COPY' || i.keyword === 'ADD') && !i.args.includes('--from='))
-      .flatMap((i) => i.args.split(/\s+/).filter((a) => !a.startsWith('--')).slice(0, -1));
+      .flatMap((i) =>
+        i.args
+          .split(/\s+/)
+          .filter((a) => !a.startsWith('--'))
+          .slice(0, -1),
+      );
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) {
       expect(existsSync(join(root, source)), source).toBe(true);
-      expect(ignored.filter((pattern) => source === pattern || source.startsWith(`${pattern}/`)), source).toEqual([]);
+      expect(
+        ignored.filter((pattern) => source === pattern || source.startsWith(`${pattern}/`)),
+        source,
+      ).toEqual([]);
     }
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', '.git', 'dist', 'deploy/listing-sync.env']));
   });
@@ -95,7 +110,26 @@ describe('Dockerfile', () => {
 describe('deploy/listing-sync.env.example', () => {
   it('documents every setting, and the real env file is git-ignored', () => {
     const example = read('deploy/listing-sync.env.example');
-    const names = ['API_BASE_URL', 'SITE_URL', 'API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN', 'LISTING_SYNC_PREFIX', 'LISTING_SYNC_CONCURRENCY', 'LISTING_SYNC_GLOBAL_CONCURRENCY', 'LISTING_SYNC_RATE', 'LISTING_SYNC_RECONCILE_MS', 'LISTING_SYNC_STUCK_AFTER_MIN', 'LISTING_SYNC_KEEP_DAYS', 'LISTING_SYNC_KEEP_RUNS', 'LISTING_SYNC_KEEP_COMPLETED_HOURS', 'DASHBOARD_USER', 'DASHBOARD_PASSWORD', 'DASHBOARD_TOKEN', 'LOG_LEVEL'];
+    const names = [
+      'API_BASE_URL',
+      'SITE_URL',
+      'API_SECRET_KEY',
+      'API_SESSION_KEY',
+      'PROJECT_AUTH_TOKEN',
+      'LISTING_SYNC_PREFIX',
+      'LISTING_SYNC_CONCURRENCY',
+      'LISTING_SYNC_GLOBAL_CONCURRENCY',
+      'LISTING_SYNC_RATE',
+      'LISTING_SYNC_RECONCILE_MS',
+      'LISTING_SYNC_STUCK_AFTER_MIN',
+      'LISTING_SYNC_KEEP_DAYS',
+      'LISTING_SYNC_KEEP_RUNS',
+      'LISTING_SYNC_KEEP_COMPLETED_HOURS',
+      'DASHBOARD_USER',
+      'DASHBOARD_PASSWORD',
+      'DASHBOARD_TOKEN',
+      'LOG_LEVEL',
+    ];
     for (const name of names) expect(example, name).toMatch(new RegExp(`^${name}=`, 'm'));
     expect(read('.gitignore').split('\n')).toContain('deploy/listing-sync.env');
   });
@@ -214,7 +248,8 @@ describe('docker-compose.yml (resolved by the compose tool)', () => {
 
   it('validates, and runs Redis durable, workers scalable, the dashboard health-checked, secrets from the env file', async (ctx) => {
     const compose = await composeCommand();
-    if (!compose) return ctx.skip('no compose tool installed (apt-get install docker-compose gives v1.29.2, which validates without an engine)');
+    if (!compose)
+      return ctx.skip('no compose tool installed (apt-get install docker-compose gives v1.29.2, which validates without an engine)');
     const [bin = '', ...pre] = compose;
     const resolved = await run(bin, [...pre, '--profile', 'sim', 'config'], workdir(true));
     expect(resolved.ok, resolved.stderr).toBe(true);
@@ -224,7 +259,9 @@ describe('docker-compose.yml (resolved by the compose tool)', () => {
     expect(words(redis?.command)).toMatch(/--appendonly yes/);
     expect(words(redis?.command)).toMatch(/--maxmemory-policy noeviction/);
     const redisVolumes = (redis?.volumes ?? []) as Array<string | { source?: string; target?: string }>;
-    const dataVolume = redisVolumes.map((v) => (typeof v === 'string' ? v.split(':')[0] : v.target === '/data' ? v.source : undefined)).find(Boolean);
+    const dataVolume = redisVolumes
+      .map((v) => (typeof v === 'string' ? v.split(':')[0] : v.target === '/data' ? v.source : undefined))
+      .find(Boolean);
     expect(Object.keys(model.volumes ?? {})).toContain(dataVolume);
 
     for (const scalable of [worker, scheduler]) {

@@ -34,7 +34,10 @@ function words(line: string): string[] {
 
 /** Long-running commands: started, awaited until ready, then stopped with SIGTERM (exit 0 expected). */
 async function runUntilReady(args: string[], env: Record<string, string>, ready: RegExp): Promise<number | null> {
-  const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const collect = (chunk: Buffer): void => void (output += chunk.toString());
   child.stdout.on('data', collect);
@@ -76,7 +79,13 @@ describe('README recipes, run as written', () => {
 
   beforeAll(async () => {
     sim = await startTestSim({ chatbots: ['acme-bot'] });
-    env = { ...simEnv(sim), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LISTING_SYNC_BACKOFF_MS: '5', DASHBOARD_TOKEN: 'readme-test-token' };
+    env = {
+      ...simEnv(sim),
+      REDIS_URL: redisUrl,
+      LISTING_SYNC_PREFIX: prefix,
+      LISTING_SYNC_BACKOFF_MS: '5',
+      DASHBOARD_TOKEN: 'readme-test-token',
+    };
   });
   afterAll(async () => {
     await sim.close();
@@ -88,33 +97,42 @@ describe('README recipes, run as written', () => {
     expect(lines.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(lines)('%s', async (line) => {
-    const args = words(line)
-      .slice(1)
-      .map((word) => substitutions.reduce((w, [pattern, value]) => w.replace(pattern, value), word))
-      .map((word) => (word === 'RUN_ID' ? runId : word));
-    if (args[0] === 'worker') {
-      expect(await runUntilReady(args, env, /workers started/)).toBe(0);
-      return;
-    }
-    if (args[0] === 'dashboard') {
-      const portAt = args.indexOf('--port');
-      if (portAt >= 0) args[portAt + 1] = '0';
-      expect(await runUntilReady(args, env, /dashboard listening on/)).toBe(0);
-      return;
-    }
-    const run = await runCli(args, env, 30_000);
-    expect(run.code, `${line}\n${run.stderr}`).toBe(0);
-    if (args[0] === 'sync' && args.includes('--work')) {
-      expect(run.stdout).toMatch(/result {2}created \d+, updated \d+, deleted \d+, failed 0/);
-      runId = /run (run-\S+)/.exec(run.stdout)?.[1] ?? '';
-      expect(runId).not.toBe('');
-    }
-    if (args[0] === 'jobs' && args[1] === 'find') expect(run.stdout).toContain('R100');
-  }, 60_000);
+  it.each(lines)(
+    '%s',
+    async (line) => {
+      const args = words(line)
+        .slice(1)
+        .map((word) => substitutions.reduce((w, [pattern, value]) => w.replace(pattern, value), word))
+        .map((word) => (word === 'RUN_ID' ? runId : word));
+      if (args[0] === 'worker') {
+        expect(await runUntilReady(args, env, /workers started/)).toBe(0);
+        return;
+      }
+      if (args[0] === 'dashboard') {
+        const portAt = args.indexOf('--port');
+        if (portAt >= 0) args[portAt + 1] = '0';
+        expect(await runUntilReady(args, env, /dashboard listening on/)).toBe(0);
+        return;
+      }
+      const run = await runCli(args, env, 30_000);
+      expect(run.code, `${line}\n${run.stderr}`).toBe(0);
+      if (args[0] === 'sync' && args.includes('--work')) {
+        expect(run.stdout).toMatch(/result {2}created \d+, updated \d+, deleted \d+, failed 0/);
+        runId = /run (run-\S+)/.exec(run.stdout)?.[1] ?? '';
+        expect(runId).not.toBe('');
+      }
+      if (args[0] === 'jobs' && args[1] === 'find') expect(run.stdout).toContain('R100');
+    },
+    60_000,
+  );
 
   it('left the chatbot holding the migrated inventory', () => {
-    expect(sim.state.listings('acme-bot').map((l) => l.MLSNumber).sort()).toEqual(['R100', 'R101', 'R102']);
+    expect(
+      sim.state
+        .listings('acme-bot')
+        .map((l) => l.MLSNumber)
+        .sort(),
+    ).toEqual(['R100', 'R101', 'R102']);
     expect(sim.state.duplicates('acme-bot', 'MLSNumber')).toEqual([]);
   });
 });

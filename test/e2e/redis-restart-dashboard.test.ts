@@ -20,10 +20,19 @@ afterEach(async () => {
 });
 
 /** Pages a user opens, and the API bull-board's page polls. */
-const PAGES = ['/', '/search?key=ML100001', '/queues/', '/queues/api/queues?activeQueue=listing-writes&status=latest&page=1&jobsPerPage=10'];
+const PAGES = [
+  '/',
+  '/search?key=ML100001',
+  '/queues/',
+  '/queues/api/queues?activeQueue=listing-writes&status=latest&page=1&jobsPerPage=10',
+];
 
 async function startDashboard(url: string): Promise<string> {
-  dashboard = startCli(['dashboard', '--insecure-local', '--port', '0'], { REDIS_URL: url, LISTING_SYNC_PREFIX: uniquePrefix('dash-outage'), LOG_LEVEL: 'info' });
+  dashboard = startCli(['dashboard', '--insecure-local', '--port', '0'], {
+    REDIS_URL: url,
+    LISTING_SYNC_PREFIX: uniquePrefix('dash-outage'),
+    LOG_LEVEL: 'info',
+  });
   await dashboard.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+\//);
   const base = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(dashboard.stdout())?.[1];
   if (base === undefined) throw new Error(`no URL in ${dashboard.stdout()}`);
@@ -41,7 +50,8 @@ async function untilEvery(base: string, status: number, timeoutMs = 15_000): Pro
   for (;;) {
     const answers = await Promise.all(PAGES.map((path) => statusOf(base, path)));
     if (answers.every((answer) => answer.status === status)) return;
-    if (Date.now() > end) throw new Error(`pages did not all answer ${status}: ${answers.map((a, i) => `${PAGES[i]} ${a.status}`).join(', ')}`);
+    if (Date.now() > end)
+      throw new Error(`pages did not all answer ${status}: ${answers.map((a, i) => `${PAGES[i]} ${a.status}`).join(', ')}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -71,34 +81,37 @@ async function expectQuietStop(d: CliProcess): Promise<void> {
 
 const HAS_REDIS_SERVER = hasRedisServer();
 
-describe.skipIf(!HAS_REDIS_SERVER)(`dashboard through a Redis restart${HAS_REDIS_SERVER ? '' : ' (skipped: no redis-server on PATH)'}`, () => {
-  for (const how of ['shutdown', 'kill'] as const) {
-    it(`Redis ${how === 'shutdown' ? 'shut down cleanly' : 'SIGKILLed'}: 503 with a clear page during the outage, 200 again after, no restart`, async () => {
+describe.skipIf(!HAS_REDIS_SERVER)(
+  `dashboard through a Redis restart${HAS_REDIS_SERVER ? '' : ' (skipped: no redis-server on PATH)'}`,
+  () => {
+    for (const how of ['shutdown', 'kill'] as const) {
+      it(`Redis ${how === 'shutdown' ? 'shut down cleanly' : 'SIGKILLed'}: 503 with a clear page during the outage, 200 again after, no restart`, async () => {
+        redis = await startRedisProcess();
+        const base = await startDashboard(redis.url);
+        await untilEvery(base, 200);
+        expect(await statusOf(base, '/healthz')).toEqual({ status: 200, body: 'ok\n' });
+
+        await (how === 'shutdown' ? redis.shutdown() : redis.kill());
+        await expectOutagePages(base);
+        await new Promise((resolve) => setTimeout(resolve, 1000)); // an outage, not a blip
+        await expectOutagePages(base);
+
+        await redis.start();
+        await untilEvery(base, 200);
+        expect(await statusOf(base, '/healthz')).toEqual({ status: 200, body: 'ok\n' });
+        await expectQuietStop(dashboard as CliProcess);
+        expect(linesSaying((dashboard as CliProcess).stderr(), /answers again/)).toHaveLength(1);
+      }, 40_000);
+    }
+
+    it('started while Redis is down: serves the outage page, then the dashboard once Redis is up', async () => {
       redis = await startRedisProcess();
+      await redis.shutdown();
       const base = await startDashboard(redis.url);
-      await untilEvery(base, 200);
-      expect(await statusOf(base, '/healthz')).toEqual({ status: 200, body: 'ok\n' });
-
-      await (how === 'shutdown' ? redis.shutdown() : redis.kill());
       await expectOutagePages(base);
-      await new Promise((resolve) => setTimeout(resolve, 1000)); // an outage, not a blip
-      await expectOutagePages(base);
-
       await redis.start();
       await untilEvery(base, 200);
-      expect(await statusOf(base, '/healthz')).toEqual({ status: 200, body: 'ok\n' });
       await expectQuietStop(dashboard as CliProcess);
-      expect(linesSaying((dashboard as CliProcess).stderr(), /answers again/)).toHaveLength(1);
     }, 40_000);
-  }
-
-  it('started while Redis is down: serves the outage page, then the dashboard once Redis is up', async () => {
-    redis = await startRedisProcess();
-    await redis.shutdown();
-    const base = await startDashboard(redis.url);
-    await expectOutagePages(base);
-    await redis.start();
-    await untilEvery(base, 200);
-    await expectQuietStop(dashboard as CliProcess);
-  }, 40_000);
-});
+  },
+);

@@ -37,7 +37,14 @@ async function openBench(label: string, latencyMs: number): Promise<QueueBench> 
 }
 
 function startWorker(b: QueueBench, url: string): CliProcess {
-  const env = { ...simEnv(b.sim), REDIS_URL: url, LISTING_SYNC_PREFIX: b.prefix, LISTING_SYNC_BACKOFF_MS: '5', LISTING_SYNC_BACKOFF_MAX_MS: '50', LOG_LEVEL: 'info' };
+  const env = {
+    ...simEnv(b.sim),
+    REDIS_URL: url,
+    LISTING_SYNC_PREFIX: b.prefix,
+    LISTING_SYNC_BACKOFF_MS: '5',
+    LISTING_SYNC_BACKOFF_MAX_MS: '50',
+    LOG_LEVEL: 'info',
+  };
   return startCli(['worker', '--concurrency', '4', '--lock-duration-ms', '1500', '--stalled-interval-ms', '500'], env);
 }
 

@@ -56,7 +56,13 @@ describe('the CLI as a process', () => {
     // Failures: a rejected credential, a service fault, bad input, a bad config echoing values.
     runs.push(await runCli(['tables', '--random-code', DEFAULT_SIM_RANDOM_CODE], { ...env, PROJECT_AUTH_TOKEN: WRONG_TOKEN }));
     runs.push(await runCli(['chatbot', 'edit', '--chatbot', BOT, '--set', 'Colour=1'], env));
-    runs.push(await runCli(['listings', 'list', '--chatbot', BOT], { ...env, REDIS_URL: `http://:${REDIS_PASSWORD}@127.0.0.1:1`, API_SECRET_KEY: `${CREDENTIALS.secretKey}\n` }));
+    runs.push(
+      await runCli(['listings', 'list', '--chatbot', BOT], {
+        ...env,
+        REDIS_URL: `http://:${REDIS_PASSWORD}@127.0.0.1:1`,
+        API_SECRET_KEY: `${CREDENTIALS.secretKey}\n`,
+      }),
+    );
     sim.state.setFaults({ envelopeFailureRate: 1, seed: 3 });
     runs.push(await runCli(['listings', 'delete', '--chatbot', BOT, '--key-type', 'MLSNumber', 'ML100001'], env));
 
@@ -82,7 +88,10 @@ describe('the logger in-process', () => {
     const out = capture();
     const secret = 'Bearer-abc123-SECRETVALUE';
     const logger = createLogger({ level: 'debug', destination: out.destination, secretValues: [secret] });
-    logger.info({ headers: { authorization: secret, 'x-other': `prefix ${secret} suffix` }, nested: { deep: { value: secret } } }, `calling with ${secret}`);
+    logger.info(
+      { headers: { authorization: secret, 'x-other': `prefix ${secret} suffix` }, nested: { deep: { value: secret } } },
+      `calling with ${secret}`,
+    );
     logger.error(new Error(`server echoed ${secret}`), 'failure');
     const text = out.lines.join('');
     expect(out.lines).toHaveLength(2);

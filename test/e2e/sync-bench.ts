@@ -37,14 +37,47 @@ export function useSyncBench(name: string): { open(options?: SimOptions): Promis
       const sim = await startTestSim(options);
       const dir = mkdtempSync(join(tmpdir(), `${name}-`));
       current = { sim, prefix, dir };
-      const env = { ...simEnv(sim), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LISTING_SYNC_BACKOFF_MS: '5', LISTING_SYNC_BACKOFF_MAX_MS: '50', LOG_LEVEL: 'warn' };
+      const env = {
+        ...simEnv(sim),
+        REDIS_URL: redisUrl,
+        LISTING_SYNC_PREFIX: prefix,
+        LISTING_SYNC_BACKOFF_MS: '5',
+        LISTING_SYNC_BACKOFF_MAX_MS: '50',
+        LOG_LEVEL: 'warn',
+      };
       return { sim, env, dir };
     },
   };
 }
 
 /** The native columns of fixtures/sync/listings-0-8.csv. */
-export const NATIVE_COLUMNS = ['MLSNumber', 'Url', 'SaleType', 'Status', 'CurrencySymbol', 'PropertyType', 'Bedrooms', 'Bathrooms', 'YearBuilt', 'DaysOnMarket', 'LotArea', 'BuildingArea', 'AreaUnit', 'ParkingSpots', 'SalePrice', 'RentPrice', 'DepositFee', 'Address', 'City', 'State', 'ZIP', 'Latitude', 'Longitude', 'Description', 'Images'] as const;
+export const NATIVE_COLUMNS = [
+  'MLSNumber',
+  'Url',
+  'SaleType',
+  'Status',
+  'CurrencySymbol',
+  'PropertyType',
+  'Bedrooms',
+  'Bathrooms',
+  'YearBuilt',
+  'DaysOnMarket',
+  'LotArea',
+  'BuildingArea',
+  'AreaUnit',
+  'ParkingSpots',
+  'SalePrice',
+  'RentPrice',
+  'DepositFee',
+  'Address',
+  'City',
+  'State',
+  'ZIP',
+  'Latitude',
+  'Longitude',
+  'Description',
+  'Images',
+] as const;
 
 const cell = (value: unknown): string => (value === undefined ? '' : Array.isArray(value) ? value.join('|') : String(value));
 

@@ -17,7 +17,14 @@ const BOT = 'bot-broken';
 const bench = useSyncBench('sync-broken');
 
 interface Summary {
-  plan: { create: number; update: number; delete: number; unchanged: number; held: number; deletesWithheld?: { deletes: number; rows: number; lines: number[]; reason: string } };
+  plan: {
+    create: number;
+    update: number;
+    delete: number;
+    unchanged: number;
+    held: number;
+    deletesWithheld?: { deletes: number; rows: number; lines: number[]; reason: string };
+  };
   guard: { ok: boolean; reasons: string[] };
   feed: { rows: number; valid: number; rejected: number };
   result?: { created: number; updated: number; deleted: number; failed: number };
@@ -51,9 +58,9 @@ describe('broken CSV rows hold their listings', () => {
 
     const rows = listings.map(nativeCsvRow);
     // An address with a comma after the key column, and one with two; listing 5 changes its price.
-    rows[10] = nativeCsvRow({ ...listings[10] as ListingWrite, Address: '110 Main St, Apt 4' });
-    rows[20] = nativeCsvRow({ ...listings[20] as ListingWrite, Address: '120 Main St, Unit 2, Rear' });
-    rows[5] = nativeCsvRow({ ...listings[5] as ListingWrite, RentPrice: 9999 });
+    rows[10] = nativeCsvRow({ ...(listings[10] as ListingWrite), Address: '110 Main St, Apt 4' });
+    rows[20] = nativeCsvRow({ ...(listings[20] as ListingWrite), Address: '120 Main St, Unit 2, Rear' });
+    rows[5] = nativeCsvRow({ ...(listings[5] as ListingWrite), RentPrice: 9999 });
     // A download cut off in the middle of the last row (after its key and a few fields).
     const last = rows[59] as string;
     rows[59] = last.slice(0, last.indexOf('Square Feet'));
@@ -81,7 +88,9 @@ describe('broken CSV rows hold their listings', () => {
     const summary = summaryOf(run);
     // Withheld: listing 38's delete, and listing 39's, whose row is there but unreadable.
     expect(summary.plan).toMatchObject({ delete: 0, deletesWithheld: { deletes: 2, rows: 1, lines: [40] } });
-    expect(summary.plan.deletesWithheld?.reason).toMatch(/^1 rejected row is too broken to read its MLSNumber \(line 40\).*this run deletes nothing: 2 planned deletes were withheld/);
+    expect(summary.plan.deletesWithheld?.reason).toMatch(
+      /^1 rejected row is too broken to read its MLSNumber \(line 40\).*this run deletes nothing: 2 planned deletes were withheld/,
+    );
     expect(summary.guard.ok).toBe(true);
     expect(summary.result).toMatchObject({ deleted: 0, failed: 0 });
     expect(byKey(s).size).toBe(40);
@@ -91,15 +100,30 @@ describe('broken CSV rows hold their listings', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/plan {4}create 0, update 0, delete 0/);
     expect(text.stdout).toContain('deletes withheld: 1 rejected row is too broken to read its MLSNumber (line 40)');
-    expect(text.stdout).toContain("line 40: the row has 1 fields but the header has 25 (check quoting and the delimiter); its MLSNumber cannot be read (the key is the row's last field, 1, which may be cut short)");
+    expect(text.stdout).toContain(
+      "line 40: the row has 1 fields but the header has 25 (check quoting and the delimiter); its MLSNumber cannot be read (the key is the row's last field, 1, which may be cut short)",
+    );
   });
 });
 
 describe('an NDJSON line that is not JSON holds its listing', () => {
   const record = (i: number): Record<string, unknown> => ({
-    ListingId: `R${i}`, ListingURL: `https://mls.example.test/R${i}`, StandardStatus: 'Active', PropertyType: 'Residential', PropertySubType: 'Condominium',
-    ListPrice: 300000 + i, BedroomsTotal: 2, BathroomsTotalDecimal: 1, LivingArea: 900, YearBuilt: 2000, DaysOnMarket: 3, ParkingTotal: 1,
-    UnparsedAddress: `${i} Json Way`, City: 'Denver', StateOrProvince: 'CO', PostalCode: '80205',
+    ListingId: `R${i}`,
+    ListingURL: `https://mls.example.test/R${i}`,
+    StandardStatus: 'Active',
+    PropertyType: 'Residential',
+    PropertySubType: 'Condominium',
+    ListPrice: 300000 + i,
+    BedroomsTotal: 2,
+    BathroomsTotalDecimal: 1,
+    LivingArea: 900,
+    YearBuilt: 2000,
+    DaysOnMarket: 3,
+    ParkingTotal: 1,
+    UnparsedAddress: `${i} Json Way`,
+    City: 'Denver',
+    StateOrProvince: 'CO',
+    PostalCode: '80205',
   });
 
   it('a line with a stray character and a cut-off last line keep their listings; the others are applied', async () => {

@@ -102,13 +102,21 @@ describe('sync --dry-run --json as a process', () => {
     const fixture = readFileSync(DRY_RUN_FEED, 'utf8');
     const [header] = fixture.split('\n');
     // The hand-checked fixture plus enough new listings (creates) to pass WORKER_MIN_BYTES.
-    const extra = Array.from({ length: 45_000 }, (_, i) => `MLX${i},https://example.test/new/${i},for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,350000,,,${i} New St,Springfield,CA,90000,34,-118,New listing ${i} ${'x'.repeat(40)},`);
+    const extra = Array.from(
+      { length: 45_000 },
+      (_, i) =>
+        `MLX${i},https://example.test/new/${i},for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,350000,,,${i} New St,Springfield,CA,90000,34,-118,New listing ${i} ${'x'.repeat(40)},`,
+    );
     const feed = join(tempDir(), 'large.csv');
     writeFileSync(feed, `${fixture.trimEnd()}\n${extra.join('\n')}\n`);
     expect(statSync(feed).size).toBeGreaterThanOrEqual(WORKER_MIN_BYTES);
     expect(header).toMatch(/^MLSNumber,/);
 
-    const run = await runCli(['sync', '--dry-run', '--chatbot', BOT, '--feed', feed, '--json', ...PASSING], cliEnv(s, { LOG_LEVEL: 'debug' }), 60_000);
+    const run = await runCli(
+      ['sync', '--dry-run', '--chatbot', BOT, '--feed', feed, '--json', ...PASSING],
+      cliEnv(s, { LOG_LEVEL: 'debug' }),
+      60_000,
+    );
 
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('read in a worker thread');
@@ -125,14 +133,23 @@ describe('sync --dry-run --json as a process', () => {
     expect(run.code, run.stderr).toBe(0);
 
     const report = JSON.parse(readFileSync(out, 'utf8')) as {
-      plan: { creates: Array<{ key: string }>; updates: Array<{ key: string; changes: Array<{ field: string; from: unknown; to: unknown }> }>; deletes: Array<{ key: string; reason: string }> };
+      plan: {
+        creates: Array<{ key: string }>;
+        updates: Array<{ key: string; changes: Array<{ field: string; from: unknown; to: unknown }> }>;
+        deletes: Array<{ key: string; reason: string }>;
+      };
       rejected: Array<{ line: number; key?: string; field: string; value: unknown; reason: string }>;
     };
     expect(report.plan.creates.map((c) => c.key)).toEqual(['ML100010', 'ML100011']);
-    const changes = Object.fromEntries(report.plan.updates.map((u) => [u.key, u.changes.map((c) => [c.field, String(c.from), String(c.to)])]));
+    const changes = Object.fromEntries(
+      report.plan.updates.map((u) => [u.key, u.changes.map((c) => [c.field, String(c.from), String(c.to)])]),
+    );
     expect(changes).toEqual({
       ML100002: [['RentPrice', '1700', '1950']],
-      ML100003: [['Bedrooms', '4', '5'], ['Description', 'Sample listing 3', '=HYPERLINK("x")']],
+      ML100003: [
+        ['Bedrooms', '4', '5'],
+        ['Description', 'Sample listing 3', '=HYPERLINK("x")'],
+      ],
     });
     expect(report.plan.deletes.map((d) => d.reason).sort()).toEqual(['duplicate', 'gone']);
     expect(report.plan.deletes.find((d) => d.reason === 'gone')?.key).toBe('ML100005');
@@ -223,7 +240,10 @@ describe('progress bars', () => {
   /** Runs the CLI under util-linux `script`, which gives it a pseudo-terminal; returns what the terminal showed. */
   async function onTerminal(args: readonly string[], env: Record<string, string>): Promise<{ code: number | null; screen: string }> {
     const quoted = [process.execPath, CLI_ENTRY, ...args].map((arg) => `'${arg.replace(/'/g, "'\\''")}'`).join(' ');
-    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', quoted, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let screen = '';
     child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
     const code = await new Promise<number | null>((done) => child.once('close', done));

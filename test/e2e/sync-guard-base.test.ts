@@ -15,7 +15,12 @@ const bench = useSyncBench('sync-guard-base');
 it('ledger entries of listings deleted by hand do not dilute --max-deletes 10%', async () => {
   const { sim, env, dir } = await bench.open({ chatbots: [BOT] });
   const all = Array.from({ length: 200 }, (_, i) => i);
-  const feedOf = (name: string, indexes: readonly number[]): string => writeNativeCsv(dir, name, indexes.map((i) => nativeCsvRow(sampleListing(i))));
+  const feedOf = (name: string, indexes: readonly number[]): string =>
+    writeNativeCsv(
+      dir,
+      name,
+      indexes.map((i) => nativeCsvRow(sampleListing(i))),
+    );
 
   const first = await runCli(['sync', '--chatbot', BOT, '--feed', feedOf('all.csv', all), '--json', '--work'], env, 60_000);
   expect(first.code, first.stderr).toBe(0);
@@ -25,12 +30,17 @@ it('ledger entries of listings deleted by hand do not dilute --max-deletes 10%',
   sim.state.resetCounters();
 
   // The feed still lists 100..199 (they would be created again) and drops 82..99: 18 deletes.
-  const feed = feedOf('drops-18.csv', all.filter((i) => i < 82 || i >= 100));
+  const feed = feedOf(
+    'drops-18.csv',
+    all.filter((i) => i < 82 || i >= 100),
+  );
   const run = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json', '--work'], env, 60_000);
   expect(run.code, run.stderr).toBe(3);
   const summary = jsonOf<{ plan: { delete: number; create: number }; guard: { ok: boolean; reasons: string[] } }>(run);
   expect(summary.plan).toMatchObject({ delete: 18, create: 100 });
-  expect(summary.guard.reasons).toEqual([expect.stringMatching(/^The plan would delete 18 listings of 100 managed \(18%\), more than --max-deletes 10% \(10\)/)]);
+  expect(summary.guard.reasons).toEqual([
+    expect.stringMatching(/^The plan would delete 18 listings of 100 managed \(18%\), more than --max-deletes 10% \(10\)/),
+  ]);
   expect(sim.state.writeCalls()).toBe(0);
   expect(sim.state.listings(BOT)).toHaveLength(100);
 });
@@ -38,8 +48,14 @@ it('ledger entries of listings deleted by hand do not dilute --max-deletes 10%',
 it('a --key-type URL run does not dilute the MLSNumber guard (its own ledger per key type, and a base of listings the chatbot holds)', async () => {
   const { sim, env, dir } = await bench.open({ chatbots: [BOT] });
   const all = Array.from({ length: 100 }, (_, i) => i);
-  const feedOf = (name: string, indexes: readonly number[]): string => writeNativeCsv(dir, name, indexes.map((i) => nativeCsvRow(sampleListing(i))));
-  const sync = (feed: string, ...flags: string[]): Promise<Awaited<ReturnType<typeof runCli>>> => runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json', '--work', ...flags], env, 60_000);
+  const feedOf = (name: string, indexes: readonly number[]): string =>
+    writeNativeCsv(
+      dir,
+      name,
+      indexes.map((i) => nativeCsvRow(sampleListing(i))),
+    );
+  const sync = (feed: string, ...flags: string[]): Promise<Awaited<ReturnType<typeof runCli>>> =>
+    runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json', '--work', ...flags], env, 60_000);
 
   expect((await sync(feedOf('all.csv', all))).code).toBe(0);
   // The same listings synced once by URL: the URL run adopts all 100 into its own ledger.
@@ -51,7 +67,9 @@ it('a --key-type URL run does not dilute the MLSNumber guard (its own ledger per
   // Dropping 18 is 18% of the 100 MLSNumber-managed listings (one shared ledger made it 18 of 200, 9%).
   const run = await sync(feedOf('drops-18.csv', all.slice(0, 82)));
   expect(run.code, run.stderr).toBe(3);
-  expect(jsonOf<{ guard: { reasons: string[] } }>(run).guard.reasons).toEqual([expect.stringMatching(/^The plan would delete 18 listings of 100 managed \(18%\)/)]);
+  expect(jsonOf<{ guard: { reasons: string[] } }>(run).guard.reasons).toEqual([
+    expect.stringMatching(/^The plan would delete 18 listings of 100 managed \(18%\)/),
+  ]);
   expect(sim.state.writeCalls()).toBe(0);
   expect(sim.state.listings(BOT)).toHaveLength(100);
 });

@@ -42,7 +42,14 @@ async function setup(count: number): Promise<{ s: RunningSimulator; env: Record<
   prefix = uniquePrefix('sync-guard');
   const s = await startTestSim({ chatbots: [BOT], listings: { [BOT]: Array.from({ length: count }, (_, i) => sampleListing(i)) } });
   sim = s;
-  const env = { ...simEnv(s), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LISTING_SYNC_BACKOFF_MS: '5', LISTING_SYNC_BACKOFF_MAX_MS: '50', LOG_LEVEL: 'warn' };
+  const env = {
+    ...simEnv(s),
+    REDIS_URL: redisUrl,
+    LISTING_SYNC_PREFIX: prefix,
+    LISTING_SYNC_BACKOFF_MS: '5',
+    LISTING_SYNC_BACKOFF_MAX_MS: '50',
+    LOG_LEVEL: 'warn',
+  };
   return { s, env };
 }
 
@@ -104,7 +111,9 @@ describe('the guard refuses a real run with exit 3 and changes nothing', () => {
     const run = await runCli(sync(NINE, '--json', '--page-size', '3', '--work'), env);
     expect(run.code, run.stderr).toBe(3);
     const summary = summaryOf(run);
-    expect(summary.guard.reasons.some((reason) => /could not be read completely.*retry later, or rerun with --force/.test(reason))).toBe(true);
+    expect(summary.guard.reasons.some((reason) => /could not be read completely.*retry later, or rerun with --force/.test(reason))).toBe(
+      true,
+    );
     // Drift changes the chatbot's listings behind the service's back; the sync itself wrote nothing.
     expect(s.state.writeCalls()).toBe(0);
   });
@@ -136,7 +145,10 @@ describe('the guard refuses a real run with exit 3 and changes nothing', () => {
 
   it('a RESO feed whose every listing is excluded (withdrawn) counts as empty', async () => {
     const { s, env } = await setup(9);
-    const run = await runCli(sync(ALL_WITHDRAWN, '--profile', 'reso', '--delete-scope', 'all', '--max-deletes', '100%', '--dry-run', '--json'), env);
+    const run = await runCli(
+      sync(ALL_WITHDRAWN, '--profile', 'reso', '--delete-scope', 'all', '--max-deletes', '100%', '--dry-run', '--json'),
+      env,
+    );
     expectRefused(run, s, 9, /no valid rows while the chatbot holds 9 listings/);
   });
 
@@ -154,7 +166,15 @@ describe('the guard refuses a real run with exit 3 and changes nothing', () => {
     // Every row rejected: the empty-feed, mass-delete, rejected-rows and shrink rules all refuse.
     // The two rejected keys (ML100000, ML100001) are held, not deleted: 7 of the 9 would go.
     const empty = await runCli(sync(ALL_REJECTED, '--json', '--work'), env);
-    const summary = expectRefused(empty, s, 9, /no valid rows while the chatbot holds 9 listings/, /delete 7 listings of 9 managed/, /2 of 2 feed rows were rejected/, /2 rows, fewer than half of the 9 rows/);
+    const summary = expectRefused(
+      empty,
+      s,
+      9,
+      /no valid rows while the chatbot holds 9 listings/,
+      /delete 7 listings of 9 managed/,
+      /2 of 2 feed rows were rejected/,
+      /2 rows, fewer than half of the 9 rows/,
+    );
     expect(summary.plan).toMatchObject({ create: 0, update: 0, delete: 7 });
   });
 });
@@ -169,7 +189,12 @@ describe('--force and dry runs', () => {
     expect(summary.guard.forced).toBe(true);
     expect(summary.guard.reasons).toHaveLength(1);
     expect(summary.result).toMatchObject({ created: 0, updated: 0, deleted: 6, failed: 0 });
-    expect(s.state.listings(BOT).map((l) => l.MLSNumber).sort()).toEqual(['ML100000', 'ML100001', 'ML100002']);
+    expect(
+      s.state
+        .listings(BOT)
+        .map((l) => l.MLSNumber)
+        .sort(),
+    ).toEqual(['ML100000', 'ML100001', 'ML100002']);
   });
 
   it('a dry run exits 3 when the real run would be refused, and 0 with --force, writing nothing', async () => {

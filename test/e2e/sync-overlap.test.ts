@@ -60,8 +60,13 @@ async function setup(faults: SimFaults = {}): Promise<{ s: RunningSimulator; env
   const s = await startTestSim({ chatbots: [BOT], faults });
   sim = s;
   const env = {
-    ...simEnv(s), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LISTING_SYNC_BACKOFF_MS: '5', LISTING_SYNC_BACKOFF_MAX_MS: '50',
-    LISTING_SYNC_ATTEMPTS: '25', LOG_LEVEL: 'warn',
+    ...simEnv(s),
+    REDIS_URL: redisUrl,
+    LISTING_SYNC_PREFIX: prefix,
+    LISTING_SYNC_BACKOFF_MS: '5',
+    LISTING_SYNC_BACKOFF_MAX_MS: '50',
+    LISTING_SYNC_ATTEMPTS: '25',
+    LOG_LEVEL: 'warn',
   };
   return { s, env, feed: feedFile(ROWS) };
 }
@@ -72,7 +77,10 @@ function syncArgs(feed: string, ...flags: string[]): string[] {
 
 /** Starts the CLI as a child process and collects its output (for runs the test interrupts). */
 function startCli(args: readonly string[], env: Record<string, string>): { child: ChildProcess; done: Promise<CliRun> } {
-  const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -127,7 +135,10 @@ describe('one sync per chatbot', () => {
 
   it('with --wait-for-lock the second waits for the first, then finds nothing to write; zero duplicate creates', async () => {
     const { s, env, feed } = await setup({ seed: 11, commitThenDropRate: 0.05, latencyMs: 2 });
-    const [a, b] = await Promise.all([runCli(syncArgs(feed, '--work', '--wait-for-lock=60s'), env, 60_000), runCli(syncArgs(feed, '--work', '--wait-for-lock'), env, 60_000)]);
+    const [a, b] = await Promise.all([
+      runCli(syncArgs(feed, '--work', '--wait-for-lock=60s'), env, 60_000),
+      runCli(syncArgs(feed, '--work', '--wait-for-lock'), env, 60_000),
+    ]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     const created = [jsonOf<Summary>(a), jsonOf<Summary>(b)].map((summary) => summary.result?.created ?? 0).sort((x, y) => x - y);
@@ -173,7 +184,9 @@ describe('one sync per chatbot', () => {
     let skipped: Array<{ id: string; trigger: string; status: string }> = [];
     const deadline = Date.now() + 20_000;
     while (skipped.length === 0 && Date.now() < deadline) {
-      const listed = jsonOf<{ runs: Array<{ id: string; trigger: string; status: string }> }>(await runCli(['runs', 'list', '--chatbot', BOT, '--json'], env));
+      const listed = jsonOf<{ runs: Array<{ id: string; trigger: string; status: string }> }>(
+        await runCli(['runs', 'list', '--chatbot', BOT, '--json'], env),
+      );
       skipped = listed.runs.filter((run) => run.status === 'skipped');
       if (skipped.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -208,7 +221,7 @@ describe('one sync per chatbot', () => {
     expectConverged(s);
   });
 
-  it('a run whose job was removed by hand ends (failed, the job recorded as lost) through a worker process\'s reconciler; the next sync finishes the work', async () => {
+  it("a run whose job was removed by hand ends (failed, the job recorded as lost) through a worker process's reconciler; the next sync finishes the work", async () => {
     const { s, env, feed } = await setup();
     const runId = await enqueueRun(feed, env);
     // As ops would in bull-board: remove one waiting job.
@@ -242,7 +255,9 @@ describe('one sync per chatbot', () => {
     const { env, feed } = await setup();
     const waited = await runCli(syncArgs(feed, '--wait', '--timeout', '12s'), env, 30_000);
     expect(waited.code, waited.stderr).toBe(1);
-    const runId = /run (run-[0-9a-z-]+) has not finished after 12 s \(0 of 400 jobs done\); it goes on in the queue/.exec(waited.stderr)?.[1];
+    const runId = /run (run-[0-9a-z-]+) has not finished after 12 s \(0 of 400 jobs done\); it goes on in the queue/.exec(
+      waited.stderr,
+    )?.[1];
     expect(runId, waited.stderr).toBeDefined();
     const notices = waited.stderr.split('\n').filter((line) => line.includes('no worker is working on it'));
     expect(notices, waited.stderr).toHaveLength(1);

@@ -46,7 +46,15 @@ async function setup(extra: Record<string, string> = {}): Promise<{ s: RunningSi
   prefix = uniquePrefix('sync-work');
   const s = await startTestSim({ chatbots: [BOT], listings: { [BOT]: [0, 1, 2, 3, 4, 5, 1].map((i) => sampleListing(i)) } });
   sim = s;
-  const env = { ...simEnv(s), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LISTING_SYNC_BACKOFF_MS: '5', LISTING_SYNC_BACKOFF_MAX_MS: '50', LOG_LEVEL: 'warn', ...extra };
+  const env = {
+    ...simEnv(s),
+    REDIS_URL: redisUrl,
+    LISTING_SYNC_PREFIX: prefix,
+    LISTING_SYNC_BACKOFF_MS: '5',
+    LISTING_SYNC_BACKOFF_MAX_MS: '50',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
   return { s, env };
 }
 
@@ -65,7 +73,10 @@ function sync(...flags: string[]): string[] {
 }
 
 function keysOf(s: RunningSimulator): string[] {
-  return s.state.listings(BOT).map((listing) => listing.MLSNumber).sort();
+  return s.state
+    .listings(BOT)
+    .map((listing) => listing.MLSNumber)
+    .sort();
 }
 
 describe('sync --work', () => {
@@ -81,7 +92,11 @@ describe('sync --work', () => {
     const byKey = new Map(s.state.listings(BOT).map((listing) => [listing.MLSNumber, listing]));
     expect(byKey.get('ML100002')?.RentPrice).toBe(1950);
     expect(byKey.get('ML100003')).toMatchObject({ Bedrooms: 5, Description: '=HYPERLINK("x")' });
-    expect(byKey.get('ML100010')).toMatchObject({ City: 'Lakeside', SalePrice: 310000, Images: ['https://example.test/img/10-1.jpg', 'https://example.test/img/10-2.jpg'] });
+    expect(byKey.get('ML100010')).toMatchObject({
+      City: 'Lakeside',
+      SalePrice: 310000,
+      Images: ['https://example.test/img/10-1.jpg', 'https://example.test/img/10-2.jpg'],
+    });
     expect(byKey.get('ML100011')).toMatchObject({ SaleType: 'for_rent', RentPrice: 2600, DepositFee: 1500 });
 
     s.state.resetCounters();
@@ -104,7 +119,9 @@ describe('sync --work', () => {
 
     const failed = await runCli(['jobs', 'failed', '--run', summary.runId, '--json'], env);
     expect(failed.code, failed.stderr).toBe(1);
-    const rows = (JSON.parse(failed.stdout) as { failed: Array<{ chatbot: string; key: string; attempts: number; code: string; message: string }> }).failed;
+    const rows = (
+      JSON.parse(failed.stdout) as { failed: Array<{ chatbot: string; key: string; attempts: number; code: string; message: string }> }
+    ).failed;
     expect(rows.map((row) => row.key).sort()).toEqual(['ML100010', 'ML100011']);
     for (const row of rows) {
       expect(row).toMatchObject({ chatbot: BOT, attempts: 1 });
@@ -140,7 +157,10 @@ describe('sync without --work', () => {
 
   it('--wait waits for a separate worker process, then prints the result and exits 0', async () => {
     const { s, env } = await setup();
-    const child = spawn(process.execPath, [CLI_ENTRY, 'worker'], { env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_ENTRY, 'worker'], {
+      env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     worker = child;
     let log = '';
     await new Promise<void>((ok, fail) => {

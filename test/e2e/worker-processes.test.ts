@@ -12,7 +12,10 @@ import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from
 
 const url = inject('redisUrl');
 const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = resolve(ROOT, (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['listing-sync'] ?? '');
+const BIN = resolve(
+  ROOT,
+  (JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['listing-sync'] ?? '',
+);
 const BOT = 'bot-proc';
 
 let bench: QueueBench | undefined;
@@ -29,22 +32,43 @@ afterEach(async () => {
 
 function env(b: QueueBench): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH, REDIS_URL: url, LISTING_SYNC_PREFIX: b.prefix, API_BASE_URL: b.sim.baseUrl, SITE_URL: b.sim.siteUrl,
-    API_SECRET_KEY: b.sim.credentials.secretKey, API_SESSION_KEY: b.sim.credentials.sessionKey, PROJECT_AUTH_TOKEN: b.sim.credentials.projectAuthToken,
-    LISTING_SYNC_BACKOFF_MS: '5', LISTING_SYNC_BACKOFF_MAX_MS: '50', LOG_LEVEL: 'info',
+    PATH: process.env.PATH,
+    REDIS_URL: url,
+    LISTING_SYNC_PREFIX: b.prefix,
+    API_BASE_URL: b.sim.baseUrl,
+    SITE_URL: b.sim.siteUrl,
+    API_SECRET_KEY: b.sim.credentials.secretKey,
+    API_SESSION_KEY: b.sim.credentials.sessionKey,
+    PROJECT_AUTH_TOKEN: b.sim.credentials.projectAuthToken,
+    LISTING_SYNC_BACKOFF_MS: '5',
+    LISTING_SYNC_BACKOFF_MAX_MS: '50',
+    LOG_LEVEL: 'info',
   };
 }
 
 /** Starts `listing-sync worker` and resolves once it logged that its workers started. */
 async function startWorker(b: QueueBench, args: string[]): Promise<ChildProcess & { output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--lock-duration-ms', '1500', '--stalled-interval-ms', '500', ...args], { env: env(b), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'worker', '--lock-duration-ms', '1500', '--stalled-interval-ms', '500', ...args], {
+    env: env(b),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   await new Promise<void>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`worker did not start:\n${stderr}`)), 15_000);
-    child.stderr?.on('data', () => { if (stderr.includes('workers started')) { clearTimeout(timer); ok(); } });
-    child.once('exit', (code) => { clearTimeout(timer); fail(new Error(`worker exited ${code}:\n${stderr}`)); });
+    child.stderr?.on('data', () => {
+      if (stderr.includes('workers started')) {
+        clearTimeout(timer);
+        ok();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`worker exited ${code}:\n${stderr}`));
+    });
   });
   return Object.assign(child, { output: () => stderr });
 }
@@ -53,8 +77,12 @@ async function cli(b: QueueBench, args: string[]): Promise<{ code: number | null
   const child = spawn(process.execPath, [BIN, ...args], { env: env(b), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout?.on('data', (c: Buffer) => { stdout += c.toString(); });
-  child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   const code = await new Promise<number | null>((ok) => child.once('exit', ok));
   return { code, stdout, stderr };
 }
@@ -104,7 +132,9 @@ describe('worker processes', () => {
 
     // SIGTERM: both stop taking jobs, close, and exit 0.
     for (const worker of workers) worker.kill('SIGTERM');
-    const codes = await Promise.all(workers.map((w) => new Promise<number | null>((r) => (w.exitCode !== null ? r(w.exitCode) : w.once('exit', r)))));
+    const codes = await Promise.all(
+      workers.map((w) => new Promise<number | null>((r) => (w.exitCode !== null ? r(w.exitCode) : w.once('exit', r)))),
+    );
     expect(codes).toEqual([0, 0]);
     expect(workers[0]?.output()).toContain('workers closed');
     passed = true;

@@ -23,7 +23,10 @@ export interface CliProcess {
 const running = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
 
 export function startCli(args: readonly string[], env: Readonly<Record<string, string>>): CliProcess {
-  const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));

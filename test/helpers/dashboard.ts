@@ -42,8 +42,24 @@ export function fakeDashboardData(): FakeDashboardData {
     ],
   };
   const failed: FailedJobView[] = [
-    { jobId: 'create.bot-demo.MLSNumber.A1.run-00test0001-abcd', chatbot: 'bot-demo', key: 'A1', kind: 'create', attempts: 5, code: 500, message: 'Internal error from service' },
-    { jobId: 'update.bot-demo.MLSNumber.B2.run-00test0001-abcd', chatbot: 'bot-demo', key: 'B2', kind: 'update', attempts: 3, code: 'ENVELOPE_FAILURE', message: HOSTILE },
+    {
+      jobId: 'create.bot-demo.MLSNumber.A1.run-00test0001-abcd',
+      chatbot: 'bot-demo',
+      key: 'A1',
+      kind: 'create',
+      attempts: 5,
+      code: 500,
+      message: 'Internal error from service',
+    },
+    {
+      jobId: 'update.bot-demo.MLSNumber.B2.run-00test0001-abcd',
+      chatbot: 'bot-demo',
+      key: 'B2',
+      kind: 'update',
+      attempts: 3,
+      code: 'ENVELOPE_FAILURE',
+      message: HOSTILE,
+    },
   ];
   const touches: KeyTouchView[] = [
     { runId: RUN_ID, jobId: failed[0]?.jobId ?? '', chatbot: 'bot-demo', kind: 'create', state: 'failed', at: startedAt + 1000 },

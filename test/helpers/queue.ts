@@ -25,7 +25,13 @@ import { createStore, type Store } from '../../src/store/store.js';
 import { feedSummary, planCounts, type RejectedRow, type SyncOutcome } from '../../src/sync/summary.js';
 import { cleanPrefix, uniquePrefix } from './redis.js';
 
-export const TEST_JOB_SETTINGS: JobQueueSettings = { attempts: 10, backoffMs: 5, keepCompleted: false, keepFailed: false, deleteBatchSize: 100 };
+export const TEST_JOB_SETTINGS: JobQueueSettings = {
+  attempts: 10,
+  backoffMs: 5,
+  keepCompleted: false,
+  keepFailed: false,
+  deleteBatchSize: 100,
+};
 export const FAST_WORKER = { backoff: { baseMs: 5, maxMs: 40 }, defaultRateLimitMs: 20, maxRateLimitMs: 20 } as const;
 
 export interface QueueBench {
@@ -61,18 +67,35 @@ function fieldsOf(listing: ListingWrite): ListingFields {
 export async function openQueueBench(url: string, simOptions: SimOptions = {}, label = 'queue'): Promise<QueueBench> {
   const prefix = uniquePrefix(label);
   const sim = await startSimulator(simOptions);
-  const api = createApiClient({ baseUrl: sim.baseUrl, siteUrl: sim.siteUrl, credentials: sim.credentials, timeouts: { connectMs: 2000, headersMs: 5000, bodyMs: 5000 } });
+  const api = createApiClient({
+    baseUrl: sim.baseUrl,
+    siteUrl: sim.siteUrl,
+    credentials: sim.credentials,
+    timeouts: { connectMs: 2000, headersMs: 5000, bodyMs: 5000 },
+  });
   const redis = new Redis(url, { maxRetriesPerRequest: null });
   const store = createStore(redis, prefix);
   const queues = openQueues(redis, prefix);
   const logger = silentLogger();
   const running: RunningWorkers[] = [];
   return {
-    url, prefix, sim, api, redis, store, queues, logger,
+    url,
+    prefix,
+    sim,
+    api,
+    redis,
+    store,
+    queues,
+    logger,
     async work(options = {}, client = api) {
       const workers = await startWorkers({
-        redis: { url, prefix }, concurrency: 8, ...FAST_WORKER, retryTable: DEFAULT_RETRY_TABLE, ...options,
-        deps: { api: client, store, logger, now: () => Date.now() }, logger,
+        redis: { url, prefix },
+        concurrency: 8,
+        ...FAST_WORKER,
+        retryTable: DEFAULT_RETRY_TABLE,
+        ...options,
+        deps: { api: client, store, logger, now: () => Date.now() },
+        logger,
       });
       running.push(workers);
       return workers;
@@ -82,7 +105,16 @@ export async function openQueueBench(url: string, simOptions: SimOptions = {}, l
       const ledger = await store.ledger.readLedger(chatbot, 'MLSNumber');
       const retryKeys = extra.retryFailed ? new Set((await store.failedKeys.failedKeys(chatbot, 'MLSNumber')).keys()) : undefined;
       const feedMap = new Map(feed.map((l) => [l.MLSNumber, fieldsOf(l)]));
-      return planSync({ chatbot, keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', feed: feedMap, remote, ledger, ...(retryKeys ? { retryKeys } : {}) }).plan;
+      return planSync({
+        chatbot,
+        keyType: 'MLSNumber',
+        mode: 'mirror',
+        deleteScope: 'all',
+        feed: feedMap,
+        remote,
+        ledger,
+        ...(retryKeys ? { retryKeys } : {}),
+      }).plan;
     },
     async enqueue(plan, runId = nextRunId()) {
       return await enqueueAsSync({ store, queues }, plan, { runId });
@@ -146,7 +178,12 @@ export async function enqueueAsSync(bench: Pick<QueueBench, 'store' | 'queues'>,
 }
 
 /** Feed listings 0..n-1 for a chatbot. */
-export function feedOf(chatbot: string, from: number, to: number, overrides: (i: number) => Partial<ListingWrite> = () => ({})): ListingWrite[] {
+export function feedOf(
+  chatbot: string,
+  from: number,
+  to: number,
+  overrides: (i: number) => Partial<ListingWrite> = () => ({}),
+): ListingWrite[] {
   return Array.from({ length: to - from }, (_, j) => ({ ...sampleListing(from + j, overrides(from + j)), SerialNumber: chatbot }));
 }
 

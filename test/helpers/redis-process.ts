@@ -53,7 +53,23 @@ export async function startRedisProcess(options: RedisProcessOptions = {}): Prom
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--maxmemory-policy', 'noeviction', ...extra];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+      ...extra,
+    ];
     const started = spawn('redis-server', args, { stdio: 'ignore' });
     child = started;
     for (let i = 0; i < 100; i += 1) {

@@ -83,7 +83,12 @@ const simTarget: Target = {
   name: 'simulator',
   async connect() {
     const sim = await simulator();
-    return { options: { baseUrl: sim.baseUrl, siteUrl: sim.siteUrl, credentials: { ...sim.credentials } }, chatbot: 'bot-a', randomCode: DEFAULT_SIM_RANDOM_CODE, sim };
+    return {
+      options: { baseUrl: sim.baseUrl, siteUrl: sim.siteUrl, credentials: { ...sim.credentials } },
+      chatbot: 'bot-a',
+      randomCode: DEFAULT_SIM_RANDOM_CODE,
+      sim,
+    };
   },
 };
 
@@ -104,7 +109,11 @@ function realTarget(env: NodeJS.ProcessEnv): Target | undefined {
       options: {
         baseUrl,
         siteUrl: opt(env.SITE_URL),
-        credentials: { secretKey: opt(env.API_SECRET_KEY), sessionKey: opt(env.API_SESSION_KEY), projectAuthToken: opt(env.PROJECT_AUTH_TOKEN) },
+        credentials: {
+          secretKey: opt(env.API_SECRET_KEY),
+          sessionKey: opt(env.API_SESSION_KEY),
+          projectAuthToken: opt(env.PROJECT_AUTH_TOKEN),
+        },
       },
       chatbot,
       randomCode: env.LISTING_SYNC_REAL_RANDOM_CODE?.trim() ?? '',
@@ -248,12 +257,42 @@ const KEYS = { secretKey: 'test-secret-1', sessionKey: 'test-session-2', project
 
 describe('authentication (api-spec 5)', () => {
   const cases: Array<[string, ApiClientOptions['credentials'], EndpointName[], Record<string, string | undefined>]> = [
-    ['1, 2: Authorization only, even with a session key', KEYS, ['editChatbot', 'editKnowledge'], { authorization: KEYS.secretKey, 'chatrobot-sessionkey': undefined, customauth: undefined }],
-    ['5: chatrobot-sessionkey only', KEYS, ['listListings'], { authorization: undefined, 'chatrobot-sessionkey': KEYS.sessionKey, customauth: undefined }],
-    ['7: customauth only', KEYS, ['listTables'], { authorization: undefined, 'chatrobot-sessionkey': undefined, customauth: KEYS.projectAuthToken }],
-    ['3, 4, 6 with both keys: both headers', KEYS, ['createListing', 'updateListing', 'deleteListings'], { authorization: KEYS.secretKey, 'chatrobot-sessionkey': KEYS.sessionKey }],
-    ['3, 4, 6 with the secret key only: Authorization', { secretKey: KEYS.secretKey }, ['createListing', 'updateListing', 'deleteListings'], { authorization: KEYS.secretKey, 'chatrobot-sessionkey': undefined }],
-    ['3, 4, 6 with the session key only: chatrobot-sessionkey', { sessionKey: KEYS.sessionKey }, ['createListing', 'updateListing', 'deleteListings'], { authorization: undefined, 'chatrobot-sessionkey': KEYS.sessionKey }],
+    [
+      '1, 2: Authorization only, even with a session key',
+      KEYS,
+      ['editChatbot', 'editKnowledge'],
+      { authorization: KEYS.secretKey, 'chatrobot-sessionkey': undefined, customauth: undefined },
+    ],
+    [
+      '5: chatrobot-sessionkey only',
+      KEYS,
+      ['listListings'],
+      { authorization: undefined, 'chatrobot-sessionkey': KEYS.sessionKey, customauth: undefined },
+    ],
+    [
+      '7: customauth only',
+      KEYS,
+      ['listTables'],
+      { authorization: undefined, 'chatrobot-sessionkey': undefined, customauth: KEYS.projectAuthToken },
+    ],
+    [
+      '3, 4, 6 with both keys: both headers',
+      KEYS,
+      ['createListing', 'updateListing', 'deleteListings'],
+      { authorization: KEYS.secretKey, 'chatrobot-sessionkey': KEYS.sessionKey },
+    ],
+    [
+      '3, 4, 6 with the secret key only: Authorization',
+      { secretKey: KEYS.secretKey },
+      ['createListing', 'updateListing', 'deleteListings'],
+      { authorization: KEYS.secretKey, 'chatrobot-sessionkey': undefined },
+    ],
+    [
+      '3, 4, 6 with the session key only: chatrobot-sessionkey',
+      { sessionKey: KEYS.sessionKey },
+      ['createListing', 'updateListing', 'deleteListings'],
+      { authorization: undefined, 'chatrobot-sessionkey': KEYS.sessionKey },
+    ],
   ];
 
   it.each(cases)('%s', async (_label, credentials, endpoints, expected) => {
@@ -306,7 +345,9 @@ describe('authentication (api-spec 5)', () => {
 
   it('a wrong key is AUTH_FAILED (HTTP 401), not retryable, and the key is in no message', async () => {
     const sim = await simulator();
-    const err = await failure(simClient(sim, { credentials: { ...sim.credentials, sessionKey: 'wrong-session-value' } }).listListings({ SerialNumber: 'bot-a' }));
+    const err = await failure(
+      simClient(sim, { credentials: { ...sim.credentials, sessionKey: 'wrong-session-value' } }).listListings({ SerialNumber: 'bot-a' }),
+    );
     expect(err.code).toBe('AUTH_FAILED');
     expect(err.details.status).toBe(401);
     expect(isRetryable(err)).toBe(false);
@@ -521,20 +562,31 @@ describe('abort, limits, logging', () => {
 
   it('a throwing onCall hook does not turn a committed create into a failure', async () => {
     const sim = await simulator();
-    const api = simClient(sim, { onCall: () => { throw new Error('metrics down'); } });
+    const api = simClient(sim, {
+      onCall: () => {
+        throw new Error('metrics down');
+      },
+    });
     await expect(api.createListing(freshListing('bot-a'))).resolves.toMatch(/\S/);
     expect(sim.state.listings('bot-a')).toHaveLength(1);
   });
 
   it('logs one debug line and one onCall event per call, with no secret anywhere', async () => {
-    const sim = await simulator({ credentials: { secretKey: 'SECRET-aaaa-1111', sessionKey: 'SESSION-bbbb-2222', projectAuthToken: 'PROJECT-cccc-3333' } });
+    const sim = await simulator({
+      credentials: { secretKey: 'SECRET-aaaa-1111', sessionKey: 'SESSION-bbbb-2222', projectAuthToken: 'PROJECT-cccc-3333' },
+    });
     const lines: string[] = [];
     const destination = new Writable({ write: (chunk: Buffer, _enc, done) => void (lines.push(chunk.toString()), done()) });
     const events: ApiCallEvent[] = [];
     const api = simClient(sim, { logger: createLogger({ level: 'debug', destination }), onCall: (e) => events.push(e) });
     await api.listListings({ SerialNumber: 'bot-a' });
     await failure(api.listListings({ SerialNumber: 'no-such-bot' }));
-    await failure(simClient(sim, { credentials: { sessionKey: 'SESSION-wrong-9999' }, logger: createLogger({ level: 'debug', destination }) }).listListings({ SerialNumber: 'bot-a' }));
+    await failure(
+      simClient(sim, {
+        credentials: { sessionKey: 'SESSION-wrong-9999' },
+        logger: createLogger({ level: 'debug', destination }),
+      }).listListings({ SerialNumber: 'bot-a' }),
+    );
     const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged.map((l) => [l.endpoint, l.status, l.envelopeCode, l.outcome])).toEqual([
       ['listListings', 200, 200, 'ok'],
@@ -547,6 +599,7 @@ describe('abort, limits, logging', () => {
       ['listListings', 'ENVELOPE_FAILURE', 404],
     ]);
     const all = lines.join('\n');
-    for (const secret of ['SECRET-aaaa-1111', 'SESSION-bbbb-2222', 'PROJECT-cccc-3333', 'SESSION-wrong-9999']) expect(all).not.toContain(secret);
+    for (const secret of ['SECRET-aaaa-1111', 'SESSION-bbbb-2222', 'PROJECT-cccc-3333', 'SESSION-wrong-9999'])
+      expect(all).not.toContain(secret);
   });
 });

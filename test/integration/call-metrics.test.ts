@@ -9,7 +9,13 @@ import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createDashboardWiring, type DashboardWiring } from '../../src/cli/dashboard-wiring.js';
-import { createRecordedClient, openQueueContext, startConfiguredWorkers, type QueueContext, type RecordedClient } from '../../src/cli/queue-wiring.js';
+import {
+  createRecordedClient,
+  openQueueContext,
+  startConfiguredWorkers,
+  type QueueContext,
+  type RecordedClient,
+} from '../../src/cli/queue-wiring.js';
 import { resolveConfig, type Config } from '../../src/config.js';
 import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
@@ -47,7 +53,14 @@ function opened<T>(thing: T, close: (t: T) => Promise<unknown>): T {
 
 function configFor(bench: QueueBench): Config {
   return resolveConfig({
-    env: { ...simEnv(bench.sim), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: bench.prefix, LISTING_SYNC_BACKOFF_MS: '5', LISTING_SYNC_BACKOFF_MAX_MS: '20', LISTING_SYNC_CONCURRENCY: '4' },
+    env: {
+      ...simEnv(bench.sim),
+      REDIS_URL: redisUrl,
+      LISTING_SYNC_PREFIX: bench.prefix,
+      LISTING_SYNC_BACKOFF_MS: '5',
+      LISTING_SYNC_BACKOFF_MAX_MS: '20',
+      LISTING_SYNC_CONCURRENCY: '4',
+    },
   });
 }
 
@@ -56,8 +69,14 @@ async function openDashboard(config: Config): Promise<string> {
   const wiring = opened<DashboardWiring>(await createDashboardWiring(config, silentLogger()), (w) => w.close());
   const dashboard = opened<RunningDashboard>(
     await startDashboard({
-      data: wiring.data, queues: wiring.queues, auth: { token: TOKEN }, readOnly: true,
-      metrics: createMetrics({ defaultMetrics: false }), logger: silentLogger(), port: 0, host: '127.0.0.1',
+      data: wiring.data,
+      queues: wiring.queues,
+      auth: { token: TOKEN },
+      readOnly: true,
+      metrics: createMetrics({ defaultMetrics: false }),
+      logger: silentLogger(),
+      port: 0,
+      host: '127.0.0.1',
     }),
     (d) => d.close(),
   );
@@ -95,8 +114,10 @@ describe('call recorder', () => {
     });
     const recorder = opened<CallRecorder>(createCallRecorder(redis, prefix, { flushMs: 60_000 }), (r) => r.close());
 
-    for (let i = 0; i < 150; i += 1) recorder.observe({ endpoint: 'createListing', ms: i % 3 === 0 ? 3 : 40, outcome: 'ok', envelopeCode: 200 });
-    for (let i = 0; i < 40; i += 1) recorder.observe({ endpoint: 'createListing', ms: 700, outcome: 'ENVELOPE_FAILURE', envelopeCode: 500 });
+    for (let i = 0; i < 150; i += 1)
+      recorder.observe({ endpoint: 'createListing', ms: i % 3 === 0 ? 3 : 40, outcome: 'ok', envelopeCode: 200 });
+    for (let i = 0; i < 40; i += 1)
+      recorder.observe({ endpoint: 'createListing', ms: 700, outcome: 'ENVELOPE_FAILURE', envelopeCode: 500 });
     for (let i = 0; i < 10; i += 1) recorder.observe({ endpoint: 'updateListing', ms: 12_000, outcome: 'TIMEOUT' });
     await new Promise((r) => setTimeout(r, 100));
     expect(await redis.exists(key)).toBe(0);
@@ -179,7 +200,9 @@ describe('dashboard /metrics over work done elsewhere', () => {
     expect(sample(body, `listing_sync_runs{status="done"}`)).toBe(1);
     expect(sample(body, `listing_sync_runs{status="${badStatus}"}`)).toBe(1);
     expect(sample(body, `listing_sync_run_duration_seconds_count{status="done"}`)).toBe(1);
-    expect(sample(body, `listing_sync_last_run_timestamp_seconds{chatbot="bot-ok",status="done"}`)).toBeGreaterThan(Date.now() / 1000 - 600);
+    expect(sample(body, `listing_sync_last_run_timestamp_seconds{chatbot="bot-ok",status="done"}`)).toBeGreaterThan(
+      Date.now() / 1000 - 600,
+    );
     expect(body).toContain('listing_sync_jobs{queue="listing-writes",state="failed"}');
     passed = true;
   });
@@ -189,7 +212,13 @@ describe('dashboard /metrics over work done elsewhere', () => {
     const config = configFor(bench);
     const worker: ChildProcess = spawn(process.execPath, ['--import', 'tsx', resolve(ROOT, 'src/cli/main.ts'), 'worker'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', ...simEnv(bench.sim), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: bench.prefix, LOG_LEVEL: 'info' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...simEnv(bench.sim),
+        REDIS_URL: redisUrl,
+        LISTING_SYNC_PREFIX: bench.prefix,
+        LOG_LEVEL: 'info',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     const exited = new Promise<number | null>((ok) => worker.once('exit', ok));

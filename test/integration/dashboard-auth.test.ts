@@ -41,7 +41,19 @@ async function start(overrides: Partial<DashboardOptions & { host: string }> = {
 }
 
 const runPath = `/runs/${RUN_ID}`;
-const PROTECTED_GETS = ['/', runPath, `${runPath}/rejected.csv`, '/search?key=A1', '/metrics', '/healthz', '/assets/dashboard.css', '/queues', '/queues/', '/queues/api/queues', '/nope'];
+const PROTECTED_GETS = [
+  '/',
+  runPath,
+  `${runPath}/rejected.csv`,
+  '/search?key=A1',
+  '/metrics',
+  '/healthz',
+  '/assets/dashboard.css',
+  '/queues',
+  '/queues/',
+  '/queues/api/queues',
+  '/nope',
+];
 
 /** The CSRF token rendered in the run page's retry form. */
 async function csrfToken(url: string, authorization: string): Promise<string> {
@@ -133,7 +145,8 @@ describe('dashboard state changes', () => {
     expect(data.retryCalls).toEqual([]);
 
     // bull-board's API cannot carry our token: its state changes are judged by Origin alone.
-    const boardRetry = (origin: string) => fetch(`${url}/queues/api/queues/none/retry/failed`, { method: 'PUT', headers: { authorization: BASIC, origin } });
+    const boardRetry = (origin: string) =>
+      fetch(`${url}/queues/api/queues/none/retry/failed`, { method: 'PUT', headers: { authorization: BASIC, origin } });
     expect((await boardRetry('https://evil.example')).status).toBe(403);
     expect((await boardRetry(url)).status).not.toBe(403);
 

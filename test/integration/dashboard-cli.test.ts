@@ -19,7 +19,9 @@ describe('listing-sync dashboard as a process', () => {
   it('refuses --insecure-local with a non-loopback --host, and half a basic-auth pair', async () => {
     const wide = await runCli(['dashboard', '--insecure-local', '--host', '0.0.0.0'], {});
     expect(wide.code).toBe(2);
-    expect(lines(wide.stderr)).toEqual(['listing-sync: --insecure-local binds to 127.0.0.1 only: drop --host 0.0.0.0, or set DASHBOARD_USER and DASHBOARD_PASSWORD (basic auth) or DASHBOARD_TOKEN (bearer) to listen elsewhere']);
+    expect(lines(wide.stderr)).toEqual([
+      'listing-sync: --insecure-local binds to 127.0.0.1 only: drop --host 0.0.0.0, or set DASHBOARD_USER and DASHBOARD_PASSWORD (basic auth) or DASHBOARD_TOKEN (bearer) to listen elsewhere',
+    ]);
     const half = await runCli(['dashboard'], { DASHBOARD_USER: 'ops' });
     expect(half.code).toBe(2);
     expect(half.stderr).toContain('DASHBOARD_USER is set without DASHBOARD_PASSWORD');
@@ -29,10 +31,21 @@ describe('listing-sync dashboard as a process', () => {
 describe('dashboardSettingsFrom', () => {
   it('binds to loopback by default and takes credentials from the env (empty counts as unset)', () => {
     expect(dashboardSettingsFrom({}, { DASHBOARD_TOKEN: 't0k3n-value' })).toEqual({
-      port: DEFAULT_DASHBOARD_PORT, host: '127.0.0.1', auth: { user: undefined, password: undefined, token: 't0k3n-value' }, readOnly: false,
+      port: DEFAULT_DASHBOARD_PORT,
+      host: '127.0.0.1',
+      auth: { user: undefined, password: undefined, token: 't0k3n-value' },
+      readOnly: false,
     });
-    expect(dashboardSettingsFrom({ host: '0.0.0.0', port: '9000', readOnly: true }, { DASHBOARD_USER: 'ops', DASHBOARD_PASSWORD: 'pw', DASHBOARD_TOKEN: '' })).toEqual({
-      port: 9000, host: '0.0.0.0', auth: { user: 'ops', password: 'pw', token: undefined }, readOnly: true,
+    expect(
+      dashboardSettingsFrom(
+        { host: '0.0.0.0', port: '9000', readOnly: true },
+        { DASHBOARD_USER: 'ops', DASHBOARD_PASSWORD: 'pw', DASHBOARD_TOKEN: '' },
+      ),
+    ).toEqual({
+      port: 9000,
+      host: '0.0.0.0',
+      auth: { user: 'ops', password: 'pw', token: undefined },
+      readOnly: true,
     });
     expect(() => dashboardSettingsFrom({}, { DASHBOARD_USER: '', DASHBOARD_PASSWORD: '' })).toThrow(/needs credentials/);
   });

@@ -65,7 +65,9 @@ describe('dashboard pages', () => {
     expect(body).toContain('<dt>Unchanged</dt><dd>7</dd>');
     expect(body).toContain('fixtures/feed.csv');
     expect(body).toContain('Rejected rows (2)');
-    expect(body).toMatch(/<td class="num">4<\/td><td class="mono">11646057<\/td><td>ListPrice<\/td><td class="mono">abc<\/td><td>not a number<\/td>/);
+    expect(body).toMatch(
+      /<td class="num">4<\/td><td class="mono">11646057<\/td><td>ListPrice<\/td><td class="mono">abc<\/td><td>not a number<\/td>/,
+    );
     expect(body).toContain(`href="/runs/${RUN_ID}/rejected.csv"`);
     expect(body).toContain('Failed jobs (2)');
     expect(body).toContain('Internal error from service');
@@ -97,7 +99,9 @@ describe('dashboard pages', () => {
     const lines = body.split('\r\n');
     expect(lines[0]).toBe('line,key,field,value,reason');
     expect(lines[1]).toBe('4,11646057,ListPrice,abc,not a number');
-    expect(lines[2]).toBe(`9,"<script>alert(""pwned"")</script>",Address,"'=HYPERLINK(""http://evil"")","bad value <script>alert(""pwned"")</script>"`);
+    expect(lines[2]).toBe(
+      `9,"<script>alert(""pwned"")</script>",Address,"'=HYPERLINK(""http://evil"")","bad value <script>alert(""pwned"")</script>"`,
+    );
     expect(lines).toHaveLength(4);
   });
 

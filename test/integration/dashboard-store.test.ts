@@ -38,8 +38,14 @@ describe('dashboard over the store and queues', () => {
     const { runId, keys } = await seedFailedRun(bench, BOT, 2);
     const data = createStoreDashboardData(bench.store, bench.queues);
     dashboard = await startDashboard({
-      data, queues: [bench.queues.writes, bench.queues.syncRuns], auth: { token: TOKEN }, readOnly: false,
-      metrics: createMetrics({ defaultMetrics: false }), logger: bench.logger, port: 0, host: '127.0.0.1',
+      data,
+      queues: [bench.queues.writes, bench.queues.syncRuns],
+      auth: { token: TOKEN },
+      readOnly: false,
+      metrics: createMetrics({ defaultMetrics: false }),
+      logger: bench.logger,
+      port: 0,
+      host: '127.0.0.1',
     });
     const { url } = dashboard;
 
@@ -67,7 +73,8 @@ describe('dashboard over the store and queues', () => {
     bench.sim.state.setFaults({});
     const csrf = /name="csrf" value="([^"]+)"/.exec(before)?.[1] ?? '';
     const retry = await fetch(`${runUrl}/retry`, {
-      method: 'POST', redirect: 'manual',
+      method: 'POST',
+      redirect: 'manual',
       headers: { ...AUTH, 'content-type': 'application/x-www-form-urlencoded', origin: url },
       body: new URLSearchParams({ csrf }).toString(),
     });
@@ -78,7 +85,12 @@ describe('dashboard over the store and queues', () => {
     const after = await page(`${runUrl}?retried=2`);
     expect(after).toContain('Re-queued 2 failed job(s)');
     expect(after).toContain('No failed jobs.');
-    expect(bench.sim.state.listings(BOT).map((l) => l.MLSNumber).sort()).toEqual([...keys].sort());
+    expect(
+      bench.sim.state
+        .listings(BOT)
+        .map((l) => l.MLSNumber)
+        .sort(),
+    ).toEqual([...keys].sort());
     expect(await page(`${url}/search?key=${keys[0] ?? ''}`)).toContain('<td>completed</td>');
 
     const metrics = await page(`${url}/metrics`);

@@ -62,7 +62,13 @@ describe('feeds served over HTTP', () => {
       next();
     });
     const { rows, stats, progress } = await readFeed({ source: `${base}/exports/latest` });
-    expect(rows.map((row) => [row.kind, row.line])).toEqual([['listing', 2], ['listing', 3], ['rejected', 5], ['listing', 6], ['rejected', 7]]);
+    expect(rows.map((row) => [row.kind, row.line])).toEqual([
+      ['listing', 2],
+      ['listing', 3],
+      ['rejected', 5],
+      ['listing', 6],
+      ['rejected', 7],
+    ]);
     expect(rows[0]).toMatchObject({ key: '92000001', listing: { SalePrice: 1250000 } });
     expect(stats).toMatchObject({ valid: 3, rejected: 2, duplicates: 1 });
     expect(progress).toEqual({ bytes: body.length, totalBytes: body.length });
@@ -72,7 +78,13 @@ describe('feeds served over HTTP', () => {
     const odata = JSON.parse(await readFile(fixture('reso-odata.json'), 'utf8')) as { value: unknown[] };
     routes.set('/odata/Property', (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json; odata.metadata=minimal' });
-      response.end(JSON.stringify({ '@odata.context': `${base}/odata/$metadata#Property`, value: odata.value.slice(0, 2), '@odata.nextLink': '/odata/Property?$skip=2' }));
+      response.end(
+        JSON.stringify({
+          '@odata.context': `${base}/odata/$metadata#Property`,
+          value: odata.value.slice(0, 2),
+          '@odata.nextLink': '/odata/Property?$skip=2',
+        }),
+      );
     });
     routes.set('/odata/Property?$skip=2', (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -95,19 +107,26 @@ describe('feeds served over HTTP', () => {
       response.writeHead(500, { 'content-type': 'text/plain' }).end('boom');
     });
     const thrown = await openFeed({ source: `${base}/feed.csv`, profile: 'redfin', keyType: 'MLSNumber' }).catch((error: unknown) => error);
-    expect(thrown).toMatchObject({ code: 'FEED_UNREADABLE', message: `Feed ${base}/feed.csv is unreadable: the server answered HTTP 500. Check the URL and the server, then rerun.` });
+    expect(thrown).toMatchObject({
+      code: 'FEED_UNREADABLE',
+      message: `Feed ${base}/feed.csv is unreadable: the server answered HTTP 500. Check the URL and the server, then rerun.`,
+    });
   });
 
   it('a server that never answers times out as FEED_UNREADABLE', async () => {
     routes.set('/hang.csv', () => undefined);
-    const thrown = await openFeed({ source: `${base}/hang.csv`, profile: 'redfin', keyType: 'MLSNumber', timeoutMs: 200 }).catch((error: unknown) => error);
+    const thrown = await openFeed({ source: `${base}/hang.csv`, profile: 'redfin', keyType: 'MLSNumber', timeoutMs: 200 }).catch(
+      (error: unknown) => error,
+    );
     expect(thrown).toMatchObject({ code: 'FEED_UNREADABLE', message: expect.stringContaining('request failed (UND_ERR_HEADERS_TIMEOUT)') });
   });
 
   it('a failing next page stops the feed instead of ending it early', async () => {
     routes.set('/odata/Property', (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ value: [{ ListingId: 'R1', ListingURL: 'https://e/r1' }], '@odata.nextLink': `${base}/odata/Property?page=2` }));
+      response.end(
+        JSON.stringify({ value: [{ ListingId: 'R1', ListingURL: 'https://e/r1' }], '@odata.nextLink': `${base}/odata/Property?page=2` }),
+      );
     });
     routes.set('/odata/Property?page=2', (_request, response) => {
       response.writeHead(503).end();
@@ -124,7 +143,9 @@ describe('feeds served over HTTP', () => {
   function endlessPages(): void {
     routes.set('/odata/Property', (_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ value: [{ ListingId: 'R1', ListingURL: 'https://e/r1' }], '@odata.nextLink': '/odata/Property?page=2' }));
+      response.end(
+        JSON.stringify({ value: [{ ListingId: 'R1', ListingURL: 'https://e/r1' }], '@odata.nextLink': '/odata/Property?page=2' }),
+      );
     });
     for (let page = 2; page < 10_000; page++) {
       routes.set(`/odata/Property?page=${page}`, (_request, response) => {
@@ -151,7 +172,10 @@ describe('feeds served over HTTP', () => {
     const reading = readFeed({ source: `${base}/odata/Property`, profile: 'reso' }, controller.signal).catch((error: unknown) => error);
     while (requested.length < 20) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort(new Error('interrupted'));
-    expect(await reading).toMatchObject({ code: 'FEED_INTERRUPTED', message: expect.stringContaining('was not read to the end: the sync was interrupted') });
+    expect(await reading).toMatchObject({
+      code: 'FEED_INTERRUPTED',
+      message: expect.stringContaining('was not read to the end: the sync was interrupted'),
+    });
     const pagesAtAbort = requested.length;
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(requested.length).toBeLessThanOrEqual(pagesAtAbort + 1);
@@ -169,7 +193,9 @@ describe('feeds served over HTTP', () => {
     try {
       routes.set('/odata/Property', (_request, response) => {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ value: [{ ListingId: 'R1', ListingURL: 'https://e/r1' }], '@odata.nextLink': `${otherOrigin}/steal?page=2` }));
+        response.end(
+          JSON.stringify({ value: [{ ListingId: 'R1', ListingURL: 'https://e/r1' }], '@odata.nextLink': `${otherOrigin}/steal?page=2` }),
+        );
       });
       const failure = await readFeed({ source: `${base}/odata/Property`, profile: 'reso' }).catch((error: unknown) => error);
       expect(failure).toMatchObject({
@@ -182,7 +208,7 @@ describe('feeds served over HTTP', () => {
     }
   });
 
-  it('sends a URL\'s user and password as basic auth, and names the URL without them or its query', async () => {
+  it("sends a URL's user and password as basic auth, and names the URL without them or its query", async () => {
     const body = await readFile(fixture('redfin.csv'));
     const seen: Array<string | undefined> = [];
     routes.set('/private/feed.csv?access_token=tok-123', (request, response) => {
@@ -194,8 +220,15 @@ describe('feeds served over HTTP', () => {
     const { stats } = await readFeed({ source: `${secretBase}/private/feed.csv?access_token=tok-123` });
     expect(stats.valid).toBeGreaterThan(0);
     expect(seen).toEqual([`Basic ${Buffer.from('feeduser:p@ss').toString('base64')}`]);
-    const failure = await openFeed({ source: `${secretBase}/private/gone.csv?access_token=tok-123`, profile: 'redfin', keyType: 'MLSNumber' }).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ code: 'FEED_UNREADABLE', message: `Feed ${base}/private/gone.csv?… is unreadable: the server answered HTTP 500. Check the URL and the server, then rerun.` });
+    const failure = await openFeed({
+      source: `${secretBase}/private/gone.csv?access_token=tok-123`,
+      profile: 'redfin',
+      keyType: 'MLSNumber',
+    }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      code: 'FEED_UNREADABLE',
+      message: `Feed ${base}/private/gone.csv?… is unreadable: the server answered HTTP 500. Check the URL and the server, then rerun.`,
+    });
     expect(JSON.stringify({ ...(failure as object), message: (failure as Error).message })).not.toMatch(/feeduser|p%40ss|p@ss|tok-123/);
   });
 
@@ -203,14 +236,21 @@ describe('feeds served over HTTP', () => {
     const body = await readFile(fixture('redfin.csv'));
     routes.set('/big.csv', (_request, response) => void response.writeHead(200, { 'content-type': 'text/csv' }).end(body));
     const failure = await readFeed({ source: `${base}/big.csv`, maxBytes: 100 }).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ code: 'FEED_UNREADABLE', message: expect.stringContaining('it is larger than 100 bytes, the most read from a feed URL. Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES') });
+    expect(failure).toMatchObject({
+      code: 'FEED_UNREADABLE',
+      message: expect.stringContaining(
+        'it is larger than 100 bytes, the most read from a feed URL. Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES',
+      ),
+    });
   });
 });
 
 describe('displaySource', () => {
-  it('keeps a path; drops a URL\'s user, password, query and fragment, marking a dropped query', () => {
+  it("keeps a path; drops a URL's user, password, query and fragment, marking a dropped query", () => {
     expect(displaySource('/feeds/a.csv')).toBe('/feeds/a.csv');
-    expect(displaySource('https://u:p@feeds.example.com:8443/x/feed.json?access_token=t#frag')).toBe('https://feeds.example.com:8443/x/feed.json?…');
+    expect(displaySource('https://u:p@feeds.example.com:8443/x/feed.json?access_token=t#frag')).toBe(
+      'https://feeds.example.com:8443/x/feed.json?…',
+    );
     expect(displaySource('https://feeds.example.com/feed.csv')).toBe('https://feeds.example.com/feed.csv');
     expect(displaySource('https://u:p@exa mple.com/feed?token=t')).toBe('https://exa mple.com/feed?…');
   });

@@ -55,9 +55,13 @@ describe('lookUpKey', () => {
     const listing = sampleListing(1, { SerialNumber: BOT });
     const { sim, api } = await setup([listing]);
     sim.state.setFaults({ envelopeFailureRate: 1 });
-    await expect(lookUpKey({ api, retryTable: DEFAULT_RETRY_TABLE }, BOT, 'MLSNumber', fieldsOf(listing))).rejects.toMatchObject({ code: 'ENVELOPE_FAILURE' });
+    await expect(lookUpKey({ api, retryTable: DEFAULT_RETRY_TABLE }, BOT, 'MLSNumber', fieldsOf(listing))).rejects.toMatchObject({
+      code: 'ENVELOPE_FAILURE',
+    });
     expect(sim.state.callCounts().listListings).toBe(3);
-    await expect(lookUpKey({ api, retryTable: NO_500 }, BOT, 'MLSNumber', fieldsOf(listing))).rejects.toMatchObject({ code: 'ENVELOPE_FAILURE' });
+    await expect(lookUpKey({ api, retryTable: NO_500 }, BOT, 'MLSNumber', fieldsOf(listing))).rejects.toMatchObject({
+      code: 'ENVELOPE_FAILURE',
+    });
     expect(sim.state.callCounts().listListings).toBe(3 + 1);
   });
 
@@ -65,7 +69,10 @@ describe('lookUpKey', () => {
     const listing = sampleListing(1, { SerialNumber: BOT });
     const { sim, api } = await setup([listing]);
     sim.state.setFaults({ rateLimitRate: 1 });
-    await expect(lookUpKey({ api, retryTable: DEFAULT_RETRY_TABLE }, BOT, 'MLSNumber', fieldsOf(listing))).rejects.toMatchObject({ code: 'HTTP_STATUS', details: { status: 429 } });
+    await expect(lookUpKey({ api, retryTable: DEFAULT_RETRY_TABLE }, BOT, 'MLSNumber', fieldsOf(listing))).rejects.toMatchObject({
+      code: 'HTTP_STATUS',
+      details: { status: 429 },
+    });
     expect(sim.state.callCounts().listListings).toBe(1);
   });
 });
@@ -78,7 +85,12 @@ describe('a worker started with a configured retry table', () => {
     const [listing] = feedOf(BOT, 0, 1);
     if (listing === undefined) throw new Error('no listing');
     // A ledger entry from an older run and no listing on the service: the create looks the key up first.
-    await bench.store.ledger.adopt(BOT, 'MLSNumber', [{ key: listing.MLSNumber, entry: { hash: listingHash(fieldsOf(listing)), remoteId: '999', writtenAt: Date.now(), runId: nextRunId() } }]);
+    await bench.store.ledger.adopt(BOT, 'MLSNumber', [
+      {
+        key: listing.MLSNumber,
+        entry: { hash: listingHash(fieldsOf(listing)), remoteId: '999', writtenAt: Date.now(), runId: nextRunId() },
+      },
+    ]);
     const plan = await bench.plan(BOT, [listing]);
     expect(plan.creates.map((c) => c.key)).toEqual([listing.MLSNumber]);
     bench.sim.state.setFaults({ envelopeFailureRate: 1, endpoints: ['listListings'] });

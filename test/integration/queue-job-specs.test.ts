@@ -17,11 +17,20 @@ describe('plan → job specs', () => {
   const numeric = fields(1, { MLSNumber: '11646057' });
   const withColon = fields(2, { MLSNumber: 'A:1', Url: 'https://x.test/a:b' });
   const plan: Plan = {
-    chatbot: 'bot:1', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', unchanged: 0,
+    chatbot: 'bot:1',
+    keyType: 'MLSNumber',
+    mode: 'mirror',
+    deleteScope: 'all',
+    unchanged: 0,
     creates: [{ key: '11646057', listing: numeric, hash: listingHash(numeric) }],
     updates: [{ key: 'A:1', listing: withColon, hash: listingHash(withColon), changes: [] }],
     deletes: [
-      ...Array.from({ length: 5 }, (_, i) => ({ key: `9${i}`, keyType: 'MLSNumber' as const, reason: 'gone' as const, listingKey: `9${i}` })),
+      ...Array.from({ length: 5 }, (_, i) => ({
+        key: `9${i}`,
+        keyType: 'MLSNumber' as const,
+        reason: 'gone' as const,
+        listingKey: `9${i}`,
+      })),
       { key: '777', keyType: 'NewOaks', reason: 'duplicate', listingKey: '11646057' },
     ],
   };
@@ -38,8 +47,20 @@ describe('plan → job specs', () => {
   });
 
   it('carries the exact payload with run, chatbot and key, and batches deletes by key type', () => {
-    expect(specs.map((s) => s.name)).toEqual(['create-listing', 'update-listing', 'delete-listings', 'delete-listings', 'delete-listings', 'delete-listings']);
-    expect(specs[0]?.data).toMatchObject({ runId: 'run-0000000001-ab', chatbot: 'bot:1', key: '11646057', listing: { ...numeric, SerialNumber: 'bot:1' } });
+    expect(specs.map((s) => s.name)).toEqual([
+      'create-listing',
+      'update-listing',
+      'delete-listings',
+      'delete-listings',
+      'delete-listings',
+      'delete-listings',
+    ]);
+    expect(specs[0]?.data).toMatchObject({
+      runId: 'run-0000000001-ab',
+      chatbot: 'bot:1',
+      key: '11646057',
+      listing: { ...numeric, SerialNumber: 'bot:1' },
+    });
     expect(specs[1]?.data).toMatchObject({ update: { Key: 'A:1', KeyType: 'MLSNumber', SerialNumber: 'bot:1' } });
     const deletes = specs.slice(2).map((s) => s.data as { keys: string[]; deleteKeyType: string; ledgerKeys: string[] });
     expect(deletes.map((d) => d.keys)).toEqual([['90', '91'], ['92', '93'], ['94'], ['777']]);
@@ -58,12 +79,29 @@ describe('retry delays and error mapping', () => {
   });
 
   it('keeps the envelope Code and Message of a non-retryable failure, and tells the kinds apart', () => {
-    const notFound = new ApiError('ENVELOPE_FAILURE', 'envelope Code 400', { endpoint: 'createListing', phase: 'sent', envelopeCode: 400, envelopeMessage: 'Status: must be one of Active, PreOnMarket, Sold' });
+    const notFound = new ApiError('ENVELOPE_FAILURE', 'envelope Code 400', {
+      endpoint: 'createListing',
+      phase: 'sent',
+      envelopeCode: 400,
+      envelopeMessage: 'Status: must be one of Active, PreOnMarket, Sold',
+    });
     expect(classifyError(notFound, DEFAULT_RETRY_TABLE)).toBe('fatal');
-    expect(describeFailure(notFound)).toEqual({ code: 'ENVELOPE_FAILURE 400', message: 'Status: must be one of Active, PreOnMarket, Sold' });
-    expect(classifyError(new ApiError('HTTP_STATUS', '503', { endpoint: 'createListing', phase: 'sent', status: 503 }), DEFAULT_RETRY_TABLE)).toBe('retry');
-    expect(classifyError(new ApiError('ENVELOPE_FAILURE', '429', { endpoint: 'createListing', phase: 'sent', envelopeCode: 429 }), DEFAULT_RETRY_TABLE)).toBe('rate-limited');
-    expect(classifyError(new ApiError('AUTH_FAILED', 'no', { endpoint: 'createListing', phase: 'sent', status: 401 }), DEFAULT_RETRY_TABLE)).toBe('auth');
+    expect(describeFailure(notFound)).toEqual({
+      code: 'ENVELOPE_FAILURE 400',
+      message: 'Status: must be one of Active, PreOnMarket, Sold',
+    });
+    expect(
+      classifyError(new ApiError('HTTP_STATUS', '503', { endpoint: 'createListing', phase: 'sent', status: 503 }), DEFAULT_RETRY_TABLE),
+    ).toBe('retry');
+    expect(
+      classifyError(
+        new ApiError('ENVELOPE_FAILURE', '429', { endpoint: 'createListing', phase: 'sent', envelopeCode: 429 }),
+        DEFAULT_RETRY_TABLE,
+      ),
+    ).toBe('rate-limited');
+    expect(
+      classifyError(new ApiError('AUTH_FAILED', 'no', { endpoint: 'createListing', phase: 'sent', status: 401 }), DEFAULT_RETRY_TABLE),
+    ).toBe('auth');
     expect(classifyError(new Error('Connection is closed.'), DEFAULT_RETRY_TABLE)).toBe('retry');
   });
 });

@@ -25,7 +25,11 @@ async function sim(options: SimOptions = {}): Promise<RunningSimulator> {
 }
 
 type Headers = Record<string, string>;
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; env: { Data: unknown; Success: boolean; Code: number; Message: string; Version: string } }
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  env: { Data: unknown; Success: boolean; Code: number; Message: string; Version: string };
+}
 
 /** The headers each endpoint needs, by its auth kind. */
 function goodHeaders(s: RunningSimulator, endpoint: EndpointName): Headers {
@@ -122,7 +126,11 @@ describe('validation', () => {
     const s = await sim();
     const answer = await call(s, 'createListing', { ...sampleListing(1), Status: 'Pending' });
     expect(answer.status).toBe(200);
-    expect(answer.env).toMatchObject({ Success: false, Code: 400, Message: "Status: must be one of Active, PreOnMarket, Sold (got 'Pending')" });
+    expect(answer.env).toMatchObject({
+      Success: false,
+      Code: 400,
+      Message: "Status: must be one of Active, PreOnMarket, Sold (got 'Pending')",
+    });
     expect(s.state.listings('bot-demo')).toHaveLength(0);
   });
 
@@ -173,7 +181,11 @@ describe('listing endpoints', () => {
     const s = await sim({ listings: { 'bot-demo': [sampleListing(1), sampleListing(2), sampleListing(2)] } });
     const byId = await call(s, 'updateListing', { ...sampleListing(1, { Bedrooms: 9 }), Key: '1', KeyType: 'NewOaks' });
     expect(byId.env.Data).toBe(1);
-    const byUrl = await call(s, 'updateListing', { ...sampleListing(1, { Status: 'Sold' }), Key: 'https://example.test/listing/1', KeyType: 'URL' });
+    const byUrl = await call(s, 'updateListing', {
+      ...sampleListing(1, { Status: 'Sold' }),
+      Key: 'https://example.test/listing/1',
+      KeyType: 'URL',
+    });
     expect(byUrl.env.Data).toBe(1);
     const byMls = await call(s, 'updateListing', { ...sampleListing(2, { City: 'Elsewhere' }), Key: 'ML100002', KeyType: 'MLSNumber' });
     expect(byMls.env.Data).toBe(2);
@@ -238,7 +250,11 @@ describe('listing endpoints', () => {
     const s = await sim({ listings: { 'bot-demo': [sampleListing(1), sampleListing(1), sampleListing(2), sampleListing(3)] } });
     const answer = await call(s, 'deleteListings', { SerialNumber: 'bot-demo', Keys: ['ML100001', 'ML100009'], KeyType: 'MLSNumber' });
     expect(answer.env.Data).toEqual({ SuccessCount: 1 });
-    const byUrl = await call(s, 'deleteListings', { SerialNumber: 'bot-demo', Keys: ['https://example.test/listing/2', '4'], KeyType: 'URL' });
+    const byUrl = await call(s, 'deleteListings', {
+      SerialNumber: 'bot-demo',
+      Keys: ['https://example.test/listing/2', '4'],
+      KeyType: 'URL',
+    });
     expect(byUrl.env.Data).toEqual({ SuccessCount: 1 });
     const byId = await call(s, 'deleteListings', { SerialNumber: 'bot-demo', Keys: ['4', '1'], KeyType: 'NewOaks' });
     expect(byId.env).toMatchObject({ Success: true, Data: { SuccessCount: 1 } });
@@ -303,7 +319,10 @@ describe('faults', () => {
   });
 
   it('drift inserts or removes a listing before a list answer, so VirtualCount moves between pages', async () => {
-    const s = await sim({ listings: { 'bot-demo': Array.from({ length: 10 }, (_, i) => sampleListing(i)) }, faults: { driftRate: 1, seed: 3 } });
+    const s = await sim({
+      listings: { 'bot-demo': Array.from({ length: 10 }, (_, i) => sampleListing(i)) },
+      faults: { driftRate: 1, seed: 3 },
+    });
     const counts: number[] = [];
     for (let page = 1; page <= 4; page += 1) counts.push((await listPage(s, { PageNumber: page, PageSize: 5 })).VirtualCount);
     expect(counts.every((count, i) => i === 0 || count !== counts[i - 1])).toBe(true);
@@ -352,7 +371,12 @@ describe('call log and admin view', () => {
     await call(s, 'editKnowledge', { serialNumber: 'bot-demo', text: 'hello' });
     expect(s.state.callCounts()).toMatchObject({ createListing: 2, listListings: 1, editKnowledge: 1, deleteListings: 0 });
     expect(s.state.writeCalls()).toBe(3);
-    expect(s.state.calls()[1]).toMatchObject({ endpoint: 'createListing', status: 200, envelopeCode: 400, body: { MLSNumber: 'ML100002' } });
+    expect(s.state.calls()[1]).toMatchObject({
+      endpoint: 'createListing',
+      status: 200,
+      envelopeCode: 400,
+      body: { MLSNumber: 'ML100002' },
+    });
     s.state.resetCounters();
     expect(s.state.writeCalls()).toBe(0);
   });
@@ -361,7 +385,11 @@ describe('call log and admin view', () => {
     const s = await sim({ listings: { 'bot-demo': [sampleListing(1)] } });
     await call(s, 'listListings', { SerialNumber: 'bot-demo' });
     const state = looseEnvelopeSchema.parse(await (await request(`${s.baseUrl}/__sim/state`)).body.json());
-    expect(state.Data).toMatchObject({ listings: { 'bot-demo': [{ ID: '1', MLSNumber: 'ML100001' }] }, callCounts: { listListings: 1 }, maxInFlight: 1 });
+    expect(state.Data).toMatchObject({
+      listings: { 'bot-demo': [{ ID: '1', MLSNumber: 'ML100001' }] },
+      callCounts: { listListings: 1 },
+      maxInFlight: 1,
+    });
     const set = await request(`${s.baseUrl}/__sim/faults`, { method: 'POST', body: JSON.stringify({ http503Rate: 1 }) });
     expect(looseEnvelopeSchema.parse(await set.body.json()).Success).toBe(true);
     expect((await call(s, 'listListings', { SerialNumber: 'bot-demo' })).status).toBe(503);

@@ -20,8 +20,14 @@ afterEach(async () => {
   api = undefined;
 });
 
-async function setup(count: number, faults: Parameters<RunningSimulator['state']['setFaults']>[0] = {}): Promise<{ sim: RunningSimulator; api: ApiClient }> {
-  sim = await startTestSim({ chatbots: [BOT], listings: { [BOT]: Array.from({ length: count }, (_, i) => sampleListing(i, { SerialNumber: BOT })) } });
+async function setup(
+  count: number,
+  faults: Parameters<RunningSimulator['state']['setFaults']>[0] = {},
+): Promise<{ sim: RunningSimulator; api: ApiClient }> {
+  sim = await startTestSim({
+    chatbots: [BOT],
+    listings: { [BOT]: Array.from({ length: count }, (_, i) => sampleListing(i, { SerialNumber: BOT })) },
+  });
   sim.state.setFaults(faults);
   api = createApiClient({ baseUrl: sim.baseUrl, credentials: sim.credentials });
   return { sim, api };
@@ -35,7 +41,14 @@ describe('remote snapshot', () => {
   it('reads every page in full and normalises each item', async () => {
     const { api } = await setup(250);
     const progress: number[] = [];
-    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 100, concurrency: 3, maxRereads: 1, onProgress: (read) => progress.push(read) });
+    const snapshot = await readRemoteSnapshot(api, {
+      ...SNAPSHOT,
+      chatbot: BOT,
+      pageSize: 100,
+      concurrency: 3,
+      maxRereads: 1,
+      onProgress: (read) => progress.push(read),
+    });
     expect(snapshot.complete).toBe(true);
     expect(snapshot.incompleteReasons).toEqual([]);
     expect(snapshot.virtualCount).toBe(250);
@@ -43,7 +56,11 @@ describe('remote snapshot', () => {
     expect(listings).toHaveLength(250);
     expect(new Set(listings.map((l) => l.fields.MLSNumber)).size).toBe(250);
     expect(listings[0]?.fields.MLSNumber).toBe(sampleListing(0).MLSNumber);
-    expect(listings[0]?.fields).toMatchObject({ Bedrooms: sampleListing(0).Bedrooms, City: sampleListing(0).City, Images: sampleListing(0).Images });
+    expect(listings[0]?.fields).toMatchObject({
+      Bedrooms: sampleListing(0).Bedrooms,
+      City: sampleListing(0).City,
+      Images: sampleListing(0).Images,
+    });
     expect(progress.at(-1)).toBe(250);
   });
 
@@ -56,7 +73,14 @@ describe('remote snapshot', () => {
 
   it('retries transient page failures (HTTP 503, envelope 500) and still completes', async () => {
     const { api, sim } = await setup(300, { seed: 7, http503Rate: 0.3, envelopeFailureRate: 0.2 });
-    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 50, concurrency: 3, maxRereads: 1, retry: fastRetry });
+    const snapshot = await readRemoteSnapshot(api, {
+      ...SNAPSHOT,
+      chatbot: BOT,
+      pageSize: 50,
+      concurrency: 3,
+      maxRereads: 1,
+      retry: fastRetry,
+    });
     expect(snapshot.complete).toBe(true);
     expect(snapshot.rows.length).toBe(300);
     expect(sim.state.callCounts().listListings).toBeGreaterThan(6);
@@ -65,7 +89,12 @@ describe('remote snapshot', () => {
   it('marks the snapshot incomplete when a later page keeps failing', async () => {
     const { api, sim } = await setup(300);
     const snapshot = await readRemoteSnapshot(api, {
-      ...SNAPSHOT, chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 2, baseMs: 1, maxMs: 1 },
+      ...SNAPSHOT,
+      chatbot: BOT,
+      pageSize: 50,
+      concurrency: 1,
+      maxRereads: 1,
+      retry: { attempts: 2, baseMs: 1, maxMs: 1 },
       onProgress: (read) => {
         if (read === 50) sim.state.setFaults({ http503Rate: 1 });
       },
@@ -77,7 +106,16 @@ describe('remote snapshot', () => {
 
   it('fails outright when the first page cannot be read (no VirtualCount to check against)', async () => {
     const { api } = await setup(10, { http503Rate: 1 });
-    await expect(readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 2, baseMs: 1, maxMs: 1 } })).rejects.toMatchObject({ code: 'HTTP_STATUS' });
+    await expect(
+      readRemoteSnapshot(api, {
+        ...SNAPSHOT,
+        chatbot: BOT,
+        pageSize: 50,
+        concurrency: 1,
+        maxRereads: 1,
+        retry: { attempts: 2, baseMs: 1, maxMs: 1 },
+      }),
+    ).rejects.toMatchObject({ code: 'HTTP_STATUS' });
   });
 
   it('detects listings added or removed while paging, re-reads, and reports drift that persists', async () => {
@@ -93,7 +131,11 @@ describe('remote snapshot', () => {
     const { api, sim } = await setup(120, { seed: 5, driftRate: 1 });
     let pages = 0;
     const snapshot = await readRemoteSnapshot(api, {
-      ...SNAPSHOT, chatbot: BOT, pageSize: 20, concurrency: 1, maxRereads: 2,
+      ...SNAPSHOT,
+      chatbot: BOT,
+      pageSize: 20,
+      concurrency: 1,
+      maxRereads: 2,
       onProgress: () => {
         pages += 1;
         if (pages === 6) sim.state.setFaults({});
@@ -112,28 +154,41 @@ describe('the snapshot retries with the configured table', () => {
   it('fails at once on an envelope 500 the configured table does not retry (the default table retries it)', async () => {
     const { api, sim } = await setup(10, { envelopeFailureRate: 1 });
     const options = { chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 4, baseMs: 1, maxMs: 1 } };
-    await expect(readRemoteSnapshot(api, { ...options, retryTable: no500 })).rejects.toMatchObject({ code: 'ENVELOPE_FAILURE', details: { envelopeCode: 500 } });
+    await expect(readRemoteSnapshot(api, { ...options, retryTable: no500 })).rejects.toMatchObject({
+      code: 'ENVELOPE_FAILURE',
+      details: { envelopeCode: 500 },
+    });
     expect(sim.state.callCounts().listListings).toBe(1);
-    await expect(readRemoteSnapshot(api, { ...options, retryTable: DEFAULT_RETRY_TABLE })).rejects.toMatchObject({ code: 'ENVELOPE_FAILURE' });
+    await expect(readRemoteSnapshot(api, { ...options, retryTable: DEFAULT_RETRY_TABLE })).rejects.toMatchObject({
+      code: 'ENVELOPE_FAILURE',
+    });
     expect(sim.state.callCounts().listListings).toBe(1 + 4);
   });
 
   it('a later page failing that way makes the snapshot incomplete without retries', async () => {
     const { api, sim } = await setup(120);
     const snapshot = await readRemoteSnapshot(api, {
-      chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retryTable: no500, retry: { attempts: 4, baseMs: 1, maxMs: 1 },
+      chatbot: BOT,
+      pageSize: 50,
+      concurrency: 1,
+      maxRereads: 1,
+      retryTable: no500,
+      retry: { attempts: 4, baseMs: 1, maxMs: 1 },
       onProgress: (read) => {
         if (read === 50) sim.state.setFaults({ envelopeFailureRate: 1 });
       },
     });
     expect(snapshot.complete).toBe(false);
-    expect(snapshot.incompleteReasons).toEqual([expect.stringMatching(/^page 2 could not be read: /), expect.stringMatching(/^page 3 could not be read: /)]);
+    expect(snapshot.incompleteReasons).toEqual([
+      expect.stringMatching(/^page 2 could not be read: /),
+      expect.stringMatching(/^page 3 could not be read: /),
+    ]);
     expect(sim.state.callCounts().listListings).toBe(3);
   });
 });
 
 describe('Retry-After on a page read', () => {
-  it('is honoured up to the read\'s longest delay: a service asking for an hour does not park the snapshot', async () => {
+  it("is honoured up to the read's longest delay: a service asking for an hour does not park the snapshot", async () => {
     // The simulator only sends Retry-After with 429s; this service answers 503 + Retry-After: 3600 once.
     let requests = 0;
     const server = createServer((req, res) => {
@@ -155,7 +210,14 @@ describe('Retry-After on a page read', () => {
     api = createApiClient({ baseUrl: `http://127.0.0.1:${port}`, credentials: { secretKey: 's', sessionKey: 'k', projectAuthToken: 'p' } });
     try {
       const started = Date.now();
-      const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 50, concurrency: 1, maxRereads: 1, retry: { attempts: 3, baseMs: 1, maxMs: 40 } });
+      const snapshot = await readRemoteSnapshot(api, {
+        ...SNAPSHOT,
+        chatbot: BOT,
+        pageSize: 50,
+        concurrency: 1,
+        maxRereads: 1,
+        retry: { attempts: 3, baseMs: 1, maxMs: 40 },
+      });
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(snapshot).toMatchObject({ complete: true, virtualCount: 0 });
       expect(requests).toBe(2);

@@ -25,7 +25,9 @@ const NEW = 'run-00000002-bbbb';
 
 describe('ledger', () => {
   it('never lets an older run overwrite or resurrect what a newer run wrote or deleted', async () => {
-    expect(await store.ledger.recordWrite('bot', 'MLSNumber', 'K1', { hash: 'h2', runId: NEW, writtenAt: 2, remoteId: '9' })).toBeUndefined();
+    expect(
+      await store.ledger.recordWrite('bot', 'MLSNumber', 'K1', { hash: 'h2', runId: NEW, writtenAt: 2, remoteId: '9' }),
+    ).toBeUndefined();
     expect(await store.ledger.recordWrite('bot', 'MLSNumber', 'K1', { hash: 'h1', runId: OLD, writtenAt: 1 })).toBe(NEW);
     expect((await store.ledger.readLedger('bot', 'MLSNumber')).get('K1')).toEqual({ hash: 'h2', runId: NEW, writtenAt: 2, remoteId: '9' });
     expect(await store.ledger.recordDelete('bot', 'MLSNumber', 'K1', NEW)).toBeUndefined();
@@ -49,19 +51,56 @@ describe('ledger', () => {
 
 describe('runs', () => {
   it('keeps counts exact when a job records twice or fails then succeeds', async () => {
-    await store.runs.createRun({ id: NEW, chatbot: 'bot', trigger: 'cli', forced: false, status: 'enqueuing', startedAt: 5, summary: { skipped: 'a summary the counts do not depend on' }, rejected: [{ line: 3 }] });
+    await store.runs.createRun({
+      id: NEW,
+      chatbot: 'bot',
+      trigger: 'cli',
+      forced: false,
+      status: 'enqueuing',
+      startedAt: 5,
+      summary: { skipped: 'a summary the counts do not depend on' },
+      rejected: [{ line: 3 }],
+    });
     await store.runs.addRunJobs(NEW, ['j1', 'j2']);
     await store.runs.sealRun(NEW, 'bot', 2, 6);
     const base = { chatbot: 'bot', runId: NEW, weight: 1, now: 10 };
-    await store.jobFinish.finishJob({ ...base, jobId: 'j1', outcome: 'created', attempt: 1, mode: 'write', writes: [{ key: 'A', entry: { hash: 'h', runId: NEW, writtenAt: 10 } }] });
-    await store.jobFinish.finishJob({ ...base, jobId: 'j1', outcome: 'created', attempt: 1, mode: 'write', writes: [{ key: 'A', entry: { hash: 'h', runId: NEW, writtenAt: 10 } }] });
-    await store.jobFinish.finishJob({ ...base, jobId: 'j2', outcome: 'failed', attempt: 3, mode: 'fail', failures: [{ key: 'B', jobId: 'j2', runId: NEW, code: 'ENVELOPE_FAILURE', message: 'x', attempts: 3, at: 10 }] });
+    await store.jobFinish.finishJob({
+      ...base,
+      jobId: 'j1',
+      outcome: 'created',
+      attempt: 1,
+      mode: 'write',
+      writes: [{ key: 'A', entry: { hash: 'h', runId: NEW, writtenAt: 10 } }],
+    });
+    await store.jobFinish.finishJob({
+      ...base,
+      jobId: 'j1',
+      outcome: 'created',
+      attempt: 1,
+      mode: 'write',
+      writes: [{ key: 'A', entry: { hash: 'h', runId: NEW, writtenAt: 10 } }],
+    });
+    await store.jobFinish.finishJob({
+      ...base,
+      jobId: 'j2',
+      outcome: 'failed',
+      attempt: 3,
+      mode: 'fail',
+      failures: [{ key: 'B', jobId: 'j2', runId: NEW, code: 'ENVELOPE_FAILURE', message: 'x', attempts: 3, at: 10 }],
+    });
     let run = await store.runs.getRun(NEW);
     expect(run?.status).toBe('failed');
     expect(run?.counts).toMatchObject({ created: 1, failed: 1, retried: 2, totalJobs: 2, finishedJobs: 2, failedJobs: 1 });
     expect([...(await store.failedKeys.failedKeys('bot', 'MLSNumber')).keys()]).toEqual(['B']);
 
-    await store.jobFinish.finishJob({ ...base, jobId: 'j2', outcome: 'created', attempt: 4, mode: 'write', writes: [{ key: 'B', entry: { hash: 'h', runId: NEW, writtenAt: 11 } }] });
+    await store.jobFinish.finishJob({
+      ...base,
+      jobId: 'j2',
+      outcome: 'created',
+      attempt: 4,
+      mode: 'write',
+      writes: [{ key: 'B', entry: { hash: 'h', runId: NEW, writtenAt: 11 } }],
+    });
     run = await store.runs.getRun(NEW);
     expect(run?.status).toBe('done');
     expect(run?.counts).toMatchObject({ created: 2, failed: 0, retried: 3, finishedJobs: 2, failedJobs: 0 });

@@ -49,7 +49,8 @@ async function makeRun(chatbot: string, startedDaysAgo: number, status: RunStatu
   await store.runs.createRun({ id, chatbot, trigger: 'cli', forced: false, status, startedAt, rejected: [{ line: 2, reason: 'bad' }] });
   await store.runs.addRunJobs(id, [`create.${chatbot}.j1`, `create.${chatbot}.j2`]);
   const tx = redis.multi();
-  if (status !== 'running' && status !== 'planned' && status !== 'enqueuing') tx.hset(keys.run(id), 'finishedAt', String(NOW - finished * DAY));
+  if (status !== 'running' && status !== 'planned' && status !== 'enqueuing')
+    tx.hset(keys.run(id), 'finishedAt', String(NOW - finished * DAY));
   tx.hset(keys.runOutcomes(id), `create.${chatbot}.j1`, 'created\t1');
   tx.hset(keys.runAttempts(id), `create.${chatbot}.j1`, '2');
   await tx.exec();
@@ -106,7 +107,13 @@ describe('applyRetention', () => {
       r1: await makeRun('A', 1, 'done'),
     };
     // Chatbot B: every run is old; the newest three stay because they are its newest.
-    const b = [await makeRun('B', 95, 'done'), await makeRun('B', 94, 'failed'), await makeRun('B', 93, 'done'), await makeRun('B', 92, 'done'), await makeRun('B', 91, 'cancelled')];
+    const b = [
+      await makeRun('B', 95, 'done'),
+      await makeRun('B', 94, 'failed'),
+      await makeRun('B', 93, 'done'),
+      await makeRun('B', 92, 'done'),
+      await makeRun('B', 91, 'cancelled'),
+    ];
     const kept = { A: await untouchable('A'), B: await untouchable('B') };
 
     const result = await applyRetention(redis, keys, SETTINGS, NOW);
@@ -133,10 +140,32 @@ describe('applyRetention', () => {
   it('trims key-index entries and tombstones by age, leaving recent ones and deleting what is emptied', async () => {
     const recent = NOW - 29 * DAY;
     const old = NOW - 31 * DAY;
-    await redis.zadd(keys.keyIndex('K1'), old, '{"chatbot":"A","runId":"r-old","jobId":"j1"}', recent, '{"chatbot":"A","runId":"r-new","jobId":"j2"}');
-    await redis.zadd(keys.keyIndex('K2'), old, '{"chatbot":"A","runId":"r-old","jobId":"j3"}', old - DAY, '{"chatbot":"B","runId":"r-older","jobId":"j4"}');
+    await redis.zadd(
+      keys.keyIndex('K1'),
+      old,
+      '{"chatbot":"A","runId":"r-old","jobId":"j1"}',
+      recent,
+      '{"chatbot":"A","runId":"r-new","jobId":"j2"}',
+    );
+    await redis.zadd(
+      keys.keyIndex('K2'),
+      old,
+      '{"chatbot":"A","runId":"r-old","jobId":"j3"}',
+      old - DAY,
+      '{"chatbot":"B","runId":"r-older","jobId":"j4"}',
+    );
     const tomb = keys.tombstones('A', 'MLSNumber');
-    await redis.hset(tomb, 'K1', newRunId(old, 'ff'), 'K2', newRunId(recent, '00'), 'K3', newRunId(NOW - 300 * DAY, '1'), 'K4', newRunId(NOW - 30 * DAY, '0'));
+    await redis.hset(
+      tomb,
+      'K1',
+      newRunId(old, 'ff'),
+      'K2',
+      newRunId(recent, '00'),
+      'K3',
+      newRunId(NOW - 300 * DAY, '1'),
+      'K4',
+      newRunId(NOW - 30 * DAY, '0'),
+    );
     await redis.hset(keys.tombstones('B', 'URL'), 'https://x/1', newRunId(old, 'aa'));
     // Many tombstones: the HSCAN path in batches.
     const pipe = redis.pipeline();
@@ -163,7 +192,13 @@ describe('applyRetention', () => {
       const id = runIdAt(startedAt);
       const isOpen = i % 250 === 7;
       (isOpen ? open : closed).push(id);
-      pipe.hset(keys.run(id), { id, chatbot: 'big', status: isOpen ? 'running' : 'done', startedAt: String(startedAt), finishedAt: String(startedAt + 1000) });
+      pipe.hset(keys.run(id), {
+        id,
+        chatbot: 'big',
+        status: isOpen ? 'running' : 'done',
+        startedAt: String(startedAt),
+        finishedAt: String(startedAt + 1000),
+      });
       pipe.rpush(keys.runJobs(id), 'j');
       pipe.zadd(keys.runsAll(), startedAt, id);
       pipe.zadd(keys.runsOfChatbot('big'), startedAt, id);

@@ -45,7 +45,11 @@ describe('failures the queue must handle', () => {
 
   it('pauses the queue on an authentication failure instead of failing jobs, and finishes once resumed with good credentials', async () => {
     const bench = await openBench({ chatbots: [BOT] }, 'auth');
-    const badApi = createApiClient({ baseUrl: bench.sim.baseUrl, siteUrl: bench.sim.siteUrl, credentials: { ...bench.sim.credentials, secretKey: 'wrong-secret', sessionKey: 'wrong-session' } });
+    const badApi = createApiClient({
+      baseUrl: bench.sim.baseUrl,
+      siteUrl: bench.sim.siteUrl,
+      credentials: { ...bench.sim.credentials, secretKey: 'wrong-secret', sessionKey: 'wrong-session' },
+    });
     try {
       const plan = await bench.plan(BOT, feedOf(BOT, 0, 5));
       const bad = await bench.work({ concurrency: 2 }, badApi);

@@ -26,7 +26,10 @@ describe('schedules', () => {
     prefix = uniquePrefix('sched');
     const redis = new Redis(url, { maxRetriesPerRequest: null });
     const queues: Queues = openQueues(redis, prefix);
-    cleanup.push(async () => { await queues.close(); await redis.quit(); });
+    cleanup.push(async () => {
+      await queues.close();
+      await redis.quit();
+    });
     const request = { chatbot: 'bot-s', feed: { source: 'feed.csv', profile: 'native' }, mode: 'mirror' };
     // Every second (six-field cron): occurrences come quickly enough for a test.
     await addSchedule(queues.syncRuns, { name: 'nightly', cron: '* * * * * *', tz: 'Europe/Berlin', request });
@@ -44,9 +47,19 @@ describe('schedules', () => {
     };
     const started: RunningWorkers[] = [];
     for (let i = 0; i < 2; i += 1) {
-      started.push(await startWorkers({ redis: { url, prefix }, concurrency: 2, retryTable: DEFAULT_RETRY_TABLE, deps: { api, store, logger, now: () => Date.now(), runSync }, logger }));
+      started.push(
+        await startWorkers({
+          redis: { url, prefix },
+          concurrency: 2,
+          retryTable: DEFAULT_RETRY_TABLE,
+          deps: { api, store, logger, now: () => Date.now(), runSync },
+          logger,
+        }),
+      );
     }
-    cleanup.push(async () => { await Promise.all(started.map((w) => w.close())); });
+    cleanup.push(async () => {
+      await Promise.all(started.map((w) => w.close()));
+    });
     const t0 = Date.now();
     while (calls.length < 2 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
     const elapsedS = (Date.now() - t0) / 1000;

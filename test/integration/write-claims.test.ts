@@ -27,7 +27,10 @@ describe('key claims', () => {
       const [planA, planB] = [await bench.plan(BOT, sofar), await bench.plan(BOT, sofar)];
       expect([planA.creates.length, planB.creates.length]).toEqual([8, 8]);
       const [runA, runB] = await Promise.all([bench.enqueue(planA, nextRunId()), bench.enqueue(planB, nextRunId())]);
-      const [countsA, countsB] = await Promise.all([waitForRun(bench.store, runA, { pollMs: 20 }), waitForRun(bench.store, runB, { pollMs: 20 })]);
+      const [countsA, countsB] = await Promise.all([
+        waitForRun(bench.store, runA, { pollMs: 20 }),
+        waitForRun(bench.store, runB, { pollMs: 20 }),
+      ]);
       expect(countsA.failed + countsB.failed).toBe(0);
     }
     expect(bench.sim.state.duplicateCreates(BOT)).toEqual([]);
@@ -52,10 +55,32 @@ describe('key claims', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await bench.store.claims.prepareWrite({ ...target, key: 'ML2', jobId: 'job-c' })).toMatchObject({ kind: 'go', inDoubt: true });
     // A final failure leaves its claim as doubt: the next writer looks up first.
-    await bench.store.jobFinish.finishJob({ chatbot: BOT, keyType: 'MLSNumber', runId, jobId: 'job-a', outcome: 'failed', weight: 1, attempt: 3, now: Date.now(), mode: 'fail', failures: [{ key: 'ML1', jobId: 'job-a', runId, code: 'X', message: 'x', attempts: 3, at: 1 }] });
+    await bench.store.jobFinish.finishJob({
+      chatbot: BOT,
+      keyType: 'MLSNumber',
+      runId,
+      jobId: 'job-a',
+      outcome: 'failed',
+      weight: 1,
+      attempt: 3,
+      now: Date.now(),
+      mode: 'fail',
+      failures: [{ key: 'ML1', jobId: 'job-a', runId, code: 'X', message: 'x', attempts: 3, at: 1 }],
+    });
     expect(await bench.store.claims.prepareWrite({ ...target, jobId: 'job-d' })).toMatchObject({ kind: 'go', inDoubt: true });
     // A written key releases its claim.
-    await bench.store.jobFinish.finishJob({ chatbot: BOT, keyType: 'MLSNumber', runId, jobId: 'job-d', outcome: 'created', weight: 1, attempt: 1, now: Date.now(), mode: 'write', writes: [{ key: 'ML1', entry: { hash: 'h', runId, writtenAt: 1 } }] });
+    await bench.store.jobFinish.finishJob({
+      chatbot: BOT,
+      keyType: 'MLSNumber',
+      runId,
+      jobId: 'job-d',
+      outcome: 'created',
+      weight: 1,
+      attempt: 1,
+      now: Date.now(),
+      mode: 'write',
+      writes: [{ key: 'ML1', entry: { hash: 'h', runId, writtenAt: 1 } }],
+    });
     expect(await bench.redis.hget(bench.store.keys.claims(BOT, 'MLSNumber'), 'ML1')).toBeNull();
   });
 
@@ -88,7 +113,11 @@ describe('the reconciler', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await bench.store.runs.getRun(runId))?.status).toBe('running');
 
-    const result = await reconcileRun(bench.store, bench.queues.writes, runId, Date.now(), { staleLeaseMs: 30_000, inspectAfterMs: 0, stuckAfterMs: 60_000 });
+    const result = await reconcileRun(bench.store, bench.queues.writes, runId, Date.now(), {
+      staleLeaseMs: 30_000,
+      inspectAfterMs: 0,
+      stuckAfterMs: 60_000,
+    });
     expect(result).toMatchObject({ status: 'failed', recorded: 1, remaining: 0 });
     expect((await bench.store.runs.getRun(runId))?.counts).toMatchObject({ created: 3, failedJobs: 1, finishedJobs: 4 });
     expect(await bench.store.leases.holder(BOT)).toBeUndefined();
@@ -98,7 +127,14 @@ describe('the reconciler', () => {
   it('seals an enqueuing run whose enqueuer died (its lease stale): the jobs it listed but never added are lost, the others run', async () => {
     const bench = await openBench({ chatbots: [BOT] }, 'claims');
     const runId = nextRunId();
-    await bench.store.runs.createRun({ id: runId, chatbot: BOT, trigger: 'cli', forced: false, status: 'enqueuing', startedAt: Date.now() });
+    await bench.store.runs.createRun({
+      id: runId,
+      chatbot: BOT,
+      trigger: 'cli',
+      forced: false,
+      status: 'enqueuing',
+      startedAt: Date.now(),
+    });
     await bench.store.runs.addRunJobs(runId, ['never-added-1', 'never-added-2']);
     await bench.store.leases.acquire(BOT, runId, 'a process that died');
     const live = await reconcileRun(bench.store, bench.queues.writes, runId, Date.now());
@@ -118,7 +154,8 @@ describe('the reconciler', () => {
     expect(stuck).toMatchObject({ status: 'stuck', remaining: 3 });
     expect((await bench.store.runs.getRun(runId))?.stuckReason).toMatch(/3 job\(s\) without progress/);
     await bench.work({ concurrency: 4 });
-    for (let i = 0; i < 100 && (await bench.store.runs.getRun(runId))?.status !== 'done'; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 100 && (await bench.store.runs.getRun(runId))?.status !== 'done'; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const run = await bench.store.runs.getRun(runId);
     expect(run?.status).toBe('done');
     expect(run?.counts.created).toBe(3);

@@ -61,7 +61,10 @@ describe('diffListing', () => {
   });
 
   it('compares ExtensionColumn as a set of Key=value pairs', () => {
-    const feed = [{ Key: 'Pool', value: 'yes' }, { Key: 'View', value: 'bay' }];
+    const feed = [
+      { Key: 'Pool', value: 'yes' },
+      { Key: 'View', value: 'bay' },
+    ];
     expect(diffWith({ ExtensionColumn: [...feed].reverse() }, { ExtensionColumn: feed })).toEqual([]);
     expect(diffWith({ ExtensionColumn: [{ Key: 'Pool', value: 'no' }, feed[1]] }, { ExtensionColumn: feed })).toEqual(['ExtensionColumn']);
   });

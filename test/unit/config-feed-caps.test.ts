@@ -4,13 +4,16 @@ import { resolveConfig } from '../../src/config.js';
 import { DEFAULT_FEED_LIMITS } from '../../src/feed/open-feed.js';
 
 describe('feed URL caps in the config', () => {
-  it('default to 10,000 pages and 2 GiB, the importer\'s own defaults', () => {
+  it("default to 10,000 pages and 2 GiB, the importer's own defaults", () => {
     expect(resolveConfig({ env: {} }).feed).toEqual({ maxPages: 10_000, maxBytes: 2 * 1024 ** 3 });
     expect(resolveConfig({ env: {} }).feed).toEqual(DEFAULT_FEED_LIMITS);
   });
 
   it('are read from the environment', () => {
-    expect(resolveConfig({ env: { LISTING_SYNC_FEED_MAX_PAGES: '50', LISTING_SYNC_FEED_MAX_BYTES: '1048576' } }).feed).toEqual({ maxPages: 50, maxBytes: 1_048_576 });
+    expect(resolveConfig({ env: { LISTING_SYNC_FEED_MAX_PAGES: '50', LISTING_SYNC_FEED_MAX_BYTES: '1048576' } }).feed).toEqual({
+      maxPages: 50,
+      maxBytes: 1_048_576,
+    });
   });
 
   it('refuse values that are not whole numbers of at least 1, naming each setting', () => {

@@ -28,7 +28,14 @@ describe('retention settings', () => {
   it('report every bad value at once, with the others', () => {
     let message = '';
     try {
-      resolveConfig({ env: { LISTING_SYNC_KEEP_DAYS: '0', LISTING_SYNC_KEEP_RUNS: '-1', LISTING_SYNC_KEEP_COMPLETED_HOURS: 'a day', LISTING_SYNC_ATTEMPTS: 'x' } });
+      resolveConfig({
+        env: {
+          LISTING_SYNC_KEEP_DAYS: '0',
+          LISTING_SYNC_KEEP_RUNS: '-1',
+          LISTING_SYNC_KEEP_COMPLETED_HOURS: 'a day',
+          LISTING_SYNC_ATTEMPTS: 'x',
+        },
+      });
     } catch (thrown) {
       message = (thrown as Error).message;
     }

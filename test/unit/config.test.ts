@@ -23,8 +23,21 @@ describe('resolveConfig', () => {
     expect(config.api.retryOverride).toEqual({});
     expect(config.api.retryTable).toEqual(DEFAULT_RETRY_TABLE);
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', prefix: 'listing-sync' });
-    expect(config.worker).toEqual({ concurrency: 8, globalConcurrency: undefined, rate: undefined, reconcileMs: 30_000, stuckAfterMs: 30 * 60_000 });
-    expect(config.jobs).toEqual({ attempts: 10, backoffMs: 1000, backoffMaxMs: 60_000, keepCompleted: 1000, keepFailed: 10_000, deleteBatchSize: 100 });
+    expect(config.worker).toEqual({
+      concurrency: 8,
+      globalConcurrency: undefined,
+      rate: undefined,
+      reconcileMs: 30_000,
+      stuckAfterMs: 30 * 60_000,
+    });
+    expect(config.jobs).toEqual({
+      attempts: 10,
+      backoffMs: 1000,
+      backoffMaxMs: 60_000,
+      keepCompleted: 1000,
+      keepFailed: 10_000,
+      deleteBatchSize: 100,
+    });
     expect(config.logLevel).toBe('info');
   });
 
@@ -67,7 +80,13 @@ describe('resolveConfig', () => {
     expect(config.api.retryTable.envelopeCodes).toEqual([500, { from: 1001, to: 1003 }]);
     expect(config.api.retryTable.errorCodes).toEqual(DEFAULT_RETRY_TABLE.errorCodes);
     expect(config.redis).toEqual({ url: 'rediss://user:pw@redis.example:6380/2', prefix: '{ls}' });
-    expect(config.worker).toEqual({ concurrency: 3, globalConcurrency: 20, rate: { max: 300, durationMs: 60_000 }, reconcileMs: 500, stuckAfterMs: 120_000 });
+    expect(config.worker).toEqual({
+      concurrency: 3,
+      globalConcurrency: 20,
+      rate: { max: 300, durationMs: 60_000 },
+      reconcileMs: 500,
+      stuckAfterMs: 120_000,
+    });
     expect(config.jobs).toEqual({ attempts: 4, backoffMs: 10, backoffMaxMs: 100, keepCompleted: 0, keepFailed: 5, deleteBatchSize: 7 });
     expect(config.logLevel).toBe('debug');
   });
@@ -125,7 +144,10 @@ describe('resolveConfig', () => {
 
   it('checks backoff max against backoff and reports file problems', () => {
     const err = configError(() =>
-      resolveConfig({ env: { LISTING_SYNC_BACKOFF_MS: '5000', LISTING_SYNC_BACKOFF_MAX_MS: '100' }, file: { NOPE: '1', LISTING_SYNC_ATTEMPTS: {} } }),
+      resolveConfig({
+        env: { LISTING_SYNC_BACKOFF_MS: '5000', LISTING_SYNC_BACKOFF_MAX_MS: '100' },
+        file: { NOPE: '1', LISTING_SYNC_ATTEMPTS: {} },
+      }),
     );
     expect(err.message).toContain("config file: unknown setting 'NOPE'");
     expect(err.message).toContain('config file: LISTING_SYNC_ATTEMPTS must be a string or a number');
@@ -178,7 +200,12 @@ describe('resolveConfig', () => {
 describe('secretValues and displayRedisUrl', () => {
   it('lists the credentials and the Redis password (raw and decoded)', () => {
     const config = resolveConfig({
-      env: { API_SECRET_KEY: 'a-secret', API_SESSION_KEY: 'a-session', PROJECT_AUTH_TOKEN: 'a-token', REDIS_URL: 'redis://u:p%40ss-w0rd@h:1/0' },
+      env: {
+        API_SECRET_KEY: 'a-secret',
+        API_SESSION_KEY: 'a-session',
+        PROJECT_AUTH_TOKEN: 'a-token',
+        REDIS_URL: 'redis://u:p%40ss-w0rd@h:1/0',
+      },
     });
     expect(secretValues(config).sort()).toEqual(['a-secret', 'a-session', 'a-token', 'p%40ss-w0rd', 'p@ss-w0rd'].sort());
     expect(secretValues(resolveConfig({ env: {} }))).toEqual([]);

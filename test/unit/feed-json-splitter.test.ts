@@ -14,18 +14,36 @@ function split(doc: string, cuts: readonly number[]): { records: unknown[]; meta
   return { records, meta: splitter.meta };
 }
 
-const record = fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(fc.string({ maxLength: 8 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null), fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 })), { maxKeys: 4 });
+const record = fc.dictionary(
+  fc.string({ maxLength: 6 }),
+  fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constant(null),
+    fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }),
+  ),
+  { maxKeys: 4 },
+);
 
 describe('JSON array splitter', () => {
   it('yields the same records as JSON.parse, however the text is cut (arrays and OData)', () => {
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 6 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), (records, odata, cuts, pretty) => {
-        const body = odata ? { '@odata.context': 'ctx', value: records, '@odata.nextLink': 'https://x/next' } : records;
-        const doc = JSON.stringify(body, null, pretty ? 2 : undefined);
-        const result = split(doc, cuts.map((cut) => cut % (doc.length + 1)));
-        expect(result.records).toEqual(JSON.parse(JSON.stringify(records)));
-        if (odata) expect(result.meta).toEqual({ '@odata.context': 'ctx', '@odata.nextLink': 'https://x/next' });
-      }),
+      fc.property(
+        fc.array(record, { maxLength: 6 }),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.boolean(),
+        (records, odata, cuts, pretty) => {
+          const body = odata ? { '@odata.context': 'ctx', value: records, '@odata.nextLink': 'https://x/next' } : records;
+          const doc = JSON.stringify(body, null, pretty ? 2 : undefined);
+          const result = split(
+            doc,
+            cuts.map((cut) => cut % (doc.length + 1)),
+          );
+          expect(result.records).toEqual(JSON.parse(JSON.stringify(records)));
+          if (odata) expect(result.meta).toEqual({ '@odata.context': 'ctx', '@odata.nextLink': 'https://x/next' });
+        },
+      ),
       { numRuns: 300 },
     );
   });

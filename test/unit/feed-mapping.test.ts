@@ -13,7 +13,7 @@ const mapping = (name: string): string => join(fixtures, 'mappings', name);
 const readFeed = (options: Partial<FeedOptions> & { source: string }) => readFeedWith('native', options);
 
 function problemsOf(thrown: unknown): string[] {
-  return ((thrown as { details: { problems: string[] } }).details.problems);
+  return (thrown as { details: { problems: string[] } }).details.problems;
 }
 
 describe('mapping files', () => {
@@ -21,18 +21,48 @@ describe('mapping files', () => {
     // profile 'native' is overridden by the file's "profile": null.
     const { rows, stats } = await readFeed({ source: feed('brokerage-custom.csv'), mapping: mapping('from-scratch.json') });
     expect(rows[0]).toEqual({
-      kind: 'listing', line: 2, key: 'B-1001',
+      kind: 'listing',
+      line: 2,
+      key: 'B-1001',
       listing: {
-        SaleType: 'for_sale', Status: 'Active', CurrencySymbol: '$', PropertyType: 'Single Family', Bedrooms: 4, Bathrooms: 3.5,
-        Url: 'https://brokerage.example.com/b-1001', MLSNumber: 'B-1001', YearBuilt: 2005, DaysOnMarket: 10,
+        SaleType: 'for_sale',
+        Status: 'Active',
+        CurrencySymbol: '$',
+        PropertyType: 'Single Family',
+        Bedrooms: 4,
+        Bathrooms: 3.5,
+        Url: 'https://brokerage.example.com/b-1001',
+        MLSNumber: 'B-1001',
+        YearBuilt: 2005,
+        DaysOnMarket: 10,
         LotArea: 21780, // 0.5 acres
-        BuildingArea: 3200, AreaUnit: 'Square Feet', ParkingSpots: 2, Description: 'Big yard',
-        ExtensionColumn: [{ Key: 'School District', value: 'District 203' }, { Key: 'Heating', value: 'Forced air' }],
-        City: 'Naperville', SalePrice: 1250000,
+        BuildingArea: 3200,
+        AreaUnit: 'Square Feet',
+        ParkingSpots: 2,
+        Description: 'Big yard',
+        ExtensionColumn: [
+          { Key: 'School District', value: 'District 203' },
+          { Key: 'Heating', value: 'Forced air' },
+        ],
+        City: 'Naperville',
+        SalePrice: 1250000,
       },
     });
-    expect(rows[1]).toMatchObject({ key: 'B-1002', listing: { Status: 'PreOnMarket', SalePrice: 385000, LotArea: 0, DaysOnMarket: 0, ParkingSpots: 0, ExtensionColumn: [{ Key: 'School District', value: 'District 203' }] } });
-    expect(rows[2]).toMatchObject({ key: 'B-1003', listing: { Status: 'Sold', LotArea: 2178, ExtensionColumn: [{ Key: 'Heating', value: 'Radiant' }] } });
+    expect(rows[1]).toMatchObject({
+      key: 'B-1002',
+      listing: {
+        Status: 'PreOnMarket',
+        SalePrice: 385000,
+        LotArea: 0,
+        DaysOnMarket: 0,
+        ParkingSpots: 0,
+        ExtensionColumn: [{ Key: 'School District', value: 'District 203' }],
+      },
+    });
+    expect(rows[2]).toMatchObject({
+      key: 'B-1003',
+      listing: { Status: 'Sold', LotArea: 2178, ExtensionColumn: [{ Key: 'Heating', value: 'Radiant' }] },
+    });
     expect(stats.filledDefaults).toEqual({ LotArea: 1, DaysOnMarket: 1, ParkingSpots: 1 });
   });
 
@@ -41,8 +71,14 @@ describe('mapping files', () => {
     expect(rows[0]).toMatchObject({
       key: '90000001',
       listing: {
-        PropertyType: 'Condo', Description: 'CHI - Uptown', ParkingSpots: 1, Location: 'CHI - Uptown',
-        ExtensionColumn: [{ Key: 'SOURCE', value: 'MRED' }, { Key: 'FAVORITE', value: 'N' }],
+        PropertyType: 'Condo',
+        Description: 'CHI - Uptown',
+        ParkingSpots: 1,
+        Location: 'CHI - Uptown',
+        ExtensionColumn: [
+          { Key: 'SOURCE', value: 'MRED' },
+          { Key: 'FAVORITE', value: 'N' },
+        ],
       },
     });
     expect(rows[1]).toMatchObject({ listing: { PropertyType: 'House' } });
@@ -51,7 +87,12 @@ describe('mapping files', () => {
   });
 
   it('lists every problem of an invalid file at once', async () => {
-    const thrown = await openFeed({ source: feed('redfin.csv'), profile: 'redfin', keyType: 'MLSNumber', mapping: mapping('invalid.json') }).catch((error: unknown) => error);
+    const thrown = await openFeed({
+      source: feed('redfin.csv'),
+      profile: 'redfin',
+      keyType: 'MLSNumber',
+      mapping: mapping('invalid.json'),
+    }).catch((error: unknown) => error);
     expect(thrown).toMatchObject({ code: 'MAPPING_INVALID' });
     expect(problemsOf(thrown)).toEqual([
       'profile: Invalid option: expected one of "native"|"redfin"|"reso"',
@@ -63,7 +104,9 @@ describe('mapping files', () => {
       'constants.Bedrooms: expected a number, got "BEDS"',
       'money: City is not a numeric field',
     ]);
-    expect((thrown as Error).message).toMatch(/^Mapping file .*invalid\.json has 8 problems: profile: .* \(listing fields are SaleType, Status,/);
+    expect((thrown as Error).message).toMatch(
+      /^Mapping file .*invalid\.json has 8 problems: profile: .* \(listing fields are SaleType, Status,/,
+    );
   });
 
   it('checks semantic rules: conflicts, enum targets, unit fields', () => {
@@ -101,22 +144,38 @@ describe('mapping files', () => {
     it('reports columns the feed does not have, with the columns it has', async () => {
       const path = join(dir, 'm.json');
       await writeFile(path, JSON.stringify({ profile: 'redfin', columns: { Description: 'REMARKS' }, extension: ['AGENT'] }));
-      const thrown = await openFeed({ source: feed('redfin.csv'), profile: 'redfin', keyType: 'MLSNumber', mapping: path }).catch((error: unknown) => error);
+      const thrown = await openFeed({ source: feed('redfin.csv'), profile: 'redfin', keyType: 'MLSNumber', mapping: path }).catch(
+        (error: unknown) => error,
+      );
       expect(thrown).toMatchObject({ code: 'MAPPING_INVALID' });
-      expect(problemsOf(thrown)).toEqual(["columns.Description: the feed has no column 'REMARKS'", "extension: the feed has no column 'AGENT'"]);
+      expect(problemsOf(thrown)).toEqual([
+        "columns.Description: the feed has no column 'REMARKS'",
+        "extension: the feed has no column 'AGENT'",
+      ]);
       expect((thrown as Error).message).toContain("the feed's columns are 'SALE TYPE', 'SOLD DATE'");
     });
 
     it('a missing mapping file is MAPPING_INVALID', async () => {
-      const thrown = await openFeed({ source: feed('redfin.csv'), profile: 'redfin', keyType: 'MLSNumber', mapping: join(dir, 'none.json') }).catch((error: unknown) => error);
+      const thrown = await openFeed({
+        source: feed('redfin.csv'),
+        profile: 'redfin',
+        keyType: 'MLSNumber',
+        mapping: join(dir, 'none.json'),
+      }).catch((error: unknown) => error);
       expect(thrown).toMatchObject({ code: 'MAPPING_INVALID', message: expect.stringContaining('cannot read it (ENOENT)') });
     });
 
     it('a numeric factor, money on a profile column, and a mapped key column', async () => {
       const path = join(dir, 'm.json');
-      await writeFile(path, JSON.stringify({ profile: 'native', columns: { MLSNumber: 'Ref' }, units: { BuildingArea: 0.5 }, money: ['SalePrice'] }));
+      await writeFile(
+        path,
+        JSON.stringify({ profile: 'native', columns: { MLSNumber: 'Ref' }, units: { BuildingArea: 0.5 }, money: ['SalePrice'] }),
+      );
       const csv = join(dir, 'f.csv');
-      await writeFile(csv, 'Ref,Url,SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,YearBuilt,DaysOnMarket,LotArea,BuildingArea,AreaUnit,ParkingSpots,SalePrice\nQ1,https://e/q1,for_sale,Active,$,Condo,1,1,2000,1,0,1000,Square Feet,0,"$2,500,000"\n');
+      await writeFile(
+        csv,
+        'Ref,Url,SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,YearBuilt,DaysOnMarket,LotArea,BuildingArea,AreaUnit,ParkingSpots,SalePrice\nQ1,https://e/q1,for_sale,Active,$,Condo,1,1,2000,1,0,1000,Square Feet,0,"$2,500,000"\n',
+      );
       const { rows } = await readFeed({ source: csv, mapping: path });
       expect(rows[0]).toMatchObject({ kind: 'listing', key: 'Q1', listing: { MLSNumber: 'Q1', BuildingArea: 500, SalePrice: 2500000 } });
     });
@@ -124,8 +183,15 @@ describe('mapping files', () => {
     it('a mapping from nothing without a key column leaves the feed unreadable', async () => {
       const path = join(dir, 'm.json');
       await writeFile(path, JSON.stringify({ profile: null, columns: { Url: 'Link' } }));
-      const thrown = await openFeed({ source: feed('brokerage-custom.csv'), profile: 'native', keyType: 'MLSNumber', mapping: path }).catch((error: unknown) => error);
-      expect(thrown).toMatchObject({ code: 'FEED_UNREADABLE', message: expect.stringContaining('no column holds the key MLSNumber for --key-type MLSNumber with a mapping file that starts from nothing') });
+      const thrown = await openFeed({ source: feed('brokerage-custom.csv'), profile: 'native', keyType: 'MLSNumber', mapping: path }).catch(
+        (error: unknown) => error,
+      );
+      expect(thrown).toMatchObject({
+        code: 'FEED_UNREADABLE',
+        message: expect.stringContaining(
+          'no column holds the key MLSNumber for --key-type MLSNumber with a mapping file that starts from nothing',
+        ),
+      });
     });
   });
 });

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type FeedOptions } from '../../src/feed/open-feed.js';
 import { fixture, readFeedWith } from '../helpers/feed.js';
 
-
 const readFeed = (options: Partial<FeedOptions> & { source: string }) => readFeedWith('native', options);
 
 describe('native profile', () => {
@@ -14,24 +13,55 @@ describe('native profile', () => {
     expect(stats).toMatchObject({ rows: 3, valid: 3, rejected: 0 });
     const [sale, rent, flat] = rows;
     expect(sale).toEqual({
-      kind: 'listing', line: 2, key: 'N100',
+      kind: 'listing',
+      line: 2,
+      key: 'N100',
       listing: {
-        SaleType: 'for_sale', Status: 'Active', CurrencySymbol: '$', PropertyType: 'Single Family', Bedrooms: 3, Bathrooms: 2.5,
-        Url: 'https://example.com/listings/N100', MLSNumber: 'N100', YearBuilt: 1998, DaysOnMarket: 12, LotArea: 5000, BuildingArea: 1800,
-        AreaUnit: 'Square Feet', Images: ['https://img.example.com/n100-1.jpg', 'https://img.example.com/n100-2.jpg'], Tours: 'OpenHouse',
-        ParkingSpots: 2, Description: 'Bright, airy home near the park', ExtensionColumn: [{ Key: 'Pool', value: 'yes' }, { Key: 'View', value: 'lake' }],
-        City: 'Springfield', State: 'IL', ZIP: '62701', Latitude: 39.7817, Longitude: -89.6501, SalePrice: 450000,
+        SaleType: 'for_sale',
+        Status: 'Active',
+        CurrencySymbol: '$',
+        PropertyType: 'Single Family',
+        Bedrooms: 3,
+        Bathrooms: 2.5,
+        Url: 'https://example.com/listings/N100',
+        MLSNumber: 'N100',
+        YearBuilt: 1998,
+        DaysOnMarket: 12,
+        LotArea: 5000,
+        BuildingArea: 1800,
+        AreaUnit: 'Square Feet',
+        Images: ['https://img.example.com/n100-1.jpg', 'https://img.example.com/n100-2.jpg'],
+        Tours: 'OpenHouse',
+        ParkingSpots: 2,
+        Description: 'Bright, airy home near the park',
+        ExtensionColumn: [
+          { Key: 'Pool', value: 'yes' },
+          { Key: 'View', value: 'lake' },
+        ],
+        City: 'Springfield',
+        State: 'IL',
+        ZIP: '62701',
+        Latitude: 39.7817,
+        Longitude: -89.6501,
+        SalePrice: 450000,
       },
     });
     expect(rent).toMatchObject({
       key: 'N101',
       listing: {
-        SaleType: 'for_rent', RentPrice: 1450, DepositFee: 1450, SpaceType: 'Entire place', Tours: '3D',
+        SaleType: 'for_rent',
+        RentPrice: 1450,
+        DepositFee: 1450,
+        SpaceType: 'Entire place',
+        Tours: '3D',
         Images: ['https://img.example.com/n101-1.jpg', 'https://img.example.com/n101-2.jpg'],
         ExtensionColumn: [{ Key: 'Furnished', value: 'no' }],
       },
     });
-    expect(flat).toMatchObject({ key: 'N102', listing: { CurrencySymbol: '€', AreaUnit: 'Square Meters', Status: 'Sold', BuildingArea: 75 } });
+    expect(flat).toMatchObject({
+      key: 'N102',
+      listing: { CurrencySymbol: '€', AreaUnit: 'Square Meters', Status: 'Sold', BuildingArea: 75 },
+    });
     if (flat?.kind !== 'listing') throw new Error('expected a listing');
     expect(flat.listing.Images).toBeUndefined();
     expect(flat.listing.State).toBeUndefined();
@@ -41,8 +71,15 @@ describe('native profile', () => {
     const { rows, stats } = await readFeed({ source: fixture('native-pipe.csv') });
     expect(stats).toMatchObject({ rows: 2, valid: 2 });
     expect(rows[0]).toMatchObject({
-      kind: 'listing', line: 2, key: 'P200',
-      listing: { Status: 'PreOnMarket', Images: ['https://img.example.com/p200-1.jpg', 'https://img.example.com/p200-2.jpg'], City: 'Austin', SalePrice: 525000 },
+      kind: 'listing',
+      line: 2,
+      key: 'P200',
+      listing: {
+        Status: 'PreOnMarket',
+        Images: ['https://img.example.com/p200-1.jpg', 'https://img.example.com/p200-2.jpg'],
+        City: 'Austin',
+        SalePrice: 525000,
+      },
     });
     expect(rows[1]).toMatchObject({ key: 'P201', listing: { Images: ['https://img.example.com/p201.jpg'], LotArea: 7405 } });
   });
@@ -65,7 +102,14 @@ describe('native profile', () => {
       await writeFile(path, 'MLSNumber,Url\nX1,https://example.com/x1\n');
       const { rows } = await readFeed({ source: path });
       expect(rows).toEqual([
-        { kind: 'rejected', line: 2, key: 'X1', field: 'SaleType', value: '', reason: 'SaleType: required, but the feed has no SaleType column' },
+        {
+          kind: 'rejected',
+          line: 2,
+          key: 'X1',
+          field: 'SaleType',
+          value: '',
+          reason: 'SaleType: required, but the feed has no SaleType column',
+        },
       ]);
     });
   });

@@ -4,15 +4,56 @@ import { listingFieldsSchema, LISTING_FIELD_NAMES } from '../../src/domain/listi
 import { quickValid } from '../../src/feed/quick-validate.js';
 
 const valid = {
-  SaleType: 'for_sale', Status: 'Active', CurrencySymbol: '$', PropertyType: 'Condo', Bedrooms: 2, Bathrooms: 1.5, Url: 'https://e/1',
-  MLSNumber: '1', YearBuilt: 1990, DaysOnMarket: 3, LotArea: 0, BuildingArea: 800, AreaUnit: 'Square Feet', ParkingSpots: 1,
+  SaleType: 'for_sale',
+  Status: 'Active',
+  CurrencySymbol: '$',
+  PropertyType: 'Condo',
+  Bedrooms: 2,
+  Bathrooms: 1.5,
+  Url: 'https://e/1',
+  MLSNumber: '1',
+  YearBuilt: 1990,
+  DaysOnMarket: 3,
+  LotArea: 0,
+  BuildingArea: 800,
+  AreaUnit: 'Square Feet',
+  ParkingSpots: 1,
 };
 
 const anyValue = fc.oneof(
   fc.constantFrom<unknown>(
-    'for_sale', 'for_rent', 'Active', 'PreOnMarket', 'Sold', 'Square Feet', 'Square Meters', 'OpenHouse', '3D', 'Entire place', 'Room',
-    '', ' ', ' $ ', 'x', 0, -1, 1.5, 2000, 91, -181, Number.NaN, Number.POSITIVE_INFINITY, null, true, [], ['a'], [1],
-    [{ Key: 'k', value: 'v' }], [{ Key: 'k', value: 'v', extra: 1 }], [{ Key: 'k' }], {},
+    'for_sale',
+    'for_rent',
+    'Active',
+    'PreOnMarket',
+    'Sold',
+    'Square Feet',
+    'Square Meters',
+    'OpenHouse',
+    '3D',
+    'Entire place',
+    'Room',
+    '',
+    ' ',
+    ' $ ',
+    'x',
+    0,
+    -1,
+    1.5,
+    2000,
+    91,
+    -181,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    null,
+    true,
+    [],
+    ['a'],
+    [1],
+    [{ Key: 'k', value: 'v' }],
+    [{ Key: 'k', value: 'v', extra: 1 }],
+    [{ Key: 'k' }],
+    {},
   ),
   fc.double(),
   fc.string({ maxLength: 5 }),
@@ -37,11 +78,29 @@ describe('quick validation of the write shape', () => {
 
   it('takes the fast path for ordinary listings, with every optional field', () => {
     expect(quickValid(valid)).toBe(true);
-    expect(quickValid({
-      ...valid, Images: ['a.jpg'], Tours: '3D', Description: 'd', ExtensionColumn: [{ Key: 'k', value: 'v' }], Location: 'l', Address: 'a',
-      City: 'c', State: 's', ZIP: 'z', Latitude: 41.9, Longitude: -87.6, SalePrice: 1, UnitAreaPrice: 2, HOAMonth: 3, ZestimatePrice: 4,
-      RentPrice: 5, SpaceType: 'Room', DepositFee: 6,
-    })).toBe(true);
+    expect(
+      quickValid({
+        ...valid,
+        Images: ['a.jpg'],
+        Tours: '3D',
+        Description: 'd',
+        ExtensionColumn: [{ Key: 'k', value: 'v' }],
+        Location: 'l',
+        Address: 'a',
+        City: 'c',
+        State: 's',
+        ZIP: 'z',
+        Latitude: 41.9,
+        Longitude: -87.6,
+        SalePrice: 1,
+        UnitAreaPrice: 2,
+        HOAMonth: 3,
+        ZestimatePrice: 4,
+        RentPrice: 5,
+        SpaceType: 'Room',
+        DepositFee: 6,
+      }),
+    ).toBe(true);
     expect(quickValid({ ...valid, MLSNumber: ' 1 ' })).toBe(false);
     expect(quickValid({ ...valid, YearBuilt: 1990.5 })).toBe(false);
   });

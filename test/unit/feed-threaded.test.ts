@@ -25,15 +25,19 @@ async function readAll(options: Partial<FeedOptions> & { source: string; profile
   }
 }
 
-async function bothWays(options: Partial<FeedOptions> & { source: string; profile: FeedOptions['profile'] }): Promise<{ here: Read; worker: Read }> {
+async function bothWays(
+  options: Partial<FeedOptions> & { source: string; profile: FeedOptions['profile'] },
+): Promise<{ here: Read; worker: Read }> {
   const [here, worker] = await Promise.all([readAll({ ...options, thread: 'main' }), readAll({ ...options, thread: 'worker' })]);
   return { here, worker };
 }
 
 const mappingFile = (name: string): string => join(import.meta.dirname, '../../fixtures/mappings', name);
 
-const NATIVE_HEADER = 'MLSNumber,Url,SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,YearBuilt,DaysOnMarket,LotArea,BuildingArea,AreaUnit,ParkingSpots,Address';
-const nativeRow = (i: number): string => `M${i},https://example.com/m${i},for_sale,Active,$,Condo,${i % 5},1,1990,3,0,${700 + (i % 300)},Square Feet,1,${i} Main St`;
+const NATIVE_HEADER =
+  'MLSNumber,Url,SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,YearBuilt,DaysOnMarket,LotArea,BuildingArea,AreaUnit,ParkingSpots,Address';
+const nativeRow = (i: number): string =>
+  `M${i},https://example.com/m${i},for_sale,Active,$,Condo,${i % 5},1,1990,3,0,${700 + (i % 300)},Square Feet,1,${i} Main St`;
 
 let dir: string;
 beforeAll(async () => {
@@ -78,7 +82,15 @@ describe('a feed read in a worker thread', () => {
   it('delivers every row before a bad byte deep in the file, then the same error', async () => {
     const head = `${NATIVE_HEADER}\n${Array.from({ length: 5000 }, (_, i) => nativeRow(i)).join('\n')}\n`;
     const path = join(dir, 'deep.csv');
-    await writeFile(path, Buffer.concat([Buffer.from(head), Buffer.from('M9999,https://example.com/x,for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,Caf'), Buffer.from([0xe9]), Buffer.from(' St\n')]));
+    await writeFile(
+      path,
+      Buffer.concat([
+        Buffer.from(head),
+        Buffer.from('M9999,https://example.com/x,for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,Caf'),
+        Buffer.from([0xe9]),
+        Buffer.from(' St\n'),
+      ]),
+    );
     const { here, worker } = await bothWays({ source: path, profile: 'native' });
     expect(here.error).toMatchObject({ code: 'FEED_UNREADABLE' });
     expect(here.error?.message).toContain('is not valid utf-8');

@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openFeed, type FeedOptions, type FeedRow } from '../../src/feed/open-feed.js';
 import { fixture, readFeedWith } from '../helpers/feed.js';
 
-
 const readFeed = (options: Partial<FeedOptions> & { source: string }) => readFeedWith('native', options);
 
 /** The error a feed fails with, whether at open or while its rows are read. */
@@ -18,8 +17,10 @@ async function failure(options: Partial<FeedOptions> & { source: string }): Prom
   throw new Error('expected the feed to fail');
 }
 
-const NATIVE_HEADER = 'MLSNumber,Url,SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,YearBuilt,DaysOnMarket,LotArea,BuildingArea,AreaUnit,ParkingSpots,Address';
-const nativeRow = (i: number, address = `${i} Main St`): string => `M${i},https://example.com/m${i},for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,${address}`;
+const NATIVE_HEADER =
+  'MLSNumber,Url,SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,YearBuilt,DaysOnMarket,LotArea,BuildingArea,AreaUnit,ParkingSpots,Address';
+const nativeRow = (i: number, address = `${i} Main St`): string =>
+  `M${i},https://example.com/m${i},for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,${address}`;
 
 describe('unreadable feeds stop with one clear message', () => {
   let dir: string;
@@ -37,7 +38,10 @@ describe('unreadable feeds stop with one clear message', () => {
 
   it('a missing file', async () => {
     const path = join(dir, 'nope.csv');
-    expect(await failure({ source: path })).toEqual({ code: 'FEED_UNREADABLE', message: `Feed ${path} is unreadable: file not found. Check the --feed path.` });
+    expect(await failure({ source: path })).toEqual({
+      code: 'FEED_UNREADABLE',
+      message: `Feed ${path} is unreadable: file not found. Check the --feed path.`,
+    });
   });
 
   it('an empty file', async () => {
@@ -75,7 +79,10 @@ describe('unreadable feeds stop with one clear message', () => {
   });
 
   it('a record larger than the limit names its line', async () => {
-    const path = await write('unclosed.csv', `${NATIVE_HEADER}\n${nativeRow(1)}\n${nativeRow(2, '"2 Main St')}\n${Array.from({ length: 50 }, (_, i) => nativeRow(i + 3)).join('\n')}\n`);
+    const path = await write(
+      'unclosed.csv',
+      `${NATIVE_HEADER}\n${nativeRow(1)}\n${nativeRow(2, '"2 Main St')}\n${Array.from({ length: 50 }, (_, i) => nativeRow(i + 3)).join('\n')}\n`,
+    );
     const { code, message } = await failure({ source: path, maxRecordBytes: 500 });
     expect(code).toBe('FEED_UNREADABLE');
     expect(message).toContain('the record starting on line 3 is larger than 500 bytes. Look for an unclosed quote on that line');
@@ -131,7 +138,12 @@ describe('encodings and byte-level traps', () => {
 
   it('finds a bad byte deep in a large file at its exact offset', async () => {
     const head = `${NATIVE_HEADER}\n${Array.from({ length: 2000 }, (_, i) => nativeRow(i)).join('\n')}\n`;
-    const bytes = Buffer.concat([Buffer.from(head), Buffer.from('M9999,https://example.com/x,for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,Caf'), Buffer.from([0xe9]), Buffer.from(' St\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from(head),
+      Buffer.from('M9999,https://example.com/x,for_sale,Active,$,Condo,2,1,1990,3,0,800,Square Feet,1,Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(' St\n'),
+    ]);
     const path = join(dir, 'deep.csv');
     await writeFile(path, bytes);
     const offset = bytes.indexOf(0xe9);

@@ -8,7 +8,12 @@ import { indexRemoteKeys } from '../../src/domain/snapshot/remote-key-index.js';
 import { listing, remote } from './planner-fixture.js';
 
 function gone(count: number): PlannedDelete[] {
-  return Array.from({ length: count }, (_, i) => ({ key: `k${i}`, keyType: 'MLSNumber' as const, reason: 'gone' as const, listingKey: `k${i}` }));
+  return Array.from({ length: count }, (_, i) => ({
+    key: `k${i}`,
+    keyType: 'MLSNumber' as const,
+    reason: 'gone' as const,
+    listingKey: `k${i}`,
+  }));
 }
 
 function planWith(deletes: PlannedDelete[]): Plan {
@@ -19,8 +24,17 @@ function guard(overrides: Partial<GuardInput>): ReturnType<typeof checkGuard> {
   const feedRows = overrides.feedRows ?? 200;
   const rejectedRows = overrides.rejectedRows ?? 0;
   return checkGuard({
-    plan: planWith([]), feedRows, validRows: feedRows - rejectedRows, rejectedRows, remoteComplete: true, remoteIncompleteReasons: [],
-    managedCount: 200, maxDeletes: { kind: 'percent', value: 10 }, maxRejectedPercent: 5, force: false, ...overrides,
+    plan: planWith([]),
+    feedRows,
+    validRows: feedRows - rejectedRows,
+    rejectedRows,
+    remoteComplete: true,
+    remoteIncompleteReasons: [],
+    managedCount: 200,
+    maxDeletes: { kind: 'percent', value: 10 },
+    maxRejectedPercent: 5,
+    force: false,
+    ...overrides,
   });
 }
 
@@ -38,7 +52,9 @@ describe('checkGuard', () => {
   });
 
   it('refuses deletes above a count, and any delete when nothing is managed', () => {
-    expect(guard({ plan: planWith(gone(26)), maxDeletes: { kind: 'count', value: 25 } }).reasons[0]).toContain('--max-deletes 26 or --force');
+    expect(guard({ plan: planWith(gone(26)), maxDeletes: { kind: 'count', value: 25 } }).reasons[0]).toContain(
+      '--max-deletes 26 or --force',
+    );
     expect(guard({ plan: planWith(gone(25)), maxDeletes: { kind: 'count', value: 25 } }).ok).toBe(true);
     expect(guard({ plan: planWith(gone(1)), managedCount: 0, remoteListings: 5 }).ok).toBe(false);
   });
@@ -94,7 +110,9 @@ describe('parseMaxDeletes', () => {
   });
 
   it.each(['', 'ten', '-1', '1.5', '150%', '%', '10%%'])('rejects %j with a USAGE error', (text) => {
-    expect(() => parseMaxDeletes(text)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('--max-deletes') }));
+    expect(() => parseMaxDeletes(text)).toThrow(
+      expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('--max-deletes') }),
+    );
   });
 });
 

@@ -8,16 +8,28 @@ describe('listingHash stays the hash the ledger holds', () => {
   it('gives the digests an earlier release stored for the same listings', () => {
     // Recorded with the previous canonical writer: a change here would make every ledger entry look stale.
     expect(listingHash(listing('100'))).toBe('44cbbca8abbb8c9bf7b9a5e2f0ebf5ee61577397cbbaf06f8ba5519be0e632d2');
-    const awkward = listing('7', { Description: 'Caf\u00e9 "quoted"\n\ud83d\ude00 \ud800', Images: ['https://a/1.jpg', 'https://a/2.jpg'], Latitude: -0, Longitude: 12.3456789, Location: 'Uptown' });
+    const awkward = listing('7', {
+      Description: 'Caf\u00e9 "quoted"\n\ud83d\ude00 \ud800',
+      Images: ['https://a/1.jpg', 'https://a/2.jpg'],
+      Latitude: -0,
+      Longitude: 12.3456789,
+      Location: 'Uptown',
+    });
     expect(listingHash(awkward)).toBe('8a161a5722c2d5f0361a1e1f028ac056c0f136684ff939a38380a3148a1fe027');
   });
 
   it('writes listings without ExtensionColumn exactly like the generic canonical writer', () => {
     fc.assert(
-      fc.property(fc.string(), fc.double(), fc.array(fc.string(), { maxLength: 3 }), fc.option(fc.string(), { nil: undefined }), (text, value, images, location) => {
-        const candidate: ListingFields = { ...listing('1'), Description: text, Latitude: value, Images: images, Location: location };
-        expect(canonicalListingJson(candidate)).toBe(canonicalJson(candidate));
-      }),
+      fc.property(
+        fc.string(),
+        fc.double(),
+        fc.array(fc.string(), { maxLength: 3 }),
+        fc.option(fc.string(), { nil: undefined }),
+        (text, value, images, location) => {
+          const candidate: ListingFields = { ...listing('1'), Description: text, Latitude: value, Images: images, Location: location };
+          expect(canonicalListingJson(candidate)).toBe(canonicalJson(candidate));
+        },
+      ),
     );
   });
 });

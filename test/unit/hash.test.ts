@@ -37,9 +37,19 @@ describe('listingHash', () => {
   it('matches the generic canonical writer for every field (no field forgotten)', () => {
     const full: ListingFields = {
       ...listing('1'),
-      Tours: '3D', Description: 'Line "one"\nline\\two', ExtensionColumn: [{ value: 'v', Key: 'k' }], Location: 'Loc',
-      Address: '1 Main', State: 'CA', ZIP: '95112', UnitAreaPrice: 862.07, HOAMonth: 450, ZestimatePrice: 1.2e6,
-      RentPrice: 0, SpaceType: 'Room', DepositFee: 99.5,
+      Tours: '3D',
+      Description: 'Line "one"\nline\\two',
+      ExtensionColumn: [{ value: 'v', Key: 'k' }],
+      Location: 'Loc',
+      Address: '1 Main',
+      State: 'CA',
+      ZIP: '95112',
+      UnitAreaPrice: 862.07,
+      HOAMonth: 450,
+      ZestimatePrice: 1.2e6,
+      RentPrice: 0,
+      SpaceType: 'Room',
+      DepositFee: 99.5,
     };
     expect(Object.keys(full).sort()).toEqual([...LISTING_FIELD_NAMES].sort());
     expect(canonicalListingJson(full)).toBe(canonicalJson(full));

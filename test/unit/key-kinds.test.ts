@@ -48,7 +48,12 @@ describe('keyKind', () => {
 
 describe('doctor text', () => {
   it('formats bytes', () => {
-    expect([formatBytes(0), formatBytes(1023), formatBytes(1536), formatBytes(5 * 1024 ** 3)]).toEqual(['0 B', '1023 B', '1.5 KiB', '5.0 GiB']);
+    expect([formatBytes(0), formatBytes(1023), formatBytes(1536), formatBytes(5 * 1024 ** 3)]).toEqual([
+      '0 B',
+      '1023 B',
+      '1.5 KiB',
+      '5.0 GiB',
+    ]);
   });
 
   it('shows unknown settings with the reason, estimates with ~, and each warning', () => {
@@ -60,7 +65,13 @@ describe('doctor text', () => {
         appendonly: { value: 'yes', source: 'CONFIG GET' },
         appendfsync: { value: null, source: 'unknown', reason: 'CONFIG GET refused (NOPERM)' },
       },
-      keys: { total: 30_000, bytes: 2048, measuredKeys: 20_000, estimated: true, kinds: [{ kind: 'key-index', keys: 30_000, bytes: 2048, measuredKeys: 20_000 }] },
+      keys: {
+        total: 30_000,
+        bytes: 2048,
+        measuredKeys: 20_000,
+        estimated: true,
+        kinds: [{ kind: 'key-index', keys: 30_000, bytes: 2048, measuredKeys: 20_000 }],
+      },
       retention: { keepDays: 30, keepRuns: 200, runsPastRetention: 0 },
       warnings: [{ code: 'MEMORY_HIGH', message: 'used memory is 90%' }],
     };

@@ -45,7 +45,10 @@ describe('layer rules', () => {
   it.each([
     ['src/domain/snapshot/probe.ts', "import { x } from '../plan.js';"],
     ['src/feed/probe.ts', "import { x } from '../domain/listing.js';"],
-    ['src/queue/probe.ts', "import { x } from '../store/ledger.js';\nimport { y } from '../api/errors.js';\nimport { z } from '../../jobs/registry.js';"],
+    [
+      'src/queue/probe.ts',
+      "import { x } from '../store/ledger.js';\nimport { y } from '../api/errors.js';\nimport { z } from '../../jobs/registry.js';",
+    ],
     ['src/sync/probe.ts', "import { x } from '../queue/enqueue.js';\nimport { y } from '../feed/open-feed.js';"],
     ['jobs/probe.ts', "import { x } from '../src/store/ledger.js';\nimport { y } from './support/lookup.js';"],
     ['src/cli/commands/probe.ts', "import { x } from '../../queue/worker.js';\nimport { Command } from 'commander';"],

@@ -17,7 +17,12 @@ const HASH_A = 'a'.repeat(64);
 const HASH_B = '0123456789abcdef'.repeat(4);
 
 describe('LedgerByPosition', () => {
-  const rows = remoteRows([remote('10', listing('K1')), remote('11', listing('K2')), remote('9', listing('K2')), remote('12', listing('', { Url: '' }))]);
+  const rows = remoteRows([
+    remote('10', listing('K1')),
+    remote('11', listing('K2')),
+    remote('9', listing('K2')),
+    remote('12', listing('', { Url: '' })),
+  ]);
   const index = indexRemoteKeys(rows, 'MLSNumber');
 
   it('holds each entry at the position of the copy the planner keeps, and counts keys the chatbot no longer holds', () => {
@@ -49,17 +54,24 @@ describe('LedgerByPosition', () => {
 describe('the planner with a ledger by position', () => {
   it('makes the plan it makes with the ledger map, in every mode and scope', () => {
     fc.assert(
-      fc.property(scenarioArb, fc.constantFrom<SyncMode>('mirror', 'upsert'), fc.constantFrom<DeleteScope>('managed', 'all'), (scenario, mode, deleteScope) => {
-        const feed = new Map(scenario.feed.map((item) => [item.MLSNumber, item]));
-        const snapshot = remoteRows(scenario.remote.map((item, i) => remote(String(100 + i), item)));
-        const map = new Map<string, LedgerEntry>(scenario.ledger.map((item) => [item.MLSNumber, { hash: listingHash(item), writtenAt: 0, runId: 'run-0' }]));
-        const index = indexRemoteKeys(snapshot, 'MLSNumber');
-        const byPosition = new LedgerByPosition(index, snapshot.length);
-        for (const [key, entry] of map) byPosition.add(key, entry.hash);
-        const context = { chatbot: 'bot', keyType: 'MLSNumber', mode, deleteScope, feed, remote: snapshot } as const;
-        expect(byPosition.size).toBe(map.size);
-        expect(planSync({ ...context, index, ledger: byPosition })).toEqual(planSync({ ...context, ledger: map }));
-      }),
+      fc.property(
+        scenarioArb,
+        fc.constantFrom<SyncMode>('mirror', 'upsert'),
+        fc.constantFrom<DeleteScope>('managed', 'all'),
+        (scenario, mode, deleteScope) => {
+          const feed = new Map(scenario.feed.map((item) => [item.MLSNumber, item]));
+          const snapshot = remoteRows(scenario.remote.map((item, i) => remote(String(100 + i), item)));
+          const map = new Map<string, LedgerEntry>(
+            scenario.ledger.map((item) => [item.MLSNumber, { hash: listingHash(item), writtenAt: 0, runId: 'run-0' }]),
+          );
+          const index = indexRemoteKeys(snapshot, 'MLSNumber');
+          const byPosition = new LedgerByPosition(index, snapshot.length);
+          for (const [key, entry] of map) byPosition.add(key, entry.hash);
+          const context = { chatbot: 'bot', keyType: 'MLSNumber', mode, deleteScope, feed, remote: snapshot } as const;
+          expect(byPosition.size).toBe(map.size);
+          expect(planSync({ ...context, index, ledger: byPosition })).toEqual(planSync({ ...context, ledger: map }));
+        },
+      ),
       { numRuns: 300 },
     );
   });

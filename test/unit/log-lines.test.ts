@@ -22,7 +22,10 @@ describe('CLI log lines', () => {
   });
 
   it('stay JSON with --json and when stderr is not a terminal', () => {
-    for (const [isTTY, json] of [[true, true], [false, undefined]] as const) {
+    for (const [isTTY, json] of [
+      [true, true],
+      [false, undefined],
+    ] as const) {
       const io = captured(isTTY);
       createCliLogger(config, io as never, json).info({ n: 1 }, 'hello');
       expect(JSON.parse(io.text())).toMatchObject({ level: 30, msg: 'hello', n: 1 });

@@ -24,8 +24,19 @@ function failure(run: () => unknown): { code: string; message: string } {
 describe('parseSetValues', () => {
   it('types values by the field types of spec 2.1', () => {
     expect(
-      parseSetValues(['Name=My bot', 'Temperature=1', 'VerifyDomain=true', 'EnablePushToTalk=false', 'ChatBubbleColor=rgb(1,2,3)', 'WelcomeMessage=a=b'], shape, reserved),
-    ).toEqual({ Name: 'My bot', Temperature: 1, VerifyDomain: true, EnablePushToTalk: false, ChatBubbleColor: 'rgb(1,2,3)', WelcomeMessage: 'a=b' });
+      parseSetValues(
+        ['Name=My bot', 'Temperature=1', 'VerifyDomain=true', 'EnablePushToTalk=false', 'ChatBubbleColor=rgb(1,2,3)', 'WelcomeMessage=a=b'],
+        shape,
+        reserved,
+      ),
+    ).toEqual({
+      Name: 'My bot',
+      Temperature: 1,
+      VerifyDomain: true,
+      EnablePushToTalk: false,
+      ChatBubbleColor: 'rgb(1,2,3)',
+      WelcomeMessage: 'a=b',
+    });
   });
 
   it('reads each field kind from the schema', () => {
@@ -39,15 +50,21 @@ describe('parseSetValues', () => {
     const err = failure(() => parseSetValues(['Colour=rgb(1,2,3)'], shape, reserved));
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.message).toBe("unknown field 'Colour' (did you mean ChatBubbleColor or UserMessageColor?)");
-    expect(failure(() => parseSetValues(['Temprature=1'], shape, reserved)).message).toBe("unknown field 'Temprature' (did you mean Temperature?)");
-    expect(failure(() => parseSetValues(['Qqqqqqqq=1'], shape, reserved)).message).toMatch(/^unknown field 'Qqqqqqqq' \(valid fields: Name, Model, /);
+    expect(failure(() => parseSetValues(['Temprature=1'], shape, reserved)).message).toBe(
+      "unknown field 'Temprature' (did you mean Temperature?)",
+    );
+    expect(failure(() => parseSetValues(['Qqqqqqqq=1'], shape, reserved)).message).toMatch(
+      /^unknown field 'Qqqqqqqq' \(valid fields: Name, Model, /,
+    );
   });
 
   it('rejects wrong types, bad syntax, reserved and repeated fields', () => {
     expect(failure(() => parseSetValues(['Temperature=hot'], shape, reserved)).message).toBe(
       '--set Temperature=hot: Temperature must be a whole number (e.g. --set Temperature=1)',
     );
-    expect(failure(() => parseSetValues(['VerifyDomain=yes'], shape, reserved)).message).toBe('--set VerifyDomain=yes: VerifyDomain must be true or false');
+    expect(failure(() => parseSetValues(['VerifyDomain=yes'], shape, reserved)).message).toBe(
+      '--set VerifyDomain=yes: VerifyDomain must be true or false',
+    );
     const usage = failure(() => parseSetValues(['Name'], shape, reserved));
     expect(usage).toMatchObject({ code: 'USAGE', message: "--set expects Field=value (got 'Name')" });
     expect(failure(() => parseSetValues(['serialNumber=x'], shape, reserved)).message).toContain('given by --chatbot');
@@ -65,11 +82,16 @@ describe('nearestNames', () => {
 describe('validateInput', () => {
   it('reports integers, colours and unknown fields on one line', () => {
     const err = failure(() =>
-      validateInput(chatbotSettingsSchema, { serialNumber: 'b', Temperature: 1.5, ChatBubbleColor: 'red', Colour: 1 }, 'settings.json', Object.keys(shape)),
+      validateInput(
+        chatbotSettingsSchema,
+        { serialNumber: 'b', Temperature: 1.5, ChatBubbleColor: 'red', Colour: 1 },
+        'settings.json',
+        Object.keys(shape),
+      ),
     );
     expect(err.code).toBe('INVALID_INPUT');
     expect(err.message).toBe(
-      "settings.json: Temperature must be a whole number (got 1.5); ChatBubbleColor must be a colour of the form rgb(r,g,b) with each part 0-255 (got \"red\"); unknown field 'Colour' (did you mean ChatBubbleColor or UserMessageColor?)",
+      'settings.json: Temperature must be a whole number (got 1.5); ChatBubbleColor must be a colour of the form rgb(r,g,b) with each part 0-255 (got "red"); unknown field \'Colour\' (did you mean ChatBubbleColor or UserMessageColor?)',
     );
   });
 
@@ -77,10 +99,13 @@ describe('validateInput', () => {
     expect(failure(() => validateInput(knowledgeEditSchema, { serialNumber: 'b', EnableSyncSiteMap: true }, 'k.json')).message).toBe(
       'k.json: SyncSiteMapDays is required when EnableSyncSiteMap is true (one of 30, 7, 1)',
     );
-    expect(failure(() => validateInput(knowledgeEditSchema, { serialNumber: 'b', EnableSyncSiteMap: true, SyncSiteMapDays: 5 }, 'k.json')).message).toBe(
-      'k.json: SyncSiteMapDays must be one of 30, 7, 1 (got 5)',
-    );
-    expect(validateInput(knowledgeEditSchema, { serialNumber: 'b', EnableSyncSiteMap: true, SyncSiteMapDays: 7 }, 'k.json')).toMatchObject({ SyncSiteMapDays: 7 });
+    expect(
+      failure(() => validateInput(knowledgeEditSchema, { serialNumber: 'b', EnableSyncSiteMap: true, SyncSiteMapDays: 5 }, 'k.json'))
+        .message,
+    ).toBe('k.json: SyncSiteMapDays must be one of 30, 7, 1 (got 5)');
+    expect(validateInput(knowledgeEditSchema, { serialNumber: 'b', EnableSyncSiteMap: true, SyncSiteMapDays: 7 }, 'k.json')).toMatchObject({
+      SyncSiteMapDays: 7,
+    });
   });
 
   it('names enum values and missing fields of the write shape', () => {
@@ -103,7 +128,13 @@ describe('readJsonFile', () => {
     await writeFile(good, '\uFEFF{"a": 1}');
     await writeFile(bad, '{\n  "a": 1,\n}\n');
     expect(await readJsonFile(good)).toEqual({ a: 1 });
-    await expect(readJsonFile(bad)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/bad\.json is not valid JSON: .*\(line 3, column 1\)$/) });
-    await expect(readJsonFile(join(dir, 'none.json'))).rejects.toMatchObject({ code: 'INVALID_INPUT', message: `cannot read ${join(dir, 'none.json')}: no such file` });
+    await expect(readJsonFile(bad)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/bad\.json is not valid JSON: .*\(line 3, column 1\)$/),
+    });
+    await expect(readJsonFile(join(dir, 'none.json'))).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: `cannot read ${join(dir, 'none.json')}: no such file`,
+    });
   });
 });

@@ -28,7 +28,8 @@ function countingFeed(rows: readonly FeedRow[]): OpenFeed & { pulled: () => numb
   };
 }
 
-const listingRows = (count: number): FeedRow[] => Array.from({ length: count }, (_, i) => ({ kind: 'listing', line: i + 2, key: `K${i}`, listing: listing(`K${i}`) }));
+const listingRows = (count: number): FeedRow[] =>
+  Array.from({ length: count }, (_, i) => ({ kind: 'listing', line: i + 2, key: `K${i}`, listing: listing(`K${i}`) }));
 
 /** Lets every pending promise and timer callback run. */
 async function settle(): Promise<void> {
@@ -45,10 +46,18 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 function managedPlanner(): Planner {
   const keys = Array.from({ length: 10 }, (_, i) => `K${i}`);
   const ledger = new Map<string, LedgerEntry>(keys.map((key) => [key, { hash: 'x', writtenAt: 0, runId: 'run-0' }]));
-  return createPlanner({ chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote: keys.map((key, i) => remote(String(100 + i), listing(key))), ledger });
+  return createPlanner({
+    chatbot: 'bot',
+    keyType: 'MLSNumber',
+    mode: 'mirror',
+    deleteScope: 'managed',
+    remote: keys.map((key, i) => remote(String(100 + i), listing(key))),
+    ledger,
+  });
 }
 
-const emptyPlanner = (): Planner => createPlanner({ chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote: [], ledger: new Map() });
+const emptyPlanner = (): Planner =>
+  createPlanner({ chatbot: 'bot', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote: [], ledger: new Map() });
 
 describe('planFeedRows backpressure', () => {
   it('pulls at most maxWaitingRows rows while the planner is not ready, then the rest', async () => {
@@ -84,9 +93,16 @@ describe('planFeedRows backpressure', () => {
 });
 
 describe('planFeedRows and rejected rows', () => {
-  const rejected = (line: number, extra: Partial<Extract<FeedRow, { kind: 'rejected' }>>): FeedRow => ({ kind: 'rejected', line, field: '(record)', value: '', reason: 'broken', ...extra });
+  const rejected = (line: number, extra: Partial<Extract<FeedRow, { kind: 'rejected' }>>): FeedRow => ({
+    kind: 'rejected',
+    line,
+    field: '(record)',
+    value: '',
+    reason: 'broken',
+    ...extra,
+  });
 
-  it('holds a broken row\'s key and every candidate: none of them is deleted', async () => {
+  it("holds a broken row's key and every candidate: none of them is deleted", async () => {
     const rows = [...listingRows(6), rejected(20, { key: 'K7' }), rejected(21, { keyCandidates: ['K8', 'Apt 4', 'K8,Apt 4'] })];
     const { planned } = await planFeedRows(countingFeed(rows), Promise.resolve(managedPlanner()));
     expect(planned.plan.deletes.map((d) => d.key)).toEqual(['K6', 'K9']);
@@ -117,7 +133,8 @@ describe('planFeedRows and the abort signal', () => {
     const options = { signal: controller.signal, where: 'https://feeds.test/x?…' };
     await expect(planFeedRows({ ...feed, rows: abortingAt10() }, Promise.resolve(emptyPlanner()), options)).rejects.toMatchObject({
       code: 'FEED_INTERRUPTED',
-      message: 'Feed https://feeds.test/x?… was not read to the end: the sync was interrupted, so nothing was planned or changed. Run the sync again.',
+      message:
+        'Feed https://feeds.test/x?… was not read to the end: the sync was interrupted, so nothing was planned or changed. Run the sync again.',
     });
     expect(feed.pulled()).toBe(10);
   });

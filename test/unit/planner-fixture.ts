@@ -63,4 +63,3 @@ export const scenarioArb = fc.record({
   remote: fc.array(fc.constantFrom(...KEYS).chain(listingArb), { maxLength: 12 }),
   ledger: fc.array(fc.constantFrom(...KEYS).chain(listingArb), { maxLength: 8 }),
 });
-

@@ -39,8 +39,12 @@ describe('createPlanner', () => {
     expect(result.plan.unchanged).toBe(1);
   });
 
-  it('keeps the lowest id even when it comes last, without reordering the caller\'s remote', () => {
-    const remoteCopies: RemoteListing[] = [remote('30', listing('100')), remote('4', listing('100', { City: 'Oakland' })), remote('100', listing('100'))];
+  it("keeps the lowest id even when it comes last, without reordering the caller's remote", () => {
+    const remoteCopies: RemoteListing[] = [
+      remote('30', listing('100')),
+      remote('4', listing('100', { City: 'Oakland' })),
+      remote('100', listing('100')),
+    ];
     const before = structuredClone(remoteCopies);
     const result = planInOrder(context({ remote: remoteCopies }), [listing('100')]);
     expect(remoteCopies).toEqual(before);
@@ -91,7 +95,9 @@ describe('createPlanner', () => {
     const keys = ['1', '2', '3', '4', '5', '6'];
     const variant = (key: string, price: number): ListingFields => listing(key, { SalePrice: price });
     const scenario = fc.record({
-      feed: fc.subarray(keys).chain((chosen) => fc.tuple(...chosen.map((key) => fc.constantFrom(100, 200).map((price) => variant(key, price))))),
+      feed: fc
+        .subarray(keys)
+        .chain((chosen) => fc.tuple(...chosen.map((key) => fc.constantFrom(100, 200).map((price) => variant(key, price))))),
       remote: fc.array(fc.tuple(fc.constantFrom(...keys), fc.constantFrom(100, 200), fc.nat(50)), { maxLength: 10 }),
       ledgerKeys: fc.subarray(keys),
       scope: fc.constantFrom('managed' as const, 'all' as const),
@@ -101,7 +107,11 @@ describe('createPlanner', () => {
       fc.property(scenario, ({ feed, remote: copies, ledgerKeys, scope, order }) => {
         // Distinct ids: a service never issues one id twice.
         const remoteListings = copies.map(([key, price, id], i) => remote(`${id}${i}`, variant(key, price)));
-        const ctx = context({ deleteScope: scope, remote: remoteListings, ledger: ledgerOf(...ledgerKeys.map((key) => variant(key, 100))) });
+        const ctx = context({
+          deleteScope: scope,
+          remote: remoteListings,
+          ledger: ledgerOf(...ledgerKeys.map((key) => variant(key, 100))),
+        });
         const shuffled = [...feed].sort((a, b) => order(a.MLSNumber) - order(b.MLSNumber));
         expect(planInOrder(ctx, shuffled)).toEqual(planInOrder(ctx, feed));
       }),

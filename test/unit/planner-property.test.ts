@@ -61,7 +61,11 @@ describe('planSync property', () => {
           if (entry !== undefined) expect(entry.hash).toBe(listingHash(wanted));
         }
         const again = planAgainst(feed, service, ledger);
-        expect({ creates: again.creates, updates: again.updates, deletes: again.deletes }).toEqual({ creates: [], updates: [], deletes: [] });
+        expect({ creates: again.creates, updates: again.updates, deletes: again.deletes }).toEqual({
+          creates: [],
+          updates: [],
+          deletes: [],
+        });
         expect(again.unchanged).toBe(feed.size);
       }),
       { numRuns: 300 },

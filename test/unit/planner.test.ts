@@ -16,8 +16,14 @@ function ledgerOf(...entries: Array<[string, ListingFields]>): Map<string, Ledge
 
 function plan(overrides: Partial<PlanInput>): ReturnType<typeof planSync> {
   return planSync({
-    chatbot: 'bot-1', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all',
-    feed: new Map(), remote: [], ledger: new Map(), ...overrides,
+    chatbot: 'bot-1',
+    keyType: 'MLSNumber',
+    mode: 'mirror',
+    deleteScope: 'all',
+    feed: new Map(),
+    remote: [],
+    ledger: new Map(),
+    ...overrides,
   });
 }
 
@@ -30,10 +36,15 @@ describe('planSync', () => {
     const { plan: p } = result;
     expect(p.creates.map((c) => c.key)).toEqual(['300']);
     expect(p.creates[0]?.hash).toBe(listingHash(listing('300')));
-    expect(p.updates).toEqual([{
-      key: '100', listing: listing('100', { SalePrice: 999_000 }), hash: listingHash(listing('100', { SalePrice: 999_000 })),
-      remoteId: '11', changes: [{ field: 'SalePrice', from: 1_250_000, to: 999_000 }],
-    }]);
+    expect(p.updates).toEqual([
+      {
+        key: '100',
+        listing: listing('100', { SalePrice: 999_000 }),
+        hash: listingHash(listing('100', { SalePrice: 999_000 })),
+        remoteId: '11',
+        changes: [{ field: 'SalePrice', from: 1_250_000, to: 999_000 }],
+      },
+    ]);
     expect(p.deletes).toEqual([{ key: '400', keyType: 'MLSNumber', reason: 'gone', listingKey: '400' }]);
     expect(p.unchanged).toBe(1);
     expect(result.remoteDuplicates).toEqual([]);
@@ -95,15 +106,24 @@ describe('planSync', () => {
 
   it('with scope managed cleans duplicates of keys in the feed or ledger only, in every mode', () => {
     const remoteCopies: RemoteListing[] = [
-      remote('1', listing('100')), remote('2', listing('100')),
-      remote('3', listing('200')), remote('4', listing('200')),
-      remote('5', listing('300')), remote('6', listing('300')),
+      remote('1', listing('100')),
+      remote('2', listing('100')),
+      remote('3', listing('200')),
+      remote('4', listing('200')),
+      remote('5', listing('300')),
+      remote('6', listing('300')),
     ];
     const result = plan({
-      mode: 'upsert', deleteScope: 'managed', feed: feedOf(listing('100')), remote: remoteCopies,
+      mode: 'upsert',
+      deleteScope: 'managed',
+      feed: feedOf(listing('100')),
+      remote: remoteCopies,
       ledger: ledgerOf(['200', listing('200')]),
     });
-    expect(result.plan.deletes.map((d) => [d.key, d.reason])).toEqual([['2', 'duplicate'], ['4', 'duplicate']]);
+    expect(result.plan.deletes.map((d) => [d.key, d.reason])).toEqual([
+      ['2', 'duplicate'],
+      ['4', 'duplicate'],
+    ]);
     expect(result.remoteDuplicates.map((d) => d.key)).toEqual(['100', '200', '300']);
   });
 
@@ -139,7 +159,11 @@ describe('planSync', () => {
     });
     const forward = plan(input(keys));
     const backward = plan(input([...keys].reverse()));
-    const summary = (r: ReturnType<typeof plan>): unknown => [r.plan.creates.map((c) => c.key), r.plan.updates.map((u) => u.key), r.plan.deletes];
+    const summary = (r: ReturnType<typeof plan>): unknown => [
+      r.plan.creates.map((c) => c.key),
+      r.plan.updates.map((u) => u.key),
+      r.plan.deletes,
+    ];
     expect(summary(backward)).toEqual(summary(forward));
     expect(forward.plan.creates.map((c) => c.key)).toEqual(['new-10', 'new-9', 'new-a', 'new-b', 'new-c']);
     const goneA = forward.plan.deletes.filter((d) => d.listingKey === 'gone-a').map((d) => d.key);

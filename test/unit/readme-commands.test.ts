@@ -14,14 +14,20 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 
 function shellLines(markdown: string): string[] {
   const blocks = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-  return blocks.flatMap((block) => block.split('\n')).map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line.length > 0 && !line.startsWith('#'));
+  return blocks
+    .flatMap((block) => block.split('\n'))
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line.length > 0 && !line.startsWith('#'));
 }
 
 function words(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
 }
 
-const program = buildProgram({ env: {}, stdout: new PassThrough(), stderr: new PassThrough(), onShutdown: () => {}, releases: createReleaseStack() }, () => {});
+const program = buildProgram(
+  { env: {}, stdout: new PassThrough(), stderr: new PassThrough(), onShutdown: () => {}, releases: createReleaseStack() },
+  () => {},
+);
 
 function resolve(args: string[]): { command: Command; rest: string[] } {
   let command: Command = program;
@@ -50,6 +56,7 @@ describe('README commands', () => {
     expect(command, `unknown command in: ${line}`).not.toBe(program);
     expect(command.commands.length, `${line} names a command group, not a command`).toBe(0);
     const known = new Set(command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)));
-    for (const flag of rest.filter((w) => w.startsWith('--'))) expect(known, `${flag} is not an option of '${command.name()}' (in: ${line})`).toContain(flag.split('=')[0]);
+    for (const flag of rest.filter((w) => w.startsWith('--')))
+      expect(known, `${flag} is not an option of '${command.name()}' (in: ${line})`).toContain(flag.split('=')[0]);
   });
 });

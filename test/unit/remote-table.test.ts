@@ -31,7 +31,11 @@ describe('RemoteTable', () => {
   });
 
   it('round-trips random valid listings with random subsets of fields (property)', () => {
-    const listing = fc.record({ id: fc.oneof(fc.nat().map(String), fc.string({ minLength: 1, maxLength: 8 })), i: fc.nat(500), drop: fc.array(fc.constantFrom(...Object.keys(listingFieldsSchema.shape)), { maxLength: 10 }) });
+    const listing = fc.record({
+      id: fc.oneof(fc.nat().map(String), fc.string({ minLength: 1, maxLength: 8 })),
+      i: fc.nat(500),
+      drop: fc.array(fc.constantFrom(...Object.keys(listingFieldsSchema.shape)), { maxLength: 10 }),
+    });
     fc.assert(
       fc.property(fc.array(listing, { maxLength: 30 }), (rows) => {
         const input: RemoteListing[] = rows.map(({ id, i, drop }) => {
@@ -65,22 +69,28 @@ describe('RemoteTable', () => {
   it('keeps repeated text as codes and still gives every value back past 65,534 distinct values', () => {
     const count = 70_000;
     const builder = new RemoteTableBuilder(10);
-    for (let i = 0; i < count; i++) builder.add({ id: String(i), fields: { City: i % 3 === 0 ? 'Chicago' : `City ${i}`, ...(i % 5 === 0 ? {} : { State: 'IL' }) } });
+    for (let i = 0; i < count; i++)
+      builder.add({ id: String(i), fields: { City: i % 3 === 0 ? 'Chicago' : `City ${i}`, ...(i % 5 === 0 ? {} : { State: 'IL' }) } });
     const table = builder.build();
     for (const i of [0, 1, 2, 65_534, 65_535, 65_536, 69_999]) {
       expect(table.fields(i)).toEqual({ City: i % 3 === 0 ? 'Chicago' : `City ${i}`, ...(i % 5 === 0 ? {} : { State: 'IL' }) });
     }
   });
-
 });
 
 describe('TextBytesColumn', () => {
   it('gives back unique text exactly: non-ASCII, empty, absent, longer than a length field, across many blocks', () => {
     const column = new TextBytesColumn();
     const long = 'x'.repeat(70_000);
-    const values = new Map<number, string>([[0, 'Café Montréal 🏠'], [1, ''], [3, long], [4, '  spaced  ']]);
+    const values = new Map<number, string>([
+      [0, 'Café Montréal 🏠'],
+      [1, ''],
+      [3, long],
+      [4, '  spaced  '],
+    ]);
     // ~48 MiB of URLs: dozens of 1 MiB blocks, each value within one.
-    for (let row = 5; row < 400_000; row++) values.set(row, `https://www.redfin.com/IL/Chicago/${row}-N-Clarendon-Ave-60640/unit-${row % 977}/home/${row * 7}`);
+    for (let row = 5; row < 400_000; row++)
+      values.set(row, `https://www.redfin.com/IL/Chicago/${row}-N-Clarendon-Ave-60640/unit-${row % 977}/home/${row * 7}`);
     for (const [row, value] of values) column.set(row, value, 400_000);
     for (const [row, value] of values) expect(column.get(row)).toBe(value);
     expect(column.get(2)).toBeUndefined();

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, isRateLimited, mayHaveReachedService, parseRetryAfter, retryAfterMs, type ApiErrorDetails } from '../../src/api/errors.js';
+import {
+  ApiError,
+  isRateLimited,
+  mayHaveReachedService,
+  parseRetryAfter,
+  retryAfterMs,
+  type ApiErrorDetails,
+} from '../../src/api/errors.js';
 import { errors as undiciErrors } from 'undici';
 import { transportFailure } from '../../src/api/transport-failure.js';
-import {
-  DEFAULT_RETRY_TABLE,
-  isRetryable,
-  mergeRetryTable,
-  retryTableOverrideSchema,
-} from '../../src/api/retry-policy.js';
+import { DEFAULT_RETRY_TABLE, isRetryable, mergeRetryTable, retryTableOverrideSchema } from '../../src/api/retry-policy.js';
 
 const sent = (extra: Partial<ApiErrorDetails> = {}): ApiErrorDetails => ({ endpoint: 'createListing', phase: 'sent', ...extra });
 
@@ -28,15 +30,33 @@ describe('isRetryable with DEFAULT_RETRY_TABLE', () => {
   });
 
   it.each([
-    [500, true], [502, true], [503, true], [504, true], [599, true], [429, true], [408, true],
-    [400, false], [404, false], [409, false], [422, false], [302, false], [600, false],
+    [500, true],
+    [502, true],
+    [503, true],
+    [504, true],
+    [599, true],
+    [429, true],
+    [408, true],
+    [400, false],
+    [404, false],
+    [409, false],
+    [422, false],
+    [302, false],
+    [600, false],
   ])('HTTP status %i → %s', (status, expected) => {
     expect(isRetryable({ code: 'HTTP_STATUS', details: { status } })).toBe(expected);
   });
 
   it.each([
-    [500, true], [503, true], [1001, true], [429, true],
-    [400, false], [404, false], [422, false], [300, false], [0, false],
+    [500, true],
+    [503, true],
+    [1001, true],
+    [429, true],
+    [400, false],
+    [404, false],
+    [422, false],
+    [300, false],
+    [0, false],
   ])('envelope Code %i → %s', (envelopeCode, expected) => {
     expect(isRetryable({ code: 'ENVELOPE_FAILURE', details: { envelopeCode } })).toBe(expected);
   });
@@ -137,9 +157,17 @@ describe('rate limiting and Retry-After', () => {
   });
 
   it.each([
-    ['1', 1000], ['0', 0], ['120', 120_000], ['1.5', 1500], [' 2 ', 2000],
-    ['Sat, 21 Nov 2026 10:00:30 GMT', 30_000], ['Sat, 21 Nov 2026 09:59:00 GMT', 0],
-    ['soon', undefined], ['', undefined], [undefined, undefined], ['-1', undefined],
+    ['1', 1000],
+    ['0', 0],
+    ['120', 120_000],
+    ['1.5', 1500],
+    [' 2 ', 2000],
+    ['Sat, 21 Nov 2026 10:00:30 GMT', 30_000],
+    ['Sat, 21 Nov 2026 09:59:00 GMT', 0],
+    ['soon', undefined],
+    ['', undefined],
+    [undefined, undefined],
+    ['-1', undefined],
   ])('Retry-After %j → %j ms', (header, expected) => {
     expect(parseRetryAfter(header, Date.parse('Sat, 21 Nov 2026 10:00:00 GMT'))).toBe(expected);
   });

@@ -45,7 +45,10 @@ describe('retryRead', () => {
   it('decides with the table it is given: an override without envelope 500 fails at once', async () => {
     const table = mergeRetryTable(DEFAULT_RETRY_TABLE, retryTableOverrideSchema.parse({ envelopeCodes: '429' }));
     const script = scriptedRead(envelope500(), envelope500());
-    await expect(retryRead(script.read, { ...FAST, table })).rejects.toMatchObject({ code: 'ENVELOPE_FAILURE', details: { envelopeCode: 500 } });
+    await expect(retryRead(script.read, { ...FAST, table })).rejects.toMatchObject({
+      code: 'ENVELOPE_FAILURE',
+      details: { envelopeCode: 500 },
+    });
     expect(script.calls()).toBe(1);
   });
 
@@ -77,7 +80,9 @@ describe('retryRead', () => {
     const reason = new Error('stopping');
     setTimeout(() => controller.abort(reason), 20);
     const started = Date.now();
-    await expect(retryRead(script.read, { ...FAST, baseMs: 60_000, maxMs: 60_000, random: () => 0.999, signal: controller.signal })).rejects.toBe(reason);
+    await expect(
+      retryRead(script.read, { ...FAST, baseMs: 60_000, maxMs: 60_000, random: () => 0.999, signal: controller.signal }),
+    ).rejects.toBe(reason);
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(script.calls()).toBe(1);
   });

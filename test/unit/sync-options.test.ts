@@ -6,8 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { toSyncRequest, type RawSyncOptions } from '../../src/cli/sync-options.js';
 
 const RAW: RawSyncOptions = {
-  chatbot: 'bot-1', feed: 'fixtures/feed.csv', profile: 'native', encoding: 'utf-8', keyType: 'MLSNumber', mode: 'mirror',
-  deleteScope: 'managed', maxDeletes: '10%', maxRejected: '5%', pageSize: '100', force: false,
+  chatbot: 'bot-1',
+  feed: 'fixtures/feed.csv',
+  profile: 'native',
+  encoding: 'utf-8',
+  keyType: 'MLSNumber',
+  mode: 'mirror',
+  deleteScope: 'managed',
+  maxDeletes: '10%',
+  maxRejected: '5%',
+  pageSize: '100',
+  force: false,
 };
 
 function maxRejected(text: string): number {

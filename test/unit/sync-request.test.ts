@@ -9,7 +9,20 @@ import { errorCode } from '../../src/errors.js';
 import { parseStoredRequest } from '../../src/sync/sync-request.js';
 
 const stored = toSyncRequest(
-  { chatbot: 'bot', feed: 'https://feeds.example/acme.csv', profile: 'redfin', encoding: 'utf-8', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', maxDeletes: '10%', maxRejected: '5%', pageSize: '100', force: false, delimiter: 'tab' },
+  {
+    chatbot: 'bot',
+    feed: 'https://feeds.example/acme.csv',
+    profile: 'redfin',
+    encoding: 'utf-8',
+    keyType: 'MLSNumber',
+    mode: 'mirror',
+    deleteScope: 'managed',
+    maxDeletes: '10%',
+    maxRejected: '5%',
+    pageSize: '100',
+    force: false,
+    delimiter: 'tab',
+  },
   { dryRun: false, trigger: 'schedule' },
 );
 
@@ -21,7 +34,10 @@ describe('a stored sync request', () => {
   it('that is not one this version can run stops with INVALID_INPUT naming every bad field', () => {
     const thrown = (() => {
       try {
-        parseStoredRequest({ ...stored, mode: 'sideways', feed: { source: 'x.csv', profile: 'zillow' }, maxRejectedPercent: '5%' }, 'scheduled sync of bot');
+        parseStoredRequest(
+          { ...stored, mode: 'sideways', feed: { source: 'x.csv', profile: 'zillow' }, maxRejectedPercent: '5%' },
+          'scheduled sync of bot',
+        );
       } catch (error) {
         return error;
       }

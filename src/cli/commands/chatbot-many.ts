@@ -68,7 +68,11 @@ async function requireKnownChatbots(io: CliIo, config: Config, logger: Logger, e
   const api = createClientFromConfig(config, logger, 'api');
   const release = io.releases.push('API client', () => api.close());
   try {
-    const unknown = await unknownChatbots(api, edits.map((edit) => edit.serialNumber), { retryTable: config.api.retryTable });
+    const unknown = await unknownChatbots(
+      api,
+      edits.map((edit) => edit.serialNumber),
+      { retryTable: config.api.retryTable },
+    );
     if (unknown.length > 0) throw chatbotNotFoundError(unknown);
   } finally {
     // Only needed for this check: the jobs make their calls through the workers' client.
@@ -87,9 +91,16 @@ export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Prom
   const ctx = await queueContextOnStack(io, config, flags.wait || flags.work ? 'session' : 'producer', logger);
   if (flags.work) await workersOnStack(io, config, recordedClientOnStack(io, config, logger, ctx), ctx, logger);
   const bars = createProgressBars(io, flags.json);
-  const run = chatbotEditsRun(edits.map((edit) => edit.serialNumber), newRunId(Date.now(), randomBytes(4).toString('hex')), Date.now());
+  const run = chatbotEditsRun(
+    edits.map((edit) => edit.serialNumber),
+    newRunId(Date.now(), randomBytes(4).toString('hex')),
+    Date.now(),
+  );
   await enqueueChatbotEdits(edits, run, { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) });
-  const result: { runId: string; chatbots: string[]; edited?: number; failed?: number } = { runId: run.id, chatbots: edits.map((e) => e.serialNumber) };
+  const result: { runId: string; chatbots: string[]; edited?: number; failed?: number } = {
+    runId: run.id,
+    chatbots: edits.map((e) => e.serialNumber),
+  };
   if (flags.wait || flags.work) {
     const counts = await waitForRun(ctx.store, run.id, { onProgress: (c) => bars.update('edits', c.finishedJobs, c.totalJobs) });
     result.edited = counts.edited;
@@ -97,6 +108,9 @@ export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Prom
   }
   await bars.stop();
   if (flags.json) printJson(io, result);
-  else io.stdout.write(`run ${run.id}: ${edits.length} chatbot edits enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`);
+  else
+    io.stdout.write(
+      `run ${run.id}: ${edits.length} chatbot edits enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`,
+    );
   return (result.failed ?? 0) > 0 ? EXIT.failed : EXIT.ok;
 }

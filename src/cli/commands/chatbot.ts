@@ -45,7 +45,8 @@ function settingsHelp(): string {
  */
 export async function chatbotEditSettings(options: ChatbotEditOptions): Promise<ChatbotSettings> {
   const pairs = options.set ?? [];
-  if (pairs.length > 0 && options.file !== undefined) throw new UsageError('give either --set Field=value ... or --file settings.json, not both');
+  if (pairs.length > 0 && options.file !== undefined)
+    throw new UsageError('give either --set Field=value ... or --file settings.json, not both');
   if (options.file !== undefined) {
     const content = asObject(await readJsonFile(options.file), options.file);
     const serialNumber = chatbotFrom(options.chatbot, content.serialNumber, 'serialNumber');
@@ -78,24 +79,31 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
     .option('--wait', 'with --many: wait until every edit job finished')
     .option('--work', 'with --many: also run workers in this process (implies --wait)')
     .addHelpText('after', settingsHelp);
-  addConnectionOptions(addSharedFlags(edit, ['redisUrl', 'prefix'], { when: 'with --many' })).action((options: ChatbotEditOptions & Partial<ManyEditFlags>) =>
-    host.run(() => {
-      if (options.many !== undefined) {
-        if (options.set !== undefined || options.file !== undefined || options.chatbot !== undefined) {
-          throw new UsageError('--many takes the chatbots from its file: leave out --chatbot, --set and --file');
+  addConnectionOptions(addSharedFlags(edit, ['redisUrl', 'prefix'], { when: 'with --many' })).action(
+    (options: ChatbotEditOptions & Partial<ManyEditFlags>) =>
+      host.run(() => {
+        if (options.many !== undefined) {
+          if (options.set !== undefined || options.file !== undefined || options.chatbot !== undefined) {
+            throw new UsageError('--many takes the chatbots from its file: leave out --chatbot, --set and --file');
+          }
+          return runManyEdit(host, { ...options, many: options.many });
         }
-        return runManyEdit(host, { ...options, many: options.many });
-      }
-      return withServiceClient(options, host.io, 'api', () => chatbotEditSettings(options), async ({ client, json, io }, settings) => {
-        const result = await client.editChatbot(settings);
-        const changed = Object.keys(settings).filter((field) => field !== 'serialNumber');
-        if (json) printJson(io, { chatbot: settings.serialNumber, result, changed });
-        else io.stdout.write(`chatbot ${settings.serialNumber}: updated ${changed.join(', ')}\n`);
-        if (result === 1) return EXIT.ok;
-        io.stderr.write(`listing-sync: chatbot ${settings.serialNumber}: the service answered ${result} (1 means success)\n`);
-        return EXIT.failed;
-      });
-    }),
+        return withServiceClient(
+          options,
+          host.io,
+          'api',
+          () => chatbotEditSettings(options),
+          async ({ client, json, io }, settings) => {
+            const result = await client.editChatbot(settings);
+            const changed = Object.keys(settings).filter((field) => field !== 'serialNumber');
+            if (json) printJson(io, { chatbot: settings.serialNumber, result, changed });
+            else io.stdout.write(`chatbot ${settings.serialNumber}: updated ${changed.join(', ')}\n`);
+            if (result === 1) return EXIT.ok;
+            io.stderr.write(`listing-sync: chatbot ${settings.serialNumber}: the service answered ${result} (1 means success)\n`);
+            return EXIT.failed;
+          },
+        );
+      }),
   );
 
   addConnectionOptions(
@@ -106,14 +114,20 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
       .option('--file <knowledge.json>', 'a JSON object with the knowledge-base edit'),
   ).action((options: KnowledgeOptions) =>
     host.run(() =>
-      withServiceClient(options, host.io, 'api', () => knowledgeEdit(options), async ({ client, json, io }, edit) => {
-        const result = await client.editKnowledge(edit);
-        if (json) printJson(io, { chatbot: edit.serialNumber, result });
-        else io.stdout.write(`chatbot ${edit.serialNumber}: knowledge base ${result ? 'updated' : 'NOT updated'}\n`);
-        if (result) return EXIT.ok;
-        io.stderr.write(`listing-sync: chatbot ${edit.serialNumber}: the service answered false for the knowledge edit\n`);
-        return EXIT.failed;
-      }),
+      withServiceClient(
+        options,
+        host.io,
+        'api',
+        () => knowledgeEdit(options),
+        async ({ client, json, io }, edit) => {
+          const result = await client.editKnowledge(edit);
+          if (json) printJson(io, { chatbot: edit.serialNumber, result });
+          else io.stdout.write(`chatbot ${edit.serialNumber}: knowledge base ${result ? 'updated' : 'NOT updated'}\n`);
+          if (result) return EXIT.ok;
+          io.stderr.write(`listing-sync: chatbot ${edit.serialNumber}: the service answered false for the knowledge edit\n`);
+          return EXIT.failed;
+        },
+      ),
     ),
   );
 };

@@ -55,17 +55,23 @@ export function dashboardSettingsFrom(flags: DashboardFlags, env: Readonly<Recor
   const password = envValue(env, 'DASHBOARD_PASSWORD');
   const token = envValue(env, 'DASHBOARD_TOKEN');
   if ((user === undefined) !== (password === undefined)) {
-    throw new UsageError(`${user === undefined ? 'DASHBOARD_PASSWORD is set without DASHBOARD_USER' : 'DASHBOARD_USER is set without DASHBOARD_PASSWORD'}: set both, or use DASHBOARD_TOKEN`);
+    throw new UsageError(
+      `${user === undefined ? 'DASHBOARD_PASSWORD is set without DASHBOARD_USER' : 'DASHBOARD_USER is set without DASHBOARD_PASSWORD'}: set both, or use DASHBOARD_TOKEN`,
+    );
   }
   const hasCredentials = (user !== undefined && password !== undefined) || token !== undefined;
   const readOnly = flags.readOnly === true;
   if (flags.insecureLocal) {
     const host = flags.host ?? LOOPBACK;
-    if (!isLoopback(host)) throw new UsageError(`--insecure-local binds to ${LOOPBACK} only: drop --host ${host}, or ${SET_CREDENTIALS} to listen elsewhere`);
+    if (!isLoopback(host))
+      throw new UsageError(`--insecure-local binds to ${LOOPBACK} only: drop --host ${host}, or ${SET_CREDENTIALS} to listen elsewhere`);
     // Credentials that are set still apply: --insecure-local only allows running without them.
     return { port, host, auth: hasCredentials ? { user, password, token } : 'insecure-local', readOnly };
   }
-  if (!hasCredentials) throw new UsageError(`the dashboard needs credentials: ${SET_CREDENTIALS}, or pass --insecure-local to bind to ${LOOPBACK} without them`);
+  if (!hasCredentials)
+    throw new UsageError(
+      `the dashboard needs credentials: ${SET_CREDENTIALS}, or pass --insecure-local to bind to ${LOOPBACK} without them`,
+    );
   return { port, host: flags.host ?? LOOPBACK, auth: { user, password, token }, readOnly };
 }
 
@@ -85,9 +91,19 @@ export const registerDashboardCommands: RegisterCommands = (program: Command, ho
       const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
       const wiring = await createDashboardWiring(config, logger);
       host.io.releases.push('Redis connection', () => wiring.close());
-      const dashboard = await startDashboard({ ...settings, data: wiring.data, queues: wiring.queues, redisAvailable: wiring.redisAvailable, metrics: createMetrics(), logger });
+      const dashboard = await startDashboard({
+        ...settings,
+        data: wiring.data,
+        queues: wiring.queues,
+        redisAvailable: wiring.redisAvailable,
+        metrics: createMetrics(),
+        logger,
+      });
       host.io.releases.push('dashboard server', () => dashboard.close());
-      const mode = [settings.auth === 'insecure-local' ? 'no credentials (loopback only)' : 'credentials required', settings.readOnly ? 'read-only' : 'read-write'];
+      const mode = [
+        settings.auth === 'insecure-local' ? 'no credentials (loopback only)' : 'credentials required',
+        settings.readOnly ? 'read-only' : 'read-write',
+      ];
       host.io.stdout.write(`listing-sync dashboard listening on ${dashboard.url}/ (${mode.join(', ')})\n`);
       await stopped;
       return EXIT.ok;

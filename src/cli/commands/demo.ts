@@ -27,7 +27,15 @@ const DEMO_PREFIX = 'listing-sync-demo';
 /** The chatbot starts with listings 0..39; the feed keeps 0..36 (6 changed), adds 40..51 and has 2 bad rows. */
 const SEEDED_LISTINGS = 40;
 /** Faults the simulator injects during the demo's sync: each is retried by the queue until it converges. */
-const DEMO_FAULTS: SimFaults = { seed: 42, latencyMs: 15, jitterMs: 10, envelopeFailureRate: 0.1, http503Rate: 0.05, rateLimitRate: 0.02, commitThenDropRate: 0.03 };
+const DEMO_FAULTS: SimFaults = {
+  seed: 42,
+  latencyMs: 15,
+  jitterMs: 10,
+  envelopeFailureRate: 0.1,
+  http503Rate: 0.05,
+  rateLimitRate: 0.02,
+  commitThenDropRate: 0.03,
+};
 
 /** fixtures/demo/listings.csv, found from this file whether run from src (tsx) or dist. */
 function demoFeedPath(): string {
@@ -83,7 +91,19 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
   // Why delete scope 'all': listing-sync did not create the seeded listings, so its ledger does
   // not know them; a first sync of such a chatbot adopts what it holds (see README, "safety guard").
   const request = toSyncRequest(
-    { chatbot: DEMO_CHATBOT, feed, profile: 'native', encoding: 'utf-8', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'all', maxDeletes: '10%', maxRejected: '5%', pageSize: '100', force: false },
+    {
+      chatbot: DEMO_CHATBOT,
+      feed,
+      profile: 'native',
+      encoding: 'utf-8',
+      keyType: 'MLSNumber',
+      mode: 'mirror',
+      deleteScope: 'all',
+      maxDeletes: '10%',
+      maxRejected: '5%',
+      pageSize: '100',
+      force: false,
+    },
     { dryRun: false, trigger: 'demo' },
   );
   say(`demo: listing-sync sync --chatbot ${DEMO_CHATBOT} --feed ${feed} --delete-scope all --work`);
@@ -95,14 +115,20 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
   const user = 'demo';
   const password = randomBytes(9).toString('base64url');
   const dashboard = await startDashboard({
-    port: dashboardPort, host: '127.0.0.1', auth: { user, password }, readOnly: false,
+    port: dashboardPort,
+    host: '127.0.0.1',
+    auth: { user, password },
+    readOnly: false,
     data: createStoreDashboardData(session.ctx.store, session.ctx.queues, session.config.redis.prefix),
     queues: [session.ctx.queues.writes, session.ctx.queues.syncRuns],
     redisAvailable: () => session.ctx.watch.isUp(),
-    metrics: createMetrics(), logger: session.logger,
+    metrics: createMetrics(),
+    logger: session.logger,
   });
   host.io.releases.push('dashboard server', () => dashboard.close());
-  host.io.stdout.write(`\ndashboard: ${dashboard.url}/  (user ${user}, password ${password})\nworkers keep running: retry failed jobs from the dashboard. Ctrl-C to stop.\n`);
+  host.io.stdout.write(
+    `\ndashboard: ${dashboard.url}/  (user ${user}, password ${password})\nworkers keep running: retry failed jobs from the dashboard. Ctrl-C to stop.\n`,
+  );
   await stopped;
   return code;
 }
@@ -113,5 +139,5 @@ export const registerDemoCommands: RegisterCommands = (program: Command, host: C
     .description('sync a sample feed into a simulated chatbot (with injected faults), then serve the dashboard')
     .option('--port <n>', 'dashboard port on 127.0.0.1 (0 = any free port)', '8080')
     .option('--exit-after-sync', 'stop after printing the summary (no dashboard)')
-    .action((flags: DemoFlags) => host.run(async () => (await runDemo(host, flags)) === EXIT.ok ? EXIT.ok : EXIT.failed));
+    .action((flags: DemoFlags) => host.run(async () => ((await runDemo(host, flags)) === EXIT.ok ? EXIT.ok : EXIT.failed)));
 };

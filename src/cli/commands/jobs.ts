@@ -16,38 +16,60 @@ export const registerJobsCommands: RegisterCommands = (program: Command, host: C
       withQueue(host, flags, async (ctx, json) => {
         const rows = await listFailedJobs(ctx.queues.writes, ctx.store, flags.run);
         if (json) printJson(host.io, { failed: rows });
-        else host.io.stdout.write(rows.length === 0 ? 'no failed jobs\n' : `${rows.map((r) => `${r.jobId}  ${r.chatbot}  ${r.key}  attempts ${r.attempts}  ${r.code}: ${r.message}`).join('\n')}\n`);
+        else
+          host.io.stdout.write(
+            rows.length === 0
+              ? 'no failed jobs\n'
+              : `${rows.map((r) => `${r.jobId}  ${r.chatbot}  ${r.key}  attempts ${r.attempts}  ${r.code}: ${r.message}`).join('\n')}\n`,
+          );
         return rows.length > 0 ? EXIT.failed : EXIT.ok;
       }),
     );
-  addRedisOptions(jobs.command('retry').argument('[jobIds...]', 'ids of failed jobs').description('re-queue failed jobs (--run ID | --all | JOBID...)'))
+  addRedisOptions(
+    jobs.command('retry').argument('[jobIds...]', 'ids of failed jobs').description('re-queue failed jobs (--run ID | --all | JOBID...)'),
+  )
     .option('--run <id>', 'every failed job of this run')
     .option('--all', 'every failed job')
     .action((jobIds: string[], flags: RedisFlags & { run?: string; all?: boolean }) =>
       withQueue(host, flags, async (ctx, json) => {
         const ways = [jobIds.length > 0, flags.run !== undefined, flags.all === true].filter(Boolean).length;
         if (ways !== 1) throw new UsageError('say which jobs to retry: --run ID, --all, or job ids (exactly one of them)');
-        const result = await retryJobs(ctx.queues.writes, ctx.store, { ...(flags.run ? { runId: flags.run } : {}), all: flags.all === true, jobIds });
+        const result = await retryJobs(ctx.queues.writes, ctx.store, {
+          ...(flags.run ? { runId: flags.run } : {}),
+          all: flags.all === true,
+          jobIds,
+        });
         if (json) printJson(host.io, result);
-        else host.io.stdout.write(`re-queued ${result.retried.length} job(s)${result.skipped.length ? `; not failed jobs: ${result.skipped.join(', ')}` : ''}\n`);
+        else
+          host.io.stdout.write(
+            `re-queued ${result.retried.length} job(s)${result.skipped.length ? `; not failed jobs: ${result.skipped.join(', ')}` : ''}\n`,
+          );
         return result.skipped.length > 0 ? EXIT.failed : EXIT.ok;
       }),
     );
-  addRedisOptions(jobs.command('find').argument('<key>', 'listing key (MLS number or URL)').description('every job and run that touched a listing key'))
+  addRedisOptions(
+    jobs.command('find').argument('<key>', 'listing key (MLS number or URL)').description('every job and run that touched a listing key'),
+  )
     .option('--chatbot <serial>', 'only this chatbot')
     .action((key: string, flags: RedisFlags & { chatbot?: string }) =>
       withQueue(host, flags, async (ctx, json) => {
         const rows = await findKeyJobs(ctx.queues.writes, ctx.store, key, flags.chatbot);
         if (json) printJson(host.io, { key, jobs: rows });
-        else host.io.stdout.write(rows.length === 0 ? `no job touched ${key}\n` : `${rows.map((r) => `${when(r.at)}  ${r.runId}  ${r.chatbot}  ${r.jobId}  ${r.state}${r.failedReason ? `  ${r.failedReason}` : ''}`).join('\n')}\n`);
+        else
+          host.io.stdout.write(
+            rows.length === 0
+              ? `no job touched ${key}\n`
+              : `${rows.map((r) => `${when(r.at)}  ${r.runId}  ${r.chatbot}  ${r.jobId}  ${r.state}${r.failedReason ? `  ${r.failedReason}` : ''}`).join('\n')}\n`,
+          );
       }),
     );
-  addRedisOptions(jobs.command('resume').description('resume the write queue after it was paused (an authentication failure pauses it)'))
-    .action((flags: RedisFlags) =>
-      withQueue(host, flags, async (ctx, json) => {
-        await ctx.queues.writes.resume();
-        if (json) printJson(host.io, { resumed: true });
-        else host.io.stdout.write('write queue resumed\n');
-      }),
-    );
+  addRedisOptions(
+    jobs.command('resume').description('resume the write queue after it was paused (an authentication failure pauses it)'),
+  ).action((flags: RedisFlags) =>
+    withQueue(host, flags, async (ctx, json) => {
+      await ctx.queues.writes.resume();
+      if (json) printJson(host.io, { resumed: true });
+      else host.io.stdout.write('write queue resumed\n');
+    }),
+  );
 };

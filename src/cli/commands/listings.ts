@@ -116,17 +116,34 @@ function registerList(listings: Command, host: Parameters<RegisterCommands>[1]):
       .option('--all', 'read every page and check the total against VirtualCount'),
   ).action((options: ListOptions) =>
     host.run(() =>
-      withServiceClient(options, host.io, 'api', () => listRequest(options), async ({ client, json, io }, request) => {
-        const { items, virtualCount } = options.all ? await readAllPages(client, request) : await (async () => {
-          const data = await client.listListings(request);
-          return { items: data.List, virtualCount: data.VirtualCount };
-        })();
-        if (json) printJson(io, { chatbot: request.SerialNumber, virtualCount, count: items.length, listings: items.map(normaliseReadItem), items });
-        else io.stdout.write([...listingTable(items), countLine(items.length, virtualCount)].map((line) => `${line}\n`).join(''));
-        if (!options.all || items.length === virtualCount) return EXIT.ok;
-        io.stderr.write(`listing-sync: read ${items.length} listings but VirtualCount is ${virtualCount}: the chatbot changed while reading, run again\n`);
-        return EXIT.failed;
-      }),
+      withServiceClient(
+        options,
+        host.io,
+        'api',
+        () => listRequest(options),
+        async ({ client, json, io }, request) => {
+          const { items, virtualCount } = options.all
+            ? await readAllPages(client, request)
+            : await (async () => {
+                const data = await client.listListings(request);
+                return { items: data.List, virtualCount: data.VirtualCount };
+              })();
+          if (json)
+            printJson(io, {
+              chatbot: request.SerialNumber,
+              virtualCount,
+              count: items.length,
+              listings: items.map(normaliseReadItem),
+              items,
+            });
+          else io.stdout.write([...listingTable(items), countLine(items.length, virtualCount)].map((line) => `${line}\n`).join(''));
+          if (!options.all || items.length === virtualCount) return EXIT.ok;
+          io.stderr.write(
+            `listing-sync: read ${items.length} listings but VirtualCount is ${virtualCount}: the chatbot changed while reading, run again\n`,
+          );
+          return EXIT.failed;
+        },
+      ),
     ),
   );
 }
@@ -140,12 +157,18 @@ function registerWrites(listings: Command, host: Parameters<RegisterCommands>[1]
       .option('--file <listing.json>', 'the listing'),
   ).action((options: WriteOptions) =>
     host.run(() =>
-      withServiceClient(options, host.io, 'api', () => createInput(options), async ({ client, json, io }, listing) => {
-        const id = await client.createListing(listing);
-        if (json) printJson(io, { chatbot: listing.SerialNumber, id, MLSNumber: listing.MLSNumber });
-        else io.stdout.write(`${id}\n`);
-        return EXIT.ok;
-      }),
+      withServiceClient(
+        options,
+        host.io,
+        'api',
+        () => createInput(options),
+        async ({ client, json, io }, listing) => {
+          const id = await client.createListing(listing);
+          if (json) printJson(io, { chatbot: listing.SerialNumber, id, MLSNumber: listing.MLSNumber });
+          else io.stdout.write(`${id}\n`);
+          return EXIT.ok;
+        },
+      ),
     ),
   );
 
@@ -159,13 +182,22 @@ function registerWrites(listings: Command, host: Parameters<RegisterCommands>[1]
       .option('--file <listing.json>', 'the listing'),
   ).action((options: WriteOptions) =>
     host.run(() =>
-      withServiceClient(options, host.io, 'api', () => updateInput(options), async ({ client, json, io }, update) => {
-        const updated = await client.updateListing(update);
-        if (json) printJson(io, { chatbot: update.SerialNumber, key: update.Key, keyType: update.KeyType, updated });
-        else if (updated > 0) io.stdout.write(`updated ${updated} listing${updated === 1 ? '' : 's'}\n`);
-        if (updated > 0) return EXIT.ok;
-        throw new ListingSyncError('NOT_FOUND', `no listing matched ${update.KeyType} '${update.Key}' in chatbot ${update.SerialNumber}: nothing was updated`);
-      }),
+      withServiceClient(
+        options,
+        host.io,
+        'api',
+        () => updateInput(options),
+        async ({ client, json, io }, update) => {
+          const updated = await client.updateListing(update);
+          if (json) printJson(io, { chatbot: update.SerialNumber, key: update.Key, keyType: update.KeyType, updated });
+          else if (updated > 0) io.stdout.write(`updated ${updated} listing${updated === 1 ? '' : 's'}\n`);
+          if (updated > 0) return EXIT.ok;
+          throw new ListingSyncError(
+            'NOT_FOUND',
+            `no listing matched ${update.KeyType} '${update.Key}' in chatbot ${update.SerialNumber}: nothing was updated`,
+          );
+        },
+      ),
     ),
   );
 }
@@ -193,8 +225,15 @@ function registerDelete(listings: Command, host: Parameters<RegisterCommands>[1]
           if (request.Keys.length === 0) throw new UsageError('give at least one non-empty key to delete');
           let deleted = 0;
           // Why batches: the service documents no limit on Keys; LISTING_SYNC_DELETE_BATCH bounds each request.
-          for (const batch of chunks(request.Keys, config.jobs.deleteBatchSize)) deleted += await client.deleteListings({ ...request, Keys: batch });
-          if (json) printJson(io, { chatbot: request.SerialNumber, keyType: request.KeyType, requested: request.Keys.length, successCount: deleted });
+          for (const batch of chunks(request.Keys, config.jobs.deleteBatchSize))
+            deleted += await client.deleteListings({ ...request, Keys: batch });
+          if (json)
+            printJson(io, {
+              chatbot: request.SerialNumber,
+              keyType: request.KeyType,
+              requested: request.Keys.length,
+              successCount: deleted,
+            });
           else io.stdout.write(`deleted ${deleted} of ${request.Keys.length} listing${request.Keys.length === 1 ? '' : 's'}\n`);
           return EXIT.ok;
         },

@@ -49,10 +49,20 @@ function printResumed(io: CliIo, json: boolean, run: RunRecord, waited: RunWait)
 /** Makes an interrupted run workable again and takes its chatbot for it. */
 async function takeBack(session: SyncSession, run: RunRecord): Promise<void> {
   const { store, queues } = session.ctx;
-  if (run.status === 'enqueuing') await reconcileRun(store, queues.writes, run.id, Date.now(), { staleLeaseMs: 30_000, inspectAfterMs: 0, stuckAfterMs: Number.POSITIVE_INFINITY });
+  if (run.status === 'enqueuing')
+    await reconcileRun(store, queues.writes, run.id, Date.now(), {
+      staleLeaseMs: 30_000,
+      inspectAfterMs: 0,
+      stuckAfterMs: Number.POSITIVE_INFINITY,
+    });
   if (run.status === 'stuck') await store.runs.reopenStuck(run.id);
   // Re-entrant for the run's own lease, stale or not; refused when another run took the chatbot meanwhile.
-  await acquireChatbot(store, queues.writes, { chatbot: run.chatbot, runId: run.id, holder: processHolder('resume'), signal: session.signal });
+  await acquireChatbot(store, queues.writes, {
+    chatbot: run.chatbot,
+    runId: run.id,
+    holder: processHolder('resume'),
+    signal: session.signal,
+  });
 }
 
 async function resume(host: CommandHost, id: string, flags: ResumeFlags): Promise<ExitCode> {
@@ -67,7 +77,12 @@ async function resume(host: CommandHost, id: string, flags: ResumeFlags): Promis
   await takeBack(session, run);
   const bars = createProgressBars(host.io, flags.json);
   const waited = await waitForRunInCli({
-    store: session.ctx.store, runId: run.id, chatbot: run.chatbot, bars, logger: session.logger, signal: session.signal,
+    store: session.ctx.store,
+    runId: run.id,
+    chatbot: run.chatbot,
+    bars,
+    logger: session.logger,
+    signal: session.signal,
     ...(session.workers ? { workers: session.workers } : {}),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
@@ -77,20 +92,34 @@ async function resume(host: CommandHost, id: string, flags: ResumeFlags): Promis
 
 /** Adds `cancel` and `resume` to the `runs` command. */
 export function registerRunControl(runs: Command, host: CommandHost): void {
-  addRedisOptions(runs.command('cancel').argument('<id>', 'run id').description('stop a run: remove its waiting jobs, let running ones finish, free its chatbot'))
-    .action((id: string, flags: RedisFlags) =>
-      withQueue(host, flags, async (ctx, json) => {
-        const result = await cancelRun(ctx.store, ctx.queues.writes, id, Date.now());
-        if (result === undefined) throw new UsageError(`no run ${id} (see \`listing-sync runs list\`)`);
-        if (json) printJson(host.io, { runId: id, ...result });
-        else if (result.status !== 'cancelled') host.io.stdout.write(`run ${id} had already ended (${result.status}); nothing to cancel\n`);
-        else host.io.stdout.write(`run ${id} cancelled: ${result.removed} job(s) removed from the queue, ${result.running} left to finish; its chatbot is free\n`);
-        return EXIT.ok;
-      }),
-    );
-  const resumeCommand = addRedisOptions(runs.command('resume').argument('<id>', 'run id').description('finish an interrupted run: wait for it (--work: work its jobs in this process), then print its result'))
+  addRedisOptions(
+    runs
+      .command('cancel')
+      .argument('<id>', 'run id')
+      .description('stop a run: remove its waiting jobs, let running ones finish, free its chatbot'),
+  ).action((id: string, flags: RedisFlags) =>
+    withQueue(host, flags, async (ctx, json) => {
+      const result = await cancelRun(ctx.store, ctx.queues.writes, id, Date.now());
+      if (result === undefined) throw new UsageError(`no run ${id} (see \`listing-sync runs list\`)`);
+      if (json) printJson(host.io, { runId: id, ...result });
+      else if (result.status !== 'cancelled') host.io.stdout.write(`run ${id} had already ended (${result.status}); nothing to cancel\n`);
+      else
+        host.io.stdout.write(
+          `run ${id} cancelled: ${result.removed} job(s) removed from the queue, ${result.running} left to finish; its chatbot is free\n`,
+        );
+      return EXIT.ok;
+    }),
+  );
+  const resumeCommand = addRedisOptions(
+    runs
+      .command('resume')
+      .argument('<id>', 'run id')
+      .description('finish an interrupted run: wait for it (--work: work its jobs in this process), then print its result'),
+  )
     .option('--work', 'run workers in this process (otherwise wait for workers elsewhere)')
     .option('--timeout <duration>', 'stop waiting after this long (the run goes on in the queue; exit 1)');
   addSharedFlags(resumeCommand, ['apiBaseUrl']);
-  addSharedFlags(resumeCommand, WORKER_LIMIT_FLAGS, { when: 'with --work' }).action((id: string, flags: ResumeFlags) => host.run(() => resume(host, id, flags)));
+  addSharedFlags(resumeCommand, WORKER_LIMIT_FLAGS, { when: 'with --work' }).action((id: string, flags: ResumeFlags) =>
+    host.run(() => resume(host, id, flags)),
+  );
 }

@@ -22,15 +22,18 @@ export const registerRunsCommands: RegisterCommands = (program: Command, host: C
         else host.io.stdout.write(list.length === 0 ? 'no runs\n' : `${list.map(runLine).join('\n')}\n`);
       }),
     );
-  addRedisOptions(runs.command('show').argument('<id>', 'run id').description('one run: summary and live counts'))
-    .action((id: string, flags: RedisFlags) =>
+  addRedisOptions(runs.command('show').argument('<id>', 'run id').description('one run: summary and live counts')).action(
+    (id: string, flags: RedisFlags) =>
       withQueue(host, flags, async (ctx, json) => {
         const run = await ctx.store.runs.getRun(id);
         if (!run) throw new UsageError(`no run ${id} (see \`listing-sync runs list\`)`);
         if (json) printJson(host.io, run);
-        else host.io.stdout.write(`${runLine(run)}\nfinished: ${when(run.finishedAt)}\ncounts: ${JSON.stringify(run.counts)}\nrejected rows: ${run.rejectedCount}\nsummary: ${JSON.stringify(run.summary, null, 2)}\n`);
+        else
+          host.io.stdout.write(
+            `${runLine(run)}\nfinished: ${when(run.finishedAt)}\ncounts: ${JSON.stringify(run.counts)}\nrejected rows: ${run.rejectedCount}\nsummary: ${JSON.stringify(run.summary, null, 2)}\n`,
+          );
         return run.counts.failedJobs > 0 ? EXIT.failed : EXIT.ok;
       }),
-    );
+  );
   registerRunControl(runs, host);
 };

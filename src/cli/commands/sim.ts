@@ -32,17 +32,18 @@ export interface SimFlags {
 function integer(flag: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max} (got '${value}')`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${flag} must be an integer from ${min} to ${max} (got '${value}')`);
   return n;
 }
 
 function rate(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`--${flag} must be a rate from 0 to 1 (got '${value}')`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new UsageError(`--${flag} must be a rate from 0 to 1 (got '${value}')`);
   return n;
 }
-
 
 function credentialsFromEnv(env: Readonly<Record<string, string | undefined>>): Partial<SimCredentials> {
   // Why empty strings are dropped: the design counts an empty env value as unset.
@@ -56,7 +57,10 @@ function credentialsFromEnv(env: Readonly<Record<string, string | undefined>>): 
 
 /** Pure: flags and env → simulator options. Throws UsageError naming the bad flag. */
 export function simOptionsFrom(flags: SimFlags, env: Readonly<Record<string, string | undefined>>): SimOptions {
-  const chatbots = (flags.chatbot ?? []).flatMap((value) => value.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+  const chatbots = (flags.chatbot ?? [])
+    .flatMap((value) => value.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const bots = chatbots.length > 0 ? chatbots : ['bot-demo'];
   const firstBot = bots[0] ?? 'bot-demo';
   const count = integer('seed-listings', flags.seedListings, 0, 1_000_000) ?? 0;
@@ -69,8 +73,12 @@ export function simOptionsFrom(flags: SimFlags, env: Readonly<Record<string, str
     commitThenDropRate: rate('fault-drop', flags.faultDrop),
     driftRate: rate('fault-drift', flags.faultDrift),
   };
-  const saleType = flags.readSaleType === undefined ? undefined : allowedValue<SaleTypeReadForm>(flags.readSaleType, '--read-sale-type', SALE_TYPE_READ_FORMS);
-  const images = flags.readImages === undefined ? undefined : allowedValue<ImagesReadForm>(flags.readImages, '--read-images', IMAGES_READ_FORMS);
+  const saleType =
+    flags.readSaleType === undefined
+      ? undefined
+      : allowedValue<SaleTypeReadForm>(flags.readSaleType, '--read-sale-type', SALE_TYPE_READ_FORMS);
+  const images =
+    flags.readImages === undefined ? undefined : allowedValue<ImagesReadForm>(flags.readImages, '--read-images', IMAGES_READ_FORMS);
   return {
     port: integer('port', flags.port, 0, 65_535) ?? 0,
     host: flags.host ?? '127.0.0.1',

@@ -40,7 +40,12 @@ function printOutcome(io: CliIo, json: boolean | undefined, outcome: SyncOutcome
 }
 
 /** Runs one sync in an open session, prints its summary, and returns the exit code it earned. */
-export async function performSync(io: CliIo, session: SyncSession, request: SyncRequest, flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number }): Promise<ExitCode> {
+export async function performSync(
+  io: CliIo,
+  session: SyncSession,
+  request: SyncRequest,
+  flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number },
+): Promise<ExitCode> {
   const bars = createProgressBars(io, flags.json);
   const deps = {
     ...syncDeps(session.api, session.ctx, session.config, session.logger),
@@ -56,7 +61,12 @@ export async function performSync(io: CliIo, session: SyncSession, request: Sync
   const waiting = (flags.wait === true || flags.work === true) && !request.dryRun && summary.guard.ok;
   if (waiting) {
     const { counts, status } = await waitForRunInCli({
-      store: session.ctx.store, runId: summary.runId, chatbot: request.chatbot, bars, logger: session.logger, signal: session.signal,
+      store: session.ctx.store,
+      runId: summary.runId,
+      chatbot: request.chatbot,
+      bars,
+      logger: session.logger,
+      signal: session.signal,
       ...(session.workers ? { workers: session.workers } : {}),
       ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
     });
@@ -74,7 +84,10 @@ export async function performSync(io: CliIo, session: SyncSession, request: Sync
 async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCode> {
   // Validate every flag before opening anything: a bad flag changes nothing and sends nothing.
   const request = toSyncRequest(flags, { dryRun: flags.dryRun });
-  const waitForLockMs = flags.waitForLock === undefined ? undefined : durationMs(flags.waitForLock === true ? DEFAULT_WAIT_FOR_LOCK : flags.waitForLock, '--wait-for-lock');
+  const waitForLockMs =
+    flags.waitForLock === undefined
+      ? undefined
+      : durationMs(flags.waitForLock === true ? DEFAULT_WAIT_FOR_LOCK : flags.waitForLock, '--wait-for-lock');
   const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
   if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
   const session = await openSyncSession(host.io, flags, flags.work === true && !flags.dryRun);
@@ -82,11 +95,14 @@ async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCod
 }
 
 export const registerSyncCommands: RegisterCommands = (program: Command, host: CommandHost) => {
-  const sync = addSyncOptions(program.command('sync').description('make a chatbot\'s listings equal to a feed (plan, guard, enqueue)'))
+  const sync = addSyncOptions(program.command('sync').description("make a chatbot's listings equal to a feed (plan, guard, enqueue)"))
     .option('--dry-run', 'plan and report only: nothing is enqueued or sent', false)
     .option('--wait', 'wait until every job of the run completed or failed for good, then print the result')
     .option('--work', 'also run workers in this process (implies --wait): one command migrates an inventory')
-    .option('--wait-for-lock [duration]', `when another run holds the chatbot, wait for it to end (default ${DEFAULT_WAIT_FOR_LOCK}; e.g. 90s, 10m, 2h) instead of refusing`)
+    .option(
+      '--wait-for-lock [duration]',
+      `when another run holds the chatbot, wait for it to end (default ${DEFAULT_WAIT_FOR_LOCK}; e.g. 90s, 10m, 2h) instead of refusing`,
+    )
     .option('--timeout <duration>', 'with --wait/--work: stop waiting after this long (the run goes on in the queue; exit 1)')
     .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)');
   addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'prefix'], { json: 'the summary' });

@@ -30,7 +30,10 @@ async function runWorker(host: CommandHost, flags: WorkerFlags): Promise<ExitCod
   // 'worker': a daemon waits for Redis, also when it is down at start (one line per interval).
   const ctx = await queueContextOnStack(host.io, config, 'worker', logger);
   const api = recordedClientOnStack(host.io, config, logger, ctx);
-  const stall = { ...(lockDurationMs === undefined ? {} : { lockDurationMs }), ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }) };
+  const stall = {
+    ...(lockDurationMs === undefined ? {} : { lockDurationMs }),
+    ...(stalledIntervalMs === undefined ? {} : { stalledIntervalMs }),
+  };
   const workers = await workersOnStack(host.io, config, api, ctx, logger, stall, stopping.signal).catch((thrown: unknown) => {
     if (stopping.signal.aborted) return undefined; // stopped while waiting for Redis: a clean stop
     throw thrown;
@@ -39,8 +42,14 @@ async function runWorker(host: CommandHost, flags: WorkerFlags): Promise<ExitCod
     logger.info('stopped before Redis answered: no job was taken');
     return EXIT.ok;
   }
-  await new Promise<void>((resolve) => (stopping.signal.aborted ? resolve() : stopping.signal.addEventListener('abort', () => resolve(), { once: true })));
-  logger.info(ctx.watch.isUp() ? 'shutting down: finishing jobs in flight' : 'shutting down while Redis is not answering: jobs in flight are picked up again once it answers');
+  await new Promise<void>((resolve) =>
+    stopping.signal.aborted ? resolve() : stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  logger.info(
+    ctx.watch.isUp()
+      ? 'shutting down: finishing jobs in flight'
+      : 'shutting down while Redis is not answering: jobs in flight are picked up again once it answers',
+  );
   await workers.close();
   logger.info('workers closed');
   return EXIT.ok;

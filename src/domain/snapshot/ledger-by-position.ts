@@ -26,7 +26,10 @@ export class LedgerByPosition implements PlanningLedger {
   private held = 0;
 
   /** `positions`: the remote rows' length; `index`: their keys (the same rows). */
-  constructor(private readonly index: RemoteKeyIndex, positions: number) {
+  constructor(
+    private readonly index: RemoteKeyIndex,
+    positions: number,
+  ) {
     this.hashes = Buffer.alloc(positions * HASH_BYTES);
     this.kinds = new Uint8Array(positions);
   }

@@ -62,8 +62,14 @@ export class TextBytesColumn {
 
   set(row: number, value: string | undefined, capacity: number): void {
     if (value === undefined) return;
-    this.starts = this.starts === undefined ? new Uint32Array(Math.max(capacity, row + 1)).fill(NO_TEXT) : roomFor(this.starts, row, capacity, (n) => new Uint32Array(n).fill(NO_TEXT));
-    this.lengths = this.lengths === undefined ? new Uint16Array(this.starts.length) : roomFor(this.lengths, row, this.starts.length, (n) => new Uint16Array(n));
+    this.starts =
+      this.starts === undefined
+        ? new Uint32Array(Math.max(capacity, row + 1)).fill(NO_TEXT)
+        : roomFor(this.starts, row, capacity, (n) => new Uint32Array(n).fill(NO_TEXT));
+    this.lengths =
+      this.lengths === undefined
+        ? new Uint16Array(this.starts.length)
+        : roomFor(this.lengths, row, this.starts.length, (n) => new Uint16Array(n));
     const length = Buffer.byteLength(value, 'utf8');
     if (length > 0xffff) {
       this.long.set(row, value);
@@ -104,7 +110,8 @@ export class ListColumn<T> {
 
   set(row: number, value: readonly T[] | undefined, capacity: number): void {
     if (value === undefined) return;
-    this.kinds = this.kinds === undefined ? new Uint8Array(Math.max(capacity, row + 1)) : roomFor(this.kinds, row, capacity, (n) => new Uint8Array(n));
+    this.kinds =
+      this.kinds === undefined ? new Uint8Array(Math.max(capacity, row + 1)) : roomFor(this.kinds, row, capacity, (n) => new Uint8Array(n));
     this.kinds[row] = value.length === 0 ? EMPTY : HELD;
     if (value.length > 0) this.lists.set(row, value);
   }
@@ -145,7 +152,10 @@ export class CodedColumn {
       code = this.values.push(value);
       this.index.set(value, code);
     }
-    this.codes = this.codes === undefined ? new Uint16Array(Math.max(capacity, row + 1)) : roomFor(this.codes, row, capacity, (n) => new Uint16Array(n));
+    this.codes =
+      this.codes === undefined
+        ? new Uint16Array(Math.max(capacity, row + 1))
+        : roomFor(this.codes, row, capacity, (n) => new Uint16Array(n));
     this.codes[row] = code;
   }
 
@@ -179,7 +189,10 @@ export class NumberColumn {
   set(row: number, value: number | undefined, capacity: number): void {
     if (value === undefined) return;
     if (this.floats === undefined && NumberColumn.fitsInt(value)) {
-      this.ints = this.ints === undefined ? new Int32Array(Math.max(capacity, row + 1)).fill(ABSENT_INT) : roomFor(this.ints, row, capacity, (n) => new Int32Array(n).fill(ABSENT_INT));
+      this.ints =
+        this.ints === undefined
+          ? new Int32Array(Math.max(capacity, row + 1)).fill(ABSENT_INT)
+          : roomFor(this.ints, row, capacity, (n) => new Int32Array(n).fill(ABSENT_INT));
       this.ints[row] = value;
       return;
     }

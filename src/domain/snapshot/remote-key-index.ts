@@ -40,7 +40,10 @@ class PositionTable implements PositionsByKey {
   private readonly mask: number;
   private count = 0;
 
-  constructor(private readonly keyAt: (position: number) => string, expected: number) {
+  constructor(
+    private readonly keyAt: (position: number) => string,
+    expected: number,
+  ) {
     let capacity = 16;
     while (capacity < expected * 2) capacity *= 2;
     this.slots = new Int32Array(capacity).fill(-1);

@@ -13,13 +13,55 @@ type TextField = 'MLSNumber';
 type BytesField = 'Url' | 'Description' | 'Address' | 'Location';
 /** Text with few distinct values across a chatbot: held as codes into those values (CodedColumn). */
 type CodedField = 'CurrencySymbol' | 'PropertyType' | 'City' | 'State' | 'ZIP' | 'SaleType' | 'Status' | 'Tours' | 'SpaceType' | 'AreaUnit';
-type NumberField = 'Bedrooms' | 'Bathrooms' | 'YearBuilt' | 'DaysOnMarket' | 'LotArea' | 'BuildingArea' | 'ParkingSpots' | 'SalePrice' | 'RentPrice' | 'UnitAreaPrice' | 'HOAMonth' | 'ZestimatePrice' | 'DepositFee' | 'Latitude' | 'Longitude';
+type NumberField =
+  | 'Bedrooms'
+  | 'Bathrooms'
+  | 'YearBuilt'
+  | 'DaysOnMarket'
+  | 'LotArea'
+  | 'BuildingArea'
+  | 'ParkingSpots'
+  | 'SalePrice'
+  | 'RentPrice'
+  | 'UnitAreaPrice'
+  | 'HOAMonth'
+  | 'ZestimatePrice'
+  | 'DepositFee'
+  | 'Latitude'
+  | 'Longitude';
 type ListField = 'Images' | 'ExtensionColumn';
 
 const TEXT_FIELDS: readonly TextField[] = ['MLSNumber'];
 const BYTES_FIELDS: readonly BytesField[] = ['Url', 'Description', 'Address', 'Location'];
-const CODED_FIELDS: readonly CodedField[] = ['CurrencySymbol', 'PropertyType', 'City', 'State', 'ZIP', 'SaleType', 'Status', 'Tours', 'SpaceType', 'AreaUnit'];
-const NUMBER_FIELDS: readonly NumberField[] = ['Bedrooms', 'Bathrooms', 'YearBuilt', 'DaysOnMarket', 'LotArea', 'BuildingArea', 'ParkingSpots', 'SalePrice', 'RentPrice', 'UnitAreaPrice', 'HOAMonth', 'ZestimatePrice', 'DepositFee', 'Latitude', 'Longitude'];
+const CODED_FIELDS: readonly CodedField[] = [
+  'CurrencySymbol',
+  'PropertyType',
+  'City',
+  'State',
+  'ZIP',
+  'SaleType',
+  'Status',
+  'Tours',
+  'SpaceType',
+  'AreaUnit',
+];
+const NUMBER_FIELDS: readonly NumberField[] = [
+  'Bedrooms',
+  'Bathrooms',
+  'YearBuilt',
+  'DaysOnMarket',
+  'LotArea',
+  'BuildingArea',
+  'ParkingSpots',
+  'SalePrice',
+  'RentPrice',
+  'UnitAreaPrice',
+  'HOAMonth',
+  'ZestimatePrice',
+  'DepositFee',
+  'Latitude',
+  'Longitude',
+];
 const LIST_FIELDS: readonly ListField[] = ['Images', 'ExtensionColumn'];
 
 /**
@@ -176,4 +218,3 @@ export class RemoteTable implements RemoteRows {
     return f;
   }
 }
-

@@ -9,13 +9,7 @@
  * fill, rather than rejecting most of a real feed.
  */
 import type { SaleType, Status } from '../../domain/listing.js';
-import {
-  columnRule,
-  computedRule,
-  constantRule,
-  type FieldRule,
-  type ProfileBuilder,
-} from '../record-mapping.js';
+import { columnRule, computedRule, constantRule, type FieldRule, type ProfileBuilder } from '../record-mapping.js';
 import type { Column, SourceColumns, SourceRecord } from '../source-record.js';
 import { toMoney, toText } from '../values.js';
 
@@ -38,7 +32,8 @@ const SALE_TYPES: ReadonlyMap<string, SaleType> = new Map([
 ]);
 
 /** What a rejection of an unknown SALE TYPE lists as accepted (as Redfin spells them). */
-const ACCEPTED_SALE_TYPES = 'MLS Listing, New Construction Home, New Construction Plan, For-Sale-by-Owner Listing, Redfin Data, Past Sale, For Rent (any "For Rent …"), Rental';
+const ACCEPTED_SALE_TYPES =
+  'MLS Listing, New Construction Home, New Construction Plan, For-Sale-by-Owner Listing, Redfin Data, Past Sale, For Rent (any "For Rent …"), Rental';
 
 // Why Contingent/Pending → Active: the home is still listed (under contract), as RESO ActiveUnderContract.
 const STATUSES: ReadonlyMap<string, Status> = new Map([
@@ -104,13 +99,18 @@ export const buildRedfinMapping: ProfileBuilder = (columns) => {
     const text = statusColumn === undefined ? undefined : toText(statusColumn.get(record));
     if (text === undefined) {
       // An empty STATUS: sold when the row is a past sale, otherwise on the market.
-      const sold = saleType(record) === 'for_sale' && (toText(saleTypeColumn?.get(record))?.toLowerCase() === 'past sale' || toText(soldDate?.get(record)) !== undefined);
+      const sold =
+        saleType(record) === 'for_sale' &&
+        (toText(saleTypeColumn?.get(record))?.toLowerCase() === 'past sale' || toText(soldDate?.get(record)) !== undefined);
       return sold ? 'Sold' : 'Active';
     }
     return STATUSES.get(text.toLowerCase()) ?? text;
   };
   const priceRaw = (record: SourceRecord): unknown => price?.get(record);
-  const priceFor = (wanted: SaleType) => (record: SourceRecord): unknown => (saleType(record) === wanted ? toMoney(priceRaw(record)) : undefined);
+  const priceFor =
+    (wanted: SaleType) =>
+    (record: SourceRecord): unknown =>
+      saleType(record) === wanted ? toMoney(priceRaw(record)) : undefined;
   const rules: FieldRule[] = [
     computedRule('SaleType', `column 'SALE TYPE', which accepts ${ACCEPTED_SALE_TYPES}`, saleType, (record) => saleTypeColumn?.get(record)),
     computedRule('Status', "column 'STATUS'", readStatus, (record) => statusColumn?.get(record)),
@@ -125,8 +125,19 @@ export const buildRedfinMapping: ProfileBuilder = (columns) => {
     columnRule('LotArea', col('LOT SIZE'), { fallback: 0 }),
     columnRule('BuildingArea', col('SQUARE FEET'), { fallback: 0 }),
     constantRule('AreaUnit', 'Square Feet'),
-    computedRule('Tours', "column 'NEXT OPEN HOUSE START TIME'", (record) => (openHouse !== undefined && toText(openHouse.get(record)) !== undefined ? 'OpenHouse' : undefined), (record) => openHouse?.get(record)),
-    computedRule('ParkingSpots', 'no parking column in Redfin exports', () => undefined, () => undefined, 0),
+    computedRule(
+      'Tours',
+      "column 'NEXT OPEN HOUSE START TIME'",
+      (record) => (openHouse !== undefined && toText(openHouse.get(record)) !== undefined ? 'OpenHouse' : undefined),
+      (record) => openHouse?.get(record),
+    ),
+    computedRule(
+      'ParkingSpots',
+      'no parking column in Redfin exports',
+      () => undefined,
+      () => undefined,
+      0,
+    ),
     columnRule('Location', col('LOCATION')),
     columnRule('Address', col('ADDRESS')),
     columnRule('City', col('CITY')),

@@ -16,7 +16,15 @@ export const LISTED_STATUSES: ReadonlyMap<string, Status> = new Map([
 ]);
 
 /** Statuses of listings that are off the market: excluded from the feed, so deleted if present. */
-export const UNLISTED_STATUSES: ReadonlySet<string> = new Set(['withdrawn', 'expired', 'canceled', 'cancelled', 'delete', 'hold', 'incomplete']);
+export const UNLISTED_STATUSES: ReadonlySet<string> = new Set([
+  'withdrawn',
+  'expired',
+  'canceled',
+  'cancelled',
+  'delete',
+  'hold',
+  'incomplete',
+]);
 
 export const LEASE_TYPES: ReadonlySet<string> = new Set(['residentiallease', 'commerciallease']);
 

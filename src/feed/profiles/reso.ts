@@ -8,10 +8,21 @@ import type { SaleType } from '../../domain/listing.js';
 import { columnRule, computedRule, constantRule, type FieldRule, type ProfileBuilder } from '../record-mapping.js';
 import type { Column, SourceRecord } from '../source-record.js';
 import { toMoney, toNumber, toText } from '../values.js';
-import { areaUnitOf, LEASE_TYPES, LISTED_STATUSES, monthlyFee, photoUrls, squareFeetPer, squash, UNLISTED_STATUSES } from './reso-values.js';
+import {
+  areaUnitOf,
+  LEASE_TYPES,
+  LISTED_STATUSES,
+  monthlyFee,
+  photoUrls,
+  squareFeetPer,
+  squash,
+  UNLISTED_STATUSES,
+} from './reso-values.js';
 
-const readText = (column: Column | undefined, record: SourceRecord): string | undefined => (column === undefined ? undefined : toText(column.get(record)));
-const readNumber = (column: Column | undefined, record: SourceRecord): number | undefined => (column === undefined ? undefined : toNumber(column.get(record)));
+const readText = (column: Column | undefined, record: SourceRecord): string | undefined =>
+  column === undefined ? undefined : toText(column.get(record));
+const readNumber = (column: Column | undefined, record: SourceRecord): number | undefined =>
+  column === undefined ? undefined : toNumber(column.get(record));
 
 export const buildResoMapping: ProfileBuilder = (columns, context) => {
   const col = (name: string): Column | undefined => columns.optional(name);
@@ -84,27 +95,62 @@ export const buildResoMapping: ProfileBuilder = (columns, context) => {
     if (unitNumber !== undefined) parts.push(`Unit ${unitNumber}`);
     return parts.length === 0 ? undefined : parts.join(' ');
   };
-  const priceFor = (wanted: SaleType) => (record: SourceRecord): unknown => (saleType(record) === wanted ? toMoney(listPrice?.get(record)) : undefined);
+  const priceFor =
+    (wanted: SaleType) =>
+    (record: SourceRecord): unknown =>
+      saleType(record) === wanted ? toMoney(listPrice?.get(record)) : undefined;
   const priceRaw = (record: SourceRecord): unknown => listPrice?.get(record);
-  const describe = (...members: (Column | undefined)[]) => (record: SourceRecord): string =>
-    members.map((member) => toText(member?.get(record))).filter((value) => value !== undefined).join(' ');
+  const describe =
+    (...members: (Column | undefined)[]) =>
+    (record: SourceRecord): string =>
+      members
+        .map((member) => toText(member?.get(record)))
+        .filter((value) => value !== undefined)
+        .join(' ');
 
   const rules: FieldRule[] = [
     computedRule('SaleType', "member 'PropertyType'", saleType, (record) => propertyType?.get(record)),
     computedRule('Status', "member 'StandardStatus'", readStatus, (record) => status?.get(record)),
     constantRule('CurrencySymbol', '$'),
-    computedRule('PropertyType', "member 'PropertySubType'/'PropertyType'", (record) => readText(subType, record) ?? readText(propertyType, record), (record) => propertyType?.get(record)),
+    computedRule(
+      'PropertyType',
+      "member 'PropertySubType'/'PropertyType'",
+      (record) => readText(subType, record) ?? readText(propertyType, record),
+      (record) => propertyType?.get(record),
+    ),
     columnRule('Bedrooms', col('BedroomsTotal'), { fallback: 0 }),
-    computedRule('Bathrooms', "members 'BathroomsTotalDecimal'/'BathroomsFull'+'BathroomsHalf'", readBaths, describe(bathsDecimal, bathsFull, bathsHalf), 0),
+    computedRule(
+      'Bathrooms',
+      "members 'BathroomsTotalDecimal'/'BathroomsFull'+'BathroomsHalf'",
+      readBaths,
+      describe(bathsDecimal, bathsFull, bathsHalf),
+      0,
+    ),
     columnRule('Url', col('ListingURL')),
     columnRule('MLSNumber', col('ListingId')),
     columnRule('YearBuilt', col('YearBuilt'), { fallback: 0 }),
     columnRule('DaysOnMarket', col('DaysOnMarket'), { fallback: 0 }),
     computedRule('LotArea', "members 'LotSizeSquareFeet'/'LotSizeArea'+'LotSizeUnits'", readLot, describe(lotSqft, lotArea, lotUnits), 0),
-    computedRule('BuildingArea', "member 'LivingArea'/'BuildingAreaTotal'", (record) => readNumber(livingArea, record) ?? readNumber(buildingAreaTotal, record), describe(livingArea, buildingAreaTotal), 0),
+    computedRule(
+      'BuildingArea',
+      "member 'LivingArea'/'BuildingAreaTotal'",
+      (record) => readNumber(livingArea, record) ?? readNumber(buildingAreaTotal, record),
+      describe(livingArea, buildingAreaTotal),
+      0,
+    ),
     computedRule('AreaUnit', "member 'LivingAreaUnits'", areaUnit, (record) => livingAreaUnits?.get(record)),
-    computedRule('Images', "member 'Media'", (record) => photoUrls(media?.get(record)), (record) => media?.get(record)),
-    computedRule('Tours', "member 'VirtualTourURLUnbranded'", (record) => (readText(tour, record) === undefined ? undefined : '3D'), (record) => tour?.get(record)),
+    computedRule(
+      'Images',
+      "member 'Media'",
+      (record) => photoUrls(media?.get(record)),
+      (record) => media?.get(record),
+    ),
+    computedRule(
+      'Tours',
+      "member 'VirtualTourURLUnbranded'",
+      (record) => (readText(tour, record) === undefined ? undefined : '3D'),
+      (record) => tour?.get(record),
+    ),
     columnRule('ParkingSpots', col('ParkingTotal'), { fallback: 0 }),
     columnRule('Description', col('PublicRemarks')),
     computedRule('Address', "member 'UnparsedAddress'", readAddress, (record) => unparsed?.get(record)),
@@ -115,7 +161,12 @@ export const buildResoMapping: ProfileBuilder = (columns, context) => {
     columnRule('Longitude', col('Longitude')),
     computedRule('SalePrice', "member 'ListPrice'", priceFor('for_sale'), priceRaw),
     computedRule('RentPrice', "member 'ListPrice'", priceFor('for_rent'), priceRaw),
-    computedRule('HOAMonth', "members 'AssociationFee'+'AssociationFeeFrequency'", (record) => monthlyFee(fee?.get(record), feeFrequency?.get(record)), describe(fee, feeFrequency)),
+    computedRule(
+      'HOAMonth',
+      "members 'AssociationFee'+'AssociationFeeFrequency'",
+      (record) => monthlyFee(fee?.get(record), feeFrequency?.get(record)),
+      describe(fee, feeFrequency),
+    ),
   ];
   return { rules, exclude };
 };

@@ -80,7 +80,12 @@ async function serve(state: ResoSimState, serviceUrl: string, req: IncomingMessa
 export async function startResoSimulator(options: ResoSimOptions = {}): Promise<RunningResoSimulator> {
   const state = new ResoSimState(options);
   let serviceUrl = '';
-  const listening = await listenHttp((req, res) => void serve(state, serviceUrl, req, res), options.port ?? 0, options.host ?? '127.0.0.1', 'RESO simulator');
+  const listening = await listenHttp(
+    (req, res) => void serve(state, serviceUrl, req, res),
+    options.port ?? 0,
+    options.host ?? '127.0.0.1',
+    'RESO simulator',
+  );
   const { baseUrl } = listening;
   serviceUrl = `${baseUrl}${SERVICE_PATH}`;
   return {
