@@ -81,6 +81,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
     state,
     envelopes: envelopeFactory(options.version ?? '1.0'),
     maxPageSize: options.maxPageSize ?? 100,
+    pageSizeCap: options.pageSizeCap ?? Infinity,
     readForms: options.readForms ?? {},
   };
   const listening = await listenHttp(

@@ -56,6 +56,11 @@ export interface SimOptions {
   tables?: Record<string, ProjectTable[]>;
   /** Default 100; a larger PageSize gets an envelope error naming the maximum. */
   maxPageSize?: number;
+  /**
+   * A PageSize above this (and within maxPageSize) is silently answered with this many listings
+   * per page, offsets counted in the capped size, as some services do. Default: no cap.
+   */
+  pageSizeCap?: number;
   readForms?: ReadForms;
   faults?: SimFaults;
   /** Envelope Version, default '1.0'. */

@@ -14,7 +14,10 @@ import { coerceError, errorFields, ListingSyncError } from '../errors.js';
 
 export interface SnapshotOptions {
   chatbot: string;
-  /** Largest page size the service accepts (the simulator's default maximum is 100). */
+  /**
+   * Largest page size the service accepts (the simulator's default maximum is 100). A service that
+   * silently answers fewer is read at the size its page 1 shows (see list-pages.ts).
+   */
   pageSize: number;
   /** Pages in flight at once once VirtualCount is known. */
   concurrency: number;
@@ -105,7 +108,8 @@ async function readOnce(pager: ListPager, options: SnapshotOptions): Promise<Rea
   });
   const total = first.virtualCount;
   // Why page 1's count and not each page's: a count that changes while paging is drift, reported below.
-  const pageCount = pageCountOf(total, options.pageSize);
+  // Why the pager's size: page 1 may have shown a silent cap, and the pages after it are counted in it.
+  const pageCount = pageCountOf(total, pager.pageSize);
   const collected = new PageCollector(total);
   collected.add(first);
   let read = first.items.length;

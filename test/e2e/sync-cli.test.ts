@@ -11,6 +11,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { WORKER_MIN_BYTES } from '../../src/feed/open-feed.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
+import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
 import { CLI_ENTRY, lines, runCli } from './run-cli.js';
@@ -24,12 +25,16 @@ const DRY_RUN_FEED = join(FIXTURES, 'dry-run.csv');
 const BAR_CHARS = /[\u2588\u2591]/;
 
 let sim: RunningSimulator | undefined;
+/** A simulator run as a process (`listing-sync sim …`), for the flags only the command has. */
+let simProcess: CliProcess | undefined;
 let prefix = '';
 let tmp: string | undefined;
 
 afterEach(async (ctx) => {
   await sim?.close();
   sim = undefined;
+  await simProcess?.kill();
+  simProcess = undefined;
   if (tmp) rmSync(tmp, { recursive: true, force: true });
   tmp = undefined;
   // Kept when the test failed, to look at; never clean an empty prefix (that would match every key).
@@ -182,6 +187,33 @@ describe('sync --dry-run --json as a process', () => {
     // No cell anywhere starts a formula: every cell beginning with = + - @ is quoted away.
     expect(csv).not.toMatch(/(^|,)"?[=+@]/m);
     expect(s.state.writeCalls()).toBe(0);
+  });
+});
+
+describe('sync --dry-run against a service that caps PageSize silently (sim --page-size-cap)', () => {
+  it('reads the whole chatbot at the cap: the snapshot is complete, nothing to delete, the guard passes', async () => {
+    prefix = uniquePrefix('sync-cli-cap');
+    const keys = { API_SECRET_KEY: 'cap-secret', API_SESSION_KEY: 'cap-session', PROJECT_AUTH_TOKEN: 'cap-token' };
+    // 60 listings answered 7 a page whatever PageSize asks (the snapshot asks 100).
+    simProcess = startCli(['sim', '--page-size-cap', '7', '--seed-listings', '60', '--chatbot', BOT], keys);
+    await simProcess.waitFor(/listening on http:\/\/\S+ /);
+    const baseUrl = /listening on (http:\/\/\S+) /.exec(simProcess.stdout())?.[1] ?? '';
+    // The feed is what the simulator seeded (sample listings 1..60), so the plan changes nothing.
+    const feed = join(tempDir(), 'feed.json');
+    writeFileSync(feed, JSON.stringify(Array.from({ length: 60 }, (_, i) => sampleListing(i + 1))));
+    const env = { ...keys, API_BASE_URL: baseUrl, SITE_URL: baseUrl, REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LOG_LEVEL: 'warn' };
+
+    const run = await runCli(['sync', '--dry-run', '--json', '--chatbot', BOT, '--feed', feed], env);
+    expect(run.code, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(summary.remote).toMatchObject({ listings: 60, virtualCount: 60, complete: true, incompleteReasons: [], duplicates: 0 });
+    expect(summary.plan).toMatchObject({ create: 0, update: 0, delete: 0, unchanged: 60 });
+    expect(summary.guard).toEqual({ ok: true, reasons: [], forced: false });
+
+    // `listings list --all` pages the same way: every listing, the count equal to VirtualCount.
+    const listed = await runCli(['listings', 'list', '--chatbot', BOT, '--all', '--json'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject({ virtualCount: 60, count: 60 });
   });
 });
 

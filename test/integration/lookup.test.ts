@@ -11,7 +11,7 @@ import { DEFAULT_RETRY_TABLE, mergeRetryTable, retryTableOverrideSchema } from '
 import { listingHash } from '../../src/domain/hash.js';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
+import type { RunningSimulator, SimOptions } from '../../src/sim/server.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedOf, nextRunId, queueBenchPerTest } from '../helpers/queue.js';
 import { startTestSim } from '../helpers/sim.js';
@@ -26,8 +26,8 @@ afterEach(async () => {
   for (let next = opened.pop(); next !== undefined; next = opened.pop()) await next.close();
 });
 
-async function setup(listings: ListingWrite[]): Promise<{ sim: RunningSimulator; api: ApiClient }> {
-  const sim = await startTestSim({ chatbots: [BOT], listings: { [BOT]: listings } });
+async function setup(listings: ListingWrite[], options: SimOptions = {}): Promise<{ sim: RunningSimulator; api: ApiClient }> {
+  const sim = await startTestSim({ ...options, chatbots: [BOT], listings: { [BOT]: listings } });
   opened.push(sim);
   const api = createApiClient({ baseUrl: sim.baseUrl, credentials: sim.credentials });
   opened.push(api);
@@ -49,6 +49,17 @@ describe('lookUpKey', () => {
     expect(found.map((l) => l.fields.MLSNumber)).toEqual([wanted.MLSNumber, 'ML-COPY']);
     expect(Number(found[0]?.id)).toBeLessThan(Number(found[1]?.id));
     expect(sim.state.callCounts().listListings).toBe(3);
+  });
+
+  it('pages on past a page 1 a silent PageSize cap cut short, to a copy on a later page', async () => {
+    const inCity = (i: number): ListingWrite => sampleListing(i, { SerialNumber: BOT, City: 'Springfield' });
+    const wanted = inCity(120);
+    const listings = [...Array.from({ length: 250 }, (_, i) => inCity(i)), { ...wanted, MLSNumber: 'ML-COPY' }];
+    const { sim, api } = await setup(listings, { pageSizeCap: 37 });
+    const found = await lookUpKey({ api, retryTable: DEFAULT_RETRY_TABLE }, BOT, 'URL', fieldsOf(wanted));
+    // Listing 120 is on page 2 at 100 per page, page 4 at 37; the copy is the last listing (page 7).
+    expect(found.map((l) => l.fields.MLSNumber)).toEqual([wanted.MLSNumber, 'ML-COPY']);
+    expect(sim.state.callCounts().listListings).toBe(Math.ceil(251 / 37));
   });
 
   it('retries a read the configured table retries, and fails at once on one it does not', async () => {

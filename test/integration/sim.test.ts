@@ -221,6 +221,17 @@ describe('listing endpoints', () => {
     expect(answer.env).toMatchObject({ Success: false, Code: 400, Message: 'PageSize: must be at most 50 (got 51)' });
   });
 
+  it('with pageSizeCap answers at most that many per page, silently, paging in the capped size', async () => {
+    const s = await sim({ pageSizeCap: 7, listings: { 'bot-demo': Array.from({ length: 30 }, (_, i) => sampleListing(i + 1)) } });
+    const first = await listPage(s, { PageSize: 20 });
+    expect(first.List.map((item) => item.ID)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(first.VirtualCount).toBe(30);
+    expect((await listPage(s, { PageNumber: 2, PageSize: 20 })).List.map((item) => item.ID)).toEqual([8, 9, 10, 11, 12, 13, 14]);
+    expect((await listPage(s, { PageNumber: 3, PageSize: 5 })).List.map((item) => item.ID)).toEqual([11, 12, 13, 14, 15]);
+    const above = await call(s, 'listListings', { SerialNumber: 'bot-demo', PageSize: 101 });
+    expect(above.env).toMatchObject({ Success: false, Code: 400, Message: 'PageSize: must be at most 100 (got 101)' });
+  });
+
   it('renders the read shape of spec 2.4 (default forms: title SaleType, JSON Images)', async () => {
     const rent = sampleListing(2, { Tours: '3D', ExtensionColumn: [{ Key: 'Pool', value: 'yes' }] });
     const bare = sampleListing(3, { Latitude: undefined, Longitude: undefined, Images: undefined, Description: undefined });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/client-contract.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable, retryTableOverrideSchema } from '../../src/api/retry-policy.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
+import type { RunningSimulator, SimOptions } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { readRemoteSnapshot } from '../../src/sync/snapshot.js';
 import { remoteListingsOf } from '../../src/domain/snapshot/remote.js';
@@ -23,8 +23,10 @@ afterEach(async () => {
 async function setup(
   count: number,
   faults: Parameters<RunningSimulator['state']['setFaults']>[0] = {},
+  options: SimOptions = {},
 ): Promise<{ sim: RunningSimulator; api: ApiClient }> {
   sim = await startTestSim({
+    ...options,
     chatbots: [BOT],
     listings: { [BOT]: Array.from({ length: count }, (_, i) => sampleListing(i, { SerialNumber: BOT })) },
   });
@@ -144,6 +146,43 @@ describe('remote snapshot', () => {
     expect(snapshot.complete).toBe(true);
     expect(snapshot.rows.length).toBe(snapshot.virtualCount);
     expect(snapshot.rows.length).toBe(sim.state.listings(BOT).length);
+  });
+});
+
+describe('a service that caps PageSize silently', () => {
+  /** The PageSize of every list request, in the order they were sent. */
+  const askedSizes = (s: RunningSimulator): unknown[] =>
+    s.state.calls().map((call) => (call.body as { PageSize?: unknown } | undefined)?.PageSize);
+
+  it('is read at the size page 1 shows: complete, every listing once', async () => {
+    const { api, sim } = await setup(250, {}, { pageSizeCap: 37 });
+    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 100, concurrency: 3, maxRereads: 1 });
+    expect(snapshot.incompleteReasons).toEqual([]);
+    expect(snapshot).toMatchObject({ complete: true, virtualCount: 250 });
+    const listings = remoteListingsOf(snapshot.rows);
+    expect(listings.map((l) => l.fields.MLSNumber)).toEqual(Array.from({ length: 250 }, (_, i) => sampleListing(i).MLSNumber));
+    // Page 1 as asked, then ceil(250 / 37) − 1 = 6 pages at the cap: no page read twice.
+    expect(askedSizes(sim)).toEqual([100, 37, 37, 37, 37, 37, 37]);
+  });
+
+  it('a cap the list fits under changes nothing', async () => {
+    const { api, sim } = await setup(30, {}, { pageSizeCap: 37 });
+    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 100, concurrency: 3, maxRereads: 1 });
+    expect(snapshot).toMatchObject({ complete: true, virtualCount: 30 });
+    expect(askedSizes(sim)).toEqual([100]);
+  });
+
+  it('drift while a capped list is paged still ends incomplete', async () => {
+    const { api, sim } = await setup(250, { seed: 3, driftRate: 1 }, { pageSizeCap: 37 });
+    const snapshot = await readRemoteSnapshot(api, { ...SNAPSHOT, chatbot: BOT, pageSize: 100, concurrency: 3, maxRereads: 2 });
+    expect(snapshot.complete).toBe(false);
+    expect(snapshot.incompleteReasons.join('\n')).toMatch(/VirtualCount changed|seen on pages|but VirtualCount is/);
+    // Every read after the first page 1 asks at the cap, re-reads included.
+    expect(
+      askedSizes(sim)
+        .slice(1)
+        .every((size) => size === 37),
+    ).toBe(true);
   });
 });
 

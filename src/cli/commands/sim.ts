@@ -27,6 +27,7 @@ export interface SimFlags {
   seed?: string;
   readSaleType?: string;
   readImages?: string;
+  pageSizeCap?: string;
 }
 
 function integer(flag: string, value: string | undefined, min: number, max: number): number | undefined {
@@ -87,6 +88,7 @@ export function simOptionsFrom(flags: SimFlags, env: Readonly<Record<string, str
     listings: count > 0 ? { [firstBot]: Array.from({ length: count }, (_, i) => sampleListing(i + 1, { SerialNumber: firstBot })) } : {},
     faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
     readForms: { ...(saleType ? { saleType } : {}), ...(images ? { images } : {}) },
+    pageSizeCap: integer('page-size-cap', flags.pageSizeCap, 1, 1_000_000),
   };
 }
 
@@ -109,6 +111,7 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
     .option('--seed <n>', 'seed of the fault PRNG (same seed, same faults)')
     .option('--read-sale-type <form>', `SaleType form in list answers: ${SALE_TYPE_READ_FORMS.join(', ')}`)
     .option('--read-images <form>', `Images form in list answers: ${IMAGES_READ_FORMS.join(', ')}`)
+    .option('--page-size-cap <n>', 'answer at most N listings per list page, silently (as a capping service does)')
     .action((flags: SimFlags) =>
       host.run(async () => {
         const options = simOptionsFrom(flags, host.io.env);

@@ -7,6 +7,8 @@ export interface SimContext {
   state: SimState;
   envelopes: EnvelopeFactory;
   maxPageSize: number;
+  /** Silent cap on PageSize (SimOptions.pageSizeCap); Infinity when there is none. */
+  pageSizeCap: number;
   readForms: ReadForms;
 }
 

@@ -27,13 +27,15 @@ export const updateListing: EndpointHandler = (ctx, { body }) => {
 export const listListings: EndpointHandler = (ctx, { body, drift }) => {
   const parsed = validate(listRequestSchema, body);
   if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
-  const { SerialNumber, PageNumber = 1, PageSize = DEFAULT_PAGE_SIZE, ...filter } = parsed.value;
-  if (PageSize > ctx.maxPageSize) {
-    return ctx.envelopes.fail(400, `PageSize: must be at most ${ctx.maxPageSize} (got ${PageSize})`);
+  const { SerialNumber, PageNumber = 1, PageSize: asked = DEFAULT_PAGE_SIZE, ...filter } = parsed.value;
+  if (asked > ctx.maxPageSize) {
+    return ctx.envelopes.fail(400, `PageSize: must be at most ${ctx.maxPageSize} (got ${asked})`);
   }
   if (!ctx.state.hasChatbot(SerialNumber)) return chatbotNotFound(ctx, SerialNumber);
   if (drift) ctx.state.drift(SerialNumber);
   const matching = ctx.state.query(SerialNumber, filter);
+  // Why offsets in the capped size: a service that caps silently pages by the size it serves.
+  const PageSize = Math.min(asked, ctx.pageSizeCap);
   const page = matching.slice((PageNumber - 1) * PageSize, PageNumber * PageSize);
   return ctx.envelopes.ok({ List: page.map((listing) => renderListing(listing, ctx.readForms)), VirtualCount: matching.length });
 };
