@@ -12,35 +12,32 @@ export interface PageContext {
 export function page(ctx: PageContext, title: string, body: SafeHtml): string {
   const { base } = ctx;
   return html`<!DOCTYPE html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${title} · listing-sync</title>
-        <link rel="stylesheet" href="${base}/assets/dashboard.css" />
-      </head>
-      <body>
-        <header>
-          <a class="brand" href="${base}/">listing-sync</a>
-          <a href="${base}/">Runs</a>
-          <a href="${base}/search">Search by key</a>
-          <a href="${base}/queues">Queues</a>
-          <a href="${base}/metrics">Metrics</a>
-          <span class="mode">${ctx.readOnly ? 'read-only' : 'read-write'}</span>
-        </header>
-        <main>${body}</main>
-      </body>
-    </html> `.value;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title} · listing-sync</title>
+<link rel="stylesheet" href="${base}/assets/dashboard.css">
+</head>
+<body>
+<header>
+  <a class="brand" href="${base}/">listing-sync</a>
+  <a href="${base}/">Runs</a>
+  <a href="${base}/search">Search by key</a>
+  <a href="${base}/queues">Queues</a>
+  <a href="${base}/metrics">Metrics</a>
+  <span class="mode">${ctx.readOnly ? 'read-only' : 'read-write'}</span>
+</header>
+<main>
+${body}
+</main>
+</body>
+</html>
+`.value;
 }
 
 /** A page with just a heading and one message (404 and friends). */
 export function messagePage(ctx: PageContext, title: string, message: string): string {
-  return page(
-    ctx,
-    title,
-    html`<h1>${title}</h1>
-      <p>${message}</p>
-      <p><a href="${ctx.base}/">Back to runs</a></p>`,
-  );
+  return page(ctx, title, html`<h1>${title}</h1><p>${message}</p><p><a href="${ctx.base}/">Back to runs</a></p>`);
 }

@@ -10,160 +10,71 @@ export const REJECTED_ROWS_SHOWN = 200;
 function definitionList(values: Readonly<Record<string, unknown>> | undefined): SafeHtml {
   const entries = Object.entries(values ?? {});
   if (entries.length === 0) return html`<p class="muted">Not recorded.</p>`;
-  return html`<dl>
-    ${entries.map(
-      ([name, value]) =>
-        html`<dt>${name}</dt>
-          <dd class="mono">${displayValue(value)}</dd>`,
-    )}
-  </dl>`;
+  return html`<dl>${entries.map(([name, value]) => html`<dt>${name}</dt><dd class="mono">${displayValue(value)}</dd>`)}</dl>`;
 }
 
 function overview(run: RunDetail): SafeHtml {
   const c = run.counts;
   return html`<div class="grid">
-    <div class="card" id="overview">
-      <h2>Run</h2>
-      <dl>
-        <dt>Chatbot</dt>
-        <dd class="mono">${run.chatbot}</dd>
-        <dt>Status</dt>
-        <dd>${statusCell(run.status)}</dd>
-        <dt>Trigger</dt>
-        <dd>${run.trigger}</dd>
-        <dt>Started (UTC)</dt>
-        <dd>${formatTime(run.startedAt)}</dd>
-        <dt>Duration</dt>
-        <dd>${formatDuration(run.startedAt, run.finishedAt)}</dd>
-        <dt>Guard</dt>
-        <dd>
-          ${guardCell(run.guard)}${run.guard.reasons.length > 0 ? html` <span class="muted">${run.guard.reasons.join('; ')}</span>` : ''}
-        </dd>
-        <dt>Jobs</dt>
-        <dd>${run.jobs.finished} of ${run.jobs.total} finished, ${run.jobs.failed} failed</dd>
-      </dl>
-    </div>
-    <div class="card" id="plan">
-      <h2>Plan</h2>
-      <dl>
-        <dt>Create</dt>
-        <dd>${run.plan.create}</dd>
-        <dt>Update</dt>
-        <dd>${run.plan.update}</dd>
-        <dt>Delete</dt>
-        <dd>${run.plan.delete}</dd>
-        <dt>Unchanged</dt>
-        <dd>${run.plan.unchanged}</dd>
-      </dl>
-      <h2>Result</h2>
-      <dl>
-        <dt>Created</dt>
-        <dd>${c.created}</dd>
-        <dt>Updated</dt>
-        <dd>${c.updated}</dd>
-        <dt>Deleted</dt>
-        <dd>${c.deleted}</dd>
-        <dt>Failed</dt>
-        <dd class="${c.failed > 0 ? 'bad' : ''}">${c.failed}</dd>
-        <dt>Retried</dt>
-        <dd>${c.retried}</dd>
-        <dt>Superseded</dt>
-        <dd>${c.superseded}</dd>
-      </dl>
-    </div>
-    <div class="card" id="feed">
-      <h2>Feed</h2>
-      ${definitionList(run.summary.feed)}
-    </div>
-    <div class="card" id="remote">
-      <h2>Remote</h2>
-      ${definitionList(run.summary.remote)}
-    </div>
-  </div>`;
+<div class="card" id="overview"><h2>Run</h2><dl>
+  <dt>Chatbot</dt><dd class="mono">${run.chatbot}</dd>
+  <dt>Status</dt><dd>${statusCell(run.status)}</dd>
+  <dt>Trigger</dt><dd>${run.trigger}</dd>
+  <dt>Started (UTC)</dt><dd>${formatTime(run.startedAt)}</dd>
+  <dt>Duration</dt><dd>${formatDuration(run.startedAt, run.finishedAt)}</dd>
+  <dt>Guard</dt><dd>${guardCell(run.guard)}${run.guard.reasons.length > 0 ? html` <span class="muted">${run.guard.reasons.join('; ')}</span>` : ''}</dd>
+  <dt>Jobs</dt><dd>${run.jobs.finished} of ${run.jobs.total} finished, ${run.jobs.failed} failed</dd>
+</dl></div>
+<div class="card" id="plan"><h2>Plan</h2><dl>
+  <dt>Create</dt><dd>${run.plan.create}</dd><dt>Update</dt><dd>${run.plan.update}</dd>
+  <dt>Delete</dt><dd>${run.plan.delete}</dd><dt>Unchanged</dt><dd>${run.plan.unchanged}</dd>
+</dl><h2>Result</h2><dl>
+  <dt>Created</dt><dd>${c.created}</dd><dt>Updated</dt><dd>${c.updated}</dd><dt>Deleted</dt><dd>${c.deleted}</dd>
+  <dt>Failed</dt><dd class="${c.failed > 0 ? 'bad' : ''}">${c.failed}</dd><dt>Retried</dt><dd>${c.retried}</dd>
+  <dt>Superseded</dt><dd>${c.superseded}</dd>
+</dl></div>
+<div class="card" id="feed"><h2>Feed</h2>${definitionList(run.summary.feed)}</div>
+<div class="card" id="remote"><h2>Remote</h2>${definitionList(run.summary.remote)}</div>
+</div>`;
 }
 
 function rejectedSection(ctx: PageContext, run: RunDetail): SafeHtml {
   const rows = run.rejected;
   const csvHref = `${ctx.base}/runs/${encodeURIComponent(run.runId)}/rejected.csv`;
-  if (rows.length === 0)
-    return html`<h2>Rejected rows</h2>
-      <p class="muted">No rejected rows.</p>`;
+  if (rows.length === 0) return html`<h2>Rejected rows</h2><p class="muted">No rejected rows.</p>`;
   const shown = rows.slice(0, REJECTED_ROWS_SHOWN);
   return html`<h2>Rejected rows (${rows.length})</h2>
-    <p>
-      <a id="rejected-csv" href="${csvHref}" download>Download CSV</a>${
-        rows.length > shown.length ? html` <span class="muted">(first ${shown.length} shown; the CSV has all ${rows.length})</span>` : ''
-      }
-    </p>
-    <table id="rejected">
-      <thead>
-        <tr>
-          <th>Line</th>
-          <th>Key</th>
-          <th>Field</th>
-          <th>Value</th>
-          <th>Reason</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${shown.map(
-          (row) =>
-            html`<tr>
-              <td class="num">${row.line}</td>
-              <td class="mono">${row.key ?? ''}</td>
-              <td>${row.field}</td>
-              <td class="mono">${row.value}</td>
-              <td>${row.reason}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+<p><a id="rejected-csv" href="${csvHref}" download>Download CSV</a>${
+    rows.length > shown.length ? html` <span class="muted">(first ${shown.length} shown; the CSV has all ${rows.length})</span>` : ''
+  }</p>
+<table id="rejected"><thead><tr><th>Line</th><th>Key</th><th>Field</th><th>Value</th><th>Reason</th></tr></thead>
+<tbody>${shown.map((row) => html`<tr><td class="num">${row.line}</td><td class="mono">${row.key ?? ''}</td><td>${row.field}</td><td class="mono">${row.value}</td><td>${row.reason}</td></tr>`)}</tbody></table>`;
 }
 
 function retryForm(ctx: PageContext, run: RunDetail, failedCount: number): SafeHtml {
   if (ctx.readOnly || failedCount === 0) return html``;
   return html`<form method="post" action="${ctx.base}/runs/${encodeURIComponent(run.runId)}/retry" class="inline">
-    <input type="hidden" name="csrf" value="${ctx.csrfToken}" />
-    <button type="submit" id="retry-all">Retry all failed jobs</button>
-  </form>`;
+<input type="hidden" name="csrf" value="${ctx.csrfToken}">
+<button type="submit" id="retry-all">Retry all failed jobs</button>
+</form>`;
 }
 
 function failedSection(ctx: PageContext, run: RunDetail, failed: readonly FailedJobView[]): SafeHtml {
-  if (failed.length === 0)
-    return html`<h2>Failed jobs</h2>
-      <p class="muted" id="no-failed">No failed jobs.</p>`;
+  if (failed.length === 0) return html`<h2>Failed jobs</h2><p class="muted" id="no-failed">No failed jobs.</p>`;
   return html`<h2>Failed jobs (${failed.length})</h2>
-    <p>${retryForm(ctx, run, failed.length)}</p>
-    <table id="failed">
-      <thead>
-        <tr>
-          <th>Key</th>
-          <th>Kind</th>
-          <th>Attempts</th>
-          <th>Code</th>
-          <th>Message</th>
-          <th>Job</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${failed.map(
-          (job) =>
-            html`<tr>
-              <td class="mono">${job.key}</td>
-              <td>${job.kind}</td>
-              <td class="num">${job.attempts}</td>
-              <td class="mono">${job.code === undefined ? '' : String(job.code)}</td>
-              <td>${job.message}</td>
-              <td class="mono">${job.jobId}</td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>`;
+<p>${retryForm(ctx, run, failed.length)}</p>
+<table id="failed"><thead><tr><th>Key</th><th>Kind</th><th>Attempts</th><th>Code</th><th>Message</th><th>Job</th></tr></thead>
+<tbody>${failed.map(
+    (job) => html`<tr><td class="mono">${job.key}</td><td>${job.kind}</td><td class="num">${job.attempts}</td>
+<td class="mono">${job.code === undefined ? '' : String(job.code)}</td><td>${job.message}</td><td class="mono">${job.jobId}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 export function runDetailPage(ctx: PageContext, run: RunDetail, failed: readonly FailedJobView[], flash: string | undefined): string {
   const body = html`${flash ? html`<div class="flash" id="flash">${flash}</div>` : ''}
-    <h1>Run <span class="mono">${run.runId}</span></h1>
-    ${overview(run)} ${failedSection(ctx, run, failed)} ${rejectedSection(ctx, run)}`;
+<h1>Run <span class="mono">${run.runId}</span></h1>
+${overview(run)}
+${failedSection(ctx, run, failed)}
+${rejectedSection(ctx, run)}`;
   return page(ctx, `Run ${run.runId}`, body);
 }

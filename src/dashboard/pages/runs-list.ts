@@ -21,49 +21,29 @@ export function statusCell(status: string): SafeHtml {
 function row(ctx: PageContext, run: RunListItem): SafeHtml {
   const c = run.counts;
   return html`<tr>
-    <td><a class="mono" href="${ctx.base}/runs/${encodeURIComponent(run.runId)}">${run.runId}</a></td>
-    <td>${run.chatbot}</td>
-    <td>${formatTime(run.startedAt)}</td>
-    <td>${formatDuration(run.startedAt, run.finishedAt)}</td>
-    <td>${statusCell(run.status)}</td>
-    <td>${run.trigger}</td>
-    <td class="num">${c.created}</td>
-    <td class="num">${c.updated}</td>
-    <td class="num">${c.deleted}</td>
-    <td class="num ${c.failed > 0 ? 'bad' : ''}">${c.failed}</td>
-    <td class="num">${c.retried}</td>
-    <td>${guardCell(run.guard)}</td>
-    <td>${run.guard.forced ? 'yes' : 'no'}</td>
-  </tr>`;
+  <td><a class="mono" href="${ctx.base}/runs/${encodeURIComponent(run.runId)}">${run.runId}</a></td>
+  <td>${run.chatbot}</td>
+  <td>${formatTime(run.startedAt)}</td>
+  <td>${formatDuration(run.startedAt, run.finishedAt)}</td>
+  <td>${statusCell(run.status)}</td>
+  <td>${run.trigger}</td>
+  <td class="num">${c.created}</td><td class="num">${c.updated}</td><td class="num">${c.deleted}</td>
+  <td class="num ${c.failed > 0 ? 'bad' : ''}">${c.failed}</td><td class="num">${c.retried}</td>
+  <td>${guardCell(run.guard)}</td>
+  <td>${run.guard.forced ? 'yes' : 'no'}</td>
+</tr>`;
 }
 
 export function runsListPage(ctx: PageContext, runs: readonly RunListItem[], chatbot: string | undefined): string {
   const body = html`<h1>Runs${chatbot ? html` of <span class="mono">${chatbot}</span>` : ''}</h1>
-    ${
-      runs.length === 0
-        ? html`<p class="muted">No runs recorded yet. Run <code>listing-sync sync</code> to make one.</p>`
-        : html`<table id="runs">
-            <thead>
-              <tr>
-                <th>Run</th>
-                <th>Chatbot</th>
-                <th>Started (UTC)</th>
-                <th>Duration</th>
-                <th>Status</th>
-                <th>Trigger</th>
-                <th>Created</th>
-                <th>Updated</th>
-                <th>Deleted</th>
-                <th>Failed</th>
-                <th>Retried</th>
-                <th>Guard</th>
-                <th>Forced</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${runs.map((run) => row(ctx, run))}
-            </tbody>
-          </table>`
-    }`;
+${
+  runs.length === 0
+    ? html`<p class="muted">No runs recorded yet. Run <code>listing-sync sync</code> to make one.</p>`
+    : html`<table id="runs">
+<thead><tr><th>Run</th><th>Chatbot</th><th>Started (UTC)</th><th>Duration</th><th>Status</th><th>Trigger</th>
+<th>Created</th><th>Updated</th><th>Deleted</th><th>Failed</th><th>Retried</th><th>Guard</th><th>Forced</th></tr></thead>
+<tbody>${runs.map((run) => row(ctx, run))}</tbody>
+</table>`
+}`;
   return page(ctx, 'Runs', body);
 }
