@@ -1,21 +1,18 @@
 /**
  * Executes a plan's first half: adds the jobs of a run (a sync's, whose record runSync saved
- * first, or a bulk chatbot edit's, recorded here) to the writes queue with addBulk in chunks.
- * While it does, the run is `enqueuing`: its jobs may already finish, but it cannot end. Each
- * chunk's ids are listed under the run before the chunk is added, and the total is recorded (the
- * run "sealed") only once every job is in, in one atomic step. A process that dies halfway leaves
- * an enqueuing run the reconciler ends: it counts the jobs that made it into the queue and
- * records the listed ones that did not as lost.
+ * first, or a bulk edit's of settings or knowledge bases, recorded here) to the writes queue
+ * with addBulk in chunks. While it does, the run is `enqueuing`: its jobs may already finish,
+ * but it cannot end. Each chunk's ids are listed under the run before the chunk is added, and
+ * the total is recorded (the run "sealed") only once every job is in, in one atomic step. A
+ * process that dies halfway leaves an enqueuing run the reconciler ends: it counts the jobs that
+ * made it into the queue and records the listed ones that did not as lost.
  */
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Plan } from '../domain/plan.js';
 import type { Store } from '../store/store.js';
 import type { NewRun } from '../store/run-types.js';
 import { BACKOFF_TYPE } from './backoff.js';
-import { jobId } from '../domain/job-id.js';
-import { jobSpecsOf, type JobSpec } from './job-specs.js';
-import { EDIT_CHATBOT } from '../../jobs/edit-chatbot.js';
-import type { ChatbotSettings } from '../api/schemas.js';
+import { jobSpecsOf, perChatbotJobSpecs, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
 
 /** Retention: a count of jobs to keep, `true` (remove at once) or `false` (keep all). */
 export type Retention = boolean | number | { count: number } | { age: number; count?: number };
@@ -88,14 +85,17 @@ export async function enqueueRunJobs(plan: Plan, runId: string, options: Enqueue
   return (await addRunJobs(specs, runId, plan.chatbot, options, now)).length;
 }
 
-/** Records `run` and enqueues one edit-chatbot job per settings object (bulk settings changes). */
-export async function enqueueChatbotEdits(edits: readonly ChatbotSettings[], run: NewRun, options: EnqueueOptions): Promise<EnqueuedRun> {
-  const specs = edits.map((settings) => ({
-    name: EDIT_CHATBOT,
-    id: jobId({ kind: 'edit-chatbot', chatbot: settings.serialNumber, keyType: 'chatbot', key: settings.serialNumber, runId: run.id }),
-    data: { runId: run.id, chatbot: settings.serialNumber, settings },
-    touches: [],
-  }));
+/**
+ * Records `run` and enqueues one `kind` job per body (a bulk edit: settings or knowledge-base
+ * edits), with ids fixed by run and chatbot (see perChatbotJobSpecs).
+ */
+export async function enqueuePerChatbot<P extends { serialNumber: string }>(
+  kind: PerChatbotJobKind<P>,
+  payloads: readonly P[],
+  run: NewRun,
+  options: EnqueueOptions,
+): Promise<EnqueuedRun> {
+  const specs = perChatbotJobSpecs(kind, payloads, run.id);
   await options.store.runs.createRun({ ...run, status: 'enqueuing' });
   return { runId: run.id, jobIds: await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt) };
 }

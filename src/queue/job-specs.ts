@@ -1,19 +1,23 @@
 /**
- * Plan → job specs (name, deterministic id, data). Pure: no Redis, so a dry run or a test can
- * see exactly which jobs a plan becomes. Every job carries its run, chatbot, key and the exact
+ * Plan → job specs (name, deterministic id, data), and the specs of the per-chatbot kinds (bulk
+ * edits: one job per chatbot). Pure: no Redis, so a dry run or a test can see exactly which jobs
+ * a plan or a bulk edit becomes. Every job carries its run, chatbot, key and the exact
  * payload it will send (never a secret: credentials live only in the worker's API client).
  */
 import type { CreateListingData } from '../../jobs/create-listing.js';
 import { CREATE_LISTING } from '../../jobs/create-listing.js';
 import { DELETE_LISTINGS, type DeleteListingsData } from '../../jobs/delete-listings.js';
+import { EDIT_CHATBOT, type EditChatbotData } from '../../jobs/edit-chatbot.js';
+import { EDIT_KNOWLEDGE, type EditKnowledgeData } from '../../jobs/edit-knowledge.js';
 import { UPDATE_LISTING, type UpdateListingData } from '../../jobs/update-listing.js';
+import type { ChatbotSettings, KnowledgeEdit } from '../api/schemas.js';
 import { jobId } from '../domain/job-id.js';
 import type { Plan, PlannedDelete } from '../domain/plan.js';
 
 export interface JobSpec {
   name: string;
   id: string;
-  data: CreateListingData | UpdateListingData | DeleteListingsData | Record<string, unknown>;
+  data: CreateListingData | UpdateListingData | DeleteListingsData | EditChatbotData | EditKnowledgeData;
   /** Listing keys the job is about (for `jobs find KEY`). */
   touches: string[];
 }
@@ -89,4 +93,45 @@ export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): 
     });
   }
   return specs;
+}
+
+/**
+ * A job kind enqueued once per chatbot, each job carrying one request body for that chatbot (the
+ * bulk edits: `chatbot edit --many`, `chatbot knowledge --many`).
+ */
+export interface PerChatbotJobKind<P extends { serialNumber: string }> {
+  /** The job's name, also the kind part of its id. */
+  name: string;
+  /** The job's data for the body `payload` of run `runId`. */
+  data(runId: string, payload: P): EditChatbotData | EditKnowledgeData;
+}
+
+/** Settings changes (api-spec 2.1): one edit-chatbot job per chatbot. */
+export const EDIT_CHATBOT_JOBS: PerChatbotJobKind<ChatbotSettings> = {
+  name: EDIT_CHATBOT,
+  data: (runId, settings) => ({ runId, chatbot: settings.serialNumber, settings }),
+};
+
+/** Knowledge-base edits (api-spec 2.2): one edit-knowledge job per chatbot. */
+export const EDIT_KNOWLEDGE_JOBS: PerChatbotJobKind<KnowledgeEdit> = {
+  name: EDIT_KNOWLEDGE,
+  data: (runId, edit) => ({ runId, chatbot: edit.serialNumber, edit }),
+};
+
+/**
+ * One `kind` job per body, in order. The id is fixed by kind, chatbot and run (never by the
+ * body): the same run enqueued again after a crash adds nothing, so no edit is applied twice,
+ * while two kinds, or two runs, for one chatbot never share an id.
+ */
+export function perChatbotJobSpecs<P extends { serialNumber: string }>(
+  kind: PerChatbotJobKind<P>,
+  payloads: readonly P[],
+  runId: string,
+): JobSpec[] {
+  return payloads.map((payload) => ({
+    name: kind.name,
+    id: jobId({ kind: kind.name, chatbot: payload.serialNumber, keyType: 'chatbot', key: payload.serialNumber, runId }),
+    data: kind.data(runId, payload),
+    touches: [],
+  }));
 }

@@ -1,6 +1,6 @@
 /**
  * The run records a sync use case starts: a sync's (from its outcome), a scheduled sync's that
- * was skipped, and a bulk chatbot edit's. Each decides the run's first status; the store keeps it.
+ * was skipped, and a bulk edit's (settings or knowledge bases). Each decides the run's first status; the store keeps it.
  */
 import type { NewRun } from '../store/run-types.js';
 import type { SyncOutcome } from './summary.js';
@@ -41,8 +41,8 @@ export function skippedRun(chatbot: string, runId: string, now: number, reason: 
 }
 
 /**
- * The run of a bulk chatbot edit (`chatbot edit --many`): one run for every chatbot's edit job,
- * named after its chatbot when there is one, else after how many there are.
+ * The run of a bulk edit (`chatbot edit --many`, `chatbot knowledge --many`): one run for every
+ * chatbot's edit job, named after its chatbot when there is one, else after how many there are.
  */
 export function chatbotEditsRun(serials: readonly string[], runId: string, now: number): NewRun {
   const chatbot = serials.length === 1 ? (serials[0] ?? '') : `${serials.length} chatbots`;

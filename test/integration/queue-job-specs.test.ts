@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/api/retry.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
-import { jobSpecsOf } from '../../src/queue/job-specs.js';
+import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, jobSpecsOf, perChatbotJobSpecs } from '../../src/queue/job-specs.js';
 import { ApiError } from '../../src/api/errors.js';
 import { listingHash } from '../../src/domain/hash.js';
 import type { Plan } from '../../src/domain/plan.js';
@@ -66,6 +66,32 @@ describe('plan → job specs', () => {
     expect(deletes.map((d) => d.keys)).toEqual([['90', '91'], ['92', '93'], ['94'], ['777']]);
     expect(deletes[3]).toMatchObject({ deleteKeyType: 'NewOaks', ledgerKeys: [] });
     expect(JSON.stringify(specs)).not.toMatch(/secret|session|authorization/i);
+  });
+});
+
+describe('bulk edits → one job per chatbot', () => {
+  const edits = [
+    { serialNumber: 'bot:a', text: 'About us' },
+    { serialNumber: 'bot-b', EnableSyncSiteMap: true, SyncSiteMapDays: 7 as const },
+  ];
+  const specs = perChatbotJobSpecs(EDIT_KNOWLEDGE_JOBS, edits, 'run-0000000001-ab');
+
+  it('carries each body whole under its kind, run and chatbot', () => {
+    expect(specs.map((s) => s.name)).toEqual(['edit-knowledge', 'edit-knowledge']);
+    expect(specs.map((s) => s.data)).toEqual(edits.map((edit) => ({ runId: 'run-0000000001-ab', chatbot: edit.serialNumber, edit })));
+    const settings = perChatbotJobSpecs(EDIT_CHATBOT_JOBS, [{ serialNumber: 'bot:a', Temperature: 1 }], 'run-0000000001-ab');
+    expect(settings[0]).toMatchObject({ name: 'edit-chatbot', data: { settings: { serialNumber: 'bot:a', Temperature: 1 } } });
+  });
+
+  it('gives ids fixed by kind, chatbot and run: the same run enqueued again adds nothing, another kind or run does', () => {
+    for (const spec of specs) expect(spec.id).not.toContain(':');
+    expect(new Set(specs.map((s) => s.id)).size).toBe(2);
+    const changedBodies = edits.map((edit) => ({ ...edit, text: 'changed' }));
+    expect(perChatbotJobSpecs(EDIT_KNOWLEDGE_JOBS, changedBodies, 'run-0000000001-ab').map((s) => s.id)).toEqual(specs.map((s) => s.id));
+    expect(perChatbotJobSpecs(EDIT_KNOWLEDGE_JOBS, edits, 'run-0000000002-ab').map((s) => s.id)).not.toContain(specs[0]?.id);
+    const settingsIds = perChatbotJobSpecs(EDIT_CHATBOT_JOBS, [{ serialNumber: 'bot:a' }], 'run-0000000001-ab').map((s) => s.id);
+    expect(settingsIds).toEqual(['edit-chatbot.bot_3aa.chatbot.bot_3aa.run-0000000001-ab']);
+    expect(specs.map((s) => s.id)).not.toContain(settingsIds[0]);
   });
 });
 

@@ -1,14 +1,19 @@
 /**
- * `listing-sync chatbot edit --many settings.json`: bulk settings changes go through the queue
- * (one edit-chatbot job per chatbot), so they get the same retries, rate limits and failure
- * records as listing writes. Every entry is validated before anything is enqueued.
+ * The `--many FILE` form of `listing-sync chatbot edit` (settings) and `chatbot knowledge`
+ * (knowledge bases): bulk edits go through the queue, one job per chatbot under one run, so they
+ * get the same retries, rate limits and failure records as listing writes. One path for every
+ * per-chatbot kind (ManyEditKind): every entry is validated, and the chatbots checked, before
+ * anything is enqueued.
  */
 import { randomBytes } from 'node:crypto';
-import { chatbotSettingsSchema, type ChatbotSettings } from '../../api/schemas.js';
+import type { Command } from 'commander';
+import type { z } from 'zod';
+import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
 import type { Config } from '../../config.js';
 import { newRunId } from '../../domain/job-id.js';
-import { ListingSyncError } from '../../errors.js';
-import { enqueueChatbotEdits } from '../../queue/enqueue.js';
+import { ListingSyncError, UsageError } from '../../errors.js';
+import { enqueuePerChatbot } from '../../queue/enqueue.js';
+import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, type PerChatbotJobKind } from '../../queue/job-specs.js';
 import { chatbotEditsRun } from '../../sync/run-records.js';
 import { waitForRun } from '../../sync/wait-for-run.js';
 import type { Logger } from '../../logger.js';
@@ -31,23 +36,78 @@ export interface ManyEditFlags {
   json?: boolean;
 }
 
-const SETTINGS_FIELDS = Object.keys(chatbotSettingsSchema.shape);
+/** What a `--many` file holds and the job each of its entries becomes. */
+export interface ManyEditKind<P extends { serialNumber: string }> {
+  job: PerChatbotJobKind<P>;
+  /** One entry: the request body, serialNumber included (its shape's keys feed "did you mean"). */
+  schema: z.ZodType<P> & { shape: object };
+  /** The file's name in help ("settings.json"). */
+  file: string;
+  /** What the array holds, plural ("settings objects"). */
+  entries: string;
+  /** What the jobs do, plural, in the result line ("chatbot edits"). */
+  label: string;
+}
 
-/** Reads and validates the --many file: a JSON array of Edit bodies, each with its serialNumber. */
-export async function readManyEdits(path: string): Promise<ChatbotSettings[]> {
+/** `chatbot edit --many`: settings changes (api-spec 2.1). */
+export const SETTINGS_EDITS: ManyEditKind<ChatbotSettings> = {
+  job: EDIT_CHATBOT_JOBS,
+  schema: chatbotSettingsSchema,
+  file: 'settings.json',
+  entries: 'settings objects',
+  label: 'chatbot edits',
+};
+
+/** `chatbot knowledge --many`: knowledge-base edits (api-spec 2.2, rule 4.4.1 included). */
+export const KNOWLEDGE_EDITS: ManyEditKind<KnowledgeEdit> = {
+  job: EDIT_KNOWLEDGE_JOBS,
+  schema: knowledgeEditSchema,
+  file: 'knowledge.json',
+  entries: 'knowledge-base edit objects',
+  label: 'knowledge-base edits',
+};
+
+/**
+ * Adds --many, --wait and --work of the bulk form of `kind` to `command` (the command adds the
+ * Redis flags, `when: 'with --many'`, beside its own).
+ */
+export function addManyEditOptions<P extends { serialNumber: string }>(command: Command, kind: ManyEditKind<P>): Command {
+  return command
+    .option(`--many <${kind.file}>`, `bulk: a JSON array of ${kind.entries} (each with serialNumber), one queued job per chatbot`)
+    .option('--wait', 'with --many: wait until every edit job finished')
+    .option('--work', 'with --many: also run workers in this process (implies --wait)');
+}
+
+/**
+ * Throws a usage error when a one-chatbot flag of `single` is given beside --many: the chatbots
+ * and their edits come from the --many file.
+ */
+export function refuseBesideMany<O extends object>(options: O, single: ReadonlyArray<keyof O & string>): void {
+  if (!single.some((name) => options[name] !== undefined)) return;
+  const flags = single.map((name) => `--${name}`);
+  const last = flags.pop() ?? '';
+  throw new UsageError(`--many takes the chatbots from its file: leave out ${flags.length > 0 ? `${flags.join(', ')} and ${last}` : last}`);
+}
+
+/**
+ * Reads and validates a --many file: a JSON array of `kind` bodies, each with its serialNumber,
+ * each chatbot once. Every bad entry is named by its position in one INVALID_INPUT error.
+ */
+export async function readManyEdits<P extends { serialNumber: string }>(kind: ManyEditKind<P>, path: string): Promise<P[]> {
   const content = await readJsonFile(path);
   if (!Array.isArray(content) || content.length === 0) {
-    throw new ListingSyncError('INVALID_INPUT', `${path}: expected a non-empty JSON array of settings objects, each with its serialNumber`);
+    throw new ListingSyncError('INVALID_INPUT', `${path}: expected a non-empty JSON array of ${kind.entries}, each with its serialNumber`);
   }
+  const fields = Object.keys(kind.schema.shape);
   const problems: string[] = [];
-  const edits: ChatbotSettings[] = [];
+  const edits: P[] = [];
   const seen = new Set<string>();
   content.forEach((entry: unknown, index) => {
-    const parsed = chatbotSettingsSchema.safeParse(entry);
+    const parsed = kind.schema.safeParse(entry);
     if (!parsed.success) {
-      problems.push(`entry ${index + 1}: ${describeIssues(parsed.error.issues, entry, SETTINGS_FIELDS).join('; ')}`);
+      problems.push(`entry ${index + 1}: ${describeIssues(parsed.error.issues, entry, fields).join('; ')}`);
     } else if (seen.has(parsed.data.serialNumber)) {
-      problems.push(`entry ${index + 1}: chatbot ${parsed.data.serialNumber} appears twice (merge its settings into one entry)`);
+      problems.push(`entry ${index + 1}: chatbot ${parsed.data.serialNumber} appears twice (merge its entries into one)`);
     } else {
       seen.add(parsed.data.serialNumber);
       edits.push(parsed.data);
@@ -63,16 +123,12 @@ export async function readManyEdits(path: string): Promise<ChatbotSettings[]> {
  * found". Skipped when this process has no service address (an enqueue-only producer; the
  * workers' jobs report it then).
  */
-async function requireKnownChatbots(io: CliIo, config: Config, logger: Logger, edits: readonly ChatbotSettings[]): Promise<void> {
+async function requireKnownChatbots(io: CliIo, config: Config, logger: Logger, serials: readonly string[]): Promise<void> {
   if (config.api.baseUrl === undefined) return;
   const api = createClientFromConfig(config, logger, 'api');
   const release = io.releases.push('API client', () => api.close());
   try {
-    const unknown = await unknownChatbots(
-      api,
-      edits.map((edit) => edit.serialNumber),
-      { retryTable: config.api.retryTable },
-    );
+    const unknown = await unknownChatbots(api, serials, { retryTable: config.api.retryTable });
     if (unknown.length > 0) throw chatbotNotFoundError(unknown);
   } finally {
     // Only needed for this check: the jobs make their calls through the workers' client.
@@ -80,27 +136,25 @@ async function requireKnownChatbots(io: CliIo, config: Config, logger: Logger, e
   }
 }
 
-/** Enqueues one edit-chatbot job per entry; with --wait/--work waits for them. */
-export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Promise<ExitCode> {
+/** Enqueues one `kind` job per entry of the --many file under one run; with --wait/--work waits for them. */
+export async function runManyEdit<P extends { serialNumber: string }>(
+  host: CommandHost,
+  kind: ManyEditKind<P>,
+  flags: ManyEditFlags,
+): Promise<ExitCode> {
   const { io } = host;
-  const edits = await readManyEdits(flags.many);
+  const edits = await readManyEdits(kind, flags.many);
+  const chatbots = edits.map((edit) => edit.serialNumber);
   const config = configFromCli(flags, io);
   const logger = createCliLogger(config, io, flags.json === true);
-  await requireKnownChatbots(io, config, logger, edits);
+  await requireKnownChatbots(io, config, logger, chatbots);
   // Waiting or working runs for long: carry on through a Redis restart ('session'); an enqueue fails fast.
   const ctx = await queueContextOnStack(io, config, flags.wait || flags.work ? 'session' : 'producer', logger);
   if (flags.work) await workersOnStack(io, config, recordedClientOnStack(io, config, logger, ctx), ctx, logger);
   const bars = createProgressBars(io, flags.json);
-  const run = chatbotEditsRun(
-    edits.map((edit) => edit.serialNumber),
-    newRunId(Date.now(), randomBytes(4).toString('hex')),
-    Date.now(),
-  );
-  await enqueueChatbotEdits(edits, run, { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) });
-  const result: { runId: string; chatbots: string[]; edited?: number; failed?: number } = {
-    runId: run.id,
-    chatbots: edits.map((e) => e.serialNumber),
-  };
+  const run = chatbotEditsRun(chatbots, newRunId(Date.now(), randomBytes(4).toString('hex')), Date.now());
+  await enqueuePerChatbot(kind.job, edits, run, { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) });
+  const result: { runId: string; chatbots: string[]; edited?: number; failed?: number } = { runId: run.id, chatbots };
   if (flags.wait || flags.work) {
     const counts = await waitForRun(ctx.store, run.id, { onProgress: (c) => bars.update('edits', c.finishedJobs, c.totalJobs) });
     result.edited = counts.edited;
@@ -110,7 +164,7 @@ export async function runManyEdit(host: CommandHost, flags: ManyEditFlags): Prom
   if (flags.json) printJson(io, result);
   else
     io.stdout.write(
-      `run ${run.id}: ${edits.length} chatbot edits enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`,
+      `run ${run.id}: ${edits.length} ${kind.label} enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`,
     );
   return (result.failed ?? 0) > 0 ? EXIT.failed : EXIT.ok;
 }

@@ -1,6 +1,7 @@
 /**
- * `listing-sync chatbot edit` (endpoint 1) and `listing-sync chatbot knowledge` (endpoint 2).
- * Input is typed and validated against the API schemas before any request is made.
+ * `listing-sync chatbot edit` (endpoint 1) and `listing-sync chatbot knowledge` (endpoint 2), each
+ * for one chatbot or, with `--many FILE`, for many through the queue (chatbot-many.ts). Input is
+ * typed and validated against the API schemas before any request is made.
  */
 import type { Command } from 'commander';
 import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
@@ -14,7 +15,7 @@ import { asObject, chatbotFrom, collect, required } from '../option-values.js';
 import { jsonKindOf, parseSetValues } from '../parse-values.js';
 import { readJsonFile } from '../read-json-file.js';
 import { validateInput } from '../validate-input.js';
-import { runManyEdit, type ManyEditFlags } from './chatbot-many.js';
+import { addManyEditOptions, KNOWLEDGE_EDITS, refuseBesideMany, runManyEdit, SETTINGS_EDITS, type ManyEditFlags } from './chatbot-many.js';
 
 export interface ChatbotEditOptions extends ConnectionOptions {
   chatbot?: string;
@@ -39,10 +40,7 @@ function settingsHelp(): string {
   return `\nSettings for --set (api-spec 2.1):\n  ${fields.join(', ')}\n`;
 }
 
-/**
- * The validated Edit body from `--set` pairs or a `--file` (exactly one of them). Exported so the
- * bulk `--many` edit (queued, wired by the queue commands) validates each chatbot the same way.
- */
+/** The validated Edit body from `--set` pairs or a `--file` (exactly one of them). */
 export async function chatbotEditSettings(options: ChatbotEditOptions): Promise<ChatbotSettings> {
   const pairs = options.set ?? [];
   if (pairs.length > 0 && options.file !== undefined)
@@ -69,24 +67,25 @@ export async function knowledgeEdit(options: KnowledgeOptions): Promise<Knowledg
 export const registerChatbotCommands: RegisterCommands = (program: Command, host) => {
   const chatbot = program.command('chatbot').description("edit a chatbot's settings and knowledge base");
 
-  const edit = chatbot
-    .command('edit')
-    .description("change a chatbot's settings (api-spec 2.1); only the fields given are sent")
-    .option('--chatbot <serial>', "the chatbot's serial number")
-    .option('--set <Field=value>', 'a setting to change (repeatable), e.g. --set Temperature=1 --set ChatBubbleColor=rgb(0,0,255)', collect)
-    .option('--file <settings.json>', 'a JSON object of settings instead of --set')
-    .option('--many <settings.json>', 'bulk: a JSON array of settings objects (each with serialNumber), one queued job per chatbot')
-    .option('--wait', 'with --many: wait until every edit job finished')
-    .option('--work', 'with --many: also run workers in this process (implies --wait)')
-    .addHelpText('after', settingsHelp);
+  const edit = addManyEditOptions(
+    chatbot
+      .command('edit')
+      .description("change a chatbot's settings (api-spec 2.1); only the fields given are sent")
+      .option('--chatbot <serial>', "the chatbot's serial number")
+      .option(
+        '--set <Field=value>',
+        'a setting to change (repeatable), e.g. --set Temperature=1 --set ChatBubbleColor=rgb(0,0,255)',
+        collect,
+      )
+      .option('--file <settings.json>', 'a JSON object of settings instead of --set'),
+    SETTINGS_EDITS,
+  ).addHelpText('after', settingsHelp);
   addConnectionOptions(addSharedFlags(edit, ['redisUrl', 'prefix'], { when: 'with --many' })).action(
     (options: ChatbotEditOptions & Partial<ManyEditFlags>) =>
       host.run(() => {
         if (options.many !== undefined) {
-          if (options.set !== undefined || options.file !== undefined || options.chatbot !== undefined) {
-            throw new UsageError('--many takes the chatbots from its file: leave out --chatbot, --set and --file');
-          }
-          return runManyEdit(host, { ...options, many: options.many });
+          refuseBesideMany(options, ['chatbot', 'set', 'file']);
+          return runManyEdit(host, SETTINGS_EDITS, { ...options, many: options.many });
         }
         return withServiceClient(
           options,
@@ -106,15 +105,22 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
       }),
   );
 
-  addConnectionOptions(
+  const knowledge = addManyEditOptions(
     chatbot
       .command('knowledge')
       .description("edit a chatbot's knowledge base (api-spec 2.2): sitemap sync, files, text, sheets, websites, Q&A")
       .option('--chatbot <serial>', "the chatbot's serial number (else the file's serialNumber)")
       .option('--file <knowledge.json>', 'a JSON object with the knowledge-base edit'),
-  ).action((options: KnowledgeOptions) =>
-    host.run(() =>
-      withServiceClient(
+    KNOWLEDGE_EDITS,
+  );
+  addSharedFlags(knowledge, ['redisUrl', 'prefix'], { when: 'with --many' });
+  addConnectionOptions(knowledge).action((options: KnowledgeOptions & Partial<ManyEditFlags>) =>
+    host.run(() => {
+      if (options.many !== undefined) {
+        refuseBesideMany(options, ['chatbot', 'file']);
+        return runManyEdit(host, KNOWLEDGE_EDITS, { ...options, many: options.many });
+      }
+      return withServiceClient(
         options,
         host.io,
         'api',
@@ -127,7 +133,7 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
           io.stderr.write(`listing-sync: chatbot ${edit.serialNumber}: the service answered false for the knowledge edit\n`);
           return EXIT.failed;
         },
-      ),
-    ),
+      );
+    }),
   );
 };
