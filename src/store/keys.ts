@@ -24,6 +24,10 @@ import type { SyncKeyType } from '../domain/listing.js';
  * | `{p}:ls:run:{runId}:rejected`         | list | JSON rejected feed rows (kept whole for the CSV export) |
  * | `{p}:ls:keyidx:{listing key}`         | zset | JSON {chatbot, runId, jobId} scored by time             |
  * | `{p}:ls:calls`                        | hash | service-call counters of every process (call-metrics.ts) |
+ * | `{p}:ls:budget:{{id}}:req`            | zset | a feed budget's request times, µs (feed-budget.ts)      |
+ * | `{p}:ls:budget:{{id}}:bytes`          | hash | minute bucket → response bytes (feed-budget.ts)         |
+ * | `{p}:ls:source:{{chatbot}}:{feedId}`  | hash | a replication source: watermark, last run, totals       |
+ * | `{p}:ls:sources`                      | set  | `chatbot\tfeedId` of every replication source          |
  *
  * Why a tombstone hash beside the ledger: a delete removes the ledger entry, yet an older run's
  * job must still see that a newer run touched the key (never resurrect a deleted listing).
@@ -32,6 +36,10 @@ import type { SyncKeyType } from '../domain/listing.js';
  * `--key-type URL` run must neither count towards the MLSNumber guard's base nor make an
  * MLSNumber run believe it manages keys it never wrote. MLSNumber keeps the original key names,
  * so ledgers written before the split stay where they were.
+ *
+ * Why `{{…}}` (a literal Redis Cluster hash tag) in the budget and source keys: each of their
+ * scripts then touches one slot (a budget's two keys; one chatbot's sources), so a move to Redis
+ * Cluster needs no new layout. A prefix with its own tag (`{ls}`) wins and keeps them in one slot.
  */
 export interface StoreKeys {
   ledger(chatbot: string, keyType: SyncKeyType): string;
@@ -52,6 +60,14 @@ export interface StoreKeys {
   runRejected(runId: string): string;
   keyIndex(listingKey: string): string;
   callMetrics(): string;
+  /** Request times of a feed request budget (`budgetId`: a stable hash, never a secret). */
+  feedBudgetRequests(budgetId: string): string;
+  /** Response bytes of a feed request budget, per minute bucket. */
+  feedBudgetBytes(budgetId: string): string;
+  /** One (chatbot, feed) replication source. */
+  feedSource(chatbot: string, feedId: string): string;
+  /** Index of every replication source, so listing them needs no SCAN. */
+  feedSources(): string;
 }
 
 export function storeKeys(prefix: string): StoreKeys {
@@ -75,5 +91,9 @@ export function storeKeys(prefix: string): StoreKeys {
     runRejected: (runId) => `${base}:run:${runId}:rejected`,
     keyIndex: (listingKey) => `${base}:keyidx:${listingKey}`,
     callMetrics: () => `${base}:calls`,
+    feedBudgetRequests: (budgetId) => `${base}:budget:{${budgetId}}:req`,
+    feedBudgetBytes: (budgetId) => `${base}:budget:{${budgetId}}:bytes`,
+    feedSource: (chatbot, feedId) => `${base}:source:{${chatbot}}:${feedId}`,
+    feedSources: () => `${base}:sources`,
   };
 }

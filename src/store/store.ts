@@ -4,6 +4,8 @@
  */
 import type { Redis } from 'ioredis';
 import { FailedKeyStore } from './failed-keys.js';
+import { FeedBudget, type FeedBudgetOptions, type FeedBudgetWindows } from './feed-budget.js';
+import { FeedSourceStore } from './feed-sources.js';
 import { JobFinishStore } from './job-finish.js';
 import { KeyIndexStore } from './key-index.js';
 import { storeKeys, type StoreKeys } from './keys.js';
@@ -22,6 +24,10 @@ export interface Store {
   failedKeys: FailedKeyStore;
   keyIndex: KeyIndexStore;
   jobFinish: JobFinishStore;
+  /** Replication sources: watermark and last run per (chatbot, feed). */
+  feedSources: FeedSourceStore;
+  /** The Redis-held request budget of one feed credential (`id`: a stable hash, never the secret). */
+  feedBudget(id: string, windows: FeedBudgetWindows, options?: FeedBudgetOptions): FeedBudget;
 }
 
 /** Builds the store over `redis` with keys under `prefix` (the BullMQ prefix). */
@@ -37,5 +43,7 @@ export function createStore(redis: Redis, prefix: string): Store {
     failedKeys: new FailedKeyStore(redis, keys),
     keyIndex: new KeyIndexStore(redis, keys),
     jobFinish: new JobFinishStore(redis, keys),
+    feedSources: new FeedSourceStore(redis, keys),
+    feedBudget: (id, windows, options) => new FeedBudget(redis, keys, id, windows, options),
   };
 }
