@@ -1,0 +1,201 @@
+/**
+ * GETs of a feed server's JSON with the policies a suspension-prone MLS needs: the budget is
+ * asked before every request (and told the bytes of every answer), a 401 renews the token and
+ * repeats the request once, a 429 waits as Retry-After asks (capped) and stops the run after a
+ * few in a row, a 5xx or a broken connection is repeated a bounded number of times with jittered
+ * waits. Everything else is final.
+ */
+import { sleep as abortableSleep } from '../../abortable-sleep.js';
+import type { Logger } from '../../logger.js';
+import { feedInterrupted, feedUnreadable } from '../feed-error.js';
+import { displaySource } from '../feed-source.js';
+import { unlimitedBudget, type FeedRequestBudget } from './budget.js';
+import { exchange, ExchangeFailure, type Exchange } from './http-exchange.js';
+import { authFailed, rateLimited, refused, serverFailed } from './reso-errors.js';
+import { jitteredWait, retryAfterWait, type Backoff } from './retry-delay.js';
+import type { TokenProvider } from './token-provider.js';
+
+export interface FeedClientOptions {
+  tokens: TokenProvider;
+  /** Asked before every request to the feed server (default: unlimited). Token requests are not counted: MLS budgets count the data API. */
+  budget?: FeedRequestBudget;
+  /** The longest wait for the budget before it rejects with BUDGET_EXHAUSTED (default 10 min). */
+  budgetMaxWaitMs?: number;
+  /** Deadline of the headers and of each pause in a body (default 60 s). */
+  timeoutMs?: number;
+  /** Largest answer read (default 256 MiB). */
+  maxResponseBytes?: number;
+  /** 429s in a row that stop the run with FEED_RATE_LIMITED (default 3). */
+  maxConsecutive429?: number;
+  /** Cap of a Retry-After wait (default 2 min). */
+  maxRetryAfterMs?: number;
+  /** Repeats of one request after a 5xx or a broken connection (default 4). */
+  serverErrorRetries?: number;
+  /** Waits between repeats when the server names none (default 1 s doubling to 30 s, full jitter). */
+  backoff?: Backoff;
+  signal?: AbortSignal;
+  logger?: Logger;
+  /** For tests: the jitter's random source and the sleep. */
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
+
+/** The server's own words from an OData (`error.message`) or OAuth (`error_description`) error body. */
+function serverMessage(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string; error_description?: unknown };
+    const message = typeof body.error === 'object' ? body.error.message : body.error_description;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class FeedClient {
+  private sent = 0;
+  private received = 0;
+  private tooManyInARow = 0;
+  private readonly budget: FeedRequestBudget;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(private readonly options: FeedClientOptions) {
+    this.budget = options.budget ?? unlimitedBudget();
+    this.sleep = options.sleep ?? abortableSleep;
+  }
+
+  /** Requests sent to the feed server (every attempt, refused ones too). */
+  get requests(): number {
+    return this.sent;
+  }
+
+  /** Bytes of every answer received. */
+  get bytes(): number {
+    return this.received;
+  }
+
+  /** GETs `url` and parses its JSON, through the policies above. */
+  async getJson(url: string): Promise<unknown> {
+    const where = displaySource(url);
+    let renewed = false;
+    let failures = 0;
+    const { backoff = { baseMs: 1000, maxMs: 30_000 }, serverErrorRetries = 4 } = this.options;
+    const repeatOrFail = async (last: string, askedMs?: number): Promise<void> => {
+      failures += 1;
+      if (failures > serverErrorRetries) throw serverFailed(where, failures, last);
+      const waitMs = askedMs ?? jitteredWait(failures, backoff, this.options.random);
+      this.options.logger?.warn({ where, last, waitMs, attempt: failures }, 'feed server failed; repeating the request');
+      await this.pause(waitMs, where);
+    };
+    for (;;) {
+      // Why the budget before the token: a long budget wait would outlive a token fetched first;
+      // a slot spent when the token request then fails only errs on the safe side.
+      await this.acquire(where);
+      let authorization: string;
+      try {
+        authorization = await this.options.tokens.authorization(this.options.signal);
+      } catch (thrown) {
+        const retryable = typeof thrown === 'object' && thrown !== null && (thrown as { retryable?: unknown }).retryable === true;
+        if (!retryable) throw thrown;
+        await repeatOrFail('token request failed');
+        continue;
+      }
+      const answer = await this.send(url, authorization, where);
+      if (typeof answer === 'string') {
+        await repeatOrFail(answer);
+        continue;
+      }
+      if (answer.status !== 429) this.tooManyInARow = 0;
+      if (answer.status >= 200 && answer.status < 300) return this.parse(answer, where);
+      if (answer.status === 401) {
+        if (!renewed && this.options.tokens.rejected(authorization)) {
+          renewed = true;
+          continue;
+        }
+        throw authFailed(
+          where,
+          'the server refused the token (HTTP 401)',
+          'Check the feed credentials and that they are licensed for this feed.',
+        );
+      }
+      const askedMs = retryAfterWait(answer.headers['retry-after'], this.options.maxRetryAfterMs ?? 120_000, Date.now());
+      if (answer.status === 429) await this.tooManyRequests(where, askedMs);
+      else if (TRANSIENT_STATUSES.has(answer.status)) await repeatOrFail(`HTTP ${answer.status}`, askedMs);
+      else throw refused(where, answer.status, this.quote(answer.text));
+    }
+  }
+
+  /**
+   * Why stop after a few 429s in a row: an MLS that keeps answering 429 is counting a budget the
+   * client overran, and MLS Grid suspends a credential that keeps going; a later run resumes.
+   */
+  private async tooManyRequests(where: string, askedMs: number | undefined): Promise<void> {
+    this.tooManyInARow += 1;
+    const limit = this.options.maxConsecutive429 ?? 3;
+    if (this.tooManyInARow >= limit) throw rateLimited(where, this.tooManyInARow);
+    const waitMs =
+      askedMs ?? jitteredWait(this.tooManyInARow, this.options.backoff ?? { baseMs: 1000, maxMs: 30_000 }, this.options.random);
+    this.options.logger?.warn({ where, waitMs, inARow: this.tooManyInARow }, 'feed server answered 429; waiting before repeating');
+    await this.pause(waitMs, where);
+  }
+
+  private async acquire(where: string): Promise<void> {
+    const { signal } = this.options;
+    if (this.aborted()) throw feedInterrupted(where);
+    try {
+      await this.budget.acquire({ maxWaitMs: this.options.budgetMaxWaitMs ?? 600_000, ...(signal === undefined ? {} : { signal }) });
+    } catch (thrown) {
+      if (this.aborted()) throw feedInterrupted(where);
+      throw thrown;
+    }
+  }
+
+  /** One exchange; a string says why it failed on the way (worth repeating). */
+  private async send(url: string, authorization: string, where: string): Promise<Exchange | string> {
+    let bytes = 0;
+    try {
+      return await exchange({
+        method: 'GET',
+        url,
+        headers: { accept: 'application/json', authorization },
+        timeoutMs: this.options.timeoutMs ?? 60_000,
+        maxBytes: this.options.maxResponseBytes ?? 256 * 1024 * 1024,
+        ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
+        onBytes: (count) => (bytes += count),
+      });
+    } catch (thrown) {
+      if (this.aborted()) throw feedInterrupted(where);
+      if (!(thrown instanceof ExchangeFailure)) throw thrown;
+      if (thrown.reason === 'too-large')
+        throw feedUnreadable(`an answer is ${thrown.detail}`, where, 'Ask for smaller pages (--feed-page-size).');
+      return `connection failed (${thrown.detail})`;
+    } finally {
+      this.sent += 1;
+      this.received += bytes;
+      await this.budget.addBytes(bytes);
+    }
+  }
+
+  private parse(answer: Exchange, where: string): unknown {
+    try {
+      return JSON.parse(answer.text) as unknown;
+    } catch {
+      throw feedUnreadable('an answer is not JSON', where, 'Check that the URL names an OData resource.');
+    }
+  }
+
+  private quote(text: string): string | undefined {
+    const message = serverMessage(text);
+    return message === undefined ? undefined : this.options.tokens.redact(message);
+  }
+
+  private aborted(): boolean {
+    return this.options.signal?.aborted === true;
+  }
+
+  private async pause(ms: number, where: string): Promise<void> {
+    await this.sleep(ms, this.options.signal);
+    if (this.aborted()) throw feedInterrupted(where);
+  }
+}

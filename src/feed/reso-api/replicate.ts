@@ -1,0 +1,129 @@
+/**
+ * One replication run against a RESO Web API Property resource: the pages of a first run, of an
+ * incremental pull since a watermark, or of a key sweep, with photos attached, through the feed
+ * client's budget, auth and retry policies. The caller plans and enqueues each page, then stores
+ * `maxTimestamp` as the next watermark; a sweep deletes only when `complete`.
+ */
+import type { Logger } from '../../logger.js';
+import { feedInterrupted } from '../feed-error.js';
+import { displaySource } from '../feed-source.js';
+import { FeedClient, type FeedClientOptions } from './feed-client.js';
+import { attachMediaFromResource, sortExpandedMedia } from './media.js';
+import { odataPages, type PagerProgress } from './odata-pager.js';
+import { replicationQuery, TIMESTAMP_FIELD } from './replication-query.js';
+import { refusedStatus } from './reso-errors.js';
+import { compareStamps, parseStamp, type Stamp } from './timestamps.js';
+import type { ReplicationResult, ResoRecord } from './types.js';
+
+export interface ReplicateOptions extends FeedClientOptions {
+  /** The Property resource, e.g. https://mls.example/odata/Property (a query string of its own is kept). */
+  propertyUrl: string;
+  /** The Media resource (default: `Media` beside the Property resource). */
+  mediaUrl?: string;
+  /** Pull every record's keys only (ListingKey, `keyFields`, ModificationTimestamp). */
+  sweep?: boolean;
+  /** The largest ModificationTimestamp of the last run whose pages were enqueued; absent on a first run. */
+  watermark?: string;
+  /** Start this long before the watermark (default 0). */
+  overlapMs?: number;
+  /** `$top` asked (default 1000, the largest page most MLSs serve). */
+  pageSize?: number;
+  /** Fields the listings are keyed by besides ListingKey (default ListingId, the reso profile's MLSNumber). */
+  keyFields?: readonly string[];
+  /** `$select` of a pull (key and timestamp fields are added); default every field. */
+  select?: readonly string[];
+  /** Photos: `$expand=Media` (default; falls back to the Media resource when refused), the Media resource, or none. */
+  media?: 'expand' | 'resource' | 'none';
+  /** Keys per request to the Media resource (default 100). */
+  mediaKeysPerRequest?: number;
+  /** Ask `$count=true` on the first page (default true), so paging without nextLink knows its end without an extra request. */
+  count?: boolean;
+  logger?: Logger;
+}
+
+export interface ReplicationRun {
+  /** The pages in order, each with its photos; returns the result. Throws on a halt (BUDGET_EXHAUSTED, FEED_RATE_LIMITED…) or an abort (FEED_INTERRUPTED). */
+  pages: AsyncGenerator<ResoRecord[], ReplicationResult, undefined>;
+  /** The result so far, readable at any time (after a halt too); complete once `pages` ended by itself. */
+  result(): ReplicationResult;
+}
+
+/** The Media resource beside a Property resource, keeping its query string. */
+export function mediaUrlBeside(propertyUrl: string): string {
+  const url = new URL(propertyUrl);
+  url.pathname = url.pathname.replace(/[^/]*$/, 'Media');
+  return url.href;
+}
+
+/** Starts a replication run; nothing is requested until `pages` is iterated. */
+export function replicate(options: ReplicateOptions): ReplicationRun {
+  const client = new FeedClient(options);
+  const pageSize = options.pageSize ?? 1000;
+  const count = options.count ?? true;
+  const progress: PagerProgress = { received: 0, pageSize, pagedBy: undefined };
+  let media: ReplicationResult['media'] = options.sweep === true ? 'none' : (options.media ?? 'expand');
+  let complete = false;
+  let records = 0;
+  let newest: { stamp: Stamp; text: string } | undefined;
+
+  const result = (): ReplicationResult => ({
+    complete,
+    maxTimestamp: newest?.text,
+    requests: client.requests,
+    bytes: client.bytes,
+    records,
+    pageSize: progress.pageSize,
+    pagedBy: progress.pagedBy,
+    media,
+  });
+  const logger = options.logger === undefined ? {} : { logger: options.logger };
+  const pager = (expandMedia: boolean): AsyncGenerator<ResoRecord[]> => {
+    const query = replicationQuery({ ...options, keyFields: options.keyFields ?? ['ListingId'], pageSize, expandMedia, count });
+    return odataPages(
+      client,
+      { resourceUrl: options.propertyUrl, query: { ...query, top: pageSize }, byTimestamp: true, ...logger },
+      progress,
+    );
+  };
+  const note = (rows: readonly ResoRecord[]): void => {
+    records += rows.length;
+    for (const row of rows) {
+      const stamp = parseStamp(row[TIMESTAMP_FIELD]);
+      if (stamp !== undefined && (newest === undefined || compareStamps(stamp, newest.stamp) > 0))
+        newest = { stamp, text: String(row[TIMESTAMP_FIELD]) };
+    }
+  };
+
+  async function* run(): AsyncGenerator<ResoRecord[], ReplicationResult, undefined> {
+    let pages = pager(media === 'expand');
+    let step: IteratorResult<ResoRecord[]>;
+    try {
+      step = await pages.next();
+    } catch (thrown) {
+      // Why retry without $expand on any 400: servers word the refusal differently; if the 400 had
+      // another cause, the request without $expand gets it too and it is thrown from there.
+      if (media !== 'expand' || refusedStatus(thrown) !== 400) throw thrown;
+      options.logger?.warn(
+        { where: displaySource(options.propertyUrl) },
+        'feed server refused $expand=Media; reading photos from the Media resource',
+      );
+      media = 'resource';
+      pages = pager(false);
+      step = await pages.next();
+    }
+    const mediaOptions = { mediaUrl: options.mediaUrl ?? mediaUrlBeside(options.propertyUrl), pageSize, count, ...logger };
+    for (; step.done !== true; step = await pages.next()) {
+      const rows = step.value;
+      if (media === 'resource')
+        await attachMediaFromResource(client, rows, { ...mediaOptions, keysPerRequest: options.mediaKeysPerRequest ?? 100 });
+      else if (media === 'expand') sortExpandedMedia(rows);
+      if (options.signal?.aborted === true) throw feedInterrupted(displaySource(options.propertyUrl));
+      note(rows);
+      yield rows;
+    }
+    complete = true;
+    return result();
+  }
+
+  return { pages: run(), result };
+}

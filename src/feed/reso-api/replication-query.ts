@@ -1,0 +1,74 @@
+/**
+ * What a replication run asks the Property resource for. Pure.
+ * - First run (no watermark): every record, oldest change first.
+ * - Later runs: `ModificationTimestamp ge <watermark − overlap>`: `ge`, never `gt`, because a
+ *   record stamped exactly at the watermark may have been written after the last run read that
+ *   instant (several records share a stamp; the last run may have stopped between them). What is
+ *   read again is unchanged and the planner sends nothing for it.
+ * - Sweep: every record's keys only, to learn which listings are gone.
+ * Always ordered by ModificationTimestamp then ListingKey: the key breaks ties, so pages are a
+ * total order and the largest stamp received is a safe watermark.
+ */
+import { UsageError } from '../../errors.js';
+import type { ODataQuery } from './odata-url.js';
+import { parseStamp, stampLiteral, stampMinus, type Stamp } from './timestamps.js';
+
+export const TIMESTAMP_FIELD = 'ModificationTimestamp';
+export const KEY_FIELD = 'ListingKey';
+export const REPLICATION_ORDER = `${TIMESTAMP_FIELD},${KEY_FIELD}`;
+
+export interface ReplicationQueryInput {
+  /** Pull every record's keys only (and delete nothing unless the sweep completes). */
+  sweep?: boolean;
+  /** The largest ModificationTimestamp a previous run received and enqueued; absent on a first run. */
+  watermark?: string;
+  /** How far before the watermark to start again (default 0). */
+  overlapMs?: number;
+  /** `$top` asked. */
+  pageSize: number;
+  /** Fields the listings are keyed by besides ListingKey (ListingId for MLSNumber, ListingURL for URL). */
+  keyFields?: readonly string[];
+  /** `$select` of a pull (the key and timestamp fields are added); absent: every field. */
+  select?: readonly string[];
+  /** `$expand=Media` on a pull. */
+  expandMedia: boolean;
+  /** `$count=true`, so paging by `$skip` knows when it has everything. */
+  count: boolean;
+}
+
+const unique = (names: readonly string[]): string[] => [...new Set(names)];
+
+/** `ModificationTimestamp ge <stamp>`: the filter of a pull that starts at `stamp`. */
+export function sinceFilter(stamp: Stamp): string {
+  return `${TIMESTAMP_FIELD} ge ${stampLiteral(stamp)}`;
+}
+
+/** The watermark as an instant; a UsageError when it is not an ISO 8601 date-time with an offset. */
+export function watermarkStamp(watermark: string): Stamp {
+  const stamp = parseStamp(watermark);
+  if (stamp === undefined)
+    throw new UsageError(
+      `replication watermark '${watermark}' is not an ISO 8601 date-time with an offset, such as 2024-05-01T12:00:00.000Z`,
+    );
+  return stamp;
+}
+
+/** The first request's query of a pull or a sweep. */
+export function replicationQuery(input: ReplicationQueryInput): ODataQuery {
+  if (!Number.isSafeInteger(input.pageSize) || input.pageSize < 1)
+    throw new UsageError(`the feed page size must be a whole number ≥ 1 (got ${input.pageSize})`);
+  const keys = [KEY_FIELD, ...(input.keyFields ?? [])];
+  const query: ODataQuery = { orderBy: REPLICATION_ORDER, top: input.pageSize, count: input.count };
+  if (input.sweep === true) {
+    // Why the timestamp too: pages are ordered and, without nextLink, resumed by it (odata-pager.ts).
+    return { ...query, select: unique([...keys, TIMESTAMP_FIELD]) };
+  }
+  if (input.watermark !== undefined) {
+    const overlapMs = input.overlapMs ?? 0;
+    if (!Number.isFinite(overlapMs) || overlapMs < 0) throw new UsageError(`the replication overlap must be ≥ 0 ms (got ${overlapMs})`);
+    query.filter = sinceFilter(stampMinus(watermarkStamp(input.watermark), overlapMs));
+  }
+  if (input.select !== undefined) query.select = unique([...keys, TIMESTAMP_FIELD, ...input.select]);
+  if (input.expandMedia) query.expand = ['Media'];
+  return query;
+}
