@@ -7,13 +7,17 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { IMAGES_READ_FORMS, SALE_TYPE_READ_FORMS } from '../../sim/read-shape.js';
 import { sampleListing } from '../../sim/sample-listings.js';
+import { startResoSimulator } from '../../sim/reso/server.js';
 import { startSimulator, type SimCredentials, type SimFaults, type SimOptions } from '../../sim/server.js';
 import type { ImagesReadForm, SaleTypeReadForm } from '../../sim/types.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
+import { integerFlag } from '../integer-flag.js';
 import { allowedValue } from '../option-values.js';
+import { resoSimOptionsFrom, resoCredentialsFromEnv, type ResoSimFlags } from '../reso-sim-options.js';
 
-export interface SimFlags {
+export interface SimFlags extends ResoSimFlags {
+  reso?: boolean;
   port?: string;
   host?: string;
   seedListings?: string;
@@ -28,14 +32,6 @@ export interface SimFlags {
   readSaleType?: string;
   readImages?: string;
   pageSizeCap?: string;
-}
-
-function integer(flag: string, value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new UsageError(`--${flag} must be an integer from ${min} to ${max} (got '${value}')`);
-  return n;
 }
 
 function rate(flag: string, value: string | undefined): number | undefined {
@@ -64,10 +60,10 @@ export function simOptionsFrom(flags: SimFlags, env: Readonly<Record<string, str
     .filter((s) => s !== '');
   const bots = chatbots.length > 0 ? chatbots : ['bot-demo'];
   const firstBot = bots[0] ?? 'bot-demo';
-  const count = integer('seed-listings', flags.seedListings, 0, 1_000_000) ?? 0;
+  const count = integerFlag('seed-listings', flags.seedListings, 0, 1_000_000) ?? 0;
   const faults: SimFaults = {
-    seed: integer('seed', flags.seed, 0, 2 ** 32 - 1),
-    latencyMs: integer('latency', flags.latency, 0, 60_000),
+    seed: integerFlag('seed', flags.seed, 0, 2 ** 32 - 1),
+    latencyMs: integerFlag('latency', flags.latency, 0, 60_000),
     http503Rate: rate('fault-503', flags.fault503),
     envelopeFailureRate: rate('fault-envelope', flags.faultEnvelope),
     rateLimitRate: rate('fault-rate-limit', flags.faultRateLimit),
@@ -81,14 +77,14 @@ export function simOptionsFrom(flags: SimFlags, env: Readonly<Record<string, str
   const images =
     flags.readImages === undefined ? undefined : allowedValue<ImagesReadForm>(flags.readImages, '--read-images', IMAGES_READ_FORMS);
   return {
-    port: integer('port', flags.port, 0, 65_535) ?? 0,
+    port: integerFlag('port', flags.port, 0, 65_535) ?? 0,
     host: flags.host ?? '127.0.0.1',
     credentials: credentialsFromEnv(env),
     chatbots: bots,
     listings: count > 0 ? { [firstBot]: Array.from({ length: count }, (_, i) => sampleListing(i + 1, { SerialNumber: firstBot })) } : {},
     faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
     readForms: { ...(saleType ? { saleType } : {}), ...(images ? { images } : {}) },
-    pageSizeCap: integer('page-size-cap', flags.pageSizeCap, 1, 1_000_000),
+    pageSizeCap: integerFlag('page-size-cap', flags.pageSizeCap, 1, 1_000_000),
   };
 }
 
@@ -112,13 +108,31 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
     .option('--read-sale-type <form>', `SaleType form in list answers: ${SALE_TYPE_READ_FORMS.join(', ')}`)
     .option('--read-images <form>', `Images form in list answers: ${IMAGES_READ_FORMS.join(', ')}`)
     .option('--page-size-cap <n>', 'answer at most N listings per list page, silently (as a capping service does)')
+    .option(
+      '--reso',
+      'also run a RESO Web API simulator (an MLS feed: OAuth2 token endpoint, Property with $filter/$top/$skip/nextLink) on a second free port, beside the service simulator; its client id/secret are FEED_OAUTH_CLIENT_ID/SECRET when set, else its defaults',
+    )
+    .option('--reso-records <n>', 'with --reso: records seeded at start (default 0)')
+    .option('--reso-max-top <n>', 'with --reso: largest page served; a larger $top is silently capped (default 1000)')
+    .option('--reso-no-next-link', 'with --reso: pages carry no @odata.nextLink (clients page by $skip)')
+    .option('--reso-budget <spec>', 'with --reso: a budget that suspends the client when exceeded (2/s,7200/h,40000/d,4GB/h or a preset)')
     .action((flags: SimFlags) =>
       host.run(async () => {
         const options = simOptionsFrom(flags, host.io.env);
+        const resoOptions = flags.reso === true ? resoSimOptionsFrom(flags, host.io.env, options.host ?? '127.0.0.1') : undefined;
         const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
         const sim = await startSimulator(options);
         host.io.releases.push('simulator', () => sim.close());
         host.io.stdout.write(`listing-sync simulator listening on ${sim.baseUrl} (chatbots: ${sim.state.chatbots().join(', ')})\n`);
+        if (resoOptions !== undefined) {
+          const reso = await startResoSimulator(resoOptions);
+          host.io.releases.push('RESO simulator', () => reso.close());
+          // Why "default credentials" only: a secret is never printed, not even the simulator's own.
+          const given =
+            Object.keys(resoCredentialsFromEnv(host.io.env)).length === 2 ? 'FEED_OAUTH_CLIENT_ID/SECRET' : 'default credentials';
+          host.io.stdout.write(`RESO simulator Property URL ${reso.propertyUrl}\n`);
+          host.io.stdout.write(`RESO simulator token URL ${reso.tokenUrl} (${given}, ${reso.state.records.size} records)\n`);
+        }
         await stopped;
         return EXIT.ok;
       }),
