@@ -15,6 +15,14 @@ import {
   type RetryTable,
   type RetryTableOverride,
 } from './api/retry-policy.js';
+import {
+  FEED_SECRET_SETTINGS,
+  feedAuthProblems,
+  feedAuthSecrets,
+  feedAuthSettings,
+  toFeedAuth,
+  type FeedAuth,
+} from './feed-auth-config.js';
 
 export interface Config {
   api: {
@@ -41,6 +49,8 @@ export interface Config {
   jobs: { attempts: number; backoffMs: number; backoffMaxMs: number; keepCompleted: number; keepFailed: number; deleteBatchSize: number };
   /** Caps on what one feed URL may make a sync read (OData pages followed; bytes, every page together). */
   feed: { maxPages: number; maxBytes: number };
+  /** Credentials of the feed server (RESO Web API replication): FEED_OAUTH_* or FEED_TOKEN. */
+  feedAuth: FeedAuth;
   /** How long history is kept in Redis (src/store/retention.ts; BullMQ job ages in cli/queue-wiring.ts). */
   retention: {
     /** Runs, their per-job data, key-index entries and tombstones are kept at least this many days; failed jobs as long. */
@@ -88,7 +98,7 @@ export interface ConfigInput {
 }
 
 /** Settings whose values are secrets: messages about them never echo the value. */
-const SECRET_SETTINGS = new Set(['API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN']);
+const SECRET_SETTINGS = new Set<string>(['API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN', ...FEED_SECRET_SETTINGS]);
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -200,6 +210,7 @@ const settingsSchema = z.object({
   // Why caps: a feed server that pages or streams forever must not keep a sync busy for hours.
   LISTING_SYNC_FEED_MAX_PAGES: intSetting(1, 100_000_000).default(10_000),
   LISTING_SYNC_FEED_MAX_BYTES: intSetting(1, Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
+  ...feedAuthSettings(httpUrl(), credential),
   LISTING_SYNC_RETRY_ENVELOPE_CODES: retryList('envelopeCodes').optional(),
   LISTING_SYNC_RETRY_HTTP_STATUSES: retryList('httpStatuses').optional(),
   LOG_LEVEL: z
@@ -298,6 +309,7 @@ export function resolveConfig(input: ConfigInput): Config {
       ),
     );
   }
+  if (parsed.success) problems.push(...feedAuthProblems(parsed.data));
   if (!parsed.success || problems.length > 0) {
     throw new ListingSyncError('CONFIG', ['invalid configuration:', ...problems].join('\n'), { details: { problems } });
   }
@@ -345,14 +357,15 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       completedJobHours: s.LISTING_SYNC_KEEP_COMPLETED_HOURS,
     },
     feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES },
+    feedAuth: toFeedAuth(s),
     logLevel: s.LOG_LEVEL,
   };
 }
 
-/** Values that must be scrubbed from any output: the three credentials and a Redis URL password. */
+/** Values that must be scrubbed from any output: the service credentials, the feed's secret or token, a Redis URL password. */
 export function secretValues(config: Config): string[] {
   const { secretKey, sessionKey, projectAuthToken } = config.api.credentials;
-  const values = [secretKey, sessionKey, projectAuthToken];
+  const values = [secretKey, sessionKey, projectAuthToken, ...feedAuthSecrets(config.feedAuth)];
   const password = redisPassword(config.redis.url);
   if (password !== undefined) values.push(password, safeDecode(password));
   return [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))];

@@ -219,6 +219,46 @@ describe('secretValues and displayRedisUrl', () => {
   });
 });
 
+describe('feed auth (FEED_OAUTH_*, FEED_TOKEN)', () => {
+  const oauthEnv = {
+    FEED_OAUTH_TOKEN_URL: 'https://mls.example/oauth2/token/',
+    FEED_OAUTH_CLIENT_ID: 'client-1',
+    FEED_OAUTH_CLIENT_SECRET: 'feed-secret-value',
+    FEED_OAUTH_SCOPE: '',
+  };
+
+  it('resolves the client-credentials set (empty scope = unset) and scrubs the secret', () => {
+    const config = resolveConfig({ env: oauthEnv });
+    expect(config.feedAuth).toEqual({
+      oauth: { tokenUrl: 'https://mls.example/oauth2/token', clientId: 'client-1', clientSecret: 'feed-secret-value' },
+    });
+    expect(secretValues(config)).toEqual(['feed-secret-value']);
+    expect(resolveConfig({ env: {} }).feedAuth).toEqual({});
+  });
+
+  it('resolves a static token, a secret too', () => {
+    const config = resolveConfig({ env: { FEED_TOKEN: 'static-feed-token', FEED_OAUTH_CLIENT_ID: '' } });
+    expect(config.feedAuth).toEqual({ token: 'static-feed-token' });
+    expect(secretValues(config)).toEqual(['static-feed-token']);
+  });
+
+  it('refuses a half-configured OAuth set in one CONFIG error naming what is missing, never the secret', () => {
+    const err = configError(() => resolveConfig({ env: { FEED_OAUTH_CLIENT_SECRET: 'feed-secret-value', FEED_OAUTH_CLIENT_ID: 'c' } }));
+    expect(err.code).toBe('CONFIG');
+    expect(err.message).toMatch(/missing: FEED_OAUTH_TOKEN_URL$/m);
+    expect(err.message).not.toContain('feed-secret-value');
+    const both = configError(() => resolveConfig({ env: { ...oauthEnv, FEED_TOKEN: 'static-feed-token' } }));
+    expect(both.message).toContain('not both');
+    expect(both.message).not.toContain('static-feed-token');
+  });
+
+  it('never echoes a malformed secret', () => {
+    const err = configError(() => resolveConfig({ env: { FEED_TOKEN: 'bad\ntoken-value' } }));
+    expect(err.message).toContain('FEED_TOKEN');
+    expect(err.message).not.toContain('token-value');
+  });
+});
+
 describe('requireApiBase / requireSiteUrl', () => {
   it('names the env var and the flag', () => {
     const err = configError(() => requireApiBase(resolveConfig({ env: {} })));
