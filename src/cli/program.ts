@@ -14,6 +14,7 @@ import { registerWorkerCommands } from './commands/worker.js';
 import { registerRunsCommands } from './commands/runs.js';
 import { registerJobsCommands } from './commands/jobs.js';
 import { registerScheduleCommands } from './commands/schedule.js';
+import { registerSourcesCommands } from './commands/sources.js';
 import { registerDashboardCommands } from './commands/dashboard.js';
 import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
@@ -28,6 +29,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerRunsCommands,
   registerJobsCommands,
   registerScheduleCommands,
+  registerSourcesCommands,
   registerDashboardCommands,
   registerDemoCommands,
   registerDoctorCommands,

@@ -3,7 +3,7 @@
  * shared flags, config, and store and queues over a fail-fast connection, released by main.ts.
  */
 import type { Command } from 'commander';
-import type { ConfigFlags } from '../config.js';
+import type { Config, ConfigFlags } from '../config.js';
 import { configFromCli } from './config-from-cli.js';
 import type { CommandHost } from './host.js';
 import { queueContextOnStack } from './on-stack.js';
@@ -26,8 +26,17 @@ export async function withQueue(
   flags: RedisFlags,
   body: (ctx: QueueContext, json: boolean) => Promise<ActionResult>,
 ): Promise<void> {
+  await withQueueConfig(host, flags, (ctx, _config, json) => body(ctx, json));
+}
+
+/** `withQueue` for a body that also reads the resolved config (e.g. the feed credentials' identity). */
+export async function withQueueConfig(
+  host: CommandHost,
+  flags: RedisFlags,
+  body: (ctx: QueueContext, config: Config, json: boolean) => Promise<ActionResult>,
+): Promise<void> {
   await host.run(async () => {
     const config = configFromCli(flags, host.io);
-    return await body(await queueContextOnStack(host.io, config, 'producer'), flags.json === true);
+    return await body(await queueContextOnStack(host.io, config, 'producer'), config, flags.json === true);
   });
 }

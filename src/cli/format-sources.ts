@@ -1,0 +1,43 @@
+/** The text of `sources list` and `sources show`: figures only, the feed in its display form. */
+import { displaySource } from '../feed/feed-source.js';
+import type { FeedBudgetUsage } from '../store/feed-budget.js';
+import type { FeedSource } from '../store/feed-sources.js';
+import { when } from './format-run.js';
+
+const WINDOW_NAMES: Readonly<Record<string, string>> = { perSecond: '/s', perHour: '/h', perDay: '/d' };
+
+/** One line of `sources list`. */
+export function sourceLine(source: FeedSource): string {
+  const last = source.lastRun;
+  const run = last === undefined ? 'no run yet' : `last run ${last.runId} ${when(last.at)} ${last.status}`;
+  return `${source.chatbot}  ${displaySource(source.feed)}  watermark ${source.watermark ?? '-'}  ${run}  records ${source.totals.recordsPulled}  requests ${source.totals.requests}  bytes ${source.totals.bytes}`;
+}
+
+/** Budget usage, e.g. "1/2 per /s, 40/7200 per /h; 1200 bytes this hour of 4000000000". */
+export function budgetLine(usage: FeedBudgetUsage | undefined): string {
+  if (usage === undefined) return 'budget: pass --feed-budget SPEC (or a preset) to show its usage';
+  const windows = usage.requests.map(({ window, limit, used }) => `${used}/${limit}${WINDOW_NAMES[window] ?? window}`);
+  const bytes = `${usage.bytesThisHour} bytes this hour${usage.bytesPerHour === undefined ? '' : ` of ${usage.bytesPerHour}`}`;
+  const wait = usage.exhausted === undefined ? '' : `; exhausted (${usage.exhausted.window}) until ${when(usage.exhausted.retryAtMs)}`;
+  return `budget: ${[...windows, bytes].join(', ')}${wait}`;
+}
+
+/** The block of `sources show`. */
+export function sourceBlock(source: FeedSource, usage: FeedBudgetUsage | undefined): string {
+  const last = source.lastRun;
+  const sweep = source.lastSweep;
+  const lines = [
+    `chatbot ${source.chatbot}  feed ${displaySource(source.feed)}`,
+    `watermark: ${source.watermark === undefined ? '- (the next run pulls everything)' : `${source.watermark} (set ${when(source.watermarkAt)})`}`,
+    last === undefined
+      ? 'last run: -'
+      : `last run: ${last.runId} ${when(last.at)} ${last.status}: ${last.recordsPulled} records, ${last.requests} requests, ${last.bytes} bytes`,
+    `totals: ${source.totals.runs} runs, ${source.totals.recordsPulled} records, ${source.totals.requests} requests, ${source.totals.bytes} bytes`,
+    ...(sweep === undefined
+      ? []
+      : [`last sweep: ${when(sweep.at)} ${sweep.complete ? 'complete' : 'incomplete'}, ${sweep.deleted} deleted`]),
+    ...(source.resetAt === undefined ? [] : [`reset: ${when(source.resetAt)}`]),
+    budgetLine(usage),
+  ];
+  return `${lines.join('\n')}\n`;
+}
