@@ -164,6 +164,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
       add: planner.add,
       hold: planner.hold,
       withholdDeletes: planner.withholdDeletes,
+      remove: planner.remove,
       finish: () => {
         const start = performance.now();
         const result = planner.finish();

@@ -21,8 +21,15 @@ const USAGE_CODES = new Set([
   'FEED_UNREADABLE',
   'MAPPING_INVALID',
   'CHATBOT_NOT_FOUND',
+  // Why a usage error: the feed server refused the credentials; FEED_OAUTH_* or FEED_TOKEN must be fixed.
+  'FEED_AUTH_FAILED',
 ]);
 
+/**
+ * FEED_RATE_LIMITED (the feed server kept answering 429: the run halted before risking a suspension)
+ * and BUDGET_EXHAUSTED (the request budget has no room) are exit 1: nothing is wrong with the input;
+ * a later run succeeds from the stored watermark.
+ */
 /** Maps an error's stable code to the exit code the contract promises. */
 export function exitCodeFor(code: string): ExitCode {
   if (USAGE_CODES.has(code)) return EXIT.usage;

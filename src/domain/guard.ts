@@ -27,6 +27,11 @@ export interface GuardInput {
   remoteListings?: number;
   /** Rows of the last successful non-dry run of this chatbot, when known. */
   lastSuccessfulFeedRows?: number;
+  /**
+   * The feed holds only what changed since the last run (RESO replication): a small or empty feed
+   * is then normal, so the empty-feed and shrink checks do not apply.
+   */
+  incremental?: boolean;
   /** Default 10%. */
   maxDeletes: MaxDeletes;
   /** Default 5. */
@@ -108,10 +113,10 @@ function emptyFeedReason(input: GuardInput): string | undefined {
 export function checkGuard(input: GuardInput): GuardVerdict {
   const gone = input.plan.deletes.filter((planned) => planned.reason === 'gone').length;
   const reasons = [
-    emptyFeedReason(input),
+    input.incremental === true ? undefined : emptyFeedReason(input),
     deletesReason(gone, input),
     rejectedReason(input),
-    truncatedReason(input),
+    input.incremental === true ? undefined : truncatedReason(input),
     incompleteReason(input),
   ].filter((reason): reason is string => reason !== undefined);
   if (reasons.length === 0) return { ok: true, forced: false, reasons };

@@ -49,6 +49,11 @@ export interface PlannerContext {
   volatileFields?: readonly string[];
   /** Keys whose jobs failed finally in an earlier run: planned again even when they look unchanged. */
   retryKeys?: ReadonlySet<string>;
+  /**
+   * Every key the feed server holds now (a completed key sweep of a replicated feed): a managed
+   * listing whose key is not in it, nor in the feed, is deleted whatever the mode. Absent: no sweep.
+   */
+  sweptKeys?: ReadonlySet<string>;
 }
 
 export interface PlanResult {
@@ -84,6 +89,11 @@ export interface Planner {
    * row of any listing, so the plan makes no deletes at all and says why (Plan.deletesWithheld).
    */
   withholdDeletes(lines: readonly number[]): void;
+  /**
+   * The feed says `key` is off the market (a replicated record whose status is Withdrawn,
+   * Expired…): delete that listing when it is managed, whatever the mode. Unknown keys are no-ops.
+   */
+  remove(key: string): void;
   /** Completes the plan once the whole feed was added; call once, then the planner is spent. */
   finish(): PlanResult;
 }
@@ -130,6 +140,7 @@ export function createPlanner(context: PlannerContext): Planner {
   const adopt: PlanResult['adopt'] = [];
   let finished = false;
   const unreadableLines: number[] = [];
+  const removed = new Set<string>();
 
   // Why: a row that failed validation says nothing trustworthy about its listing, but it does say
   // the listing is still in the feed. Deleting it would turn one typo into a lost listing.
@@ -144,6 +155,11 @@ export function createPlanner(context: PlannerContext): Planner {
   function withholdDeletes(lines: readonly number[]): void {
     if (finished) throw new Error('Planner.withholdDeletes called after finish()');
     unreadableLines.push(...lines);
+  }
+
+  function remove(key: string): void {
+    if (finished) throw new Error('Planner.remove called after finish()');
+    removed.add(key);
   }
 
   function add(key: string, listing: ListingFields): void {
@@ -175,11 +191,15 @@ export function createPlanner(context: PlannerContext): Planner {
   function plannedDeletes(): PlannedDelete[] {
     const deletes: PlannedDelete[] = [];
     const managed = (key: string, position: number): boolean => context.deleteScope === 'all' || ledger.has(key, position);
-    if (context.mode === 'mirror') {
-      for (const [key, position] of index.kept) {
-        if (seen[position] === 0 && managed(key, position))
-          deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
-      }
+    // Why 'upsert' still deletes removed and swept-out keys: an incremental pull holds only what
+    // changed, so absence means nothing; an off-market status or a key gone from a complete sweep
+    // is the feed saying the listing is gone.
+    const { sweptKeys } = context;
+    const goneFromFeed = (key: string): boolean =>
+      context.mode === 'mirror' || removed.has(key) || (sweptKeys !== undefined && !sweptKeys.has(key));
+    for (const [key, position] of index.kept) {
+      if (seen[position] === 0 && goneFromFeed(key) && managed(key, position))
+        deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
     }
     for (const [key, positions] of index.copies) {
       const inFeed = seen[positions[0] as number] === 1;
@@ -224,7 +244,7 @@ export function createPlanner(context: PlannerContext): Planner {
     return { plan, adopt, remoteDuplicates, remoteUnkeyed: [...index.unkeyed], managedListings: ledger.heldBy(index) };
   }
 
-  return { add, hold, withholdDeletes, finish };
+  return { add, hold, withholdDeletes, remove, finish };
 }
 
 export interface PlanInput extends PlannerContext {

@@ -29,6 +29,11 @@ export interface PlanFeedOptions {
   signal?: AbortSignal;
   /** The feed as shown to people (credentials and query string removed), for the interrupted message. */
   where?: string;
+  /**
+   * Replication: asked once the feed ended, whether excluded (off-market) rows are deletes. Why
+   * asked at the end: only a pull that was read completely may delete; a halted one only adds.
+   */
+  removeExcluded?: () => boolean;
 }
 
 /** The feed read to the end and planned as it was read. */
@@ -76,6 +81,7 @@ export async function planFeedRows(feed: OpenFeed, planner: Promise<Planner>, op
   );
   let waiting: ListingRow[] = [];
   const rejected: RejectedRow[] = [];
+  const excluded: string[] = [];
   let rows = 0;
   const report = (): void => {
     if (onProgress === undefined) return;
@@ -97,6 +103,7 @@ export async function planFeedRows(feed: OpenFeed, planner: Promise<Planner>, op
           }
         }
       } else if (row.kind === 'rejected') rejected.push(row);
+      else if (options.removeExcluded !== undefined) excluded.push(row.key);
       if (signal?.aborted === true) throw feedInterrupted(options.where ?? 'the feed');
       if (rows % 500 === 0) report();
     }
@@ -109,5 +116,6 @@ export async function planFeedRows(feed: OpenFeed, planner: Promise<Planner>, op
   const done = await planner;
   planAll(done, waiting);
   holdRejected(done, rejected);
+  if (options.removeExcluded?.() === true) for (const key of excluded) done.remove(key);
   return { planned: done.finish(), rejected, stats: feed.stats() };
 }

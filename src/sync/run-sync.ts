@@ -19,6 +19,14 @@ import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import { feedSummary, planCounts, type SyncOutcome } from './summary.js';
 import type { SyncRequest } from './sync-request.js';
+import {
+  dropDeletesOfPartialPull,
+  finishReplication,
+  pullComplete,
+  startReplication,
+  type ReplicationDeps,
+  type StartedReplication,
+} from './replication.js';
 
 /** Redis-backed records the sync reads and writes (over the store: sync-stores.ts). */
 export interface SyncStores {
@@ -58,6 +66,8 @@ export interface SyncDeps {
   feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
   /** One sync per chatbot: without it (tests of the planning alone) nothing is held. */
   lease?: SyncLease;
+  /** Set for `--replicate` runs: the RESO pull and the source records. */
+  replication?: ReplicationDeps;
 }
 
 async function readFeed(
@@ -66,11 +76,13 @@ async function readFeed(
   planner: Promise<Planner>,
   progress: SyncProgress | undefined,
   signal: AbortSignal | undefined,
+  replication: StartedReplication | undefined,
 ): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
   const where = displaySource(request.feed.source);
   const read = await planFeedRows(feed, planner, {
     ...(progress?.feed ? { onProgress: progress.feed } : {}),
     ...(signal ? { signal } : {}),
+    ...(replication ? { removeExcluded: () => pullComplete(replication) } : {}),
     where,
   });
   return { ...read, summary: feedSummary(where, request.feed.profile, read.stats) };
@@ -101,10 +113,10 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
-  const openedFeed = await openFeed(
-    { ...request.feed, ...deps.feedLimits, keyType: request.keyType },
-    deps.signal ? { signal: deps.signal } : {},
-  );
+  const replication = await replicationOf(deps, request);
+  const openedFeed =
+    replication?.feed ??
+    (await openFeed({ ...request.feed, ...deps.feedLimits, keyType: request.keyType }, deps.signal ? { signal: deps.signal } : {}));
   deps.logger.debug(
     { runId, chatbot: request.chatbot, readIn: openedFeed.readIn },
     openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened',
@@ -131,8 +143,10 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
       createPlanner({
         chatbot: request.chatbot,
         keyType: request.keyType,
-        mode: request.mode,
+        // Why upsert when replicating: a pull holds only what changed, so absence is no delete.
+        mode: replication ? 'upsert' : request.mode,
         deleteScope: request.deleteScope,
+        ...(replication?.sweptKeys ? { sweptKeys: replication.sweptKeys } : {}),
         remote: snapshot.rows,
         index,
         ledger,
@@ -141,7 +155,7 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
       }),
   );
   const [feed, snapshot, , lastRows] = await Promise.all([
-    readFeed(request, openedFeed, planner, deps.progress, deps.signal),
+    readFeed(request, openedFeed, planner, deps.progress, deps.signal, replication),
     snapshotRead,
     ledgerRead,
     deps.stores.lastSuccessfulFeedRows(request.chatbot),
@@ -149,6 +163,7 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
     planner,
   ]);
   const { plan, adopt, remoteDuplicates, remoteUnkeyed, managedListings } = feed.planned;
+  if (replication) dropDeletesOfPartialPull(plan, replication);
 
   // Scope managed: only ledger entries a remote listing holds (see PlanResult.managedListings).
   const managedCount = request.deleteScope === 'all' ? snapshot.rows.length : managedListings;
@@ -165,6 +180,7 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
     maxDeletes,
     maxRejectedPercent: request.maxRejectedPercent,
     force: request.force,
+    ...(replication ? { incremental: true } : {}),
   });
 
   const summary: SyncSummary = {
@@ -187,20 +203,35 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Prom
   };
   const outcome: SyncOutcome = { summary, plan, rejected: feed.rejected, remoteDuplicates, remoteUnkeyed };
 
+  const gone = plan.deletes.filter((planned) => planned.reason === 'gone').length;
+  const finish = async (enqueued: boolean): Promise<SyncOutcome> => {
+    if (replication && deps.replication) {
+      const ended = { runId, enqueued, refused: !request.dryRun && !guard.ok, deleted: enqueued ? gone : 0 };
+      outcome.replication = await finishReplication(deps.replication, request, replication, ended);
+    }
+    return outcome;
+  };
   if (request.dryRun) {
     summary.finishedAt = new Date(deps.now()).toISOString();
-    return outcome;
+    return await finish(false);
   }
   if (!guard.ok) {
     summary.finishedAt = new Date(deps.now()).toISOString();
     deps.logger.error({ runId, chatbot: request.chatbot, reasons: guard.reasons }, 'sync refused by the safety guard; nothing was changed');
     await deps.stores.saveRun(outcome);
-    return outcome;
+    return await finish(false);
   }
   await deps.stores.saveRun(outcome);
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
   summary.plan.adopted = adopt.length;
   summary.jobs = await deps.enqueuer.enqueue(plan, runId);
   deps.logger.info({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');
-  return outcome;
+  return await finish(true);
+}
+
+/** The replication of a `--replicate` request (undefined otherwise); its pull starts when the rows are read. */
+async function replicationOf(deps: SyncDeps, request: SyncRequest): Promise<(StartedReplication & { since?: string }) | undefined> {
+  if (request.replicate === undefined) return undefined;
+  if (deps.replication === undefined) throw new Error('runSync: a --replicate request needs deps.replication');
+  return await startReplication(deps.replication, request);
 }

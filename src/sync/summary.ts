@@ -10,12 +10,16 @@ import type { SyncSummary } from '../store/run-summary.js';
 export type RejectedRow = Extract<FeedRow, { kind: 'rejected' }>;
 
 /** Everything a sync decided, for --report and the run record. */
+import type { ReplicationOutcome } from './replication.js';
+
 export interface SyncOutcome {
   summary: SyncSummary;
   plan: Plan;
   rejected: RejectedRow[];
   remoteDuplicates: Array<{ key: string; ids: string[] }>;
   remoteUnkeyed: string[];
+  /** Set on a `--replicate` run: what was pulled and where the watermark stands. */
+  replication?: ReplicationOutcome;
 }
 
 /** `source` is shown without a URL's credentials and query string (they are never stored). */

@@ -24,6 +24,16 @@ const feedRequestSchema = z.object({
   delimiter: z.string().optional(),
 });
 
+/** RESO Web API replication (`--replicate`): an incremental pull by ModificationTimestamp instead of reading the feed whole. */
+const replicateSchema = z.object({
+  /** Also pull every key and delete managed listings whose key is gone (only after a complete sweep). */
+  sweep: z.boolean(),
+  /** The pull starts this long before the stored watermark. */
+  overlapMs: z.number().int().min(0),
+  /** `$top` asked (default 1000). */
+  pageSize: z.number().int().min(1).optional(),
+});
+
 /** Serialisable: it is also a sync-run job's payload (a schedule stores it). */
 export const syncRequestSchema = z.object({
   chatbot: z.string().min(1),
@@ -41,6 +51,7 @@ export const syncRequestSchema = z.object({
   trigger: z.enum(RUN_TRIGGERS).optional(),
   /** How long to wait for another run of the chatbot to end before refusing (default 0: refuse at once). */
   waitForLockMs: z.number().min(0).optional(),
+  replicate: replicateSchema.optional(),
 });
 
 export type SyncRequest = z.infer<typeof syncRequestSchema>;

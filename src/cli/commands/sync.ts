@@ -10,7 +10,7 @@ import { runSync } from '../../sync/run-sync.js';
 import { resultOf, syncVerdict } from '../../sync/run-verdict.js';
 import type { SyncOutcome } from '../../sync/summary.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
-import { exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
+import { EXIT, exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
 import { durationMs } from '../option-values.js';
@@ -20,11 +20,13 @@ import { waitForRunInCli } from '../run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import { openSyncSession, type SyncSession } from '../sync-session.js';
+import { replicateRequest, replicationDeps, type ReplicateFlags } from '../replication-wiring.js';
+import { replicationLine } from '../format-replication.js';
 
 /** `--wait-for-lock` without a value. */
 const DEFAULT_WAIT_FOR_LOCK = '30m';
 
-interface SyncFlags extends RawSyncOptions, ConfigFlags {
+interface SyncFlags extends RawSyncOptions, ConfigFlags, ReplicateFlags {
   dryRun: boolean;
   waitForLock?: string | true;
   timeout?: string;
@@ -35,8 +37,10 @@ interface SyncFlags extends RawSyncOptions, ConfigFlags {
 }
 
 function printOutcome(io: CliIo, json: boolean | undefined, outcome: SyncOutcome): void {
-  if (json) printJson(io, outcome.summary);
-  else io.stdout.write(formatSummary(outcome.summary, outcome.rejected));
+  const { replication } = outcome;
+  if (json) printJson(io, replication === undefined ? outcome.summary : { ...outcome.summary, replication });
+  else
+    io.stdout.write(`${formatSummary(outcome.summary, outcome.rejected)}${replication === undefined ? '' : replicationLine(replication)}`);
 }
 
 /** Runs one sync in an open session, prints its summary, and returns the exit code it earned. */
@@ -44,7 +48,7 @@ export async function performSync(
   io: CliIo,
   session: SyncSession,
   request: SyncRequest,
-  flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number },
+  flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work' | 'feedBudget'> & { timeoutMs?: number },
 ): Promise<ExitCode> {
   const bars = createProgressBars(io, flags.json);
   const deps = {
@@ -54,6 +58,16 @@ export async function performSync(
       feed: (_rows: number, bytes: number, total: number | undefined) => bars.update('feed', bytes, total ?? bytes),
       remote: (read: number, total: number) => bars.update('remote', read, total),
     },
+    ...(request.replicate === undefined
+      ? {}
+      : {
+          replication: replicationDeps(request, flags, {
+            config: session.config,
+            store: session.ctx.store,
+            logger: session.logger,
+            signal: session.signal,
+          }),
+        }),
   };
   const outcome: SyncOutcome = await runSync(deps, request);
   const { summary } = outcome;
@@ -77,7 +91,15 @@ export async function performSync(
   await bars.stop();
   printOutcome(io, flags.json, outcome);
   if (!waiting && summary.jobs !== undefined && !flags.json) io.stdout.write(`follow it with: listing-sync runs show ${summary.runId}\n`);
-  return exitCodeOfVerdict(syncVerdict(summary));
+  const verdictCode = exitCodeOfVerdict(syncVerdict(summary));
+  if (outcome.replication?.status === 'budget-exhausted') {
+    // Why exit 1 although what was received is enqueued: the pull is not complete, and a scheduler must see it.
+    io.stderr.write(
+      `feed request budget exhausted: ${outcome.replication.recordsPulled} records received were applied, nothing was deleted; the next run resumes from watermark ${outcome.replication.watermark ?? '-'}\n`,
+    );
+    return verdictCode === EXIT.ok ? EXIT.failed : verdictCode;
+  }
+  return verdictCode;
 }
 
 /** `listing-sync sync`: validate every flag first, then open and sync (main.ts releases what was opened). */
@@ -90,6 +112,8 @@ async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCod
       : durationMs(flags.waitForLock === true ? DEFAULT_WAIT_FOR_LOCK : flags.waitForLock, '--wait-for-lock');
   const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
   if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
+  const replicate = replicateRequest(flags, request);
+  if (replicate !== undefined) request.replicate = replicate;
   const session = await openSyncSession(host.io, flags, flags.work === true && !flags.dryRun);
   return await performSync(host.io, session, request, { ...flags, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }
@@ -104,7 +128,21 @@ export const registerSyncCommands: RegisterCommands = (program: Command, host: C
       `when another run holds the chatbot, wait for it to end (default ${DEFAULT_WAIT_FOR_LOCK}; e.g. 90s, 10m, 2h) instead of refusing`,
     )
     .option('--timeout <duration>', 'with --wait/--work: stop waiting after this long (the run goes on in the queue; exit 1)')
-    .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)');
+    .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)')
+    .option(
+      '--replicate',
+      'pull from a RESO Web API (--feed is the Property resource, --profile reso; auth from FEED_OAUTH_* or FEED_TOKEN): everything on the first run, then what changed since the watermark; absent records are kept, off-market ones deleted',
+    )
+    .option(
+      '--sweep',
+      'with --replicate: also pull every key and delete managed listings whose key is gone (only when the sweep completes)',
+    )
+    .option(
+      '--feed-budget <spec>',
+      'with --replicate: request budget of the feed credential, held in Redis across processes (mls-grid, trestle, bridge, or 2/s,7200/h,40000/d,4GB/h)',
+    )
+    .option('--feed-page-size <n>', 'with --replicate: $top asked (default 1000)')
+    .option('--overlap <duration>', 'with --replicate: start this long before the watermark (default 20m)');
   addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'prefix'], { json: 'the summary' });
   addSharedFlags(sync, WORKER_LIMIT_FLAGS, { when: 'with --work' });
   addSharedFlags(sync, ['logLevel']).action((flags: SyncFlags) => host.run(() => executeSync(host, flags)));

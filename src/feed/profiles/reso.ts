@@ -58,7 +58,10 @@ export const buildResoMapping: ProfileBuilder = (columns, context) => {
     const key = squash(text);
     return LISTED_STATUSES.get(key) ?? (key === 'pending' ? 'Active' : text);
   };
+  const canView = col('MlgCanView');
   const exclude = (record: SourceRecord): string | undefined => {
+    // Why: MLS Grid marks a record its subscribers may no longer show with MlgCanView false.
+    if (canView?.get(record) === false) return 'MlgCanView false: not viewable';
     const text = readText(status, record);
     if (text === undefined) return undefined;
     const key = squash(text);

@@ -1,0 +1,87 @@
+/**
+ * A replication run as an OpenFeed: the RESO records of each page mapped by the reso profile,
+ * row by row, so a replicated pull is planned exactly like a RESO feed file. A pull halted by the
+ * request budget ends the rows early instead of failing: what was received is a prefix of the
+ * timestamp order, safe to apply, and `halt()` says the pull is partial.
+ */
+import type { SyncKeyType } from '../../domain/listing.js';
+import { errorFields } from '../../errors.js';
+import { jsonBrokenKeyReader } from '../broken-row-keys.js';
+import type { FeedRow, FeedStats, OpenFeed } from '../open-feed.js';
+import { buildResoMapping } from '../profiles/reso.js';
+import { compileMapping, ruleFor } from '../record-mapping.js';
+import { rowPipeline, type RowPipeline } from '../row-pipeline.js';
+import { jsonColumns } from '../source-record.js';
+import { BUDGET_EXHAUSTED } from './budget.js';
+import type { ReplicationRun } from './replicate.js';
+import type { ReplicationResult, ResoRecord } from './types.js';
+
+export interface ReplicatedFeed extends OpenFeed {
+  /** The error that halted the pull early (BUDGET_EXHAUSTED), once the rows ended; undefined when it was not halted. */
+  halt(): Error | undefined;
+  result(): ReplicationResult;
+}
+
+const EMPTY_STATS: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
+
+function pipelineFor(first: ResoRecord, keyType: SyncKeyType): RowPipeline {
+  // Why the first record's members suffice: RESO columns are looked up with `optional`, which
+  // reads a member by name on every record even when the first one omits it.
+  const mapping = buildResoMapping(jsonColumns(first), { keyType, resoPending: 'active' });
+  const keyRule = ruleFor(mapping, keyType === 'MLSNumber' ? 'MLSNumber' : 'Url');
+  return rowPipeline(mapping, compileMapping(mapping), keyType, jsonBrokenKeyReader(keyRule));
+}
+
+/** Whether a thrown error is a halt the run survives (the budget), rather than a failure. */
+export function isBudgetHalt(thrown: unknown): boolean {
+  return errorFields(thrown).code === BUDGET_EXHAUSTED;
+}
+
+/** Wraps a replication run (nothing is requested until the rows are iterated). */
+export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType): ReplicatedFeed {
+  let pipeline: RowPipeline | undefined;
+  let halted: Error | undefined;
+  async function* rows(): AsyncGenerator<FeedRow> {
+    let line = 0;
+    try {
+      for (let page = await run.pages.next(); page.done !== true; page = await run.pages.next()) {
+        for (const record of page.value) {
+          pipeline ??= pipelineFor(record, keyType);
+          line += 1;
+          yield pipeline.toRow({ line, record });
+        }
+      }
+    } catch (thrown) {
+      if (!isBudgetHalt(thrown) || !(thrown instanceof Error)) throw thrown;
+      halted = thrown;
+    }
+  }
+  return {
+    rows: rows(),
+    stats: () => pipeline?.stats ?? { ...EMPTY_STATS, filledDefaults: {} },
+    progress: () => ({ bytes: run.result().bytes }),
+    readIn: 'main',
+    halt: () => halted,
+    result: () => run.result(),
+  };
+}
+
+/**
+ * Every key a completed sweep received, or undefined when the sweep did not complete (halted by
+ * the budget): a partial key list must delete nothing. Other failures are thrown.
+ */
+export async function sweptKeys(run: ReplicationRun, keyField: string): Promise<ReadonlySet<string> | undefined> {
+  const keys = new Set<string>();
+  try {
+    for (let page = await run.pages.next(); page.done !== true; page = await run.pages.next()) {
+      for (const record of page.value) {
+        const key = record[keyField];
+        if (typeof key === 'string' && key.trim() !== '') keys.add(key.trim());
+      }
+    }
+  } catch (thrown) {
+    if (isBudgetHalt(thrown)) return undefined;
+    throw thrown;
+  }
+  return run.result().complete ? keys : undefined;
+}

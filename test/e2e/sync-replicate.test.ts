@@ -1,0 +1,161 @@
+/**
+ * `listing-sync sync --replicate` as a process against the RESO simulator (the MLS) and the
+ * service simulator (the chatbot), with real Redis: a first full pull through short-lived tokens,
+ * incremental pulls that fetch and apply only what changed, off-market records deleted and absent
+ * ones kept, sweeps that delete vanished keys only when complete, and no secret in any output.
+ */
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { startResoSimulator, type RunningResoSimulator } from '../../src/sim/reso/server.js';
+import type { RunningSimulator } from '../../src/sim/server.js';
+import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { simEnv, startTestSim } from '../helpers/sim.js';
+import { jsonOf, runCli, type CliRun } from './run-cli.js';
+
+const redisUrl = inject('redisUrl');
+const BOT = 'bot-reso';
+const SECRET = 'reso-e2e-client-secret-value';
+
+let sim: RunningSimulator | undefined;
+let reso: RunningResoSimulator | undefined;
+let prefix = '';
+
+afterEach(async (ctx) => {
+  await sim?.close();
+  await reso?.close();
+  sim = undefined;
+  reso = undefined;
+  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
+  prefix = '';
+});
+
+interface Replicated {
+  plan: { create: number; update: number; delete: number };
+  replication: { status: string; recordsPulled: number; watermark?: string; sweep?: { complete: boolean; deleted: number } };
+}
+
+async function setUp(records: number): Promise<{ sim: RunningSimulator; reso: RunningResoSimulator }> {
+  prefix = uniquePrefix('sync-reso');
+  sim = await startTestSim({ chatbots: [BOT] });
+  // Why a 1 s token revoked after 300 ms: every run renews its token mid-pull at least once.
+  reso = await startResoSimulator({
+    maxTop: 10,
+    tokenTtlSeconds: 1,
+    faults: { tokenRevokeAfterMs: 300 },
+    credentials: { clientSecret: SECRET },
+  });
+  reso.state.records.seed({ count: records, status: 'Active' });
+  return { sim, reso };
+}
+
+function env(s: RunningSimulator, r: RunningResoSimulator): Record<string, string> {
+  return {
+    ...simEnv(s),
+    REDIS_URL: redisUrl,
+    LISTING_SYNC_PREFIX: prefix,
+    LOG_LEVEL: 'debug',
+    FEED_OAUTH_TOKEN_URL: r.tokenUrl,
+    FEED_OAUTH_CLIENT_ID: r.credentials.clientId,
+    FEED_OAUTH_CLIENT_SECRET: SECRET,
+  };
+}
+
+async function replicate(s: RunningSimulator, r: RunningResoSimulator, extra: string[] = []): Promise<CliRun> {
+  const args = [
+    'sync',
+    '--chatbot',
+    BOT,
+    '--feed',
+    r.propertyUrl,
+    '--profile',
+    'reso',
+    '--replicate',
+    '--overlap',
+    '0s',
+    '--work',
+    '--json',
+  ];
+  const run = await runCli([...args, ...extra], env(s, r), 60_000);
+  for (const text of [run.stdout, run.stderr]) {
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toMatch(/Bearer\s+\S|access_token/);
+  }
+  return run;
+}
+
+const mlsNumbers = (s: RunningSimulator): string[] =>
+  s.state
+    .listings(BOT)
+    .map((listing) => String(listing.MLSNumber))
+    .sort();
+const listingIdOf = (r: RunningResoSimulator, key: string): string => String(r.state.records.get(key)?.property.ListingId);
+const after = (stamp: string, seconds: number): string => new Date(Date.parse(stamp) + seconds * 1000).toISOString();
+
+describe('sync --replicate', () => {
+  it('pulls everything once, then only what changed (a change at the watermark included), and deletes only off-market records', async () => {
+    const { sim: s, reso: r } = await setUp(25);
+    const first = await replicate(s, r);
+    expect(first.code, first.stderr).toBe(0);
+    const firstOut = jsonOf<Replicated>(first);
+    expect(firstOut.replication).toMatchObject({ status: 'done', recordsPulled: 25 });
+    expect(s.state.listings(BOT)).toHaveLength(25);
+    const watermark = firstOut.replication.watermark ?? '';
+    expect(watermark).not.toBe('');
+
+    const keys = r.state.records.list().map((record) => String(record.property.ListingKey));
+    const changed = [keys[2] ?? '', keys[9] ?? '', keys[20] ?? ''];
+    changed.forEach((key, i) => r.state.records.modify({ keys: [key], timestamp: after(watermark, i + 1) }));
+    r.state.reset();
+    const second = await replicate(s, r);
+    expect(second.code, second.stderr).toBe(0);
+    const secondOut = jsonOf<Replicated>(second);
+    // The 3 changed records and the one stamped at the watermark (ge), which is unchanged.
+    expect(r.state.counters().recordsServed).toBe(4);
+    expect(secondOut.plan).toMatchObject({ create: 0, update: 3, delete: 0 });
+
+    const atMark = secondOut.replication.watermark ?? '';
+    r.state.records.modify({ keys: [keys[5] ?? ''], timestamp: atMark });
+    const third = await replicate(s, r);
+    expect(jsonOf<Replicated>(third).plan).toMatchObject({ create: 0, update: 1, delete: 0 });
+
+    const [withdrawn = '', removed = ''] = [keys[7], keys[11]];
+    r.state.records.setStatus({ keys: [withdrawn], status: 'Withdrawn', timestamp: after(atMark, 10) });
+    const removedId = listingIdOf(r, removed);
+    r.state.records.remove({ keys: [removed] });
+    const fourth = await replicate(s, r, ['--max-deletes', '1']);
+    expect(fourth.code, fourth.stderr).toBe(0);
+    expect(jsonOf<Replicated>(fourth).plan).toMatchObject({ delete: 1 });
+    expect(mlsNumbers(s)).not.toContain(listingIdOf(r, withdrawn));
+    expect(mlsNumbers(s)).toContain(removedId);
+
+    const sweep = await replicate(s, r, ['--sweep', '--max-deletes', '1']);
+    expect(sweep.code, sweep.stderr).toBe(0);
+    expect(jsonOf<Replicated>(sweep).replication.sweep).toEqual({ complete: true, deleted: 1 });
+    expect(mlsNumbers(s)).not.toContain(removedId);
+    expect(s.state.listings(BOT)).toHaveLength(23);
+    expect(s.state.duplicateCreates(BOT)).toEqual([]);
+  });
+
+  it('deletes nothing when the sweep is cut short by the budget, after a dry run that advanced nothing, and exits 1', async () => {
+    const { sim: s, reso: r } = await setUp(25);
+    const dry = await runCli(
+      ['sync', '--chatbot', BOT, '--feed', r.propertyUrl, '--profile', 'reso', '--replicate', '--dry-run', '--json'],
+      env(s, r),
+      60_000,
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(s.state.listings(BOT)).toHaveLength(0);
+    // A dry run never advances the watermark: the real run still pulls everything.
+    const full = await replicate(s, r);
+    expect(full.code).toBe(0);
+    expect(jsonOf<Replicated>(full).replication).toMatchObject({ status: 'done', recordsPulled: 25 });
+    const keys = r.state.records.list().map((record) => String(record.property.ListingKey));
+    const removedId = listingIdOf(r, keys[4] ?? '');
+    r.state.records.remove({ keys: [keys[4] ?? ''] });
+    const cut = await replicate(s, r, ['--sweep', '--feed-budget', '2/d']);
+    expect(cut.code, cut.stderr).toBe(1);
+    expect(cut.stderr).toContain('feed request budget exhausted');
+    expect(jsonOf<Replicated>(cut).replication).toMatchObject({ status: 'budget-exhausted', sweep: { complete: false, deleted: 0 } });
+    expect(mlsNumbers(s)).toContain(removedId);
+    expect(s.state.listings(BOT)).toHaveLength(25);
+  });
+});
