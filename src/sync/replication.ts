@@ -6,6 +6,7 @@
  */
 import { replicatedFeed, sweptKeys, type ReplicatedFeed } from '../feed/reso-api/replicated-feed.js';
 import type { Plan } from '../domain/plan.js';
+import type { Logger } from '../logger.js';
 import type { ReplicationRun } from '../feed/reso-api/replicate.js';
 import type { FeedRunStatus, FeedSourceStore } from '../store/feed-sources.js';
 import type { SyncRequest } from './sync-request.js';
@@ -122,4 +123,31 @@ export async function finishReplication(
     });
   }
   return outcome;
+}
+
+/**
+ * Records a replicating run that failed (429s, a refused credential, a failed read): its source
+ * shows `failed` with what it pulled and spent. Best effort: a failure to record (Redis down)
+ * is logged, never allowed to hide the failure that ended the run.
+ */
+export async function recordFailedReplication(
+  deps: ReplicationDeps,
+  request: SyncRequest,
+  runId: string,
+  started: StartedReplication | undefined,
+  logger: Pick<Logger, 'warn'>,
+): Promise<void> {
+  const result = started?.feed.result();
+  try {
+    await deps.sources.recordRun(request.chatbot, deps.feedId, {
+      feed: request.feed.source,
+      runId,
+      status: 'failed',
+      recordsPulled: result?.records ?? 0,
+      requests: (result?.requests ?? 0) + (started?.sweep?.requests ?? 0),
+      bytes: (result?.bytes ?? 0) + (started?.sweep?.bytes ?? 0),
+    });
+  } catch (thrown) {
+    logger.warn({ runId, chatbot: request.chatbot, err: thrown }, 'could not record the failed replication run');
+  }
 }

@@ -23,6 +23,7 @@ import {
   dropDeletesOfPartialPull,
   finishReplication,
   pullComplete,
+  recordFailedReplication,
   startReplication,
   type ReplicationDeps,
   type StartedReplication,
@@ -95,7 +96,7 @@ async function readFeed(
  */
 export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<SyncOutcome> {
   const runId = deps.newRunId();
-  if (request.dryRun || deps.lease === undefined) return await syncAs(deps, request, runId);
+  if (request.dryRun || deps.lease === undefined) return await syncRecorded(deps, request, runId);
   const hold = {
     chatbot: request.chatbot,
     runId,
@@ -103,17 +104,30 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     logger: deps.logger,
     ...(deps.signal ? { signal: deps.signal } : {}),
   };
-  return await holdingChatbot(deps.lease, hold, () => syncAs(deps, request, runId));
+  return await holdingChatbot(deps.lease, hold, () => syncRecorded(deps, request, runId));
+}
+
+/** syncAs, with a replicating run that fails recorded as `failed` on its source (what it pulled and spent included). */
+async function syncRecorded(deps: SyncDeps, request: SyncRequest, runId: string): Promise<SyncOutcome> {
+  const held: { started?: StartedReplication } = {};
+  try {
+    return await syncAs(deps, request, runId, held);
+  } catch (thrown) {
+    if (deps.replication !== undefined && !request.dryRun)
+      await recordFailedReplication(deps.replication, request, runId, held.started, deps.logger);
+    throw thrown;
+  }
 }
 
 /** The sync itself, as run `runId` (holding the chatbot unless dry). */
-async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string): Promise<SyncOutcome> {
+async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string, held: { started?: StartedReplication }): Promise<SyncOutcome> {
   const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const startedAt = new Date(deps.now()).toISOString();
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
   const replication = await replicationOf(deps, request);
+  if (replication) held.started = replication;
   const openedFeed =
     replication?.feed ??
     (await openFeed({ ...request.feed, ...deps.feedLimits, keyType: request.keyType }, deps.signal ? { signal: deps.signal } : {}));

@@ -36,7 +36,7 @@ interface Replicated {
 async function setUp(records: number): Promise<{ sim: RunningSimulator; reso: RunningResoSimulator }> {
   prefix = uniquePrefix('sync-reso');
   sim = await startTestSim({ chatbots: [BOT] });
-  // Why a 1 s token revoked after 300 ms: every run renews its token mid-pull at least once.
+  // Why a 1 s token revoked after 300 ms: a long pull renews its token mid-way.
   reso = await startResoSimulator({
     maxTop: 10,
     tokenTtlSeconds: 1,
@@ -93,8 +93,12 @@ const after = (stamp: string, seconds: number): string => new Date(Date.parse(st
 describe('sync --replicate', () => {
   it('pulls everything once, then only what changed (a change at the watermark included), and deletes only off-market records', async () => {
     const { sim: s, reso: r } = await setUp(25);
+    // The first page is answered 401 as if its token had ended early: the client renews it once and goes on.
+    r.state.configure({ faults: { tokenRevokeAfterMs: 300, nextStatuses: [401] } });
     const first = await replicate(s, r);
     expect(first.code, first.stderr).toBe(0);
+    expect(r.state.counters()).toMatchObject({ unauthorized: 1 });
+    expect(r.state.counters().tokensIssued).toBeGreaterThanOrEqual(2);
     const firstOut = jsonOf<Replicated>(first);
     expect(firstOut.replication).toMatchObject({ status: 'done', recordsPulled: 25 });
     expect(s.state.listings(BOT)).toHaveLength(25);
@@ -157,5 +161,22 @@ describe('sync --replicate', () => {
     expect(jsonOf<Replicated>(cut).replication).toMatchObject({ status: 'budget-exhausted', sweep: { complete: false, deleted: 0 } });
     expect(mlsNumbers(s)).toContain(removedId);
     expect(s.state.listings(BOT)).toHaveLength(25);
+  });
+
+  it('halts after repeated 429s with one clear line and exit 1; the source shows the failed run and the watermark it kept', async () => {
+    const { sim: s, reso: r } = await setUp(5);
+    expect((await replicate(s, r)).code).toBe(0);
+    r.state.configure({ faults: { retryAfterSeconds: 0, nextStatuses: [429, 429, 429, 429] } });
+    const limited = await replicate(s, r);
+    expect(limited.code).toBe(1);
+    expect(limited.stderr).toMatch(/^listing-sync: .*429/m);
+    const shown = await runCli(['sources', 'show', '--chatbot', BOT, '--feed', r.propertyUrl, '--json'], env(s, r));
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(jsonOf<{ lastRun: { status: string }; totals: { runs: number }; watermark?: string }>(shown)).toMatchObject({
+      lastRun: { status: 'failed' },
+      totals: { runs: 2 },
+      watermark: expect.any(String) as unknown,
+    });
+    expect(shown.stdout).not.toContain(SECRET);
   });
 });
