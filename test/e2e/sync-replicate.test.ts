@@ -179,4 +179,26 @@ describe('sync --replicate', () => {
     });
     expect(shown.stdout).not.toContain(SECRET);
   });
+
+  it('applies the prefix a budget-halted first pull received, advances the watermark to it, and the next run resumes there', async () => {
+    const { sim: s, reso: r } = await setUp(25);
+    // Two pages of 10 (the server caps $top at 10), then the daily budget of 2 requests is spent.
+    const halted = await replicate(s, r, ['--feed-budget', '2/d']);
+    expect(halted.code, halted.stderr).toBe(1);
+    const out = jsonOf<Replicated>(halted);
+    expect(out.replication).toMatchObject({ status: 'budget-exhausted', recordsPulled: 20 });
+    expect(s.state.listings(BOT)).toHaveLength(20);
+    const order = r.state.records
+      .list()
+      .map((record) => String(record.property.ModificationTimestamp))
+      .sort();
+    expect(out.replication.watermark).toBe(order[19]);
+
+    r.state.reset();
+    const resumed = await replicate(s, r);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(jsonOf<Replicated>(resumed).replication).toMatchObject({ status: 'done', recordsPulled: 6 });
+    expect(s.state.listings(BOT)).toHaveLength(25);
+    expect(s.state.duplicateCreates(BOT)).toEqual([]);
+  });
 });
