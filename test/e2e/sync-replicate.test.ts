@@ -4,6 +4,7 @@
  * incremental pulls that fetch and apply only what changed, off-market records deleted and absent
  * ones kept, sweeps that delete vanished keys only when complete, and no secret in any output.
  */
+import { request } from 'undici';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startResoSimulator, type RunningResoSimulator } from '../../src/sim/reso/server.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
@@ -200,5 +201,25 @@ describe('sync --replicate', () => {
     expect(jsonOf<Replicated>(resumed).replication).toMatchObject({ status: 'done', recordsPulled: 6 });
     expect(s.state.listings(BOT)).toHaveLength(25);
     expect(s.state.duplicateCreates(BOT)).toEqual([]);
+  });
+
+  it('pulls with a static FEED_TOKEN instead of client credentials, and never prints it', async () => {
+    const { sim: s, reso: r } = await setUp(5);
+    r.state.configure({ tokenTtlSeconds: 3600, faults: {} });
+    const answer = await request(r.tokenUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${r.credentials.clientId}:${SECRET}`).toString('base64')}`,
+      },
+      body: 'grant_type=client_credentials',
+    });
+    const { access_token: token } = (await answer.body.json()) as { access_token: string };
+    const { FEED_OAUTH_TOKEN_URL: _url, FEED_OAUTH_CLIENT_ID: _id, FEED_OAUTH_CLIENT_SECRET: _secret, ...rest } = env(s, r);
+    const args = ['sync', '--chatbot', BOT, '--feed', r.propertyUrl, '--profile', 'reso', '--replicate', '--work', '--json'];
+    const run = await runCli(args, { ...rest, FEED_TOKEN: token }, 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(s.state.listings(BOT)).toHaveLength(5);
+    expect(run.stdout + run.stderr).not.toContain(token);
   });
 });
