@@ -222,4 +222,25 @@ describe('sync --replicate', () => {
     expect(s.state.listings(BOT)).toHaveLength(5);
     expect(run.stdout + run.stderr).not.toContain(token);
   });
+
+  it('counts off-market deletes against --max-deletes: a refused run changes nothing and keeps the watermark', async () => {
+    const { sim: s, reso: r } = await setUp(10);
+    const first = jsonOf<Replicated>(await replicate(s, r));
+    const keys = r.state.records.list().map((record) => String(record.property.ListingKey));
+    r.state.records.setStatus({
+      keys: [keys[1] ?? '', keys[2] ?? ''],
+      status: 'Expired',
+      timestamp: after(first.replication.watermark ?? '', 5),
+    });
+    const refused = await replicate(s, r, ['--max-deletes', '1']);
+    expect(refused.code, refused.stderr).toBe(3);
+    expect(jsonOf<Replicated>(refused)).toMatchObject({
+      plan: { delete: 2 },
+      replication: { status: 'refused', watermark: first.replication.watermark },
+    });
+    expect(s.state.listings(BOT)).toHaveLength(10);
+    const allowed = await replicate(s, r, ['--max-deletes', '2']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(s.state.listings(BOT)).toHaveLength(8);
+  });
 });
