@@ -30,7 +30,10 @@ export const resoFaultsSchema = z
     retryAfterSeconds: z.number().int().min(0).max(3600).optional(),
     serverErrorRate: rate,
     serverErrorStatus: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]).optional(),
-    nextStatuses: z.array(z.number().int().min(400).max(599)).max(1000).optional(),
+    nextStatuses: z
+      .array(z.union([z.literal(200), z.number().int().min(400).max(599)]))
+      .max(1000)
+      .optional(),
     tokenRevokeAfterMs: z.number().int().min(0).optional(),
   })
   .strict();

@@ -5,6 +5,9 @@
 import { seededRandom } from '../faults.js';
 import type { ResoAnswer, ResoFaults } from './types.js';
 
+/** A scripted status that serves the request as usual. */
+export const SERVED = 200;
+
 export class ResoFaultPlan {
   private faults: ResoFaults;
   private script: number[];
@@ -25,7 +28,8 @@ export class ResoFaultPlan {
   decide(): number | undefined {
     const [limit, failure] = [this.draws(), this.draws()];
     const scripted = this.script.shift();
-    if (scripted !== undefined) return scripted;
+    // Why a 200 in the script: it serves the request, so a fault can be placed after the n-th page.
+    if (scripted !== undefined) return scripted === SERVED ? undefined : scripted;
     if (limit < (this.faults.rateLimitRate ?? 0)) return 429;
     if (failure < (this.faults.serverErrorRate ?? 0)) return this.faults.serverErrorStatus ?? 503;
     return undefined;

@@ -74,6 +74,14 @@ export class ResoSimState {
     if (input.budget !== false) this.budget.reset();
   }
 
+  /**
+   * The access tokens issued so far (kept a day past their end), so a test can look for them in
+   * what a client printed or stored: a bearer token is a secret like the client secret.
+   */
+  issuedTokens(): string[] {
+    return this.tokens.issued();
+  }
+
   /** Revokes every live token now (the next request with one gets 401); returns how many. */
   revokeTokens(): number {
     return this.tokens.revokeAll();

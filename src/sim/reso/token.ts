@@ -45,6 +45,11 @@ export class TokenIssuer {
     return { ok: true };
   }
 
+  /** Every token issued and still kept (live, ended or revoked), oldest first. */
+  issued(): string[] {
+    return [...this.tokens.keys()];
+  }
+
   /** Revokes every live token now; returns how many. */
   revokeAll(): number {
     const now = this.now();

@@ -84,7 +84,10 @@ export interface ResoFaults {
   /** HTTP `serverErrorStatus` (default 503) with an OData error body. */
   serverErrorRate?: number;
   serverErrorStatus?: 500 | 502 | 503 | 504;
-  /** Statuses answered, one per resource request, before any rate applies (then consumed). */
+  /**
+   * Statuses answered, one per resource request, before any rate applies (then consumed). A 200
+   * serves that request as usual: [200, 200, 503] fails the third request only.
+   */
   nextStatuses?: number[];
   /** Every token is revoked this long after it was issued, although expires_in promises more. */
   tokenRevokeAfterMs?: number;
@@ -149,6 +152,7 @@ export interface ResoCounters {
 
 /** One resource request, as the log keeps it (newest last, capped). */
 export interface ResoRequestLog {
+  /** When the request arrived, on the simulator's clock (epoch ms): what a budget at the server counts. */
   at: number;
   /** Path and query as sent, e.g. /odata/Property?$top=100 */
   url: string;
