@@ -4,99 +4,39 @@
  * incremental pulls that fetch and apply only what changed, off-market records deleted and absent
  * ones kept, sweeps that delete vanished keys only when complete, and no secret in any output.
  */
-import { request } from 'undici';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { startResoSimulator, type RunningResoSimulator } from '../../src/sim/reso/server.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { simEnv, startTestSim } from '../helpers/sim.js';
+import { describe, expect, it } from 'vitest';
+import {
+  after,
+  FEED_SECRET as SECRET,
+  fetchAccessToken,
+  resoFixtures,
+  WITHOUT_OAUTH,
+  type ResoFixture,
+  type Replicated,
+} from './reso-fixture.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
 
-const redisUrl = inject('redisUrl');
 const BOT = 'bot-reso';
-const SECRET = 'reso-e2e-client-secret-value';
+const start = resoFixtures();
 
-let sim: RunningSimulator | undefined;
-let reso: RunningResoSimulator | undefined;
-let prefix = '';
-
-afterEach(async (ctx) => {
-  await sim?.close();
-  await reso?.close();
-  sim = undefined;
-  reso = undefined;
-  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
-  prefix = '';
-});
-
-interface Replicated {
-  plan: { create: number; update: number; delete: number };
-  replication: { status: string; recordsPulled: number; watermark?: string; sweep?: { complete: boolean; deleted: number } };
-}
-
-async function setUp(records: number): Promise<{ sim: RunningSimulator; reso: RunningResoSimulator }> {
-  prefix = uniquePrefix('sync-reso');
-  sim = await startTestSim({ chatbots: [BOT] });
+async function setUp(records: number): Promise<ResoFixture> {
   // Why a 1 s token revoked after 300 ms: a long pull renews its token mid-way.
-  reso = await startResoSimulator({
-    maxTop: 10,
-    tokenTtlSeconds: 1,
-    faults: { tokenRevokeAfterMs: 300 },
-    credentials: { clientSecret: SECRET },
+  return await start({
+    chatbots: [BOT],
+    records,
+    reso: { maxTop: 10, tokenTtlSeconds: 1, faults: { tokenRevokeAfterMs: 300 } },
   });
-  reso.state.records.seed({ count: records, status: 'Active' });
-  return { sim, reso };
 }
 
-function env(s: RunningSimulator, r: RunningResoSimulator): Record<string, string> {
-  return {
-    ...simEnv(s),
-    REDIS_URL: redisUrl,
-    LISTING_SYNC_PREFIX: prefix,
-    LOG_LEVEL: 'debug',
-    FEED_OAUTH_TOKEN_URL: r.tokenUrl,
-    FEED_OAUTH_CLIENT_ID: r.credentials.clientId,
-    FEED_OAUTH_CLIENT_SECRET: SECRET,
-  };
-}
-
-async function replicate(s: RunningSimulator, r: RunningResoSimulator, extra: string[] = []): Promise<CliRun> {
-  const args = [
-    'sync',
-    '--chatbot',
-    BOT,
-    '--feed',
-    r.propertyUrl,
-    '--profile',
-    'reso',
-    '--replicate',
-    '--overlap',
-    '0s',
-    '--work',
-    '--json',
-  ];
-  const run = await runCli([...args, ...extra], env(s, r), 60_000);
-  for (const text of [run.stdout, run.stderr]) {
-    expect(text).not.toContain(SECRET);
-    expect(text).not.toMatch(/Bearer\s+\S|access_token/);
-  }
-  return run;
-}
-
-const mlsNumbers = (s: RunningSimulator): string[] =>
-  s.state
-    .listings(BOT)
-    .map((listing) => String(listing.MLSNumber))
-    .sort();
-const listingIdOf = (r: RunningResoSimulator, key: string): string => String(r.state.records.get(key)?.property.ListingId);
-const after = (stamp: string, seconds: number): string => new Date(Date.parse(stamp) + seconds * 1000).toISOString();
+const replicate = async (f: ResoFixture, extra: string[] = []): Promise<CliRun> => await f.replicate(BOT, { extra });
 
 describe('sync --replicate', () => {
   it('pulls everything once, then only what changed (a change at the watermark included), and deletes only off-market records', async () => {
-    const { sim: s, reso: r } = await setUp(25);
+    const f = await setUp(25);
+    const { sim: s, reso: r } = f;
     // The first page is answered 401 as if its token had ended early: the client renews it once and goes on.
     r.state.configure({ faults: { tokenRevokeAfterMs: 300, nextStatuses: [401] } });
-    const first = await replicate(s, r);
+    const first = await replicate(f);
     expect(first.code, first.stderr).toBe(0);
     expect(r.state.counters()).toMatchObject({ unauthorized: 1 });
     expect(r.state.counters().tokensIssued).toBeGreaterThanOrEqual(2);
@@ -110,7 +50,7 @@ describe('sync --replicate', () => {
     const changed = [keys[2] ?? '', keys[9] ?? '', keys[20] ?? ''];
     changed.forEach((key, i) => r.state.records.modify({ keys: [key], timestamp: after(watermark, i + 1) }));
     r.state.reset();
-    const second = await replicate(s, r);
+    const second = await replicate(f);
     expect(second.code, second.stderr).toBe(0);
     const secondOut = jsonOf<Replicated>(second);
     // The 3 changed records and the one stamped at the watermark (ge), which is unchanged.
@@ -119,59 +59,61 @@ describe('sync --replicate', () => {
 
     const atMark = secondOut.replication.watermark ?? '';
     r.state.records.modify({ keys: [keys[5] ?? ''], timestamp: atMark });
-    const third = await replicate(s, r);
+    const third = await replicate(f);
     expect(jsonOf<Replicated>(third).plan).toMatchObject({ create: 0, update: 1, delete: 0 });
 
     const [withdrawn = '', removed = ''] = [keys[7], keys[11]];
     r.state.records.setStatus({ keys: [withdrawn], status: 'Withdrawn', timestamp: after(atMark, 10) });
-    const removedId = listingIdOf(r, removed);
+    const removedId = f.listingIdOf(removed);
     r.state.records.remove({ keys: [removed] });
-    const fourth = await replicate(s, r, ['--max-deletes', '1']);
+    const fourth = await replicate(f, ['--max-deletes', '1']);
     expect(fourth.code, fourth.stderr).toBe(0);
     expect(jsonOf<Replicated>(fourth).plan).toMatchObject({ delete: 1 });
-    expect(mlsNumbers(s)).not.toContain(listingIdOf(r, withdrawn));
-    expect(mlsNumbers(s)).toContain(removedId);
+    expect(f.mlsNumbers(BOT)).not.toContain(f.listingIdOf(withdrawn));
+    expect(f.mlsNumbers(BOT)).toContain(removedId);
 
-    const sweep = await replicate(s, r, ['--sweep', '--max-deletes', '1']);
+    const sweep = await replicate(f, ['--sweep', '--max-deletes', '1']);
     expect(sweep.code, sweep.stderr).toBe(0);
     expect(jsonOf<Replicated>(sweep).replication.sweep).toEqual({ complete: true, deleted: 1 });
-    expect(mlsNumbers(s)).not.toContain(removedId);
+    expect(f.mlsNumbers(BOT)).not.toContain(removedId);
     expect(s.state.listings(BOT)).toHaveLength(23);
     expect(s.state.duplicateCreates(BOT)).toEqual([]);
   });
 
   it('deletes nothing when the sweep is cut short by the budget, after a dry run that advanced nothing, and exits 1', async () => {
-    const { sim: s, reso: r } = await setUp(25);
+    const f = await setUp(25);
+    const { sim: s, reso: r } = f;
     const dry = await runCli(
       ['sync', '--chatbot', BOT, '--feed', r.propertyUrl, '--profile', 'reso', '--replicate', '--dry-run', '--json'],
-      env(s, r),
+      f.env(),
       60_000,
     );
     expect(dry.code, dry.stderr).toBe(0);
     expect(s.state.listings(BOT)).toHaveLength(0);
     // A dry run never advances the watermark: the real run still pulls everything.
-    const full = await replicate(s, r);
+    const full = await replicate(f);
     expect(full.code).toBe(0);
     expect(jsonOf<Replicated>(full).replication).toMatchObject({ status: 'done', recordsPulled: 25 });
     const keys = r.state.records.list().map((record) => String(record.property.ListingKey));
-    const removedId = listingIdOf(r, keys[4] ?? '');
+    const removedId = f.listingIdOf(keys[4] ?? '');
     r.state.records.remove({ keys: [keys[4] ?? ''] });
-    const cut = await replicate(s, r, ['--sweep', '--feed-budget', '2/d']);
+    const cut = await replicate(f, ['--sweep', '--feed-budget', '2/d']);
     expect(cut.code, cut.stderr).toBe(1);
     expect(cut.stderr).toContain('feed request budget exhausted');
     expect(jsonOf<Replicated>(cut).replication).toMatchObject({ status: 'budget-exhausted', sweep: { complete: false, deleted: 0 } });
-    expect(mlsNumbers(s)).toContain(removedId);
+    expect(f.mlsNumbers(BOT)).toContain(removedId);
     expect(s.state.listings(BOT)).toHaveLength(25);
   });
 
   it('halts after repeated 429s with one clear line and exit 1; the source shows the failed run and the watermark it kept', async () => {
-    const { sim: s, reso: r } = await setUp(5);
-    expect((await replicate(s, r)).code).toBe(0);
+    const f = await setUp(5);
+    const { reso: r } = f;
+    expect((await replicate(f)).code).toBe(0);
     r.state.configure({ faults: { retryAfterSeconds: 0, nextStatuses: [429, 429, 429, 429] } });
-    const limited = await replicate(s, r);
+    const limited = await replicate(f);
     expect(limited.code).toBe(1);
     expect(limited.stderr).toMatch(/^listing-sync: .*429/m);
-    const shown = await runCli(['sources', 'show', '--chatbot', BOT, '--feed', r.propertyUrl, '--json'], env(s, r));
+    const shown = await runCli(['sources', 'show', '--chatbot', BOT, '--feed', r.propertyUrl, '--json'], f.env());
     expect(shown.code, shown.stderr).toBe(0);
     expect(jsonOf<{ lastRun: { status: string }; totals: { runs: number }; watermark?: string }>(shown)).toMatchObject({
       lastRun: { status: 'failed' },
@@ -182,9 +124,10 @@ describe('sync --replicate', () => {
   });
 
   it('applies the prefix a budget-halted first pull received, advances the watermark to it, and the next run resumes there', async () => {
-    const { sim: s, reso: r } = await setUp(25);
+    const f = await setUp(25);
+    const { sim: s, reso: r } = f;
     // Two pages of 10 (the server caps $top at 10), then the daily budget of 2 requests is spent.
-    const halted = await replicate(s, r, ['--feed-budget', '2/d']);
+    const halted = await replicate(f, ['--feed-budget', '2/d']);
     expect(halted.code, halted.stderr).toBe(1);
     const out = jsonOf<Replicated>(halted);
     expect(out.replication).toMatchObject({ status: 'budget-exhausted', recordsPulled: 20 });
@@ -196,7 +139,7 @@ describe('sync --replicate', () => {
     expect(out.replication.watermark).toBe(order[19]);
 
     r.state.reset();
-    const resumed = await replicate(s, r);
+    const resumed = await replicate(f);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(jsonOf<Replicated>(resumed).replication).toMatchObject({ status: 'done', recordsPulled: 6 });
     expect(s.state.listings(BOT)).toHaveLength(25);
@@ -204,42 +147,35 @@ describe('sync --replicate', () => {
   });
 
   it('pulls with a static FEED_TOKEN instead of client credentials, and never prints it', async () => {
-    const { sim: s, reso: r } = await setUp(5);
+    const f = await setUp(5);
+    const { sim: s, reso: r } = f;
     r.state.configure({ tokenTtlSeconds: 3600, faults: {} });
-    const answer = await request(r.tokenUrl, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: `Basic ${Buffer.from(`${r.credentials.clientId}:${SECRET}`).toString('base64')}`,
-      },
-      body: 'grant_type=client_credentials',
-    });
-    const { access_token: token } = (await answer.body.json()) as { access_token: string };
-    const { FEED_OAUTH_TOKEN_URL: _url, FEED_OAUTH_CLIENT_ID: _id, FEED_OAUTH_CLIENT_SECRET: _secret, ...rest } = env(s, r);
+    const token = await fetchAccessToken(r);
     const args = ['sync', '--chatbot', BOT, '--feed', r.propertyUrl, '--profile', 'reso', '--replicate', '--work', '--json'];
-    const run = await runCli(args, { ...rest, FEED_TOKEN: token }, 60_000);
+    const run = await runCli(args, f.env({ ...WITHOUT_OAUTH, FEED_TOKEN: token }), 60_000);
     expect(run.code, run.stderr).toBe(0);
     expect(s.state.listings(BOT)).toHaveLength(5);
     expect(run.stdout + run.stderr).not.toContain(token);
   });
 
   it('counts off-market deletes against --max-deletes: a refused run changes nothing and keeps the watermark', async () => {
-    const { sim: s, reso: r } = await setUp(10);
-    const first = jsonOf<Replicated>(await replicate(s, r));
+    const f = await setUp(10);
+    const { sim: s, reso: r } = f;
+    const first = jsonOf<Replicated>(await replicate(f));
     const keys = r.state.records.list().map((record) => String(record.property.ListingKey));
     r.state.records.setStatus({
       keys: [keys[1] ?? '', keys[2] ?? ''],
       status: 'Expired',
       timestamp: after(first.replication.watermark ?? '', 5),
     });
-    const refused = await replicate(s, r, ['--max-deletes', '1']);
+    const refused = await replicate(f, ['--max-deletes', '1']);
     expect(refused.code, refused.stderr).toBe(3);
     expect(jsonOf<Replicated>(refused)).toMatchObject({
       plan: { delete: 2 },
       replication: { status: 'refused', watermark: first.replication.watermark },
     });
     expect(s.state.listings(BOT)).toHaveLength(10);
-    const allowed = await replicate(s, r, ['--max-deletes', '2']);
+    const allowed = await replicate(f, ['--max-deletes', '2']);
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(s.state.listings(BOT)).toHaveLength(8);
   });
