@@ -28,6 +28,7 @@ import type { SyncDeps } from '../sync/run-sync.js';
 import { scheduledRunSync } from '../sync/scheduled-run.js';
 import { syncLease } from '../sync/sync-lease.js';
 import { syncStores } from '../sync/sync-stores.js';
+import { replicationWiring } from './replication-wiring.js';
 import { startWorkerUpkeep } from './worker-upkeep.js';
 
 export interface QueueContext {
@@ -171,6 +172,7 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
     now: () => Date.now(),
     newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),
     feedLimits: config.feed,
+    replicationFor: replicationWiring({ config, store: ctx.store, logger }),
   };
 }
 

@@ -9,13 +9,17 @@ import { SYNC_KEY_TYPES } from '../domain/listing.js';
 import { DELETE_SCOPES, SYNC_MODES } from '../domain/plan.js';
 import { UsageError } from '../errors.js';
 import type { SyncRequest } from '../sync/sync-request.js';
+import { addReplicateOptions, replicateRequest, type ReplicateFlags } from './replicate-options.js';
 
 const PROFILES = ['native', 'redfin', 'reso'] as const;
 const FORMATS = ['csv', 'json', 'ndjson'] as const;
 
-/** Adds the options that describe a sync (feed, matching, safety) to a command. */
+/** Mode when --mode is not given; a replicating run plans as upsert (replicate-options.ts says why). */
+const DEFAULT_MODE = 'mirror';
+
+/** Adds the options that describe a sync (feed, matching, safety, replication) to a command. */
 export function addSyncOptions(command: Command): Command {
-  return command
+  const described = command
     .requiredOption('--chatbot <serial>', 'chatbot serial number to sync')
     .requiredOption('--feed <path|url>', 'feed file or http(s) URL')
     .option('--profile <name>', `feed profile: ${PROFILES.join(', ')}`, 'native')
@@ -24,15 +28,19 @@ export function addSyncOptions(command: Command): Command {
     .option('--delimiter <char>', 'CSV delimiter (default: sniffed)')
     .option('--encoding <name>', 'feed text encoding, e.g. latin1', 'utf-8')
     .option('--key-type <type>', `match listings by ${SYNC_KEY_TYPES.join(' or ')}`, 'MLSNumber')
-    .option('--mode <mode>', 'mirror (delete what the feed no longer has) or upsert (never delete)', 'mirror')
+    .option(
+      '--mode <mode>',
+      `mirror (delete what the feed no longer has) or upsert (never delete); default ${DEFAULT_MODE}, upsert with --replicate`,
+    )
     .option('--delete-scope <scope>', 'managed (only listings listing-sync wrote) or all', 'managed')
     .option('--max-deletes <n|p%>', 'refuse when deletes exceed this count or share of managed listings', '10%')
     .option('--max-rejected <p%>', 'refuse when more than this share of rows is rejected', '5%')
     .option('--page-size <n>', 'RealEstateList page size for the snapshot', '100')
     .option('--force', 'run even when the safety guard refuses (the summary says it was forced)', false);
+  return addReplicateOptions(described);
 }
 
-export interface RawSyncOptions {
+export interface RawSyncOptions extends ReplicateFlags {
   chatbot: string;
   feed: string;
   profile: string;
@@ -41,7 +49,8 @@ export interface RawSyncOptions {
   delimiter?: string;
   encoding: string;
   keyType: string;
-  mode: string;
+  /** Undefined when not given: mirror, or upsert with --replicate. */
+  mode?: string;
   deleteScope: string;
   maxDeletes: string;
   maxRejected: string;
@@ -83,7 +92,7 @@ const optionsSchema = z.object({
       }
     }, 'is not an encoding this Node.js knows (try utf-8, latin1, windows-1252, utf-16le)'),
   keyType: enumOf(SYNC_KEY_TYPES),
-  mode: enumOf(SYNC_MODES),
+  mode: enumOf(SYNC_MODES).optional(),
   deleteScope: enumOf(DELETE_SCOPES),
   maxDeletes: z.string().refine((text) => {
     try {
@@ -121,18 +130,20 @@ export function toSyncRequest(raw: RawSyncOptions, extra: { dryRun: boolean; tri
   }
   const o = parsed.data;
   const delimiter = o.delimiter === '\\t' || o.delimiter === 'tab' ? '\t' : o.delimiter;
+  const feed = {
+    source: o.feed,
+    profile: o.profile,
+    encoding: o.encoding,
+    ...(o.mapping ? { mapping: o.mapping } : {}),
+    ...(o.format ? { format: o.format } : {}),
+    ...(delimiter ? { delimiter } : {}),
+  };
+  const replicate = replicateRequest(raw, feed, o.mode);
   return {
     chatbot: o.chatbot,
-    feed: {
-      source: o.feed,
-      profile: o.profile,
-      encoding: o.encoding,
-      ...(o.mapping ? { mapping: o.mapping } : {}),
-      ...(o.format ? { format: o.format } : {}),
-      ...(delimiter ? { delimiter } : {}),
-    },
+    feed,
     keyType: o.keyType,
-    mode: o.mode,
+    mode: o.mode ?? (replicate === undefined ? DEFAULT_MODE : 'upsert'),
     deleteScope: o.deleteScope,
     maxDeletes: o.maxDeletes,
     maxRejectedPercent: o.maxRejected,
@@ -140,5 +151,6 @@ export function toSyncRequest(raw: RawSyncOptions, extra: { dryRun: boolean; tri
     force: o.force,
     dryRun: extra.dryRun,
     trigger: extra.trigger ?? 'cli',
+    ...(replicate === undefined ? {} : { replicate }),
   };
 }

@@ -67,8 +67,11 @@ export interface SyncDeps {
   feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
   /** One sync per chatbot: without it (tests of the planning alone) nothing is held. */
   lease?: SyncLease;
-  /** Set for `--replicate` runs: the RESO pull and the source records. */
-  replication?: ReplicationDeps;
+  /**
+   * Builds the RESO pull and the source records of a `--replicate` request (the CLI's sync and a
+   * worker's scheduled sync wire it the same way); a request that replicates without it fails.
+   */
+  replicationFor?: (request: SyncRequest, signal?: AbortSignal) => ReplicationDeps;
 }
 
 async function readFeed(
@@ -96,7 +99,9 @@ async function readFeed(
  */
 export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<SyncOutcome> {
   const runId = deps.newRunId();
-  if (request.dryRun || deps.lease === undefined) return await syncRecorded(deps, request, runId);
+  // Built before the chatbot is held: missing feed credentials stop the sync before anything.
+  const replication = replicationDepsOf(deps, request);
+  if (request.dryRun || deps.lease === undefined) return await syncRecorded(deps, request, runId, replication);
   const hold = {
     chatbot: request.chatbot,
     runId,
@@ -104,30 +109,46 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     logger: deps.logger,
     ...(deps.signal ? { signal: deps.signal } : {}),
   };
-  return await holdingChatbot(deps.lease, hold, () => syncRecorded(deps, request, runId));
+  return await holdingChatbot(deps.lease, hold, () => syncRecorded(deps, request, runId, replication));
 }
 
 /** syncAs, with a replicating run that fails recorded as `failed` on its source (what it pulled and spent included). */
-async function syncRecorded(deps: SyncDeps, request: SyncRequest, runId: string): Promise<SyncOutcome> {
+async function syncRecorded(
+  deps: SyncDeps,
+  request: SyncRequest,
+  runId: string,
+  replication: ReplicationDeps | undefined,
+): Promise<SyncOutcome> {
   const held: { started?: StartedReplication } = {};
   try {
-    return await syncAs(deps, request, runId, held);
+    return await syncAs(deps, request, runId, { replication, held });
   } catch (thrown) {
-    if (deps.replication !== undefined && !request.dryRun)
-      await recordFailedReplication(deps.replication, request, runId, held.started, deps.logger);
+    if (replication !== undefined && !request.dryRun) await recordFailedReplication(replication, request, runId, held.started, deps.logger);
     throw thrown;
   }
 }
 
+/** The replication deps of a `--replicate` request (undefined otherwise). */
+function replicationDepsOf(deps: SyncDeps, request: SyncRequest): ReplicationDeps | undefined {
+  if (request.replicate === undefined) return undefined;
+  if (deps.replicationFor === undefined) throw new Error('runSync: a --replicate request needs deps.replicationFor');
+  return deps.replicationFor(request, deps.signal);
+}
+
 /** The sync itself, as run `runId` (holding the chatbot unless dry). */
-async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string, held: { started?: StartedReplication }): Promise<SyncOutcome> {
+async function syncAs(
+  deps: SyncDeps,
+  request: SyncRequest,
+  runId: string,
+  side: { replication: ReplicationDeps | undefined; held: { started?: StartedReplication } },
+): Promise<SyncOutcome> {
   const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const startedAt = new Date(deps.now()).toISOString();
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
-  const replication = await replicationOf(deps, request);
-  if (replication) held.started = replication;
+  const replication = side.replication === undefined ? undefined : await startReplication(side.replication, request);
+  if (replication) side.held.started = replication;
   const openedFeed =
     replication?.feed ??
     (await openFeed({ ...request.feed, ...deps.feedLimits, keyType: request.keyType }, deps.signal ? { signal: deps.signal } : {}));
@@ -219,9 +240,9 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string, held:
 
   const gone = plan.deletes.filter((planned) => planned.reason === 'gone').length;
   const finish = async (enqueued: boolean): Promise<SyncOutcome> => {
-    if (replication && deps.replication) {
+    if (replication && side.replication) {
       const ended = { runId, enqueued, refused: !request.dryRun && !guard.ok, deleted: enqueued ? gone : 0 };
-      outcome.replication = await finishReplication(deps.replication, request, replication, ended);
+      outcome.replication = await finishReplication(side.replication, request, replication, ended);
     }
     return outcome;
   };
@@ -241,11 +262,4 @@ async function syncAs(deps: SyncDeps, request: SyncRequest, runId: string, held:
   summary.jobs = await deps.enqueuer.enqueue(plan, runId);
   deps.logger.info({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');
   return await finish(true);
-}
-
-/** The replication of a `--replicate` request (undefined otherwise); its pull starts when the rows are read. */
-async function replicationOf(deps: SyncDeps, request: SyncRequest): Promise<(StartedReplication & { since?: string }) | undefined> {
-  if (request.replicate === undefined) return undefined;
-  if (deps.replication === undefined) throw new Error('runSync: a --replicate request needs deps.replication');
-  return await startReplication(deps.replication, request);
 }

@@ -32,6 +32,8 @@ const replicateSchema = z.object({
   overlapMs: z.number().int().min(0),
   /** `$top` asked (default 1000). */
   pageSize: z.number().int().min(1).optional(),
+  /** The feed credential's request budget as typed (`mls-grid`, `2/s,7200/h`): a spec, never a secret. */
+  budget: z.string().min(1).optional(),
 });
 
 /** Serialisable: it is also a sync-run job's payload (a schedule stores it). */

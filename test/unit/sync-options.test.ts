@@ -39,3 +39,27 @@ describe('--max-rejected', () => {
     expect(() => maxRejected(text)).toThrow(expect.objectContaining({ code: 'USAGE', message: expect.stringContaining('--max-rejected') }));
   });
 });
+
+describe('--replicate', () => {
+  const RESO = { ...RAW, mode: undefined, profile: 'reso', feed: 'https://mls.example/odata/Property' };
+
+  it('plans as upsert when --mode is not given, and carries the replication options a schedule stores', () => {
+    const request = toSyncRequest({ ...RESO, replicate: true, sweep: true, feedBudget: 'mls-grid', overlap: '5m' }, { dryRun: false });
+    expect(request.mode).toBe('upsert');
+    expect(request.replicate).toEqual({ sweep: true, overlapMs: 300_000, budget: 'mls-grid' });
+    expect(toSyncRequest({ ...RAW, mode: undefined }, { dryRun: false }).mode).toBe('mirror');
+  });
+
+  it.each([
+    [{ ...RESO, replicate: true, mode: 'mirror' }, '--replicate cannot be combined with --mode mirror'],
+    [{ ...RESO, sweep: true }, '--sweep needs --replicate'],
+    [{ ...RESO, feedPageSize: '50' }, '--feed-page-size needs --replicate'],
+    [{ ...RESO, replicate: true, profile: 'native' }, '--replicate needs --profile reso'],
+    [{ ...RESO, replicate: true, feed: 'feed.json' }, '--replicate needs --feed to be the OData resource URL'],
+    [{ ...RESO, replicate: true, feedBudget: '2/s,lots' }, '--feed-budget'],
+  ])('refuses %j with a USAGE error', (raw, message) => {
+    expect(() => toSyncRequest(raw, { dryRun: false })).toThrow(
+      expect.objectContaining({ code: 'USAGE', message: expect.stringContaining(message) }),
+    );
+  });
+});

@@ -52,7 +52,7 @@ export const registerScheduleCommands: RegisterCommands = (program: Command, hos
         host.io.stdout.write(
           list.length === 0
             ? 'no schedules\n'
-            : `${list.map((s) => `${s.name}  ${s.cron}${s.tz ? ` ${s.tz}` : ''}  chatbot ${s.request.chatbot}  next ${when(s.next)}`).join('\n')}\n`,
+            : `${list.map((s) => `${s.name}  ${s.cron}${s.tz ? ` ${s.tz}` : ''}  chatbot ${s.request.chatbot}${s.request.replicate ? '  replicate' : ''}  next ${when(s.next)}`).join('\n')}\n`,
         );
     }),
   );

@@ -20,13 +20,12 @@ import { waitForRunInCli } from '../run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import { openSyncSession, type SyncSession } from '../sync-session.js';
-import { replicateRequest, replicationDeps, type ReplicateFlags } from '../replication-wiring.js';
 import { replicationLine } from '../format-replication.js';
 
 /** `--wait-for-lock` without a value. */
 const DEFAULT_WAIT_FOR_LOCK = '30m';
 
-interface SyncFlags extends RawSyncOptions, ConfigFlags, ReplicateFlags {
+interface SyncFlags extends RawSyncOptions, ConfigFlags {
   dryRun: boolean;
   waitForLock?: string | true;
   timeout?: string;
@@ -48,7 +47,7 @@ export async function performSync(
   io: CliIo,
   session: SyncSession,
   request: SyncRequest,
-  flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work' | 'feedBudget'> & { timeoutMs?: number },
+  flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number },
 ): Promise<ExitCode> {
   const bars = createProgressBars(io, flags.json);
   const deps = {
@@ -58,16 +57,6 @@ export async function performSync(
       feed: (_rows: number, bytes: number, total: number | undefined) => bars.update('feed', bytes, total ?? bytes),
       remote: (read: number, total: number) => bars.update('remote', read, total),
     },
-    ...(request.replicate === undefined
-      ? {}
-      : {
-          replication: replicationDeps(request, flags, {
-            config: session.config,
-            store: session.ctx.store,
-            logger: session.logger,
-            signal: session.signal,
-          }),
-        }),
   };
   const outcome: SyncOutcome = await runSync(deps, request);
   const { summary } = outcome;
@@ -112,8 +101,6 @@ async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCod
       : durationMs(flags.waitForLock === true ? DEFAULT_WAIT_FOR_LOCK : flags.waitForLock, '--wait-for-lock');
   const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
   if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
-  const replicate = replicateRequest(flags, request);
-  if (replicate !== undefined) request.replicate = replicate;
   const session = await openSyncSession(host.io, flags, flags.work === true && !flags.dryRun);
   return await performSync(host.io, session, request, { ...flags, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }
@@ -128,21 +115,7 @@ export const registerSyncCommands: RegisterCommands = (program: Command, host: C
       `when another run holds the chatbot, wait for it to end (default ${DEFAULT_WAIT_FOR_LOCK}; e.g. 90s, 10m, 2h) instead of refusing`,
     )
     .option('--timeout <duration>', 'with --wait/--work: stop waiting after this long (the run goes on in the queue; exit 1)')
-    .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)')
-    .option(
-      '--replicate',
-      'pull from a RESO Web API (--feed is the Property resource, --profile reso; auth from FEED_OAUTH_* or FEED_TOKEN): everything on the first run, then what changed since the watermark; absent records are kept, off-market ones deleted',
-    )
-    .option(
-      '--sweep',
-      'with --replicate: also pull every key and delete managed listings whose key is gone (only when the sweep completes)',
-    )
-    .option(
-      '--feed-budget <spec>',
-      'with --replicate: request budget of the feed credential, held in Redis across processes (mls-grid, trestle, bridge, or 2/s,7200/h,40000/d,4GB/h)',
-    )
-    .option('--feed-page-size <n>', 'with --replicate: $top asked (default 1000)')
-    .option('--overlap <duration>', 'with --replicate: start this long before the watermark (default 20m)');
+    .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)');
   addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'prefix'], { json: 'the summary' });
   addSharedFlags(sync, WORKER_LIMIT_FLAGS, { when: 'with --work' });
   addSharedFlags(sync, ['logLevel']).action((flags: SyncFlags) => host.run(() => executeSync(host, flags)));
