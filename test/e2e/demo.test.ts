@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
+import { DEFAULT_RESO_CREDENTIALS } from '../../src/sim/reso/server.js';
 import { CLI_ENTRY, runCli } from './run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('npm run demo', () => {
-  it('the README command syncs the sample feed through injected faults and converges', async () => {
+  it('the README command syncs the sample feed through injected faults, converges, then replicates an MLS', async () => {
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn('npm', ['run', '--silent', 'demo', '--', '--exit-after-sync'], {
         cwd: root,
@@ -31,6 +32,28 @@ describe('npm run demo', () => {
     expect(run.stdout).toMatch(/plan {4}create 12, update 6, delete 3, unchanged 31/);
     expect(run.stdout).toMatch(/result {2}created 12, updated 6, deleted 3, failed 0, retried \d+/);
     expect(run.stderr).toMatch(/injecting faults/);
+    // The replication act: everything once, then only what the MLS changed; the withdrawn record deleted.
+    expect(run.stdout).toMatch(/replication {2}first run: 25 records pulled \(everything, 1 request\), 25 listings created on demo-mls/);
+    expect(run.stdout).toMatch(
+      /replication {2}next run: 4 records pulled, only the changed ones \(21 unchanged not fetched\), 3 updated, 1 deleted because Withdrawn/,
+    );
+    const watermark = /replication {2}watermark (\d{4}-\d\d-\d\dT[\d:.]+Z): the next run asks for ModificationTimestamp ge/.exec(
+      run.stdout,
+    )?.[1];
+    expect(watermark).toBeDefined();
+    expect(run.stdout).toContain(`watermark: ${watermark ?? ''} (set `);
+    expect(run.stdout).toMatch(/\$ listing-sync sources show --chatbot demo-mls --feed http:\/\/127\.0\.0\.1:\d+\/odata\/Property/);
+    expect(run.stdout).toMatch(/last run: \S+ \S+ done: 4 records, 1 requests/);
+    expect(run.stdout).toMatch(/totals: 2 runs, 29 records, 2 requests/);
+    expect(run.stdout).toMatch(/budget: \d\/2\/s, 2\/7200\/h, 2\/40000\/d/);
+    // The feed credentials are the simulator's test client: never printed, nor a token.
+    for (const text of [run.stdout, run.stderr]) {
+      expect(text).not.toContain(DEFAULT_RESO_CREDENTIALS.clientSecret);
+      expect(text).not.toMatch(/access_token|Bearer\s+\S/);
+    }
+    // Quiet: stderr holds the demo's narration only, no warning or stack trace (npm's own notes about the machine's npmrc aside).
+    const stray = run.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('demo: ') && !line.startsWith('npm '));
+    expect(stray).toEqual([]);
   }, 90_000);
 
   it('serves the dashboard with printed credentials until Ctrl-C, and refuses requests without them', async () => {
@@ -60,13 +83,24 @@ describe('npm run demo', () => {
       const html = await page.text();
       expect(html).toContain('demo-bot');
       expect(html).not.toContain('sim-secret-key');
+      expect(html).not.toContain(DEFAULT_RESO_CREDENTIALS.clientSecret);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
       child.kill('SIGKILL');
     }
-    // The demo's run is visible to the CLI afterwards (same Redis, the demo's prefix).
-    const runs = await runCli(['runs', 'list', '--json'], { REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: 'listing-sync-demo' });
-    expect(JSON.parse(runs.stdout)).toMatchObject({ runs: [{ chatbot: 'demo-bot', trigger: 'demo', status: 'done' }] });
+    // The demo's runs are visible to the CLI afterwards (same Redis, the demo's prefix): the file sync and the two pulls.
+    const env = { REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: 'listing-sync-demo' };
+    const runs = await runCli(['runs', 'list', '--json'], env);
+    const listed = (JSON.parse(runs.stdout) as { runs: Array<{ chatbot: string; trigger: string; status: string }> }).runs;
+    expect(listed.map(({ chatbot, trigger, status }) => `${chatbot} ${trigger} ${status}`).sort()).toEqual([
+      'demo-bot demo done',
+      'demo-mls demo done',
+      'demo-mls demo done',
+    ]);
+    const sources = await runCli(['sources', 'list'], env);
+    expect(sources.stdout).toMatch(
+      /^demo-mls {2}http:\/\/127\.0\.0\.1:\d+\/odata\/Property {2}watermark \S+ {2}last run \S+ \S+ done {2}records 29/m,
+    );
   }, 90_000);
 });

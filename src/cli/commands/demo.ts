@@ -1,7 +1,9 @@
 /**
  * `listing-sync demo` (`npm run demo`): the main job on an embedded default. A simulator with a
  * seeded chatbot, a sample feed from fixtures/, a sync with workers in this process while the
- * simulator injects faults, the summary, then the dashboard on 127.0.0.1 until Ctrl-C.
+ * simulator injects faults, the summary; then replication from an MLS (the RESO Web API
+ * simulator) into a second chatbot, a first pull and an incremental one (demo-replication.ts);
+ * then the dashboard on 127.0.0.1 until Ctrl-C.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { sampleListing } from '../../sim/sample-listings.js';
 import { startSimulator, type SimFaults } from '../../sim/server.js';
 import { createStoreDashboardData } from '../../dashboard/read-model.js';
 import { cleanDemoPrefix, findDemoRedis } from '../demo-redis.js';
+import { DEMO_MLS_CHATBOT, demoFeedEnv, runReplicationAct, startDemoMls } from '../demo-replication.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import type { CliIo } from '../io.js';
@@ -60,15 +63,17 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
   host.io.releases.push('demo Redis', () => redis.stop());
   const sim = await startSimulator({
     port: 0,
-    chatbots: [DEMO_CHATBOT],
+    chatbots: [DEMO_CHATBOT, DEMO_MLS_CHATBOT],
     listings: { [DEMO_CHATBOT]: Array.from({ length: SEEDED_LISTINGS }, (_, i) => sampleListing(i, { SerialNumber: DEMO_CHATBOT })) },
   });
   host.io.releases.push('simulator', () => sim.close());
+  const mls = await startDemoMls();
+  host.io.releases.push('RESO simulator', () => mls.reso.close());
   const say = (line: string): void => void host.io.stderr.write(`${line}\n`);
   say(`demo: simulator at ${sim.baseUrl} holding ${SEEDED_LISTINGS} listings for chatbot ${DEMO_CHATBOT}`);
   say(`demo: Redis from ${redis.origin} (BullMQ prefix ${DEMO_PREFIX}, cleaned first)`);
   say(`demo: injecting faults (10% envelope errors, 5% HTTP 503, 2% rate limits, 3% writes whose answer is lost): the queue retries them`);
-  // The demo runs as if configured by env: the simulator's URL and keys, and a Redis it found.
+  // The demo runs as if configured by env: the simulators' URLs and keys, and a Redis it found.
   const io: CliIo = {
     ...host.io,
     env: {
@@ -84,6 +89,7 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
       LISTING_SYNC_BACKOFF_MS: '100',
       LISTING_SYNC_BACKOFF_MAX_MS: '2000',
       LOG_LEVEL: host.io.env.LOG_LEVEL ?? 'warn',
+      ...demoFeedEnv(mls.reso),
     },
   };
   await cleanDemoPrefix(redis.url, DEMO_PREFIX);
@@ -109,8 +115,10 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
   say(`demo: listing-sync sync --chatbot ${DEMO_CHATBOT} --feed ${feed} --delete-scope all --work`);
   const session = await openSyncSession(io, {}, true);
   sim.state.setFaults(DEMO_FAULTS);
-  const code = await performSync(io, session, request, { work: true });
+  const synced = await performSync(io, session, request, { work: true });
   sim.state.setFaults({});
+  const replicated = await runReplicationAct(io, session, mls, say);
+  const code = synced === EXIT.ok ? replicated : synced;
   if (flags.exitAfterSync) return code;
   const user = 'demo';
   const password = randomBytes(9).toString('base64url');
@@ -136,8 +144,10 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
 export const registerDemoCommands: RegisterCommands = (program: Command, host: CommandHost) => {
   program
     .command('demo')
-    .description('sync a sample feed into a simulated chatbot (with injected faults), then serve the dashboard')
+    .description(
+      'sync a sample feed into a simulated chatbot (with injected faults), replicate a simulated MLS (RESO Web API) into another, then serve the dashboard',
+    )
     .option('--port <n>', 'dashboard port on 127.0.0.1 (0 = any free port)', '8080')
-    .option('--exit-after-sync', 'stop after printing the summary (no dashboard)')
+    .option('--exit-after-sync', 'stop after printing the summaries (no dashboard)')
     .action((flags: DemoFlags) => host.run(async () => ((await runDemo(host, flags)) === EXIT.ok ? EXIT.ok : EXIT.failed)));
 };
