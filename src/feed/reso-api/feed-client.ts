@@ -136,7 +136,9 @@ export class FeedClient {
     if (this.tooManyInARow >= limit) throw rateLimited(where, this.tooManyInARow);
     const waitMs =
       askedMs ?? jitteredWait(this.tooManyInARow, this.options.backoff ?? { baseMs: 1000, maxMs: 30_000 }, this.options.random);
-    this.options.logger?.warn({ where, waitMs, inARow: this.tooManyInARow }, 'feed server answered 429; waiting before repeating');
+    // Why info, not warn: a 429 with Retry-After is the server pacing the client, and the run goes on
+    // as asked; a run it halts says so in its one error line. A warning per 429 was noise on stderr.
+    this.options.logger?.info({ where, waitMs, inARow: this.tooManyInARow }, 'feed server answered 429; waiting before repeating');
     await this.pause(waitMs, where);
   }
 
