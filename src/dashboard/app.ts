@@ -12,6 +12,7 @@ import { bullBoardRouter } from './bull-board.js';
 import { createCsrf, sameOrigin } from './csrf.js';
 import { createHandlers, type Handler } from './handlers.js';
 import { answerRedisOutage, redisGate, whileRedisAnswers } from './redis-gate.js';
+import { isRedisConnectionError } from '../queue/redis-watch.js';
 import { hostName, isLoopback, securityHeaders } from './security.js';
 import type { DashboardOptions, DashboardRequest } from './types.js';
 
@@ -112,8 +113,9 @@ export function createDashboardApp(options: DashboardOptions): Express {
 
   app.use((_req: Request, res: Response) => plain(res, 404, 'Not found.'));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    // Redis went away while the request ran: the outage answer, not a 500 (the outage is logged once, elsewhere).
-    if (!redisAvailable()) {
+    // Redis went away while the request ran, or just before its watch noticed (a killed Redis fails
+    // commands at once): the outage answer, not a 500 (the outage is logged once, elsewhere).
+    if (!redisAvailable() || isRedisConnectionError(error)) {
       if (!res.headersSent) answerRedisOutage(req, res, pageContextOf(res));
       return;
     }
