@@ -1,9 +1,11 @@
 /**
  * Secrets never reach output: the built CLI is run for successes and failures with debug logging
  * and distinctive credential values (and a Redis URL with a password), and neither stdout nor
- * stderr may contain any of them. Plus the logger itself, in-process.
+ * stderr may contain any of them. The same for `sync --replicate`: the feed's client secret, a
+ * static FEED_TOKEN and every access token the MLS issued are in no output, run record, source
+ * record or report. Plus the logger itself, in-process.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -14,7 +16,8 @@ import { createLogger } from '../../src/logger.js';
 import { DEFAULT_SIM_RANDOM_CODE, type RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { fetchAccessToken, FEED_SECRET, resoFixtures, WITHOUT_OAUTH, type Replicated } from './reso-fixture.js';
+import { jsonOf, runCli, type CliRun } from './run-cli.js';
 
 const BOT = 'bot-secret';
 const CREDENTIALS = {
@@ -75,6 +78,65 @@ describe('the CLI as a process', () => {
     expect(stderr).toContain("REDIS_URL: must be a redis:// or rediss:// URL (got 'http://:***@127.0.0.1:1')");
     expect(stderr).toContain('API_SECRET_KEY: must not contain line breaks or control characters');
     for (const run of runs) expectNoSecret(`${run.stdout}\n${run.stderr}`);
+  });
+});
+
+describe('sync --replicate as a process', () => {
+  const start = resoFixtures();
+  const RESO_BOT = 'bot-secret-reso';
+  const WRONG_FEED_SECRET = 'reso-wrong-secret-5e7a1c3d-Echo';
+
+  it('prints and stores no feed client secret, FEED_TOKEN or issued access token, at LOG_LEVEL=debug', async () => {
+    // Short-lived tokens revoked early and a first page answered 401: one run goes through several tokens.
+    const f = await start({
+      chatbots: [RESO_BOT],
+      records: 12,
+      photos: 2,
+      reso: { maxTop: 5, tokenTtlSeconds: 1, faults: { tokenRevokeAfterMs: 300, nextStatuses: [401] } },
+      label: 'secrets-reso',
+    });
+    const { reso } = f;
+    const reports = [join(dir, 'pull.json'), join(dir, 'static.csv')];
+    const runs: CliRun[] = [];
+    const pulled = await f.replicate(RESO_BOT, { extra: ['--sweep', '--report', reports[0] ?? ''] });
+    runs.push(pulled);
+    expect(pulled.code, pulled.stderr).toBe(0);
+
+    // A static FEED_TOKEN (one the user fetched), then the same token revoked by the MLS.
+    reso.state.configure({ tokenTtlSeconds: 3600, faults: {} });
+    const staticToken = await fetchAccessToken(reso);
+    reso.state.records.modify({ keys: [f.keys()[0] ?? ''] });
+    const withToken = { ...WITHOUT_OAUTH, FEED_TOKEN: staticToken };
+    const statics = await f.replicate(RESO_BOT, { extra: ['--report', reports[1] ?? ''], env: withToken });
+    runs.push(statics);
+    expect(statics.code, statics.stderr).toBe(0);
+    reso.state.revokeTokens();
+    runs.push(await f.replicate(RESO_BOT, { env: withToken }));
+    // A wrong client secret, and 429s until the run halts.
+    runs.push(await f.replicate(RESO_BOT, { env: { FEED_OAUTH_CLIENT_SECRET: WRONG_FEED_SECRET } }));
+    reso.state.configure({ faults: { retryAfterSeconds: 0, nextStatuses: [429, 429, 429] } });
+    runs.push(await f.replicate(RESO_BOT));
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 2, 2, 1]);
+
+    const shown: CliRun[] = [];
+    for (const run of [pulled, statics]) shown.push(await runCli(['runs', 'show', jsonOf<Replicated>(run).runId, '--json'], f.env()));
+    shown.push(await runCli(['runs', 'list', '--chatbot', RESO_BOT, '--json'], f.env()));
+    shown.push(await runCli(['sources', 'show', '--chatbot', RESO_BOT, '--feed', reso.propertyUrl, '--json'], f.env()));
+    shown.push(await runCli(['sources', 'list', '--json'], f.env()));
+    expect(shown.map((run) => run.code)).toEqual([0, 0, 0, 0, 0]);
+    const reported = await Promise.all(reports.map((file) => readFile(file, 'utf8')));
+
+    // The search means something: the runs logged at debug, several tokens were issued, the records hold the run.
+    const stderr = runs.map((run) => run.stderr).join('\n');
+    expect(stderr).toContain('"level":20');
+    const tokens = reso.state.issuedTokens();
+    expect(tokens.length).toBeGreaterThanOrEqual(3);
+    expect(tokens).toContain(staticToken);
+    expect(shown[0]?.stdout).toContain(jsonOf<Replicated>(pulled).runId);
+    expect(reported[0]).toContain(f.listingIdOf(f.keys()[0] ?? ''));
+    const secrets = [FEED_SECRET, WRONG_FEED_SECRET, ...tokens];
+    const texts = [...[...runs, ...shown].flatMap((run) => [run.stdout, run.stderr]), ...reported];
+    for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
   });
 });
 
