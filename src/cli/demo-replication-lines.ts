@@ -7,14 +7,13 @@ import type { FeedSource } from '../store/feed-sources.js';
 import type { SyncResult } from '../store/run-summary.js';
 import type { ReplicationOutcome } from '../sync/replication.js';
 import { sourceBlock } from './format-sources.js';
+import { plural } from './plural.js';
 
 /** One pull of the act, as the demo saw it end. */
 export interface DemoPull {
   replication: ReplicationOutcome;
   result: SyncResult;
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The first pull: everything the MLS holds. */
 export function firstPullLine(pull: DemoPull, chatbot: string): string {

@@ -1,5 +1,6 @@
 /** The line `sync --replicate` adds to its summary: what was pulled, what it cost, where the watermark stands. */
 import type { ReplicationOutcome } from '../sync/replication.js';
+import { plural } from './plural.js';
 
 export function replicationLine(outcome: ReplicationOutcome): string {
   const from = outcome.since === undefined ? 'full pull' : `since ${outcome.since}`;
@@ -9,5 +10,5 @@ export function replicationLine(outcome: ReplicationOutcome): string {
       : outcome.sweep.complete
         ? `, sweep complete (${outcome.sweep.deleted} deleted)`
         : ', sweep incomplete (nothing deleted)';
-  return `replication (${from}): ${outcome.status}, ${outcome.recordsPulled} records, ${outcome.requests} requests, ${outcome.bytes} bytes${sweep}; watermark ${outcome.watermark ?? '-'}\n`;
+  return `replication (${from}): ${outcome.status}, ${plural(outcome.recordsPulled, 'record')}, ${plural(outcome.requests, 'request')}, ${plural(outcome.bytes, 'byte')}${sweep}; watermark ${outcome.watermark ?? '-'}\n`;
 }

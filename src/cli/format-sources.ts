@@ -3,14 +3,16 @@ import { displaySource } from '../feed/feed-source.js';
 import type { FeedBudgetUsage } from '../store/feed-budget.js';
 import type { FeedSource } from '../store/feed-sources.js';
 import { when } from './format-run.js';
+import { plural } from './plural.js';
 
 const WINDOW_NAMES: Readonly<Record<string, string>> = { perSecond: '/s', perHour: '/h', perDay: '/d' };
 
-/** One line of `sources list`. */
-export function sourceLine(source: FeedSource): string {
+/** One line of `sources list`, with the budget usage when --feed-budget asked for it. */
+export function sourceLine(source: FeedSource, usage?: FeedBudgetUsage): string {
   const last = source.lastRun;
   const run = last === undefined ? 'no run yet' : `last run ${last.runId} ${when(last.at)} ${last.status}`;
-  return `${source.chatbot}  ${displaySource(source.feed)}  watermark ${source.watermark ?? '-'}  ${run}  records ${source.totals.recordsPulled}  requests ${source.totals.requests}  bytes ${source.totals.bytes}`;
+  const budget = usage === undefined ? '' : `  ${budgetLine(usage)}`;
+  return `${source.chatbot}  ${displaySource(source.feed)}  watermark ${source.watermark ?? '-'}  ${run}  records ${source.totals.recordsPulled}  requests ${source.totals.requests}  bytes ${source.totals.bytes}${budget}`;
 }
 
 /** Budget usage, e.g. "1/2 per /s, 40/7200 per /h; 1200 bytes this hour of 4000000000". */
@@ -31,8 +33,8 @@ export function sourceBlock(source: FeedSource, usage: FeedBudgetUsage | undefin
     `watermark: ${source.watermark === undefined ? '- (the next run pulls everything)' : `${source.watermark} (set ${when(source.watermarkAt)})`}`,
     last === undefined
       ? 'last run: -'
-      : `last run: ${last.runId} ${when(last.at)} ${last.status}: ${last.recordsPulled} records, ${last.requests} requests, ${last.bytes} bytes`,
-    `totals: ${source.totals.runs} runs, ${source.totals.recordsPulled} records, ${source.totals.requests} requests, ${source.totals.bytes} bytes`,
+      : `last run: ${last.runId} ${when(last.at)} ${last.status}: ${plural(last.recordsPulled, 'record')}, ${plural(last.requests, 'request')}, ${plural(last.bytes, 'byte')}`,
+    `totals: ${plural(source.totals.runs, 'run')}, ${plural(source.totals.recordsPulled, 'record')}, ${plural(source.totals.requests, 'request')}, ${plural(source.totals.bytes, 'byte')}`,
     ...(sweep === undefined
       ? []
       : [`last sweep: ${when(sweep.at)} ${sweep.complete ? 'complete' : 'incomplete'}, ${sweep.deleted} deleted`]),

@@ -43,7 +43,7 @@ describe('npm run demo', () => {
     expect(watermark).toBeDefined();
     expect(run.stdout).toContain(`watermark: ${watermark ?? ''} (set `);
     expect(run.stdout).toMatch(/\$ listing-sync sources show --chatbot demo-mls --feed http:\/\/127\.0\.0\.1:\d+\/odata\/Property/);
-    expect(run.stdout).toMatch(/last run: \S+ \S+ done: 4 records, 1 requests/);
+    expect(run.stdout).toMatch(/last run: \S+ \S+ done: 4 records, 1 request/);
     expect(run.stdout).toMatch(/totals: 2 runs, 29 records, 2 requests/);
     expect(run.stdout).toMatch(/budget: \d\/2\/s, 2\/7200\/h, 2\/40000\/d/);
     // The feed credentials are the simulator's test client: never printed, nor a token.

@@ -45,7 +45,10 @@ export const registerSourcesCommands: RegisterCommands = (program: Command, host
           list.push(budget === undefined ? source : { ...source, budget });
         }
         if (json) printJson(host.io, { sources: list });
-        else host.io.stdout.write(list.length === 0 ? 'no sources\n' : `${list.map(sourceLine).join('\n')}\n`);
+        else
+          host.io.stdout.write(
+            list.length === 0 ? 'no sources\n' : `${list.map((source) => sourceLine(source, source.budget)).join('\n')}\n`,
+          );
       }),
     );
   addRedisOptions(sources.command('show').description('one source: watermark, last run, totals, last sweep, budget usage'))
