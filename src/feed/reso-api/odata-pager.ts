@@ -122,6 +122,10 @@ export async function* odataPages(source: JsonSource, options: PagerOptions, pro
     // No nextLink: the end, if the server pages by nextLink, if it sent nothing, or if the count is reached.
     if (progress.pagedBy === 'nextLink' || rows.length === 0 || (count !== undefined && progress.received >= count)) return;
     if (rows.length < progress.pageSize) {
+      // Why a short page after the first is the end: the server already served pages of this size,
+      // so a shorter one has run out (asking again would cost a request for an empty page). Only a
+      // short first page is ambiguous: a silent $top cap and the end look the same there.
+      if (progress.pagedBy === 'skip') return;
       options.logger?.info(
         { where, asked: progress.pageSize, served: rows.length },
         'feed server serves smaller pages than asked; asking for its size',
