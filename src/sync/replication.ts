@@ -59,8 +59,23 @@ export function pullComplete(started: StartedReplication): boolean {
   return started.feed.halt() === undefined && started.feed.result().complete;
 }
 
+/**
+ * What a replicating run has under way, filled in as it starts: a run that fails records what the
+ * sweep and the pull had spent by then (their requests reached the MLS and count against its budget).
+ */
+export interface ReplicationProgress {
+  /** The key sweep, once started (also when it then failed). */
+  sweepRun?: ReplicationRun;
+  /** The pull, once the sweep (if any) is done. */
+  started?: StartedReplication;
+}
+
 /** Reads the watermark and, with --sweep, pulls every key first; returns the pull as a feed. */
-export async function startReplication(deps: ReplicationDeps, request: SyncRequest): Promise<StartedReplication & { since?: string }> {
+export async function startReplication(
+  deps: ReplicationDeps,
+  request: SyncRequest,
+  progress: ReplicationProgress = {},
+): Promise<StartedReplication & { since?: string }> {
   const source = await deps.sources.show(request.chatbot, deps.feedId);
   const since = source?.watermark;
   let sweep: StartedReplication['sweep'];
@@ -69,6 +84,7 @@ export async function startReplication(deps: ReplicationDeps, request: SyncReque
     // Why the sweep first: its keys are complete (or not) before planning starts, and a record
     // created during the pull is seen by the pull itself, so it is never taken for gone.
     const run = deps.start({ sweep: true });
+    progress.sweepRun = run;
     keys = await sweptKeys(run, request.keyType === 'MLSNumber' ? 'ListingId' : 'ListingURL');
     const { requests, bytes } = run.result();
     sweep = { complete: keys !== undefined, requests, bytes };
@@ -134,18 +150,21 @@ export async function recordFailedReplication(
   deps: ReplicationDeps,
   request: SyncRequest,
   runId: string,
-  started: StartedReplication | undefined,
+  progress: ReplicationProgress,
   logger: Pick<Logger, 'warn'>,
 ): Promise<void> {
-  const result = started?.feed.result();
+  const pull = progress.started?.feed.result();
+  const swept = progress.sweepRun?.result();
   try {
     await deps.sources.recordRun(request.chatbot, deps.feedId, {
       feed: request.feed.source,
       runId,
       status: 'failed',
-      recordsPulled: result?.records ?? 0,
-      requests: (result?.requests ?? 0) + (started?.sweep?.requests ?? 0),
-      bytes: (result?.bytes ?? 0) + (started?.sweep?.bytes ?? 0),
+      recordsPulled: pull?.records ?? 0,
+      requests: (pull?.requests ?? 0) + (swept?.requests ?? 0),
+      bytes: (pull?.bytes ?? 0) + (swept?.bytes ?? 0),
+      // A failed run deletes nothing, whether its sweep completed or not.
+      ...(progress.sweepRun === undefined ? {} : { sweep: { complete: progress.started?.sweep?.complete ?? false, deleted: 0 } }),
     });
   } catch (thrown) {
     logger.warn({ runId, chatbot: request.chatbot, err: thrown }, 'could not record the failed replication run');

@@ -26,6 +26,7 @@ import {
   recordFailedReplication,
   startReplication,
   type ReplicationDeps,
+  type ReplicationProgress,
   type StartedReplication,
 } from './replication.js';
 
@@ -119,11 +120,11 @@ async function syncRecorded(
   runId: string,
   replication: ReplicationDeps | undefined,
 ): Promise<SyncOutcome> {
-  const held: { started?: StartedReplication } = {};
+  const held: ReplicationProgress = {};
   try {
     return await syncAs(deps, request, runId, { replication, held });
   } catch (thrown) {
-    if (replication !== undefined && !request.dryRun) await recordFailedReplication(replication, request, runId, held.started, deps.logger);
+    if (replication !== undefined && !request.dryRun) await recordFailedReplication(replication, request, runId, held, deps.logger);
     throw thrown;
   }
 }
@@ -140,14 +141,14 @@ async function syncAs(
   deps: SyncDeps,
   request: SyncRequest,
   runId: string,
-  side: { replication: ReplicationDeps | undefined; held: { started?: StartedReplication } },
+  side: { replication: ReplicationDeps | undefined; held: ReplicationProgress },
 ): Promise<SyncOutcome> {
   const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const startedAt = new Date(deps.now()).toISOString();
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
-  const replication = side.replication === undefined ? undefined : await startReplication(side.replication, request);
+  const replication = side.replication === undefined ? undefined : await startReplication(side.replication, request, side.held);
   if (replication) side.held.started = replication;
   const openedFeed =
     replication?.feed ??

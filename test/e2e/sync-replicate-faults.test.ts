@@ -38,7 +38,8 @@ function imagesOf(f: ResoFixture, chatbot: string): Map<string, string[] | undef
 
 interface SourceShown {
   watermark?: string;
-  lastRun?: { status: string };
+  lastRun?: { status: string; requests: number; bytes: number };
+  lastSweep?: { complete: boolean; deleted: number };
 }
 
 async function sourceOf(f: ResoFixture, chatbot: string): Promise<SourceShown> {
@@ -176,6 +177,7 @@ describe('sync --replicate against a misbehaving MLS', () => {
       // The sweep's first page (or two) is served, then the server fails: retryAfterSeconds 0 keeps the waits short.
       reso.state.configure({ faults: { retryAfterSeconds: 0, nextStatuses: statuses } });
       sim.state.resetCounters();
+      const requestsBefore = reso.state.counters().requests;
 
       const cut = await f.replicate(bot, { extra: ['--sweep'], env: { LOG_LEVEL: 'warn' } });
       expect(cut.code).toBe(1);
@@ -189,7 +191,11 @@ describe('sync --replicate against a misbehaving MLS', () => {
       expect(sim.state.callCounts()).toMatchObject({ createListing: 0, updateListing: 0, deleteListings: 0 });
       expect(f.mlsNumbers(bot)).toContain(goneId);
       expect(sim.state.listings(bot)).toHaveLength(25);
-      expect(await sourceOf(f, bot)).toMatchObject({ watermark, lastRun: { status: 'failed' } });
+      // The failed run is recorded with what its sweep spent against the budget, and no delete.
+      const failed = await sourceOf(f, bot);
+      expect(failed).toMatchObject({ watermark, lastRun: { status: 'failed' }, lastSweep: { complete: false, deleted: 0 } });
+      expect(failed.lastRun?.requests).toBe(reso.state.counters().requests - requestsBefore);
+      expect(failed.lastRun?.bytes).toBeGreaterThan(0);
 
       reso.state.configure({ faults: {} });
       const swept = await f.replicate(bot, { extra: ['--sweep'] });
