@@ -78,7 +78,9 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
       const maxMs = ctx.maxRateLimitMs ?? 60_000;
       const waitMs = retryAfterWithin(err, maxMs) ?? Math.min(ctx.defaultRateLimitMs, maxMs);
       await ctx.queue.rateLimit(Math.max(1, waitMs));
-      ctx.logger.warn({ queue: ctx.queue.name, waitMs }, 'service rate limit: slowing the whole queue');
+      // Why info, not warn: the service asked for a pause and the whole queue honours it, which is
+      // normal operation (the run's result counts the retries); a warning per 429 buried `sync --work`.
+      ctx.logger.info({ queue: ctx.queue.name, waitMs }, 'service rate limit: slowing the whole queue');
       return { toThrow: Worker.RateLimitError(), final: false };
     }
     case 'retry':

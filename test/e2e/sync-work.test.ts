@@ -80,6 +80,20 @@ function keysOf(s: RunningSimulator): string[] {
 }
 
 describe('sync --work', () => {
+  it('rides out the service rate limit quietly: converges, exit 0, and no warning on stderr at the default log level', async () => {
+    const { s, env } = await setup({ LOG_LEVEL: 'info' });
+    s.state.setFaults({ rateLimitRate: 0.3, seed: 7 });
+    const run = await runCli(sync('--work', '--json'), env, 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(keysOf(s)).toEqual(FEED_KEYS);
+    expect(s.state.calls().filter((call) => call.status === 429).length, 'the service did rate-limit the run').toBeGreaterThan(0);
+    const loud = run.stderr
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .filter((line) => !line.startsWith('{') || (JSON.parse(line) as { level: number }).level >= 40);
+    expect(loud, run.stderr).toEqual([]);
+  });
+
   it('converges: the chatbot equals the feed, result counts what was done, exit 0; the same feed again writes nothing', async () => {
     const { s, env } = await setup();
     const run = await runCli(sync('--work', '--json'), env);
