@@ -7,6 +7,7 @@
  * value never appears in any message.
  */
 import { z } from 'zod';
+import { displayCluster, parseClusterNodes, type RedisClusterTarget } from './redis-cluster-config.js';
 import { ListingSyncError } from './errors.js';
 import {
   DEFAULT_RETRY_TABLE,
@@ -36,7 +37,8 @@ export interface Config {
     /** DEFAULT_RETRY_TABLE with retryOverride applied: what the queue should classify with. */
     retryTable: RetryTable;
   };
-  redis: { url: string; prefix: string };
+  /** Where Redis is: `url`, or `cluster` when REDIS_CLUSTER_NODES is set (it wins over the URL). */
+  redis: { url: string; prefix: string; cluster?: RedisClusterTarget };
   worker: {
     concurrency: number;
     globalConcurrency?: number;
@@ -72,6 +74,7 @@ export const CONFIG_FLAG_ENV = {
   apiBaseUrl: 'API_BASE_URL',
   siteUrl: 'SITE_URL',
   redisUrl: 'REDIS_URL',
+  redisClusterNodes: 'REDIS_CLUSTER_NODES',
   prefix: 'LISTING_SYNC_PREFIX',
   concurrency: 'LISTING_SYNC_CONCURRENCY',
   globalConcurrency: 'LISTING_SYNC_GLOBAL_CONCURRENCY',
@@ -98,7 +101,14 @@ export interface ConfigInput {
 }
 
 /** Settings whose values are secrets: messages about them never echo the value. */
-const SECRET_SETTINGS = new Set<string>(['API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN', ...FEED_SECRET_SETTINGS]);
+// REDIS_CLUSTER_NODES among them: an entry may be a URL with a password in it.
+const SECRET_SETTINGS = new Set<string>([
+  'API_SECRET_KEY',
+  'API_SESSION_KEY',
+  'PROJECT_AUTH_TOKEN',
+  'REDIS_CLUSTER_NODES',
+  ...FEED_SECRET_SETTINGS,
+]);
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -179,6 +189,7 @@ const settingsSchema = z.object({
   API_SESSION_KEY: credential.optional(),
   PROJECT_AUTH_TOKEN: credential.optional(),
   REDIS_URL: redisUrl.default(DEFAULT_REDIS_URL),
+  REDIS_CLUSTER_NODES: z.string().transform(parseClusterNodes).optional(),
   // Why this alphabet: BullMQ puts the prefix in every key; braces allow a Redis Cluster hash tag ('{ls}').
   LISTING_SYNC_PREFIX: z
     .string()
@@ -335,7 +346,11 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       retryOverride,
       retryTable: mergeRetryTable(DEFAULT_RETRY_TABLE, retryOverride),
     },
-    redis: { url: s.REDIS_URL.trim(), prefix: s.LISTING_SYNC_PREFIX },
+    redis: {
+      url: s.REDIS_URL.trim(),
+      prefix: s.LISTING_SYNC_PREFIX,
+      ...(s.REDIS_CLUSTER_NODES === undefined ? {} : { cluster: s.REDIS_CLUSTER_NODES }),
+    },
     worker: {
       concurrency: s.LISTING_SYNC_CONCURRENCY,
       globalConcurrency: s.LISTING_SYNC_GLOBAL_CONCURRENCY,
@@ -368,6 +383,8 @@ export function secretValues(config: Config): string[] {
   const values = [secretKey, sessionKey, projectAuthToken, ...feedAuthSecrets(config.feedAuth)];
   const password = redisPassword(config.redis.url);
   if (password !== undefined) values.push(password, safeDecode(password));
+  const clusterPassword = config.redis.cluster?.password;
+  if (clusterPassword !== undefined) values.push(clusterPassword, encodeURIComponent(clusterPassword));
   return [...new Set(values.filter((v): v is string => v !== undefined && v !== ''))];
 }
 
@@ -387,6 +404,11 @@ function redisPassword(url: string): string | undefined {
 
 // scheme://user:password@ — greedy up to the last '@' so an unencoded '@' in the password is masked too.
 const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)(.*)@/i;
+
+/** Where Redis is, for people: the cluster's nodes, or the URL without its password. */
+export function displayRedis(redis: Config['redis']): string {
+  return redis.cluster === undefined ? displayRedisUrl(redis.url) : displayCluster(redis.cluster);
+}
 
 /** Redis URL with the password replaced by '***' for display (works on malformed URLs too). */
 export function displayRedisUrl(url: string): string {

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { createApiClient, type ApiCallEvent } from '../api/client.js';
 import type { ApiClient } from '../api/client-contract.js';
-import { displayRedisUrl, requireApiBase, requireSiteUrl, secretValues, type Config, type ConfigFlags } from '../config.js';
+import { displayRedis, requireApiBase, requireSiteUrl, secretValues, type Config, type ConfigFlags } from '../config.js';
 import { createLogger, type Logger } from '../logger.js';
 import { configFromCli } from './config-from-cli.js';
 import type { ActionResult } from './run-action.js';
@@ -72,7 +72,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     },
     timeouts: config.api.timeouts,
     connections: config.api.connections,
-    redis: { url: displayRedisUrl(config.redis.url), prefix: config.redis.prefix },
+    redis: { url: displayRedis(config.redis), prefix: config.redis.prefix },
   };
 }
 

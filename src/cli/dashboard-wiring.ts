@@ -31,7 +31,7 @@ const DASHBOARD_CONNECT_WAIT_MS = 3000;
  */
 export async function createDashboardWiring(config: Config, logger: Logger): Promise<DashboardWiring> {
   const watch = createProcessWatch(config, logger);
-  const redis = createDashboardConnection(config.redis.url, watch);
+  const redis = createDashboardConnection(config.redis, watch);
   // Why wait a little: the first requests should find Redis connected when it answers; why not
   // more: a dashboard started while Redis is down serves the outage page instead of not starting.
   await readyWithin(redis, DASHBOARD_CONNECT_WAIT_MS);

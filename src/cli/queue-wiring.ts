@@ -4,7 +4,7 @@
  * runs, jobs and schedule commands, `sync`, `chatbot edit --many` and the demo.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../store/redis-client.js';
 import type { ApiClient } from '../api/client-contract.js';
 import { requireApiBase, type Config } from '../config.js';
 import { newRunId } from '../domain/job-id.js';
@@ -32,7 +32,7 @@ import { replicationWiring } from './replication-wiring.js';
 import { startWorkerUpkeep } from './worker-upkeep.js';
 
 export interface QueueContext {
-  redis: Redis;
+  redis: RedisClient;
   store: Store;
   queues: Queues;
   /** This process's Redis watch: outage lines (one per interval), and whether Redis answers now. */
@@ -53,14 +53,14 @@ export type QueueRole = 'producer' | 'session' | 'worker';
 
 /** A Redis watch logging through `logger` (silent without one). */
 export function createProcessWatch(config: Config, logger: Logger | undefined): RedisWatch {
-  return createRedisWatch(logger ?? silentLogger(), { label: redisLabel(config.redis.url), intervalMs: RECONNECT_MAX_MS });
+  return createRedisWatch(logger ?? silentLogger(), { label: redisLabel(config.redis), intervalMs: RECONNECT_MAX_MS });
 }
 
-async function connectFor(config: Config, role: QueueRole, watch: RedisWatch): Promise<Redis> {
-  const { url } = config.redis;
-  if (role === 'producer') return await connectProducer(createProducerConnection(url));
-  if (role === 'session') return await connectSessionConnection(url, watch);
-  return createWorkerConnection(url, watch);
+async function connectFor(config: Config, role: QueueRole, watch: RedisWatch): Promise<RedisClient> {
+  const target = config.redis;
+  if (role === 'producer') return await connectProducer(createProducerConnection(target));
+  if (role === 'session') return await connectSessionConnection(target, watch);
+  return createWorkerConnection(target, watch);
 }
 
 /** Opens store and queues over one connection held as `role` says; `logger` hears about outages. */
@@ -70,7 +70,7 @@ export async function openQueueContext(config: Config, role: QueueRole, logger?:
 }
 
 /** Store and queues over an open connection, whose outages `watch` reports. */
-export function queueContextOn(redis: Redis, config: Config, watch: RedisWatch): QueueContext {
+export function queueContextOn(redis: RedisClient, config: Config, watch: RedisWatch): QueueContext {
   const store = createStore(redis, config.redis.prefix);
   const queues = openQueues(redis, config.redis.prefix);
   // Why a listener: BullMQ prints an 'error' event nobody listens to as a stack trace.
@@ -104,7 +104,7 @@ export interface RecordedClient {
 export function createRecordedClient(
   config: Config,
   logger: Logger,
-  redis: Redis,
+  redis: RedisClient,
   options: { flushMs?: number; watch?: RedisWatch } = {},
 ): RecordedClient {
   requireApiBase(config); // before the recorder starts its timer

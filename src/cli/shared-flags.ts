@@ -20,6 +20,10 @@ const SHARED_FLAGS = {
   apiBaseUrl: { arg: '<url>', help: 'base URL of the service' },
   siteUrl: { arg: '<url>', help: 'base URL of the table listing', note: "default: the API base URL's origin" },
   redisUrl: { arg: '<url>', help: 'Redis holding the queues and run records' },
+  redisClusterNodes: {
+    arg: '<host:port,...>',
+    help: 'a Redis Cluster instead of --redis-url (seed nodes; a URL entry gives password and TLS)',
+  },
   prefix: { arg: '<prefix>', help: 'BullMQ key prefix' },
   concurrency: { arg: '<n>', help: 'requests in flight from this process' },
   globalConcurrency: { arg: '<n>', help: 'requests in flight across every worker process' },
@@ -31,7 +35,7 @@ const SHARED_FLAGS = {
 /** The connection flags of every command that calls the service (`--log-level` and `--json` with them). */
 export const CONNECTION_FLAGS: readonly SharedFlagName[] = ['apiBaseUrl', 'siteUrl', 'logLevel', 'json'];
 /** The flags of every command that works on the queues and run records. */
-export const REDIS_FLAGS: readonly SharedFlagName[] = ['redisUrl', 'prefix', 'logLevel', 'json'];
+export const REDIS_FLAGS: readonly SharedFlagName[] = ['redisUrl', 'redisClusterNodes', 'prefix', 'logLevel', 'json'];
 /** The limits of a process that runs workers. */
 export const WORKER_LIMIT_FLAGS: readonly SharedFlagName[] = ['concurrency', 'globalConcurrency', 'rate'];
 

@@ -11,7 +11,7 @@ import type { QueueContext } from './queue-wiring.js';
 import type { ActionResult } from './run-action.js';
 import { addSharedFlags, REDIS_FLAGS } from './shared-flags.js';
 
-export interface RedisFlags extends Pick<ConfigFlags, 'redisUrl' | 'prefix' | 'logLevel'> {
+export interface RedisFlags extends Pick<ConfigFlags, 'redisUrl' | 'redisClusterNodes' | 'prefix' | 'logLevel'> {
   json?: boolean;
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../queue/failed-jobs.js';
-import type { Queues } from '../queue/queues.js';
+import { queueDisplayName, type Queues } from '../queue/queues.js';
 import { readCallMetrics } from '../store/call-metrics.js';
 import { readRunSamples } from '../store/run-metrics.js';
 import type { RunRecord } from '../store/run-types.js';
@@ -114,10 +114,10 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
     },
     async jobCounts() {
       const counts: Record<string, Record<string, number>> = {};
-      for (const queue of [queues.writes, queues.syncRuns]) counts[queue.name] = await queue.getJobCounts();
+      for (const queue of [queues.writes, queues.syncRuns]) counts[queueDisplayName(queue.name)] = await queue.getJobCounts();
       return counts;
     },
   };
   if (prefix === undefined) return data;
-  return { ...data, callMetrics: () => readCallMetrics(store.redis, prefix), runMetrics: () => readRunSamples(store.redis, prefix) };
+  return { ...data, callMetrics: () => readCallMetrics(store.redis, prefix), runMetrics: () => readRunSamples(store) };
 }

@@ -11,15 +11,45 @@
  * close connections it was given. Keys are isolated with BullMQ's `prefix`, never ioredis
  * keyPrefix (BullMQ's Lua scripts build key names themselves and would escape a keyPrefix).
  */
-import { Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { ListingSyncError } from '../errors.js';
+import type { RedisClusterTarget } from '../redis-cluster-config.js';
+import { mastersOf, type RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../logger.js';
 import type { RedisWatch } from './redis-watch.js';
 
-export interface RedisSettings {
-  url: string;
+export interface RedisSettings extends RedisTarget {
   /** The BullMQ prefix; the store's keys live under it too. */
   prefix: string;
+}
+
+/** Where Redis is: one server at `url`, or the Redis Cluster `cluster` when given (it wins). */
+export interface RedisTarget {
+  url: string;
+  cluster?: RedisClusterTarget;
+}
+
+/**
+ * A client for `target` with `options`. On a cluster the options apply to each node, except the
+ * ones that are the cluster's own: its offline queue, ready check, laziness, and the reconnect
+ * strategy (clusterRetryStrategy: how long to wait when no node answers).
+ */
+function newClient(target: RedisTarget, options: RedisOptions): RedisClient {
+  const { cluster } = target;
+  if (cluster === undefined) return new Redis(target.url, options);
+  const { retryStrategy, lazyConnect, enableOfflineQueue, enableReadyCheck, ...perNode } = options;
+  return new Cluster(cluster.nodes, {
+    ...(lazyConnect === undefined ? {} : { lazyConnect }),
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+    ...(enableReadyCheck === undefined ? {} : { enableReadyCheck }),
+    ...(retryStrategy === undefined ? {} : { clusterRetryStrategy: (times: number) => retryStrategy?.(times) ?? null }),
+    redisOptions: {
+      ...perNode,
+      ...(cluster.username === undefined ? {} : { username: cluster.username }),
+      ...(cluster.password === undefined ? {} : { password: cluster.password }),
+      ...(cluster.tls ? { tls: {} } : {}),
+    },
+  });
 }
 
 /** The longest wait between two reconnect attempts; also how often an outage line repeats. */
@@ -42,7 +72,7 @@ export function reconnectDelay(times: number): number {
 const LONG_LIVED = { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: reconnectDelay, disconnectTimeout: 300 } as const;
 
 /** Why a no-op listener: without one, ioredis prints every connection error with its stack trace. */
-function quiet(redis: Redis, watch: RedisWatch | undefined): Redis {
+function quiet(redis: RedisClient, watch: RedisWatch | undefined): RedisClient {
   if (watch) return watch.attach(redis);
   redis.on('error', () => undefined);
   return redis;
@@ -52,8 +82,8 @@ function quiet(redis: Redis, watch: RedisWatch | undefined): Redis {
  * A connection for a long-lived process (blocking commands, waits through outages and restarts,
  * also when Redis is down at start). With a watch, outages are logged through it.
  */
-export function createWorkerConnection(url: string, watch?: RedisWatch): Redis {
-  return quiet(new Redis(url, { ...LONG_LIVED }), watch);
+export function createWorkerConnection(target: RedisTarget, watch?: RedisWatch): RedisClient {
+  return quiet(newClient(target, { ...LONG_LIVED }), watch);
 }
 
 /**
@@ -61,8 +91,8 @@ export function createWorkerConnection(url: string, watch?: RedisWatch): Redis {
  * (`sync --work`): Redis down at start is one clear error at once (REDIS_UNAVAILABLE); once
  * connected it waits through outages like a worker's.
  */
-export async function connectSessionConnection(url: string, watch?: RedisWatch): Promise<Redis> {
-  const redis = new Redis(url, { ...LONG_LIVED, lazyConnect: true });
+export async function connectSessionConnection(target: RedisTarget, watch?: RedisWatch): Promise<RedisClient> {
+  const redis = newClient(target, { ...LONG_LIVED, lazyConnect: true });
   // Quiet until connected: a refusal at start is reported once, by connectOrExplain, with its cause.
   let refusal: Error | undefined;
   const remember = (err: Error): void => void (refusal ??= err);
@@ -76,18 +106,18 @@ export async function connectSessionConnection(url: string, watch?: RedisWatch):
  * A connection for the dashboard: reconnects for ever, but a command sent while Redis is away
  * fails at once (no offline queue) so that a page can answer 503 rather than hang.
  */
-export function createDashboardConnection(url: string, watch?: RedisWatch): Redis {
-  return quiet(new Redis(url, { ...LONG_LIVED, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 }), watch);
+export function createDashboardConnection(target: RedisTarget, watch?: RedisWatch): RedisClient {
+  return quiet(newClient(target, { ...LONG_LIVED, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 3000 }), watch);
 }
 
 /**
  * A connection for producers and readers (short-lived CLI commands): fails fast when Redis is
  * unreachable — no reconnect loop, no offline queue — instead of hanging.
  */
-export function createProducerConnection(url: string): Redis {
+export function createProducerConnection(target: RedisTarget): RedisClient {
   // The failure is reported once by connectProducer.
   return quiet(
-    new Redis(url, {
+    newClient(target, {
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       connectTimeout: 3000,
@@ -99,21 +129,25 @@ export function createProducerConnection(url: string): Redis {
 }
 
 /** Connects, or disconnects and throws REDIS_UNAVAILABLE naming the first cause (`cause()`, else what connect threw). */
-async function connectOrExplain(redis: Redis, cause: () => Error | undefined = () => undefined): Promise<void> {
+async function connectOrExplain(redis: RedisClient, cause: () => Error | undefined = () => undefined): Promise<void> {
   try {
     await redis.connect();
   } catch (thrown) {
     redis.disconnect();
     const first = cause() ?? thrown;
     const reason = first instanceof Error ? first.message : String(first);
-    throw new ListingSyncError('REDIS_UNAVAILABLE', `cannot reach Redis (${reason}): check REDIS_URL and that Redis is running`, {
-      cause: thrown,
-    });
+    throw new ListingSyncError(
+      'REDIS_UNAVAILABLE',
+      `cannot reach Redis (${reason}): check ${redis instanceof Cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL'} and that Redis is running`,
+      {
+        cause: thrown,
+      },
+    );
   }
 }
 
 /** Connects a lazily-connecting producer connection, turning a refusal into one clear error. */
-export async function connectProducer(redis: Redis): Promise<Redis> {
+export async function connectProducer(redis: RedisClient): Promise<RedisClient> {
   if (redis.status === 'wait') await connectOrExplain(redis);
   return redis;
 }
@@ -123,7 +157,7 @@ export async function connectProducer(redis: Redis): Promise<Redis> {
  * For a process that starts whether Redis answers or not but should not open its doors a moment
  * before a Redis that does answer is connected.
  */
-export async function readyWithin(redis: Redis, timeoutMs: number): Promise<boolean> {
+export async function readyWithin(redis: RedisClient, timeoutMs: number): Promise<boolean> {
   if (redis.status === 'ready') return true;
   return await new Promise<boolean>((resolve) => {
     const done = (ready: boolean): void => {
@@ -142,7 +176,7 @@ export async function readyWithin(redis: Redis, timeoutMs: number): Promise<bool
  * immediate disconnect otherwise. Why: with an offline queue, QUIT sent while Redis is away
  * waits for a reconnect that may never come, and a stopping process must exit promptly.
  */
-export async function closeConnection(redis: Redis): Promise<void> {
+export async function closeConnection(redis: RedisClient): Promise<void> {
   if (redis.status === 'end') return;
   if (redis.status !== 'ready') {
     redis.disconnect();
@@ -156,7 +190,13 @@ export async function closeConnection(redis: Redis): Promise<void> {
  * other than noeviction silently loses them under memory pressure. Hosted Redis often disables
  * CONFIG; that is tolerated (debug line only).
  */
-export async function checkEvictionPolicy(redis: Redis, logger: Logger): Promise<string | undefined> {
+export async function checkEvictionPolicy(redis: RedisClient, logger: Logger): Promise<string | undefined> {
+  const policies = await Promise.all(mastersOf(redis).map((server) => evictionPolicy(server, logger)));
+  // On a cluster one master that may evict is enough to lose data: report it.
+  return policies.find((policy) => policy !== undefined && policy !== 'noeviction') ?? policies[0];
+}
+
+async function evictionPolicy(redis: Redis, logger: Logger): Promise<string | undefined> {
   try {
     const reply = await redis.call('CONFIG', 'GET', 'maxmemory-policy');
     const policy = Array.isArray(reply) && typeof reply[1] === 'string' ? reply[1] : undefined;

@@ -60,14 +60,13 @@ async function addRunJobs(
 ): Promise<string[]> {
   const { store, writes } = options;
   const jobIds = specs.map((spec) => spec.id);
-  const touches = store.redis.pipeline();
-  for (const spec of specs) for (const key of spec.touches) store.keyIndex.addTouch(touches, { chatbot, key, runId, jobId: spec.id, at });
-  if (specs.length > 0) await touches.exec();
+  await store.keyIndex.recordTouches(specs.flatMap((spec) => spec.touches.map((key) => ({ chatbot, key, runId, jobId: spec.id, at }))));
   const chunk = Math.max(1, options.chunkSize ?? 500);
   for (let i = 0; i < specs.length; i += chunk) {
     const part = specs.slice(i, i + chunk);
     await store.runs.addRunJobs(
       runId,
+      chatbot,
       part.map((spec) => spec.id),
     );
     await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, options.jobs) })));

@@ -17,6 +17,7 @@ import { retryAfterWithin } from '../api/retry.js';
 import { isRetryable, type RetryTable } from '../api/retry-policy.js';
 import { coerceError, errorCode, errorFields } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { queueDisplayName } from './queues.js';
 
 export type ErrorVerdict = 'auth' | 'rate-limited' | 'retry' | 'fatal';
 
@@ -70,8 +71,8 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
     case 'auth':
       await ctx.queue.pause();
       ctx.logger.error(
-        { queue: ctx.queue.name, failure: failureLine(err) },
-        `AUTHENTICATION FAILED — queue ${ctx.queue.name} is PAUSED, no job was failed. Fix the API credentials, then run \`listing-sync jobs resume\`.`,
+        { queue: queueDisplayName(ctx.queue.name), failure: failureLine(err) },
+        `AUTHENTICATION FAILED — queue ${queueDisplayName(ctx.queue.name)} is PAUSED, no job was failed. Fix the API credentials, then run \`listing-sync jobs resume\`.`,
       );
       return { toThrow: Worker.RateLimitError(), final: false };
     case 'rate-limited': {
@@ -80,7 +81,7 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
       await ctx.queue.rateLimit(Math.max(1, waitMs));
       // Why info, not warn: the service asked for a pause and the whole queue honours it, which is
       // normal operation (the run's result counts the retries); a warning per 429 buried `sync --work`.
-      ctx.logger.info({ queue: ctx.queue.name, waitMs }, 'service rate limit: slowing the whole queue');
+      ctx.logger.info({ queue: queueDisplayName(ctx.queue.name), waitMs }, 'service rate limit: slowing the whole queue');
       return { toThrow: Worker.RateLimitError(), final: false };
     }
     case 'retry':

@@ -8,10 +8,25 @@
  * own paging is bounded by the snapshot's fan-out.
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { isCluster, type RedisClient } from '../store/redis-client.js';
 
 export const QUEUE_NAMES = { writes: 'listing-writes', syncRuns: 'sync-runs' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
+
+/**
+ * The name BullMQ gets for `queue` over `connection`. On a Redis Cluster each queue is its own
+ * hash tag (`{listing-writes}`): BullMQ's Lua scripts touch many keys of one queue, which must
+ * share a slot, and separate tags let the two queues live on different masters. On one Redis
+ * the plain name, so the queues of existing installations stay where they are.
+ */
+export function queueKeyName(queue: QueueName, connection: RedisClient): string {
+  return isCluster(connection) ? `{${queue}}` : queue;
+}
+
+/** A queue's name for people: without a cluster's hash tag (`{listing-writes}` → `listing-writes`). */
+export function queueDisplayName(keyName: string): string {
+  return keyName.replace(/^\{(.*)\}$/, '$1');
+}
 
 export interface Queues {
   writes: Queue;
@@ -20,9 +35,9 @@ export interface Queues {
 }
 
 /** Opens both queues over `connection` (the caller keeps owning and closing it). */
-export function openQueues(connection: Redis, prefix: string): Queues {
-  const writes = new Queue(QUEUE_NAMES.writes, { connection, prefix });
-  const syncRuns = new Queue(QUEUE_NAMES.syncRuns, { connection, prefix });
+export function openQueues(connection: RedisClient, prefix: string): Queues {
+  const writes = new Queue(queueKeyName(QUEUE_NAMES.writes, connection), { connection, prefix });
+  const syncRuns = new Queue(queueKeyName(QUEUE_NAMES.syncRuns, connection), { connection, prefix });
   return {
     writes,
     syncRuns,

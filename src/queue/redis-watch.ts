@@ -9,7 +9,8 @@
  * fact: Redis is away. Errors that are not about the connection are logged too, one line each,
  * but the same message at most once per interval.
  */
-import type { Redis } from 'ioredis';
+import { displayCluster, type RedisClusterTarget } from '../redis-cluster-config.js';
+import type { RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../logger.js';
 
 /** Socket-level codes that mean "Redis is not reachable right now", not "the command was wrong". */
@@ -55,9 +56,10 @@ function reasonOf(err: unknown): string {
 }
 
 /** Where Redis is, for log lines: host and port only (a URL may carry a password). */
-export function redisLabel(url: string): string {
+export function redisLabel(target: { url: string; cluster?: RedisClusterTarget }): string {
+  if (target.cluster !== undefined) return `Redis ${displayCluster(target.cluster)}`;
   try {
-    const parsed = new URL(url);
+    const parsed = new URL(target.url);
     return parsed.host === '' ? 'Redis' : `Redis at ${parsed.host}`;
   } catch {
     return 'Redis';
@@ -74,7 +76,7 @@ export interface RedisWatchOptions {
 
 export interface RedisWatch {
   /** Follows a connection: its errors and reconnects feed the outage lines. Returns it. */
-  attach(redis: Redis): Redis;
+  attach(redis: RedisClient): RedisClient;
   /** An 'error' event from BullMQ or a failed Redis call: one outage line, or one line per distinct error per interval. */
   report(err: unknown, context?: string): void;
   /** False while any followed connection is not connected (connecting, reconnecting). */
@@ -88,7 +90,7 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
   const intervalMs = options.intervalMs ?? 5000;
   const label = options.label ?? 'Redis';
   const now = options.now ?? Date.now;
-  const followed = new Set<Redis>();
+  const followed = new Set<RedisClient>();
   const downListeners = new Set<() => void>();
   let downSince: number | undefined;
   let lastOutageLine = Number.NEGATIVE_INFINITY;

@@ -9,7 +9,7 @@
  * key up first (see worker.ts), so it never duplicates.
  */
 import type { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../store/redis-client.js';
 import { closeConnection } from './connection.js';
 import type { RedisWatch } from './redis-watch.js';
 
@@ -18,7 +18,7 @@ export interface WorkerParts {
   workers: Worker[];
   queue: Queue;
   /** The connections the workers and queue were given (BullMQ never closes those). */
-  connections: Redis[];
+  connections: RedisClient[];
   watch: RedisWatch;
 }
 

@@ -21,7 +21,7 @@ import { ListingSyncError } from '../errors.js';
 import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
 import type { ErrorMappingContext } from './error-mapping.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
-import { QUEUE_NAMES } from './queues.js';
+import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from './redis-watch.js';
 import { gateApiClient, jobConcurrencyFor } from './request-gate.js';
 import { workerStopper } from './worker-shutdown.js';
@@ -98,18 +98,14 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const { redis, logger, signal } = options;
   const stall = { ...DEFAULT_STALL, ...options.stall };
   const backoff = options.backoff ?? { baseMs: 1000, maxMs: 60_000 };
-  const watch = options.watch ?? createRedisWatch(logger, { label: redisLabel(redis.url), intervalMs: RECONNECT_MAX_MS });
-  const connections = [
-    createWorkerConnection(redis.url, watch),
-    createWorkerConnection(redis.url, watch),
-    createWorkerConnection(redis.url, watch),
-  ];
+  const watch = options.watch ?? createRedisWatch(logger, { label: redisLabel(redis), intervalMs: RECONNECT_MAX_MS });
+  const connections = [createWorkerConnection(redis, watch), createWorkerConnection(redis, watch), createWorkerConnection(redis, watch)];
   const [queueConnection, writesConnection, syncConnection] = connections as [
     (typeof connections)[0],
     (typeof connections)[0],
     (typeof connections)[0],
   ];
-  const queue = new Queue(QUEUE_NAMES.writes, { connection: queueConnection, prefix: redis.prefix });
+  const queue = new Queue(queueKeyName(QUEUE_NAMES.writes, queueConnection), { connection: queueConnection, prefix: redis.prefix });
   queue.on('error', (err) => watch.report(err, 'queue'));
   const workers: Worker[] = [];
   const stop = workerStopper({ workers, queue, connections, watch });
@@ -161,7 +157,7 @@ async function startOn(
     runRetryDelay: 1000,
     settings: { backoffStrategy: backoffStrategy(backoff) },
   };
-  const writes = new Worker(QUEUE_NAMES.writes, processor, {
+  const writes = new Worker(queueKeyName(QUEUE_NAMES.writes, writesConnection), processor, {
     ...common,
     connection: writesConnection,
     concurrency: jobConcurrencyFor(options.concurrency),
@@ -170,7 +166,11 @@ async function startOn(
   workers.push(writes);
   let syncRuns: Worker | undefined;
   if (deps.runSync !== undefined) {
-    syncRuns = new Worker(QUEUE_NAMES.syncRuns, processor, { ...common, connection: syncConnection, concurrency: 1 });
+    syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), processor, {
+      ...common,
+      connection: syncConnection,
+      concurrency: 1,
+    });
     workers.push(syncRuns);
   }
   for (const worker of workers) {

@@ -12,7 +12,7 @@
  * Why the bucket bound is in the field name rather than an index: data written with other
  * bounds (an older version) still reads back correctly.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { storeKeys } from './keys.js';
 
 /** Latency bucket upper bounds in seconds (prom-client's defaults). */
@@ -66,7 +66,7 @@ function fieldsOf(event: CallEvent): { counts: string[]; sumField: string } {
  * service call would cost more than the metric is worth. Memory is bounded by the number of
  * distinct fields (endpoints × outcomes × buckets), not by the number of calls.
  */
-export function createCallRecorder(redis: Redis, prefix: string, options: CallRecorderOptions = {}): CallRecorder {
+export function createCallRecorder(redis: RedisClient, prefix: string, options: CallRecorderOptions = {}): CallRecorder {
   const key = storeKeys(prefix).callMetrics();
   let counts = new Map<string, number>();
   let sums = new Map<string, number>();
@@ -152,7 +152,7 @@ export interface CallMetricsSnapshot {
 }
 
 /** Reads the stored totals (one HGETALL). */
-export async function readCallMetrics(redis: Redis, prefix: string): Promise<CallMetricsSnapshot> {
+export async function readCallMetrics(redis: RedisClient, prefix: string): Promise<CallMetricsSnapshot> {
   const hash = await redis.hgetall(storeKeys(prefix).callMetrics());
   const bounds = new Set<number>(CALL_LATENCY_BUCKETS);
   const byEndpoint = new Map<string, { outcomes: Record<string, number>; byBound: Map<number, number>; sumSeconds: number }>();

@@ -3,14 +3,14 @@
  * by the job-finish script (job-finish.ts); read by the planner as `retryKeys`, so the next run
  * of the chatbot retries them even when the feed did not change.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { FailedKey } from './job-finish.js';
 import type { StoreKeys } from './keys.js';
 
 export class FailedKeyStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 

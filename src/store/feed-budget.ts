@@ -26,7 +26,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { sleep } from '../abortable-sleep.js';
 import { ListingSyncError } from '../errors.js';
 import { BUDGET_ADD_BYTES, BUDGET_CHECK } from './feed-budget-lua.js';
@@ -119,7 +119,7 @@ export class FeedBudget {
   private readonly bytesKey: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     keys: StoreKeys,
     readonly id: string,
     windows: FeedBudgetWindows,

@@ -14,7 +14,7 @@
  * to nanoseconds), not as strings.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { ListingSyncError } from '../errors.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
@@ -166,7 +166,7 @@ function decodeSource(h: Record<string, string>): FeedSource | undefined {
 
 export class FeedSourceStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 

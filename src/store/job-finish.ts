@@ -8,7 +8,7 @@
  * a different outcome (failed, then retried from the dashboard and created) moves the count.
  * `retried` rises by the attempts beyond the first, taking the highest attempt number seen.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { LedgerEntry } from '../domain/ledger-entry.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
@@ -16,9 +16,10 @@ import { NEWER_WRITER_LUA, encodeLedgerEntry } from './ledger.js';
 import { luaScript, runLua } from './lua.js';
 import { BEAT_LEASE_LUA, NOW_LUA, SETTLE_RUN_LUA } from './run-lua.js';
 import type { JobOutcome } from './run-types.js';
+import type { RunStore } from './runs.js';
 
 const FINISH = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
-local ledgerKey, tombKey, failedKey, runKey, outcomesKey, attemptsKey, claimsKey, leaseKey, openKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local ledgerKey, tombKey, failedKey, runKey, outcomesKey, attemptsKey, claimsKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local jobId, outcome, weight, attempt, now, runId, mode, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8])
 local function ownClaim(key)
   local claim = redis.call('HGET', claimsKey, key)
@@ -49,7 +50,7 @@ for _ = 1, n do
   end
   if mode == 'delete' then i = i + 1 else i = i + 2 end
 end
-if redis.call('EXISTS', runKey) == 0 then return superseded end
+if redis.call('EXISTS', runKey) == 0 then return {superseded, false} end
 beatLease(leaseKey, runId, nowMs())
 local previous = redis.call('HGET', outcomesKey, jobId)
 local current = outcome .. '\t' .. weight
@@ -73,8 +74,7 @@ if attempt > seen then
 elseif not redis.call('HEXISTS', attemptsKey, jobId) then
   redis.call('HSET', attemptsKey, jobId, attempt)
 end
-settleRun(runKey, openKey, leaseKey, runId, now)
-return superseded
+return {superseded, settleRun(runKey, leaseKey, runId, now)}
 `);
 
 /** A listing key a job failed on for good: remembered until a later write of the key succeeds. */
@@ -113,8 +113,9 @@ export type JobFinish = FinishBase & FinishEffect;
 
 export class JobFinishStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
+    private readonly runs: Pick<RunStore, 'closeOpen'>,
   ) {}
 
   /** Applies a job's final outcome atomically; returns how many keys a newer run had already touched. */
@@ -133,22 +134,23 @@ export class JobFinishStore {
           : finish.mode === 'fail'
             ? finish.failures.length
             : 0;
-    const reply = await runLua(
+    const [superseded, settled] = (await runLua(
       this.redis,
       FINISH,
       [
         keys.ledger(finish.chatbot, keyType),
         keys.tombstones(finish.chatbot, keyType),
         keys.failed(finish.chatbot, keyType),
-        keys.run(finish.runId),
-        keys.runOutcomes(finish.runId),
-        keys.runAttempts(finish.runId),
+        keys.run(finish.chatbot, finish.runId),
+        keys.runOutcomes(finish.chatbot, finish.runId),
+        keys.runAttempts(finish.chatbot, finish.runId),
         keys.claims(finish.chatbot, keyType),
         keys.lease(finish.chatbot),
-        keys.runsOpen(),
       ],
       [finish.jobId, finish.outcome, finish.weight, finish.attempt, finish.now, finish.runId, finish.mode, count, ...items],
-    );
-    return typeof reply === 'number' ? reply : 0;
+    )) as [number, string | null];
+    // The run ended with this job: off the open list (a separate command: see SETTLE_RUN_LUA).
+    if (typeof settled === 'string') await this.runs.closeOpen(finish.runId);
+    return superseded;
   }
 }

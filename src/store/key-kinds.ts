@@ -16,12 +16,13 @@ const STORE_KINDS: Readonly<Record<string, string>> = {
   'claims-url': 'claims',
   lease: 'leases',
   runs: 'run-indexes',
+  'run-chatbot': 'run-indexes',
   keyidx: 'key-index',
   calls: 'call-metrics',
   'retention-lock': 'locks',
 };
 
-/** The per-run keys `{p}:ls:run:{runId}[:part]`, by part. */
+/** The per-run keys `{p}:ls:run:{runId}[:part]` (on a cluster `{p}:ls:run:{{chatbot}}:{runId}[:part]`), by part. */
 const RUN_PARTS: Readonly<Record<string, string>> = {
   '': 'run-records',
   outcomes: 'run-outcomes',
@@ -51,9 +52,16 @@ const QUEUE_OTHER = new Set(['meta', 'id', 'stalled', 'stalled-check', 'limiter'
 /** Keys BullMQ keeps beside a job's hash `{p}:{queue}:{jobId}`: `…:{jobId}:{part}`. */
 const JOB_PARTS = new Set(['logs', 'lock', 'dependencies', 'processed', 'failed', 'unsuccessful']);
 
+/** What follows `run:` without the cluster layout's `{chatbot}:` tag (a chatbot may hold ':'). */
+function runRest(afterRun: string): string {
+  if (!afterRun.startsWith('{')) return afterRun;
+  const close = afterRun.indexOf('}:');
+  return close < 0 ? afterRun : afterRun.slice(close + 2);
+}
+
 function storeKind(rest: string): string {
   const [segment = '', ...more] = rest.split(':');
-  if (segment === 'run') return RUN_PARTS[more.slice(1).join(':')] ?? 'ls-other';
+  if (segment === 'run') return RUN_PARTS[runRest(more.join(':')).split(':').slice(1).join(':')] ?? 'ls-other';
   return STORE_KINDS[segment] ?? 'ls-other';
 }
 
@@ -77,5 +85,6 @@ export function keyKind(prefix: string, key: string): string {
   const [space = '', ...rest] = key.slice(head.length).split(':');
   if (space === 'ls') return storeKind(rest.join(':'));
   if (rest.length === 0) return 'other';
-  return queueKind(space, rest);
+  // A cluster's queue names carry a hash tag ({listing-writes}); the kind names the queue.
+  return queueKind(space.replace(/^\{(.*)\}$/, '$1'), rest);
 }

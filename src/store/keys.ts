@@ -1,5 +1,8 @@
 import type { SyncKeyType } from '../domain/listing.js';
 
+/** Where the keys live: one Redis (the original names), or a Redis Cluster (each chatbot's keys under one hash tag). */
+export type KeyLayout = 'single' | 'cluster';
+
 /**
  * Redis key layout of listing-sync's own records. Everything lives under the BullMQ prefix
  * (`LISTING_SYNC_PREFIX`, default `listing-sync`) followed by `:ls:`, so one prefix isolates a
@@ -38,10 +41,19 @@ import type { SyncKeyType } from '../domain/listing.js';
  * so ledgers written before the split stay where they were.
  *
  * Why `{{…}}` (a literal Redis Cluster hash tag) in the budget and source keys: each of their
- * scripts then touches one slot (a budget's two keys; one chatbot's sources), so a move to Redis
- * Cluster needs no new layout. A prefix with its own tag (`{ls}`) wins and keeps them in one slot.
+ * scripts then touches one slot (a budget's two keys; one chatbot's sources) in both layouts.
+ *
+ * The cluster layout (`KeyLayout` 'cluster', chosen when listing-sync runs on a Redis Cluster):
+ * every key of one chatbot carries the chatbot as a hash tag, its runs' keys included
+ * (`{p}:ls:ledger:{S}`, `{p}:ls:lease:{S}`, `{p}:ls:run:{S}:{runId}`, …), so each script and
+ * MULTI touches one slot while many chatbots spread over the masters. Keys of the whole
+ * installation (`runs`, `runs:open`, `calls`, `retention-lock`, `sources`, `keyidx:*`, and
+ * `run-chatbot`, the runId → chatbot map that finds a run's slot from its id) are only ever read
+ * or written by single-key commands. The single-Redis layout keeps the original names, so
+ * ledgers and runs written before the cluster layout existed stay where they are.
  */
 export interface StoreKeys {
+  readonly layout: KeyLayout;
   ledger(chatbot: string, keyType: SyncKeyType): string;
   tombstones(chatbot: string, keyType: SyncKeyType): string;
   failed(chatbot: string, keyType: SyncKeyType): string;
@@ -53,11 +65,13 @@ export interface StoreKeys {
   retentionLock(): string;
   runsAll(): string;
   runsOfChatbot(chatbot: string): string;
-  run(runId: string): string;
-  runOutcomes(runId: string): string;
-  runAttempts(runId: string): string;
-  runJobs(runId: string): string;
-  runRejected(runId: string): string;
+  /** runId → chatbot (cluster layout only: a run's keys live in its chatbot's slot). */
+  runChatbots(): string;
+  run(chatbot: string, runId: string): string;
+  runOutcomes(chatbot: string, runId: string): string;
+  runAttempts(chatbot: string, runId: string): string;
+  runJobs(chatbot: string, runId: string): string;
+  runRejected(chatbot: string, runId: string): string;
   keyIndex(listingKey: string): string;
   callMetrics(): string;
   /** Request times of a feed request budget (`budgetId`: a stable hash, never a secret). */
@@ -68,32 +82,52 @@ export interface StoreKeys {
   feedSource(chatbot: string, feedId: string): string;
   /** Index of every replication source, so listing them needs no SCAN. */
   feedSources(): string;
+  /** What every per-chatbot key of one kind starts with, for SCAN (`runsOfChatbot`, `tombstones`). */
+  chatbotKeyHead(kind: 'runsOfChatbot' | 'tombstones', keyType?: SyncKeyType): string;
+  /** The chatbot a key found by SCAN under `head` belongs to. */
+  chatbotOfKey(head: string, key: string): string;
 }
 
-export function storeKeys(prefix: string): StoreKeys {
+/** Builds the key names under `prefix` in the given layout (see the table above). */
+export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKeys {
   const base = `${prefix}:ls`;
-  const perKeyType = (kind: string) => (chatbot: string, keyType: SyncKeyType) =>
-    `${base}:${kind}${keyType === 'URL' ? '-url' : ''}:${chatbot}`;
+  const cluster = layout === 'cluster';
+  // Why a tag only on a cluster: on one Redis the braces would rename every existing key.
+  const tag = (chatbot: string): string => (cluster ? `{${chatbot}}` : chatbot);
+  const kindName = (kind: string, keyType: SyncKeyType): string => `${kind}${keyType === 'URL' ? '-url' : ''}`;
+  const perKeyType = (kind: string) => (chatbot: string, keyType: SyncKeyType) => `${base}:${kindName(kind, keyType)}:${tag(chatbot)}`;
+  const runKey = (chatbot: string, runId: string): string => (cluster ? `${base}:run:${tag(chatbot)}:${runId}` : `${base}:run:${runId}`);
+  const heads = {
+    runsOfChatbot: () => `${base}:runs:bot:`,
+    tombstones: (keyType: SyncKeyType) => `${base}:${kindName('tomb', keyType)}:`,
+  };
   return {
+    layout,
     ledger: perKeyType('ledger'),
     tombstones: perKeyType('tomb'),
     failed: perKeyType('failed'),
     claims: perKeyType('claims'),
-    lease: (chatbot) => `${base}:lease:${chatbot}`,
+    lease: (chatbot) => `${base}:lease:${tag(chatbot)}`,
     runsOpen: () => `${base}:runs:open`,
     retentionLock: () => `${base}:retention-lock`,
     runsAll: () => `${base}:runs`,
-    runsOfChatbot: (chatbot) => `${base}:runs:bot:${chatbot}`,
-    run: (runId) => `${base}:run:${runId}`,
-    runOutcomes: (runId) => `${base}:run:${runId}:outcomes`,
-    runAttempts: (runId) => `${base}:run:${runId}:attempts`,
-    runJobs: (runId) => `${base}:run:${runId}:jobs`,
-    runRejected: (runId) => `${base}:run:${runId}:rejected`,
+    runsOfChatbot: (chatbot) => `${heads.runsOfChatbot()}${tag(chatbot)}`,
+    runChatbots: () => `${base}:run-chatbot`,
+    run: runKey,
+    runOutcomes: (chatbot, runId) => `${runKey(chatbot, runId)}:outcomes`,
+    runAttempts: (chatbot, runId) => `${runKey(chatbot, runId)}:attempts`,
+    runJobs: (chatbot, runId) => `${runKey(chatbot, runId)}:jobs`,
+    runRejected: (chatbot, runId) => `${runKey(chatbot, runId)}:rejected`,
     keyIndex: (listingKey) => `${base}:keyidx:${listingKey}`,
     callMetrics: () => `${base}:calls`,
     feedBudgetRequests: (budgetId) => `${base}:budget:{${budgetId}}:req`,
     feedBudgetBytes: (budgetId) => `${base}:budget:{${budgetId}}:bytes`,
     feedSource: (chatbot, feedId) => `${base}:source:{${chatbot}}:${feedId}`,
     feedSources: () => `${base}:sources`,
+    chatbotKeyHead: (kind, keyType = 'MLSNumber') => (kind === 'runsOfChatbot' ? heads.runsOfChatbot() : heads.tombstones(keyType)),
+    chatbotOfKey: (head, key) => {
+      const rest = key.slice(head.length);
+      return cluster && rest.startsWith('{') && rest.endsWith('}') ? rest.slice(1, -1) : rest;
+    },
   };
 }

@@ -9,7 +9,7 @@
  * settleRun), is refused or cancelled. A stale lease is not free: its run may still have jobs
  * waiting for a worker; whoever finds it stale decides (src/queue/chatbot-lease.ts).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 import { NOW_LUA, RELEASE_LEASE_LUA } from './run-lua.js';
@@ -77,7 +77,7 @@ function holderFrom(reply: unknown[]): LeaseHolder {
 
 export class LeaseStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 
@@ -110,7 +110,7 @@ export class LeaseStore {
    * the queue (those release it when the run ends). True when released.
    */
   async releaseIfIdle(chatbot: string, runId: string): Promise<boolean> {
-    return (await runLua(this.redis, RELEASE_IF_IDLE, [this.keys.lease(chatbot), this.keys.run(runId)], [runId])) === 1;
+    return (await runLua(this.redis, RELEASE_IF_IDLE, [this.keys.lease(chatbot), this.keys.run(chatbot, runId)], [runId])) === 1;
   }
 
   /** The current holder, with Redis's time of the read; undefined when the chatbot is free. */

@@ -7,7 +7,7 @@
  * dashboard must not undo last night's update. The compare-and-set happens in Lua so that two
  * workers finishing at once cannot interleave.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { LedgerByPosition } from '../domain/snapshot/ledger-by-position.js';
 import { CompactLedger, type LedgerEntry } from '../domain/ledger-entry.js';
 import type { SyncKeyType } from '../domain/listing.js';
@@ -68,7 +68,7 @@ export interface LedgerProbe {
 
 export class LedgerStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 

@@ -3,7 +3,7 @@
  * retention. The script is loaded on NOSCRIPT and only the calls that missed it are sent again,
  * so a script must be idempotent per call to be used here.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { LuaScript } from './lua.js';
 
 export interface LuaCall {
@@ -16,7 +16,7 @@ function isNoScript(error: Error | null): boolean {
 }
 
 /** Runs `script` once per call, pipelined; returns the replies in call order (throws the first other error). */
-export async function evalshaBatch(redis: Redis, script: LuaScript, calls: readonly LuaCall[]): Promise<unknown[]> {
+export async function evalshaBatch(redis: RedisClient, script: LuaScript, calls: readonly LuaCall[]): Promise<unknown[]> {
   const replies: unknown[] = new Array<unknown>(calls.length);
   let pending = calls.map((_, i) => i);
   for (let round = 0; pending.length > 0; round += 1) {

@@ -3,7 +3,7 @@
  * hash and the arguments: one round trip per use, the script body only once per server.
  */
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 
 export interface LuaScript {
   readonly source: string;
@@ -16,7 +16,7 @@ export function luaScript(source: string): LuaScript {
 
 /** Evaluates `script` with `keys` and `args`; returns Redis's raw reply. */
 export async function runLua(
-  redis: Redis,
+  redis: RedisClient,
   script: LuaScript,
   keys: readonly string[],
   args: readonly (string | number)[],

@@ -3,7 +3,7 @@
  * under its prefix, the settings that decide whether data survives (eviction policy, AOF), and
  * warnings. Reads only; every walk is batched (SCAN COUNT 1000, pipelines of at most 1000).
  */
-import type { Redis } from 'ioredis';
+import { layoutOf, mastersOf, type RedisClient } from './redis-client.js';
 import { keyKind } from './key-kinds.js';
 import { storeKeys } from './keys.js';
 import { readRedisSettings, type RedisSettingValue } from './redis-settings.js';
@@ -54,34 +54,37 @@ interface Tally {
 }
 
 /** Counts every key under the prefix by kind and measures the first EXACT_KEY_LIMIT (plus samples of each kind). */
-async function usageByKind(redis: Redis, prefix: string): Promise<RedisReport['keys']> {
+async function usageByKind(redis: RedisClient, prefix: string): Promise<RedisReport['keys']> {
   const tallies = new Map<string, Tally>();
   let measured = 0;
-  for await (const batch of scanKeys(redis, startsWithPattern(`${prefix}:`))) {
-    const toMeasure: Array<{ key: string; tally: Tally }> = [];
-    for (const key of batch) {
-      const kind = keyKind(prefix, key);
-      const tally = tallies.get(kind) ?? { keys: 0, queued: 0, measuredKeys: 0, measuredBytes: 0 };
-      tallies.set(kind, tally);
-      tally.keys += 1;
-      // Why the first keys are a fair sample: SCAN walks the hash table, in no order of names.
-      if (measured + toMeasure.length < EXACT_KEY_LIMIT || tally.measuredKeys + tally.queued < MIN_SAMPLES_PER_KIND) {
-        toMeasure.push({ key, tally });
-        tally.queued += 1;
+  // Per server: SCAN walks one, and MEMORY USAGE must be asked of the server holding the key.
+  for (const server of mastersOf(redis)) {
+    for await (const batch of scanKeys(server, startsWithPattern(`${prefix}:`))) {
+      const toMeasure: Array<{ key: string; tally: Tally }> = [];
+      for (const key of batch) {
+        const kind = keyKind(prefix, key);
+        const tally = tallies.get(kind) ?? { keys: 0, queued: 0, measuredKeys: 0, measuredBytes: 0 };
+        tallies.set(kind, tally);
+        tally.keys += 1;
+        // Why the first keys are a fair sample: SCAN walks the hash table, in no order of names.
+        if (measured + toMeasure.length < EXACT_KEY_LIMIT || tally.measuredKeys + tally.queued < MIN_SAMPLES_PER_KIND) {
+          toMeasure.push({ key, tally });
+          tally.queued += 1;
+        }
       }
+      if (toMeasure.length === 0) continue;
+      const pipe = server.pipeline();
+      for (const { key } of toMeasure) pipe.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
+      const replies = (await pipe.exec()) ?? [];
+      toMeasure.forEach(({ tally }, i) => {
+        tally.queued = 0;
+        const [error, bytes] = replies[i] ?? [null, null];
+        if (error || bytes === null) return; // gone since SCAN listed it
+        tally.measuredKeys += 1;
+        tally.measuredBytes += Number(bytes);
+        measured += 1;
+      });
     }
-    if (toMeasure.length === 0) continue;
-    const pipe = redis.pipeline();
-    for (const { key } of toMeasure) pipe.call('MEMORY', 'USAGE', key, 'SAMPLES', '0');
-    const replies = (await pipe.exec()) ?? [];
-    toMeasure.forEach(({ tally }, i) => {
-      tally.queued = 0;
-      const [error, bytes] = replies[i] ?? [null, null];
-      if (error || bytes === null) return; // gone since SCAN listed it
-      tally.measuredKeys += 1;
-      tally.measuredBytes += Number(bytes);
-      measured += 1;
-    });
   }
   const kinds = [...tallies.entries()].map(([kind, t]) => ({
     kind,
@@ -138,11 +141,16 @@ function warningsOf(report: Omit<RedisReport, 'warnings'>): ReportWarning[] {
 }
 
 /** Builds the report for the installation under `prefix`, judging retention by `retention` at `now`. */
-export async function buildRedisReport(redis: Redis, prefix: string, retention: RetentionSettings, now: number): Promise<RedisReport> {
+export async function buildRedisReport(
+  redis: RedisClient,
+  prefix: string,
+  retention: RetentionSettings,
+  now: number,
+): Promise<RedisReport> {
   const { memory, settings } = await readRedisSettings(redis);
   const keys = await usageByKind(redis, prefix);
   const cutoff = retentionCutoff(retention, now) - RETENTION_GRACE_MS;
-  const runsPastRetention = await countExpiredRuns(redis, storeKeys(prefix), retention.keepRuns, cutoff);
+  const runsPastRetention = await countExpiredRuns(redis, storeKeys(prefix, layoutOf(redis)), retention.keepRuns, cutoff);
   const report = { prefix, memory, settings, keys, retention: { ...retention, runsPastRetention } };
   return { ...report, warnings: warningsOf(report) };
 }

@@ -4,7 +4,7 @@
  * what INFO also tells (policy, AOF on/off, memory) is taken from INFO then, and the rest is
  * reported as unknown with the reason.
  */
-import type { Redis } from 'ioredis';
+import { mastersOf, type RedisClient } from './redis-client.js';
 
 export interface RedisSettingValue {
   /** null: unknown (see `reason`). */
@@ -32,7 +32,7 @@ function messageOf(thrown: unknown): string {
   return (thrown instanceof Error ? thrown.message : String(thrown)).split('\n')[0] ?? '';
 }
 
-async function readInfo(redis: Redis): Promise<{ fields: Map<string, string>; error?: string }> {
+async function readInfo(redis: RedisClient): Promise<{ fields: Map<string, string>; error?: string }> {
   try {
     const text = `${await redis.info('memory')}\n${await redis.info('persistence')}`;
     return { fields: infoFields(text) };
@@ -41,7 +41,7 @@ async function readInfo(redis: Redis): Promise<{ fields: Map<string, string>; er
   }
 }
 
-async function configGet(redis: Redis, name: string): Promise<string | { error: string }> {
+async function configGet(redis: RedisClient, name: string): Promise<string | { error: string }> {
   try {
     const reply = await redis.call('CONFIG', 'GET', name);
     if (Array.isArray(reply) && typeof reply[1] === 'string') return reply[1];
@@ -53,7 +53,7 @@ async function configGet(redis: Redis, name: string): Promise<string | { error: 
 
 /** CONFIG GET's answer, else INFO's field (translated by `fromInfo`), else unknown with both reasons. */
 async function setting(
-  redis: Redis,
+  redis: RedisClient,
   name: string,
   info: { fields: Map<string, string>; error?: string },
   infoField?: string,
@@ -77,8 +77,21 @@ function numberField(fields: Map<string, string>, name: string): number | undefi
   return fields.has(name) && Number.isFinite(value) ? value : undefined;
 }
 
-/** Reads memory use and the durability settings (never throws for a refused command). */
-export async function readRedisSettings(redis: Redis): Promise<RedisServerState> {
+/**
+ * Reads memory use and the durability settings (never throws for a refused command). On a
+ * cluster every master is read and the one most at risk is reported: a master that may evict,
+ * else one without AOF, else the fullest; one bad master is enough to lose data.
+ */
+export async function readRedisSettings(redis: RedisClient): Promise<RedisServerState> {
+  const states = await Promise.all(mastersOf(redis).map(readServerSettings));
+  const risk = (state: RedisServerState): number =>
+    (state.settings.maxmemoryPolicy.value !== null && state.settings.maxmemoryPolicy.value !== 'noeviction' ? 4 : 0) +
+    (state.settings.appendonly.value === 'no' ? 2 : 0) +
+    (state.memory.usedShare ?? 0);
+  return states.reduce((worst, state) => (risk(state) > risk(worst) ? state : worst));
+}
+
+async function readServerSettings(redis: RedisClient): Promise<RedisServerState> {
   const info = await readInfo(redis);
   const usedBytes = numberField(info.fields, 'used_memory');
   // Why INFO's maxmemory: unlike CONFIG it is there on hosted Redis too; 0 means no limit.

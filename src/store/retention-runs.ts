@@ -3,7 +3,7 @@
  * with everything that belongs to it in one atomic script. Used by retention.ts (removal) and by
  * the Redis report (counting what the reconciler should have removed).
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript } from './lua.js';
 import { evalshaBatch } from './lua-batch.js';
@@ -18,12 +18,15 @@ import { SCAN_BATCH, scanKeys, startsWithPattern } from './scan.js';
  *   that ended recently is kept however early it started;
  * - a run whose record is already gone (a pass that stopped half way) only needs its leftovers
  *   removed.
- * KEYS: run, outcomes, attempts, jobs, rejected, runs (all), runs of the chatbot, open runs.
- * Returns {1 if it left the chatbot's index, keys unlinked}.
+ * KEYS: run, outcomes, attempts, jobs, rejected, runs of the chatbot (one chatbot's slot).
+ * Returns {1 if it left the chatbot's index, keys unlinked}. The installation-wide indexes (all
+ * runs, open runs, runId → chatbot) are cleaned by the caller afterwards: a script may touch only
+ * one slot on a Redis Cluster. A crash in between leaves an id there whose record is gone, which
+ * every reader of them skips.
  */
 const REMOVE_RUN = luaScript(`
 local runId, cutoff, keepRuns = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-local rank = redis.call('ZREVRANK', KEYS[7], runId)
+local rank = redis.call('ZREVRANK', KEYS[6], runId)
 if rank and rank < keepRuns then return {0, 0} end
 if redis.call('EXISTS', KEYS[1]) == 1 then
   local fields = redis.call('HMGET', KEYS[1], 'status', 'startedAt', 'finishedAt')
@@ -36,13 +39,11 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
   if started == nil or started >= cutoff then return {0, 0} end
   if finished ~= nil and finished >= cutoff then return {0, 0} end
 else
-  local score = redis.call('ZSCORE', KEYS[7], runId)
+  local score = redis.call('ZSCORE', KEYS[6], runId)
   if score and tonumber(score) >= cutoff then return {0, 0} end
 end
 local unlinked = redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-redis.call('ZREM', KEYS[6], runId)
-redis.call('ZREM', KEYS[8], runId)
-return {redis.call('ZREM', KEYS[7], runId), unlinked}
+return {redis.call('ZREM', KEYS[6], runId), unlinked}
 `);
 
 /** What removeRuns did. */
@@ -57,7 +58,7 @@ export interface RemovedRuns {
 
 /** Removes those of `runIds` (runs of `chatbot`) that may go; see REMOVE_RUN. */
 export async function removeRuns(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   chatbot: string,
   runIds: readonly string[],
@@ -66,36 +67,41 @@ export async function removeRuns(
 ): Promise<RemovedRuns> {
   const calls = runIds.map((runId) => ({
     keys: [
-      keys.run(runId),
-      keys.runOutcomes(runId),
-      keys.runAttempts(runId),
-      keys.runJobs(runId),
-      keys.runRejected(runId),
-      keys.runsAll(),
+      keys.run(chatbot, runId),
+      keys.runOutcomes(chatbot, runId),
+      keys.runAttempts(chatbot, runId),
+      keys.runJobs(chatbot, runId),
+      keys.runRejected(chatbot, runId),
       keys.runsOfChatbot(chatbot),
-      keys.runsOpen(),
     ],
     args: [runId, cutoff, keepRuns, ...FINAL_RUN_STATUSES],
   }));
   const removed: RemovedRuns = { runs: 0, keys: 0, unindexed: 0 };
-  for (const reply of await evalshaBatch(redis, REMOVE_RUN, calls)) {
+  const gone: string[] = [];
+  (await evalshaBatch(redis, REMOVE_RUN, calls)).forEach((reply, n) => {
     const [unindexed, unlinked] = (Array.isArray(reply) ? reply : []).map(Number);
-    if ((unindexed ?? 0) > 0 || (unlinked ?? 0) > 0) removed.runs += 1;
+    if ((unindexed ?? 0) > 0 || (unlinked ?? 0) > 0) {
+      removed.runs += 1;
+      gone.push(runIds[n] as string);
+    }
     removed.unindexed += unindexed ?? 0;
     removed.keys += unlinked ?? 0;
+  });
+  if (gone.length > 0) {
+    await Promise.all([redis.zrem(keys.runsAll(), ...gone), redis.zrem(keys.runsOpen(), ...gone), redis.hdel(keys.runChatbots(), ...gone)]);
   }
   return removed;
 }
 
 /** Calls `visit` with every chatbot that has a run index, and the index's key (SCAN, never KEYS). */
 export async function forEachRunIndex(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   visit: (chatbot: string, index: string) => Promise<void>,
 ): Promise<void> {
-  const head = keys.runsOfChatbot('');
+  const head = keys.chatbotKeyHead('runsOfChatbot');
   for await (const batch of scanKeys(redis, startsWithPattern(head))) {
-    for (const index of batch) await visit(index.slice(head.length), index);
+    for (const index of batch) await visit(keys.chatbotOfKey(head, index), index);
   }
 }
 
@@ -106,7 +112,7 @@ export async function forEachRunIndex(
  * kept (an open old run) and stays on those it did not see yet.
  */
 export async function walkOldRuns(
-  redis: Redis,
+  redis: RedisClient,
   index: string,
   keepRuns: number,
   cutoff: number,
@@ -138,15 +144,13 @@ export async function walkOldRuns(
  * How many runs a retention pass with this cutoff would remove (the same rule as REMOVE_RUN,
  * read without changing anything): the Redis report's sign that no reconciler is running.
  */
-export async function countExpiredRuns(redis: Redis, keys: StoreKeys, keepRuns: number, cutoff: number): Promise<number> {
+export async function countExpiredRuns(redis: RedisClient, keys: StoreKeys, keepRuns: number, cutoff: number): Promise<number> {
   let count = 0;
-  await forEachRunIndex(redis, keys, async (_chatbot, index) => {
+  await forEachRunIndex(redis, keys, async (chatbot, index) => {
     await walkOldRuns(redis, index, keepRuns, cutoff, async (runIds) => {
-      const pipe = redis.pipeline();
-      for (const runId of runIds) pipe.hmget(keys.run(runId), 'status', 'startedAt', 'finishedAt');
-      for (const [error, fields] of (await pipe.exec()) ?? []) {
-        if (error) throw error;
-        const [status, started, finished] = fields as Array<string | null>;
+      const replies = await Promise.all(runIds.map((runId) => redis.hmget(keys.run(chatbot, runId), 'status', 'startedAt', 'finishedAt')));
+      for (const fields of replies) {
+        const [status, started, finished] = fields;
         const final = FINAL_RUN_STATUSES.some((s) => s === status);
         if (final && started !== null && Number(started) < cutoff && (finished === null || Number(finished) < cutoff)) count += 1;
       }

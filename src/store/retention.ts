@@ -12,7 +12,7 @@
  * and safe to run from several processes at once.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { SYNC_KEY_TYPES } from '../domain/listing.js';
 import { compareRunIds, newRunId } from '../domain/job-id.js';
 import type { StoreKeys } from './keys.js';
@@ -79,7 +79,7 @@ return removed
  * one synced often keeps `keepDays` of them however many).
  */
 async function removeOldRuns(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   settings: RetentionSettings,
   cutoff: number,
@@ -97,14 +97,11 @@ async function removeOldRuns(
 }
 
 /** Drops key-index members scored before the cutoff (ZREMRANGEBYSCORE is atomic per key). */
-async function trimKeyIndex(redis: Redis, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
+async function trimKeyIndex(redis: RedisClient, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
   for await (const batch of scanKeys(redis, startsWithPattern(keys.keyIndex('')))) {
-    const pipe = redis.pipeline();
-    for (const key of batch) pipe.zremrangebyscore(key, '-inf', `(${cutoff}`);
-    for (const [error, removed] of (await pipe.exec()) ?? []) {
-      if (error) throw error;
-      result.keyIndexEntries += Number(removed);
-    }
+    // One command per key, sent back to back: each index is its own slot on a Redis Cluster.
+    const removed = await Promise.all(batch.map((key) => redis.zremrangebyscore(key, '-inf', `(${cutoff}`)));
+    for (const count of removed) result.keyIndexEntries += count;
   }
 }
 
@@ -113,11 +110,11 @@ async function trimKeyIndex(redis: Redis, keys: StoreKeys, cutoff: number, resul
  * stops a job of an OLDER run from resurrecting the key; such a job has ended long before, and
  * once failed it is kept for retrying for the same window (cli/queue-wiring.ts jobSettings).
  */
-async function trimTombstones(redis: Redis, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
+async function trimTombstones(redis: RedisClient, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
   // Why '0' as the random part: the smallest hex digit, so only ids of strictly earlier ms sort below it.
   const cutoffRunId = newRunId(Math.max(0, cutoff), '0');
   for (const keyType of SYNC_KEY_TYPES) {
-    for await (const batch of scanKeys(redis, startsWithPattern(keys.tombstones('', keyType)))) {
+    for await (const batch of scanKeys(redis, startsWithPattern(keys.chatbotKeyHead('tombstones', keyType)))) {
       for (const tombKey of batch) {
         for await (const pairs of scanHash(redis, tombKey)) {
           const old = pairs.filter(([, runId]) => compareRunIds(runId, cutoffRunId) < 0).map(([field]) => field);
@@ -133,7 +130,12 @@ async function trimTombstones(redis: Redis, keys: StoreKeys, cutoff: number, res
  * Call it through runRetentionOnce unless the caller already ensures one pass at a time;
  * running it concurrently is safe, only wasteful.
  */
-export async function applyRetention(redis: Redis, keys: StoreKeys, settings: RetentionSettings, now: number): Promise<RetentionResult> {
+export async function applyRetention(
+  redis: RedisClient,
+  keys: StoreKeys,
+  settings: RetentionSettings,
+  now: number,
+): Promise<RetentionResult> {
   checkSettings(settings);
   const cutoff = retentionCutoff(settings, now);
   const result: RetentionResult = { cutoff, chatbots: 0, runs: 0, runKeys: 0, keyIndexEntries: 0, tombstones: 0 };
@@ -161,7 +163,7 @@ return 0
  * next call may try again. A pass longer than `lockMs` may overlap another; that is safe.
  */
 export async function runRetentionOnce(
-  redis: Redis,
+  redis: RedisClient,
   keys: StoreKeys,
   settings: RetentionSettings,
   now: number,

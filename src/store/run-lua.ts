@@ -32,14 +32,17 @@ end
 `;
 
 /**
- * `settleRun(runKey, openKey, leaseKey, runId, now)`: when every job of a running (or stuck, or
- * already settled) run has a final outcome, sets done/failed and finishedAt, takes the run off
- * the open list and releases its lease. Returns the final status, or false when jobs remain.
+ * `settleRun(runKey, leaseKey, runId, now)`: when every job of a running (or stuck, or already
+ * settled) run has a final outcome, sets done/failed and finishedAt and releases its lease.
+ * Returns the final status, or false when jobs remain. The caller then takes the run off the
+ * open list (RunStore.closeOpen): that list is a key of the whole installation, and on a Redis
+ * Cluster a script may only touch the chatbot's own slot. A run left on it by a crash in between
+ * is final, and the reconciler takes it off.
  * Why done/failed runs are settled again: a failed job retried from the dashboard that then
  * succeeds turns a failed run into a done one.
  */
 export const SETTLE_RUN_LUA = `${RELEASE_LEASE_LUA}
-local function settleRun(runKey, openKey, leaseKey, runId, now)
+local function settleRun(runKey, leaseKey, runId, now)
   local status = redis.call('HGET', runKey, 'status')
   if status ~= 'running' and status ~= 'stuck' and status ~= 'done' and status ~= 'failed' then return false end
   local total = tonumber(redis.call('HGET', runKey, 'totalJobs') or '0')
@@ -49,8 +52,18 @@ local function settleRun(runKey, openKey, leaseKey, runId, now)
   local final = 'done'
   if failed > 0 then final = 'failed' end
   if status ~= final then redis.call('HSET', runKey, 'status', final, 'finishedAt', now) end
-  redis.call('ZREM', openKey, runId)
   releaseLease(leaseKey, runId)
   return final
+end
+`;
+
+/**
+ * `serverId()`: the run id of the Redis server running the script (it changes on every restart).
+ * Why in a script: on a Redis Cluster, the server that matters is the one holding the chatbot's
+ * slot, and a script with the chatbot's key runs exactly there.
+ */
+export const SERVER_ID_LUA = `
+local function serverId()
+  return string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
 end
 `;

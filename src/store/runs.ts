@@ -3,10 +3,10 @@
  * by start time overall and per chatbot (layout in keys.ts). Counts are moved by the job-finish
  * script (job-finish.ts), never here, so they stay exact under retries and dead workers.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
-import { NOW_LUA, RELEASE_LEASE_LUA, SETTLE_RUN_LUA } from './run-lua.js';
+import { NOW_LUA, RELEASE_LEASE_LUA, SERVER_ID_LUA, SETTLE_RUN_LUA } from './run-lua.js';
 import { readRunSummary, type NewRunSummary } from './run-summary.js';
 import {
   RUN_STATUSES,
@@ -23,17 +23,16 @@ import {
 const SEAL = luaScript(`${SETTLE_RUN_LUA}
 if redis.call('HGET', KEYS[1], 'status') ~= 'enqueuing' then return false end
 redis.call('HSET', KEYS[1], 'totalJobs', ARGV[2], 'status', 'running')
-return settleRun(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[3])
+return settleRun(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
 `);
 
-/** Cancels a run that is not final yet: status, finish time, off the open list, lease released. */
+/** Cancels a run that is not final yet: status, finish time, lease released (the caller takes it off the open list). */
 const CANCEL = luaScript(`${RELEASE_LEASE_LUA}
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return false end
 if status ~= 'planned' and status ~= 'enqueuing' and status ~= 'running' and status ~= 'stuck' then return status end
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
-redis.call('ZREM', KEYS[2], ARGV[1])
-releaseLease(KEYS[3], ARGV[1])
+releaseLease(KEYS[2], ARGV[1])
 return 'cancelled'
 `);
 
@@ -41,29 +40,30 @@ return 'cancelled'
 const MARK_STUCK = luaScript(`${RELEASE_LEASE_LUA}${NOW_LUA}
 if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
 redis.call('HSET', KEYS[1], 'status', 'stuck', 'finishedAt', ARGV[2], 'stuckReason', ARGV[3])
-releaseLease(KEYS[3], ARGV[1])
+releaseLease(KEYS[2], ARGV[1])
 return 1
 `);
 
-/** A stuck run that someone resumes is running again (back on the open list). */
+/** A stuck run that someone resumes is running again (the caller puts it back on the open list). */
 const REOPEN = luaScript(`
 if redis.call('HGET', KEYS[1], 'status') ~= 'stuck' then return redis.call('HGET', KEYS[1], 'status') end
 redis.call('HSET', KEYS[1], 'status', 'running')
 redis.call('HDEL', KEYS[1], 'finishedAt', 'stuckReason')
-redis.call('ZADD', KEYS[2], redis.call('HGET', KEYS[1], 'startedAt') or '0', ARGV[1])
 return 'running'
 `);
 
 /** Settles a run whose jobs all have an outcome (the reconciler's way to end a run). */
 const SETTLE = luaScript(`${SETTLE_RUN_LUA}
-return settleRun(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2])
+return settleRun(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
 `);
 
-/** The Redis server's run id: stored on each run, so a job can tell that Redis restarted since. */
-async function serverRunId(redis: Redis): Promise<string> {
-  const info = await redis.info('server');
-  return /run_id:(\w+)/.exec(info)?.[1] ?? '';
-}
+/**
+ * The run id of the Redis server holding the run's key (KEYS[1]): stored on each run, so a job can
+ * tell that Redis restarted since (write-claims.ts). On a cluster, the master of the chatbot's slot.
+ */
+const SERVER_ID = luaScript(`${SERVER_ID_LUA}
+return serverId() or ''
+`);
 
 const COUNT_FIELDS = ['created', 'updated', 'deleted', 'unchanged', 'edited', 'superseded', 'cancelled', 'failed', 'retried'] as const;
 const LIST_CHUNK = 1000;
@@ -102,19 +102,66 @@ function recordFrom(hash: Record<string, string>): RunRecord | undefined {
   return record;
 }
 
+/** How many runId → chatbot answers a RunStore keeps (they never change, so any of them may be kept). */
+const LOCATED_MAX = 10_000;
+
 export class RunStore {
+  /** runId → chatbot already read (cluster layout): a run's keys are in its chatbot's slot. */
+  private readonly located = new Map<string, string>();
+
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
+
+  private remember(runId: string, chatbot: string): void {
+    if (this.located.size >= LOCATED_MAX) this.located.clear();
+    this.located.set(runId, chatbot);
+  }
+
+  /**
+   * The chatbot whose slot holds the run's keys, or undefined for a run Redis does not know. On
+   * one Redis the run's keys do not depend on it ('' is returned without a read).
+   */
+  async chatbotOfRun(runId: string): Promise<string | undefined> {
+    if (this.keys.layout === 'single') return '';
+    const known = this.located.get(runId);
+    if (known !== undefined) return known;
+    const chatbot = await this.redis.hget(this.keys.runChatbots(), runId);
+    if (chatbot === null) return undefined;
+    this.remember(runId, chatbot);
+    return chatbot;
+  }
+
+  /** The chatbots of many runs (one HMGET on a cluster); undefined for runs Redis does not know. */
+  async chatbotsOfRuns(runIds: readonly string[]): Promise<Array<string | undefined>> {
+    if (this.keys.layout === 'single') return runIds.map(() => '');
+    const missing = runIds.filter((id) => !this.located.has(id));
+    if (missing.length > 0) {
+      const found = await this.redis.hmget(this.keys.runChatbots(), ...missing);
+      missing.forEach((id, n) => {
+        const chatbot = found[n];
+        if (typeof chatbot === 'string') this.remember(id, chatbot);
+      });
+    }
+    return runIds.map((id) => this.located.get(id));
+  }
 
   /**
    * Creates the run record, indexes it (and lists it as open unless it is final already), and
    * stores its rejected rows. The Redis server's run id is stored with it (see write-claims.ts).
+   * Order, for a crash between the steps: the runId → chatbot map first (so the run can be found),
+   * then the record with its chatbot index and rows (one MULTI in the chatbot's slot), then the
+   * installation-wide open list and index. A run created without its open-list entry is still
+   * reconciled when the next sync of the chatbot finds its lease stale (chatbot-lease.ts).
    */
   async createRun(run: NewRun): Promise<void> {
     const rejected = run.rejected ?? [];
-    const server = await serverRunId(this.redis);
+    const { keys } = this;
+    if (keys.layout === 'cluster') await this.redis.hset(keys.runChatbots(), run.id, run.chatbot);
+    this.remember(run.id, run.chatbot);
+    const runKey = keys.run(run.chatbot, run.id);
+    const server = String(await runLua(this.redis, SERVER_ID, [runKey], []));
     const fields: Record<string, string> = {
       id: run.id,
       chatbot: run.chatbot,
@@ -128,14 +175,16 @@ export class RunStore {
     };
     if (run.finishedAt !== undefined) fields.finishedAt = String(run.finishedAt);
     const tx = this.redis.multi();
-    tx.hset(this.keys.run(run.id), fields);
-    tx.zadd(this.keys.runsAll(), run.startedAt, run.id);
-    tx.zadd(this.keys.runsOfChatbot(run.chatbot), run.startedAt, run.id);
-    if (!isFinalStatus(run.status)) tx.zadd(this.keys.runsOpen(), run.startedAt, run.id);
+    tx.hset(runKey, fields);
+    tx.zadd(keys.runsOfChatbot(run.chatbot), run.startedAt, run.id);
     for (let i = 0; i < rejected.length; i += LIST_CHUNK) {
-      tx.rpush(this.keys.runRejected(run.id), ...rejected.slice(i, i + LIST_CHUNK).map((row) => JSON.stringify(row)));
+      tx.rpush(keys.runRejected(run.chatbot, run.id), ...rejected.slice(i, i + LIST_CHUNK).map((row) => JSON.stringify(row)));
     }
     await tx.exec();
+    await Promise.all([
+      isFinalStatus(run.status) ? undefined : this.redis.zadd(keys.runsOpen(), run.startedAt, run.id),
+      this.redis.zadd(keys.runsAll(), run.startedAt, run.id),
+    ]);
   }
 
   /**
@@ -143,11 +192,24 @@ export class RunStore {
    * two leaves ids the reconciler finds missing from the queue and records as lost, never jobs
    * the run does not know about. The total is recorded by `sealRun` once every job is in.
    */
-  async addRunJobs(runId: string, jobIds: readonly string[]): Promise<void> {
+  async addRunJobs(runId: string, chatbot: string, jobIds: readonly string[]): Promise<void> {
     if (jobIds.length === 0) return;
     const tx = this.redis.multi();
-    for (let i = 0; i < jobIds.length; i += LIST_CHUNK) tx.rpush(this.keys.runJobs(runId), ...jobIds.slice(i, i + LIST_CHUNK));
+    for (let i = 0; i < jobIds.length; i += LIST_CHUNK) tx.rpush(this.keys.runJobs(chatbot, runId), ...jobIds.slice(i, i + LIST_CHUNK));
     await tx.exec();
+  }
+
+  /** Takes a run that just became final off the open list (see SETTLE_RUN_LUA for why not in the script). */
+  async closeOpen(runId: string): Promise<void> {
+    await this.redis.zrem(this.keys.runsOpen(), runId);
+  }
+
+  /** closeOpen when `status` is final; returns it. */
+  private async closedIfFinal(runId: string, status: unknown): Promise<RunStatus | undefined> {
+    if (typeof status !== 'string') return undefined;
+    const known = RUN_STATUSES.find((s) => s === status);
+    if (known !== undefined && isFinalStatus(known) && known !== 'stuck') await this.closeOpen(runId);
+    return known;
   }
 
   /**
@@ -155,42 +217,36 @@ export class RunStore {
    * all finished meanwhile (or that has none) ends here. Returns the final status if it ended.
    */
   async sealRun(runId: string, chatbot: string, totalJobs: number, now: number): Promise<RunStatus | undefined> {
-    const reply = await runLua(
-      this.redis,
-      SEAL,
-      [this.keys.run(runId), this.keys.runsOpen(), this.keys.lease(chatbot)],
-      [runId, totalJobs, now],
-    );
-    return typeof reply === 'string' ? (reply as RunStatus) : undefined;
+    const reply = await runLua(this.redis, SEAL, [this.keys.run(chatbot, runId), this.keys.lease(chatbot)], [runId, totalJobs, now]);
+    return await this.closedIfFinal(runId, reply);
   }
 
   /** Ends a run whose jobs all have an outcome; undefined when jobs remain (or it is not running). */
   async settleRun(runId: string, chatbot: string, now: number): Promise<RunStatus | undefined> {
-    const reply = await runLua(this.redis, SETTLE, [this.keys.run(runId), this.keys.runsOpen(), this.keys.lease(chatbot)], [runId, now]);
-    return typeof reply === 'string' ? (reply as RunStatus) : undefined;
+    const reply = await runLua(this.redis, SETTLE, [this.keys.run(chatbot, runId), this.keys.lease(chatbot)], [runId, now]);
+    return await this.closedIfFinal(runId, reply);
   }
 
   /** Cancels a run that has not ended; returns the status it has afterwards (undefined: no such run). */
   async cancelRun(runId: string, chatbot: string, now: number): Promise<RunStatus | undefined> {
-    const reply = await runLua(this.redis, CANCEL, [this.keys.run(runId), this.keys.runsOpen(), this.keys.lease(chatbot)], [runId, now]);
-    return typeof reply === 'string' ? (reply as RunStatus) : undefined;
+    const reply = await runLua(this.redis, CANCEL, [this.keys.run(chatbot, runId), this.keys.lease(chatbot)], [runId, now]);
+    return await this.closedIfFinal(runId, reply);
   }
 
   /** Marks a running run stuck with a reason; false when it was not running. */
   async markStuck(runId: string, chatbot: string, now: number, reason: string): Promise<boolean> {
-    return (
-      (await runLua(
-        this.redis,
-        MARK_STUCK,
-        [this.keys.run(runId), this.keys.runsOpen(), this.keys.lease(chatbot)],
-        [runId, now, reason],
-      )) === 1
-    );
+    return (await runLua(this.redis, MARK_STUCK, [this.keys.run(chatbot, runId), this.keys.lease(chatbot)], [runId, now, reason])) === 1;
   }
 
   /** Makes a stuck run running again (resumed); returns its status afterwards. */
   async reopenStuck(runId: string): Promise<RunStatus | undefined> {
-    const reply = await runLua(this.redis, REOPEN, [this.keys.run(runId), this.keys.runsOpen()], [runId]);
+    const chatbot = await this.chatbotOfRun(runId);
+    if (chatbot === undefined) return undefined;
+    const reply = await runLua(this.redis, REOPEN, [this.keys.run(chatbot, runId)], [runId]);
+    if (reply === 'running') {
+      const startedAt = await this.redis.hget(this.keys.run(chatbot, runId), 'startedAt');
+      await this.redis.zadd(this.keys.runsOpen(), num(startedAt), runId);
+    }
     return typeof reply === 'string' ? (reply as RunStatus) : undefined;
   }
 
@@ -201,15 +257,17 @@ export class RunStore {
 
   /** Takes a run off the open list (a record that no longer exists, or a final one). */
   async forgetOpen(runId: string): Promise<void> {
-    await this.redis.zrem(this.keys.runsOpen(), runId);
+    await this.closeOpen(runId);
   }
 
   /** Fields the reconciler and waiters read: status, counts, last progress time, server id. */
   async runState(
     runId: string,
   ): Promise<{ status?: RunStatus; chatbot?: string; totalJobs: number; finishedJobs: number; progressAt?: number; startedAt?: number }> {
+    const located = await this.chatbotOfRun(runId);
+    if (located === undefined) return { totalJobs: 0, finishedJobs: 0 };
     const [status, chatbot, total, finished, progressAt, startedAt] = await this.redis.hmget(
-      this.keys.run(runId),
+      this.keys.run(located, runId),
       'status',
       'chatbot',
       'totalJobs',
@@ -235,38 +293,46 @@ export class RunStore {
     if (update.finishedAt !== undefined) fields.finishedAt = String(update.finishedAt);
     if (update.summary !== undefined) fields.summary = JSON.stringify(update.summary);
     if (Object.keys(fields).length === 0) return;
-    const tx = this.redis.multi().hset(this.keys.run(runId), fields);
-    if (update.status !== undefined && isFinalStatus(update.status)) tx.zrem(this.keys.runsOpen(), runId);
-    await tx.exec();
+    const chatbot = await this.chatbotOfRun(runId);
+    if (chatbot === undefined) return;
+    await this.redis.hset(this.keys.run(chatbot, runId), fields);
+    if (update.status !== undefined && isFinalStatus(update.status)) await this.closeOpen(runId);
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
-    return recordFrom(await this.redis.hgetall(this.keys.run(runId)));
+    const chatbot = await this.chatbotOfRun(runId);
+    if (chatbot === undefined) return undefined;
+    return recordFrom(await this.redis.hgetall(this.keys.run(chatbot, runId)));
   }
 
-  /** Just the counts (one HMGET): cheap enough to poll. */
+  /** Just the counts (one HMGET once the run's chatbot is known): cheap enough to poll. */
   async runCounts(runId: string): Promise<RunCounts> {
     const fields = [...COUNT_FIELDS.map((f) => `c:${f}`), 'totalJobs', 'j:finished', 'j:failed'];
-    const values = await this.redis.hmget(this.keys.run(runId), ...fields);
+    const chatbot = await this.chatbotOfRun(runId);
+    if (chatbot === undefined) return countsFrom(() => undefined);
+    const values = await this.redis.hmget(this.keys.run(chatbot, runId), ...fields);
     const byField = new Map(fields.map((field, i) => [field, values[i]]));
     return countsFrom((field) => byField.get(field));
   }
 
-  /** Runs newest first, optionally of one chatbot. */
+  /**
+   * Runs newest first, optionally of one chatbot. Why one HGETALL per run rather than a pipeline:
+   * on a cluster the runs live on several masters, and ioredis sends concurrent commands to each
+   * master in one batch anyway (auto-pipelining).
+   */
   async listRuns(options: { chatbot?: string; limit?: number; offset?: number } = {}): Promise<RunRecord[]> {
     const index = options.chatbot === undefined ? this.keys.runsAll() : this.keys.runsOfChatbot(options.chatbot);
     const offset = options.offset ?? 0;
     const ids = await this.redis.zrevrange(index, offset, offset + (options.limit ?? 20) - 1);
     if (ids.length === 0) return [];
-    const pipe = this.redis.pipeline();
-    for (const id of ids) pipe.hgetall(this.keys.run(id));
-    const replies = (await pipe.exec()) ?? [];
-    const runs: RunRecord[] = [];
-    for (const [, hash] of replies) {
-      const record = recordFrom((hash ?? {}) as Record<string, string>);
-      if (record) runs.push(record);
-    }
-    return runs;
+    const chatbots = options.chatbot === undefined ? await this.chatbotsOfRuns(ids) : ids.map(() => options.chatbot);
+    const hashes = await Promise.all(
+      ids.map(async (id, n) => {
+        const chatbot = chatbots[n];
+        return chatbot === undefined ? {} : await this.redis.hgetall(this.keys.run(chatbot, id));
+      }),
+    );
+    return hashes.map(recordFrom).filter((record): record is RunRecord => record !== undefined);
   }
 
   /** The newest run of a chatbot that finished with every job done (the guard's baseline). */
@@ -281,17 +347,20 @@ export class RunStore {
   }
 
   async jobsOfRun(runId: string): Promise<string[]> {
-    return await this.redis.lrange(this.keys.runJobs(runId), 0, -1);
+    const chatbot = await this.chatbotOfRun(runId);
+    return chatbot === undefined ? [] : await this.redis.lrange(this.keys.runJobs(chatbot, runId), 0, -1);
   }
 
   async rejectedRows(runId: string): Promise<unknown[]> {
-    const rows = await this.redis.lrange(this.keys.runRejected(runId), 0, -1);
+    const chatbot = await this.chatbotOfRun(runId);
+    const rows = chatbot === undefined ? [] : await this.redis.lrange(this.keys.runRejected(chatbot, runId), 0, -1);
     return rows.map((row) => JSON.parse(row) as unknown);
   }
 
   /** jobId → final outcome recorded so far. */
   async jobOutcomes(runId: string): Promise<Map<string, string>> {
-    const hash = await this.redis.hgetall(this.keys.runOutcomes(runId));
+    const chatbot = await this.chatbotOfRun(runId);
+    const hash = chatbot === undefined ? {} : await this.redis.hgetall(this.keys.runOutcomes(chatbot, runId));
     return new Map(Object.entries(hash).map(([jobId, value]) => [jobId, value.split('\t')[0] ?? '']));
   }
 }

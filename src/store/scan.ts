@@ -2,7 +2,7 @@
  * Walking a large keyspace without blocking Redis: SCAN and HSCAN in bounded batches (never KEYS
  * or HGETALL on something that may hold a million entries), and the glob patterns they match.
  */
-import type { Redis } from 'ioredis';
+import { mastersOf, type RedisClient } from './redis-client.js';
 
 /** Keys per SCAN/HSCAN call and commands per pipeline: small enough that no call blocks Redis. */
 export const SCAN_BATCH = 1000;
@@ -18,20 +18,23 @@ export function startsWithPattern(literal: string): string {
 }
 
 /**
- * Batches of key names matching `pattern`, one SCAN call each. SCAN may return a key twice
- * (when the table is resized during the walk): callers must be idempotent per key.
+ * Batches of key names matching `pattern`, one SCAN call each, on every master of a cluster in
+ * turn (SCAN walks one server). SCAN may return a key twice (when the table is resized during
+ * the walk): callers must be idempotent per key.
  */
-export async function* scanKeys(redis: Redis, pattern: string, count: number = SCAN_BATCH): AsyncGenerator<string[]> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', count);
-    cursor = next;
-    if (keys.length > 0) yield keys;
-  } while (cursor !== '0');
+export async function* scanKeys(redis: RedisClient, pattern: string, count: number = SCAN_BATCH): AsyncGenerator<string[]> {
+  for (const server of mastersOf(redis)) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await server.scan(cursor, 'MATCH', pattern, 'COUNT', count);
+      cursor = next;
+      if (keys.length > 0) yield keys;
+    } while (cursor !== '0');
+  }
 }
 
 /** Batches of [field, value] pairs of a hash, one HSCAN call each (fields may repeat, as with SCAN). */
-export async function* scanHash(redis: Redis, key: string, count: number = SCAN_BATCH): AsyncGenerator<Array<[string, string]>> {
+export async function* scanHash(redis: RedisClient, key: string, count: number = SCAN_BATCH): AsyncGenerator<Array<[string, string]>> {
   let cursor = '0';
   do {
     const [next, flat] = await redis.hscan(key, cursor, 'COUNT', count);

@@ -2,7 +2,7 @@
  * The store: every Redis-backed record of listing-sync behind one object, built over a
  * connection the caller owns (and closes).
  */
-import type { Redis } from 'ioredis';
+import { layoutOf, type RedisClient } from './redis-client.js';
 import { FailedKeyStore } from './failed-keys.js';
 import { FeedBudget, type FeedBudgetOptions, type FeedBudgetWindows } from './feed-budget.js';
 import { FeedSourceStore } from './feed-sources.js';
@@ -15,7 +15,7 @@ import { RunStore } from './runs.js';
 import { WriteClaimStore } from './write-claims.js';
 
 export interface Store {
-  redis: Redis;
+  redis: RedisClient;
   keys: StoreKeys;
   ledger: LedgerStore;
   claims: WriteClaimStore;
@@ -30,19 +30,20 @@ export interface Store {
   feedBudget(id: string, windows: FeedBudgetWindows, options?: FeedBudgetOptions): FeedBudget;
 }
 
-/** Builds the store over `redis` with keys under `prefix` (the BullMQ prefix). */
-export function createStore(redis: Redis, prefix: string): Store {
-  const keys = storeKeys(prefix);
+/** Builds the store over `redis` with keys under `prefix` (the BullMQ prefix), in the layout `redis` needs (keys.ts). */
+export function createStore(redis: RedisClient, prefix: string): Store {
+  const keys = storeKeys(prefix, layoutOf(redis));
+  const runs = new RunStore(redis, keys);
   return {
     redis,
     keys,
     ledger: new LedgerStore(redis, keys),
     claims: new WriteClaimStore(redis, keys),
     leases: new LeaseStore(redis, keys),
-    runs: new RunStore(redis, keys),
+    runs,
     failedKeys: new FailedKeyStore(redis, keys),
     keyIndex: new KeyIndexStore(redis, keys),
-    jobFinish: new JobFinishStore(redis, keys),
+    jobFinish: new JobFinishStore(redis, keys, runs),
     feedSources: new FeedSourceStore(redis, keys),
     feedBudget: (id, windows, options) => new FeedBudget(redis, keys, id, windows, options),
   };

@@ -16,13 +16,13 @@
  *   run, or the run record is gone) → look up before creating, for the rest of the run: with AOF
  *   `everysec` a crash may have lost the last second, claims and ledger entries included.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { LedgerEntry } from '../domain/ledger-entry.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
 import { NEWER_WRITER_LUA, decodeLedgerEntry } from './ledger.js';
 import { luaScript, runLua } from './lua.js';
-import { BEAT_LEASE_LUA, NOW_LUA } from './run-lua.js';
+import { BEAT_LEASE_LUA, NOW_LUA, SERVER_ID_LUA } from './run-lua.js';
 
 /**
  * How long a claim holds without being released. Why 5 minutes: longer than the worker lock
@@ -32,13 +32,6 @@ import { BEAT_LEASE_LUA, NOW_LUA } from './run-lua.js';
  * id (stall recovery), which takes its own claim back at once.
  */
 export const CLAIM_MS = 5 * 60_000;
-
-/** Lua: the Redis server's run id (changes on every restart). */
-export const SERVER_ID_LUA = `
-local function serverId()
-  return string.match(redis.call('INFO', 'server'), 'run_id:(%w+)')
-end
-`;
 
 const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}
 local ledgerKey, tombKey, claimsKey, runKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -86,7 +79,7 @@ export type PreparedWrite =
 
 export class WriteClaimStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 
@@ -100,7 +93,7 @@ export class WriteClaimStore {
         keys.ledger(target.chatbot, target.keyType),
         keys.tombstones(target.chatbot, target.keyType),
         keys.claims(target.chatbot, target.keyType),
-        keys.run(target.runId),
+        keys.run(target.chatbot, target.runId),
         keys.lease(target.chatbot),
       ],
       [target.key, target.runId, target.jobId, claimMs],

@@ -71,8 +71,8 @@ describe('listing-sync doctor', () => {
         finishedAt: now - daysAgo * DAY + 1000,
         rejected: [{ line: 2 }],
       });
-      await store.runs.addRunJobs(id, ['j1']);
-      await redis.hset(keys.runOutcomes(id), 'j1', 'created\t1');
+      await store.runs.addRunJobs(id, 'A', ['j1']);
+      await redis.hset(keys.runOutcomes('A', id), 'j1', 'created\t1');
     }
     await redis.hset(keys.ledger('A', 'MLSNumber'), 'K1', `${newRunId(now, 'ab')}\t1\th\t9`);
     await redis.hset(keys.tombstones('A', 'MLSNumber'), 'K2', newRunId(now, 'ab'));

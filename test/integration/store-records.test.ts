@@ -61,7 +61,7 @@ describe('runs', () => {
       summary: { skipped: 'a summary the counts do not depend on' },
       rejected: [{ line: 3 }],
     });
-    await store.runs.addRunJobs(NEW, ['j1', 'j2']);
+    await store.runs.addRunJobs(NEW, 'bot', ['j1', 'j2']);
     await store.runs.sealRun(NEW, 'bot', 2, 6);
     const base = { chatbot: 'bot', runId: NEW, weight: 1, now: 10 };
     await store.jobFinish.finishJob({

@@ -47,18 +47,24 @@ async function makeRun(chatbot: string, startedDaysAgo: number, status: RunStatu
   const id = runIdAt(startedAt);
   const finished = finishedDaysAgo ?? startedDaysAgo - 0.01;
   await store.runs.createRun({ id, chatbot, trigger: 'cli', forced: false, status, startedAt, rejected: [{ line: 2, reason: 'bad' }] });
-  await store.runs.addRunJobs(id, [`create.${chatbot}.j1`, `create.${chatbot}.j2`]);
+  await store.runs.addRunJobs(id, chatbot, [`create.${chatbot}.j1`, `create.${chatbot}.j2`]);
   const tx = redis.multi();
   if (status !== 'running' && status !== 'planned' && status !== 'enqueuing')
-    tx.hset(keys.run(id), 'finishedAt', String(NOW - finished * DAY));
-  tx.hset(keys.runOutcomes(id), `create.${chatbot}.j1`, 'created\t1');
-  tx.hset(keys.runAttempts(id), `create.${chatbot}.j1`, '2');
+    tx.hset(keys.run(chatbot, id), 'finishedAt', String(NOW - finished * DAY));
+  tx.hset(keys.runOutcomes(chatbot, id), `create.${chatbot}.j1`, 'created\t1');
+  tx.hset(keys.runAttempts(chatbot, id), `create.${chatbot}.j1`, '2');
   await tx.exec();
   return id;
 }
 
-function perRunKeys(id: string): string[] {
-  return [keys.run(id), keys.runOutcomes(id), keys.runAttempts(id), keys.runJobs(id), keys.runRejected(id)];
+function perRunKeys(chatbot: string, id: string): string[] {
+  return [
+    keys.run(chatbot, id),
+    keys.runOutcomes(chatbot, id),
+    keys.runAttempts(chatbot, id),
+    keys.runJobs(chatbot, id),
+    keys.runRejected(chatbot, id),
+  ];
 }
 
 async function existing(names: readonly string[]): Promise<number> {
@@ -115,17 +121,18 @@ describe('applyRetention', () => {
       await makeRun('B', 91, 'cancelled'),
     ];
     const kept = { A: await untouchable('A'), B: await untouchable('B') };
+    const chatbotOf = (id: string): string => (b.includes(id) ? 'B' : 'A');
 
     const result = await applyRetention(redis, keys, SETTINGS, NOW);
 
     const removed = [a.old, a.stuck, a.failed, a.skipped, a.justOld, b[0] as string, b[1] as string];
     expect(result).toMatchObject({ cutoff: NOW - 30 * DAY, chatbots: 2, runs: removed.length, runKeys: removed.length * 5 });
-    expect(await existing(removed.flatMap(perRunKeys))).toBe(0);
+    expect(await existing(removed.flatMap((id) => perRunKeys(chatbotOf(id), id)))).toBe(0);
     const survivorsA = [a.openOld, a.planned, a.enqueuing, a.endedRecently, a.justNew, a.r10, a.r5, a.r1];
     expect(await indexed('A')).toEqual(survivorsA);
     expect(await indexed('B')).toEqual(b.slice(2));
     const survivors = [...survivorsA, ...b.slice(2)];
-    expect(await existing(survivors.flatMap(perRunKeys))).toBe(survivors.length * 5);
+    expect(await existing(survivors.flatMap((id) => perRunKeys(chatbotOf(id), id)))).toBe(survivors.length * 5);
     expect((await redis.zrange(keys.runsAll(), '0', '-1')).sort()).toEqual([...survivors].sort());
     for (const run of removed) expect(await redis.zscore(keys.runsOpen(), run)).toBeNull();
     for (const chatbot of ['A', 'B'] as const) {
@@ -192,14 +199,14 @@ describe('applyRetention', () => {
       const id = runIdAt(startedAt);
       const isOpen = i % 250 === 7;
       (isOpen ? open : closed).push(id);
-      pipe.hset(keys.run(id), {
+      pipe.hset(keys.run('big', id), {
         id,
         chatbot: 'big',
         status: isOpen ? 'running' : 'done',
         startedAt: String(startedAt),
         finishedAt: String(startedAt + 1000),
       });
-      pipe.rpush(keys.runJobs(id), 'j');
+      pipe.rpush(keys.runJobs('big', id), 'j');
       pipe.zadd(keys.runsAll(), startedAt, id);
       pipe.zadd(keys.runsOfChatbot('big'), startedAt, id);
     }

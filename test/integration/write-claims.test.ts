@@ -92,7 +92,7 @@ describe('key claims', () => {
     bench.sim.state.seed(BOT, feed.slice(0, 2));
     const runId = await bench.enqueue(plan);
     // The run was planned on a Redis whose run_id is not the one answering now.
-    await bench.redis.hset(bench.store.keys.run(runId), 'server', 'a-redis-that-is-gone');
+    await bench.redis.hset(bench.store.keys.run(BOT, runId), 'server', 'a-redis-that-is-gone');
     await bench.work({ concurrency: 4 });
     const counts = await waitForRun(bench.store, runId, { pollMs: 50 });
     expect(counts).toMatchObject({ created: 5, failed: 0 });
@@ -135,7 +135,7 @@ describe('the reconciler', () => {
       status: 'enqueuing',
       startedAt: Date.now(),
     });
-    await bench.store.runs.addRunJobs(runId, ['never-added-1', 'never-added-2']);
+    await bench.store.runs.addRunJobs(runId, BOT, ['never-added-1', 'never-added-2']);
     await bench.store.leases.acquire(BOT, runId, 'a process that died');
     const live = await reconcileRun(bench.store, bench.queues.writes, runId, Date.now());
     expect(live.status).toBe('enqueuing');

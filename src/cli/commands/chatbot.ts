@@ -80,7 +80,7 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
       .option('--file <settings.json>', 'a JSON object of settings instead of --set'),
     SETTINGS_EDITS,
   ).addHelpText('after', settingsHelp);
-  addConnectionOptions(addSharedFlags(edit, ['redisUrl', 'prefix'], { when: 'with --many' })).action(
+  addConnectionOptions(addSharedFlags(edit, ['redisUrl', 'redisClusterNodes', 'prefix'], { when: 'with --many' })).action(
     (options: ChatbotEditOptions & Partial<ManyEditFlags>) =>
       host.run(() => {
         if (options.many !== undefined) {
@@ -113,7 +113,7 @@ export const registerChatbotCommands: RegisterCommands = (program: Command, host
       .option('--file <knowledge.json>', 'a JSON object with the knowledge-base edit'),
     KNOWLEDGE_EDITS,
   );
-  addSharedFlags(knowledge, ['redisUrl', 'prefix'], { when: 'with --many' });
+  addSharedFlags(knowledge, ['redisUrl', 'redisClusterNodes', 'prefix'], { when: 'with --many' });
   addConnectionOptions(knowledge).action((options: KnowledgeOptions & Partial<ManyEditFlags>) =>
     host.run(() => {
       if (options.many !== undefined) {

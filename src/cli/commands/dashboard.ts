@@ -19,7 +19,7 @@ import type { RegisterCommands } from '../host.js';
 import { wholeNumber } from '../option-values.js';
 import { addSharedFlags } from '../shared-flags.js';
 
-export interface DashboardFlags extends Pick<ConfigFlags, 'redisUrl' | 'prefix' | 'logLevel'> {
+export interface DashboardFlags extends Pick<ConfigFlags, 'redisUrl' | 'redisClusterNodes' | 'prefix' | 'logLevel'> {
   port?: string;
   host?: string;
   insecureLocal?: boolean;
@@ -83,7 +83,7 @@ export const registerDashboardCommands: RegisterCommands = (program: Command, ho
     .option('--host <h>', `address to bind (default ${LOOPBACK}; 0.0.0.0 in a container)`)
     .option('--insecure-local', `run without credentials, bound to ${LOOPBACK} only`)
     .option('--read-only', 'hide every action: no retry buttons, bull-board read-only, POST refused');
-  addSharedFlags(command, ['redisUrl', 'prefix', 'logLevel']).action((flags: DashboardFlags) =>
+  addSharedFlags(command, ['redisUrl', 'redisClusterNodes', 'prefix', 'logLevel']).action((flags: DashboardFlags) =>
     host.run(async () => {
       const settings = dashboardSettingsFrom(flags, host.io.env);
       const config = configFromCli(flags, host.io);

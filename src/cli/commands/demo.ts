@@ -92,7 +92,7 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
       ...demoFeedEnv(mls.reso),
     },
   };
-  await cleanDemoPrefix(redis.url, DEMO_PREFIX);
+  await cleanDemoPrefix(redis, DEMO_PREFIX);
   const feed = demoFeedPath();
   // Why delete scope 'all': listing-sync did not create the seeded listings, so its ledger does
   // not know them; a first sync of such a chatbot adopts what it holds (see README, "safety guard").

@@ -116,7 +116,7 @@ export const registerSyncCommands: RegisterCommands = (program: Command, host: C
     )
     .option('--timeout <duration>', 'with --wait/--work: stop waiting after this long (the run goes on in the queue; exit 1)')
     .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)');
-  addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'prefix'], { json: 'the summary' });
+  addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'redisClusterNodes', 'prefix'], { json: 'the summary' });
   addSharedFlags(sync, WORKER_LIMIT_FLAGS, { when: 'with --work' });
   addSharedFlags(sync, ['logLevel']).action((flags: SyncFlags) => host.run(() => executeSync(host, flags)));
 };
