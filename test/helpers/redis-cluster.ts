@@ -1,0 +1,142 @@
+/**
+ * A real Redis Cluster of a test's own: N masters (no replicas) from `redis-server
+ * --cluster-enabled yes` on free loopback ports, joined with `redis-cli --cluster create`. The
+ * test gets the `REDIS_CLUSTER_NODES` value to hand to the CLI, and stops it (directories
+ * removed) when done. Needs `redis-server` and `redis-cli` on PATH (hasRedisClusterTools).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Cluster, Redis } from 'ioredis';
+import { freePort, redisAnswers } from '../../src/cli/local-redis.js';
+
+export interface RedisClusterProcess {
+  /** `127.0.0.1:p1,127.0.0.1:p2,…`: the value of REDIS_CLUSTER_NODES. */
+  readonly nodes: string;
+  readonly ports: readonly number[];
+  /** A client of the cluster for the test's own checks (the caller disconnects it). */
+  client(): Cluster;
+  /** Stops every node and removes their directories. */
+  close(): Promise<void>;
+}
+
+export function hasRedisClusterTools(): boolean {
+  const ok = (bin: string): boolean => spawnSync(bin, ['--version'], { stdio: 'ignore' }).status === 0;
+  return ok('redis-server') && ok('redis-cli');
+}
+
+/** A port whose cluster bus port (port + 10000) is free too. */
+async function clusterPort(taken: ReadonlySet<number>): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port > 55_000 || taken.has(port)) continue;
+    if (await portFree(port + 10_000)) return port;
+  }
+}
+
+async function portFree(port: number): Promise<boolean> {
+  const { createServer } = await import('node:net');
+  return await new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+async function clusterReady(ports: readonly number[]): Promise<boolean> {
+  for (const port of ports) {
+    const node = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    node.on('error', () => undefined);
+    try {
+      await node.connect();
+      const info = String(await node.call('CLUSTER', 'INFO'));
+      if (!info.includes('cluster_state:ok')) return false;
+    } catch {
+      return false;
+    } finally {
+      node.disconnect();
+    }
+  }
+  return true;
+}
+
+/** Starts a cluster of `masters` nodes (default 3) and waits until every node says cluster_state:ok. */
+export async function startRedisCluster(masters = 3): Promise<RedisClusterProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'ls-cluster-'));
+  const ports: number[] = [];
+  for (let i = 0; i < masters; i += 1) ports.push(await clusterPort(new Set(ports)));
+  const children = ports.map((port) =>
+    spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '2000',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore' },
+    ),
+  );
+  const close = async (): Promise<void> => {
+    await Promise.all(
+      children.map(async (child) => {
+        const gone = exited(child);
+        child.kill('SIGKILL');
+        await gone;
+      }),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const port of ports) {
+      let up = false;
+      for (let i = 0; i < 100 && !up; i += 1) {
+        up = await redisAnswers(`redis://127.0.0.1:${port}`, 200);
+        if (!up) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      if (!up) throw new Error(`cluster node on port ${port} did not answer`);
+    }
+    const create = spawnSync(
+      'redis-cli',
+      ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'],
+      { encoding: 'utf8' },
+    );
+    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+    let ready = false;
+    for (let i = 0; i < 200 && !ready; i += 1) {
+      ready = await clusterReady(ports);
+      if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (!ready) throw new Error('the cluster did not reach cluster_state:ok');
+  } catch (thrown) {
+    await close();
+    throw thrown;
+  }
+  const nodes = ports.map((port) => `127.0.0.1:${port}`).join(',');
+  return {
+    nodes,
+    ports,
+    client: () => new Cluster(ports.map((port) => ({ host: '127.0.0.1', port }))),
+    close,
+  };
+}
