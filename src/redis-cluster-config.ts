@@ -69,7 +69,7 @@ export function parseClusterNodes(text: string, ctx: z.RefinementCtx): RedisClus
     ctx.addIssue({ code: 'custom', message: 'must list at least one node, e.g. 10.0.0.5:6379,10.0.0.6:6379' });
     return z.NEVER;
   }
-  const parsed = entries.map(parseEntry);
+  const parsed = entries.map((entry, i) => parseEntry(entry, i + 1));
   const problems = parsed.filter((entry): entry is string => typeof entry === 'string');
   for (const problem of problems) ctx.addIssue({ code: 'custom', message: problem });
   if (problems.length > 0) return z.NEVER;

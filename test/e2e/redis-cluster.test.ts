@@ -31,7 +31,7 @@ let dir = '';
 
 beforeAll(async () => {
   if (!hasRedisClusterTools()) return;
-  cluster = await startRedisCluster(3);
+  cluster = await startRedisCluster();
   client = cluster.client();
   dir = mkdtempSync(join(tmpdir(), 'ls-cluster-feeds-'));
 }, 60_000);
@@ -250,5 +250,35 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     expect(run.stdout).toMatch(/result {2}created 12, updated 6, deleted 3, failed 0/);
     expect(run.stdout).toMatch(/replication {2}next run: 4 records pulled/);
     expectClean(run);
+  }, 120_000);
+
+  it('a password-protected cluster: the password in a URL entry reaches every node and appears in no output', async () => {
+    const password = 'cluster-pw-Zq8!x';
+    const guarded = await startRedisCluster({ password });
+    try {
+      const [first = '', ...rest] = guarded.nodes.split(',');
+      const nodes = [`redis://:${encodeURIComponent(password)}@${first}`, ...rest].join(',');
+      const s = await startTestSim({ chatbots: ['bot-pw'] });
+      sim = s;
+      const env = { ...clusterEnv(s, uniquePrefix('cluster-pw'), { LOG_LEVEL: 'debug' }), REDIS_CLUSTER_NODES: nodes };
+      const runs = [
+        await runCli(['sync', '--chatbot', 'bot-pw', '--feed', await feedFile('pw', 10, 5), '--work'], env, 60_000),
+        await runCli(['runs', 'list'], env),
+        await runCli(['doctor', '--json'], env),
+      ];
+      expect(runs.map((run) => run.code)).toEqual([0, 0, 1]); // doctor: appendonly is off on these nodes
+      expect(s.state.listings('bot-pw')).toHaveLength(10);
+      // Without the password every node refuses: one clear line naming the setting, exit 2.
+      const refused = await runCli(['runs', 'list'], { ...env, REDIS_CLUSTER_NODES: guarded.nodes });
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/REDIS_CLUSTER_NODES/);
+      for (const run of [...runs, refused]) {
+        expect(`${run.stdout}${run.stderr}`).not.toContain(password);
+        expect(`${run.stdout}${run.stderr}`).not.toContain(encodeURIComponent(password));
+        expectClean(run);
+      }
+    } finally {
+      await guarded.close();
+    }
   }, 120_000);
 });

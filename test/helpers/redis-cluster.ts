@@ -49,9 +49,14 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-async function clusterReady(ports: readonly number[]): Promise<boolean> {
+async function clusterReady(ports: readonly number[], password: string | undefined): Promise<boolean> {
   for (const port of ports) {
-    const node = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const node = new Redis(port, '127.0.0.1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      ...(password === undefined ? {} : { password }),
+    });
     node.on('error', () => undefined);
     try {
       await node.connect();
@@ -66,8 +71,17 @@ async function clusterReady(ports: readonly number[]): Promise<boolean> {
   return true;
 }
 
-/** Starts a cluster of `masters` nodes (default 3) and waits until every node says cluster_state:ok. */
-export async function startRedisCluster(masters = 3): Promise<RedisClusterProcess> {
+export interface RedisClusterOptions {
+  /** Masters (default 3). */
+  masters?: number;
+  /** `requirepass` of every node. */
+  password?: string;
+}
+
+/** Starts a cluster and waits until every node says cluster_state:ok. */
+export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisClusterProcess> {
+  const { masters = 3, password } = options;
+  const auth = password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
   const dir = mkdtempSync(join(tmpdir(), 'ls-cluster-'));
   const ports: number[] = [];
   for (let i = 0; i < masters; i += 1) ports.push(await clusterPort(new Set(ports)));
@@ -93,6 +107,7 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterProces
         'no',
         '--maxmemory-policy',
         'noeviction',
+        ...auth,
       ],
       { stdio: 'ignore' },
     ),
@@ -111,20 +126,28 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterProces
     for (const port of ports) {
       let up = false;
       for (let i = 0; i < 100 && !up; i += 1) {
-        up = await redisAnswers(`redis://127.0.0.1:${port}`, 200);
+        up = await redisAnswers(`redis://${password === undefined ? '' : `:${encodeURIComponent(password)}@`}127.0.0.1:${port}`, 200);
         if (!up) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       if (!up) throw new Error(`cluster node on port ${port} did not answer`);
     }
     const create = spawnSync(
       'redis-cli',
-      ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '0', '--cluster-yes'],
+      [
+        ...(password === undefined ? [] : ['-a', password, '--no-auth-warning']),
+        '--cluster',
+        'create',
+        ...ports.map((port) => `127.0.0.1:${port}`),
+        '--cluster-replicas',
+        '0',
+        '--cluster-yes',
+      ],
       { encoding: 'utf8' },
     );
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
     let ready = false;
     for (let i = 0; i < 200 && !ready; i += 1) {
-      ready = await clusterReady(ports);
+      ready = await clusterReady(ports, password);
       if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     if (!ready) throw new Error('the cluster did not reach cluster_state:ok');
@@ -136,7 +159,11 @@ export async function startRedisCluster(masters = 3): Promise<RedisClusterProces
   return {
     nodes,
     ports,
-    client: () => new Cluster(ports.map((port) => ({ host: '127.0.0.1', port }))),
+    client: () =>
+      new Cluster(
+        ports.map((port) => ({ host: '127.0.0.1', port })),
+        password === undefined ? {} : { redisOptions: { password } },
+      ),
     close,
   };
 }
