@@ -49,9 +49,9 @@ describe('REDIS_CLUSTER_NODES', () => {
   it('refuses a bad list with one message naming the entry and the form, never echoing the value', () => {
     expect(problemOf({ REDIS_CLUSTER_NODES: 'redis-1:6379,redis-2' })).toMatch(/REDIS_CLUSTER_NODES.*entry 2 .*must be host:port/s);
     expect(problemOf({ REDIS_CLUSTER_NODES: 'http://x:1' })).toMatch(/entry 1 must be host:port or a redis:\/\/ or rediss:\/\/ URL/);
-    const mixed = problemOf({ REDIS_CLUSTER_NODES: 'redis://:one@a:1,redis://:two@b:2' });
+    const mixed = problemOf({ REDIS_CLUSTER_NODES: 'redis://:pw-alpha@a:1,redis://:pw-beta@b:2' });
     expect(mixed).toMatch(/different credentials/);
-    expect(mixed).not.toMatch(/one|two@/);
+    expect(mixed).not.toMatch(/pw-alpha|pw-beta/);
     expect(problemOf({ REDIS_CLUSTER_NODES: 'redis://a:1,rediss://b:2' })).toMatch(/TLS on every node or on none/);
   });
 });
