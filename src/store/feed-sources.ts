@@ -201,18 +201,20 @@ export class FeedSourceStore {
     return decodeSource(await this.redis.hgetall(this.keys.feedSource(chatbot, feedId)));
   }
 
-  /** Every source, by chatbot then feed; one round trip for the index and one pipeline for the records. */
+  /**
+   * Every source, by chatbot then feed: the index, then the records sent back to back (one
+   * command each: on a Redis Cluster the chatbots' sources live in different slots).
+   */
   async list(): Promise<FeedSource[]> {
     const members = await this.redis.smembers(this.keys.feedSources());
-    const pipeline = this.redis.pipeline();
-    for (const member of members) {
-      const tab = member.lastIndexOf('\t');
-      pipeline.hgetall(this.keys.feedSource(member.slice(0, tab), member.slice(tab + 1)));
-    }
-    const replies = (await pipeline.exec()) ?? [];
-    const sources = replies.flatMap(([error, hash]) => {
-      if (error) throw error;
-      const source = decodeSource(hash as Record<string, string>);
+    const hashes = await Promise.all(
+      members.map((member) => {
+        const tab = member.lastIndexOf('\t');
+        return this.redis.hgetall(this.keys.feedSource(member.slice(0, tab), member.slice(tab + 1)));
+      }),
+    );
+    const sources = hashes.flatMap((hash) => {
+      const source = decodeSource(hash);
       return source ? [source] : [];
     });
     return sources.sort((a, b) => a.chatbot.localeCompare(b.chatbot) || a.feed.localeCompare(b.feed) || a.feedId.localeCompare(b.feedId));

@@ -2,7 +2,7 @@
  * listing-sync on a real Redis Cluster (3 masters from `redis-server --cluster-enabled yes`, made
  * by the test): `sync --work` under every fault the simulator injects converges with zero
  * duplicate creates for chatbots whose keys live on different masters; `worker` processes share
- * one --global-concurrency; `runs`, `jobs`, `schedule`, `doctor` and the dashboard (bull-board
+ * one --global-concurrency; `runs`, `jobs`, `schedule`, `sources`, `doctor` and the dashboard (bull-board
  * included) answer; the demo runs with REDIS_CLUSTER_NODES set. Every process points REDIS_URL at a port where nothing listens, so only the
  * cluster can have served them; a CROSSSLOT error anywhere fails the test.
  */
@@ -14,6 +14,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeFeedCsv } from '../../bench/generate-feed.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { storeKeys } from '../../src/store/keys.js';
+import { createStore } from '../../src/store/store.js';
+import { replicationFeedId } from '../../src/sync/replication-ids.js';
 import { stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { hasRedisClusterTools, startRedisCluster, type RedisClusterProcess } from '../helpers/redis-cluster.js';
 import { uniquePrefix } from '../helpers/redis.js';
@@ -183,7 +185,7 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     for (const worker of processes) expectClean(worker);
   }, 180_000);
 
-  it('runs, jobs, schedule, doctor and the dashboard (bull-board included) work on the cluster', async () => {
+  it('runs, jobs, schedule, sources, doctor and the dashboard (bull-board included) work on the cluster', async () => {
     const prefix = uniquePrefix('cluster-ops');
     const s = await startTestSim({ chatbots: ['bot-ops'] });
     sim = s;
@@ -208,6 +210,24 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     const schedules = await runCli(['schedule', 'list'], env);
     expect(schedules.stdout).toContain('nightly');
     expect((await runCli(['schedule', 'remove', 'nightly'], env)).code).toBe(0);
+
+    // Replication sources of chatbots on different masters, as `sources list` reads them.
+    if (client === undefined) throw new Error('no cluster');
+    const store = createStore(client, prefix);
+    for (const bot of CHATBOTS) {
+      const feedUrl = `https://${bot}.example/odata/Property`;
+      await store.feedSources.recordRun(bot, replicationFeedId(feedUrl), {
+        feed: feedUrl,
+        runId: `run-of-${bot}`,
+        status: 'done',
+        recordsPulled: 3,
+        requests: 1,
+        bytes: 100,
+      });
+    }
+    const sources = await runCli(['sources', 'list', '--json'], env);
+    expect(sources.code, sources.stderr).toBe(0);
+    expect(jsonOf<{ sources: Array<{ chatbot: string }> }>(sources).sources.map((source) => source.chatbot)).toEqual([...CHATBOTS].sort());
 
     const doctor = await runCli(['doctor'], env);
     expect(doctor.stdout).toMatch(/^Redis cluster 127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+, prefix /);
@@ -236,7 +256,7 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     expect(metrics.body).toContain('bot-ops');
     expect((await dashboard.stop()).code).toBe(0);
     expectClean(dashboard);
-    for (const run of [synced, listed, found, failed, added, schedules, doctor]) expectClean(run);
+    for (const run of [synced, listed, found, failed, added, schedules, sources, doctor]) expectClean(run);
   }, 120_000);
 
   it('the demo runs with REDIS_CLUSTER_NODES set', async () => {
