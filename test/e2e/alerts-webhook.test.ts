@@ -134,6 +134,38 @@ describe('alerts on changes of a chatbot health', () => {
     expect(jsonOf<{ alerts: Array<{ webhook: string }> }>(list).alerts[0]?.webhook).toBe(`${r.url}/***`);
   }, 120_000);
 
+  it('answers bad input with one line and exit 2, never echoing the webhook URL', async () => {
+    const { env } = await setup();
+    const cases: Array<[string[], RegExp]> = [
+      [['alerts', 'add', 'x'], /^listing-sync: --webhook is required/],
+      [
+        ['alerts', 'add', 'x', '--webhook', `ftp://hooks.example.com/${HOOK_TOKEN}`],
+        /^listing-sync: --webhook must be an http\(s\) URL \(got ftp:\/\/hooks.example.com\/\*\*\*\)\n$/,
+      ],
+      [
+        ['alerts', 'add', 'x', '--webhook', `https://h.example.com/${HOOK_TOKEN}`, '--on', 'failed,bogus'],
+        /^listing-sync: --on must be one of /,
+      ],
+      [
+        ['alerts', 'add', 'x', '--webhook', `https://h.example.com/${HOOK_TOKEN}`, '--format', 'xml'],
+        /^listing-sync: --format must be one of json, slack/,
+      ],
+      [
+        ['alerts', 'add', 'x', '--webhook', `https://h.example.com/${HOOK_TOKEN}`, '--failed-rows', '120%'],
+        /^listing-sync: --failed-rows must be a percentage/,
+      ],
+      [['alerts', 'add', 'x y', '--webhook', `https://h.example.com/${HOOK_TOKEN}`], /^listing-sync: alert name must be/],
+      [['alerts', 'test', 'nope'], /^listing-sync: no alert nope/],
+    ];
+    for (const [args, line] of cases) {
+      const run = await runCli(args, env);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(run.stderr).toMatch(line);
+      expect(`${run.stdout}${run.stderr}`).not.toContain(HOOK_TOKEN);
+    }
+  });
+
   it('sends one stale alert when a schedule stops producing runs', async () => {
     const { r, env } = await setup();
     const add = await runCli(['alerts', 'add', 'stale-watch', '--webhook', `${r.url}/hooks/${HOOK_TOKEN}`, '--stale-after', '3s'], env);
