@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
@@ -65,6 +65,35 @@ async function startDashboardProcess(): Promise<string> {
   const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(line);
   if (!match?.[1]) throw new Error(`unexpected first line: ${line}`);
   return match[1];
+}
+
+interface ChartBar {
+  id: string | null;
+  created: number;
+  updated: number;
+  deleted: number;
+  failed: number;
+  segments: string[];
+}
+
+/** The numbers every bar group of a chart carries (data attributes), and its drawn segments. */
+async function barsOf(groups: Locator): Promise<ChartBar[]> {
+  const bars: ChartBar[] = [];
+  for (const g of await groups.all()) {
+    const number = async (name: string): Promise<number> => Number(await g.getAttribute(name));
+    const segments: string[] = [];
+    for (const rect of await g.locator('rect.segment').all())
+      segments.push(`${(await rect.getAttribute('data-series')) ?? ''}=${(await rect.getAttribute('data-value')) ?? ''}`);
+    bars.push({
+      id: await g.getAttribute('data-id'),
+      created: await number('data-created'),
+      updated: await number('data-updated'),
+      deleted: await number('data-deleted'),
+      failed: await number('data-failed'),
+      segments,
+    });
+  }
+  return bars;
 }
 
 interface RunRow {
@@ -131,18 +160,7 @@ describe.skipIf(!hasChromium())('health page and charts in a browser', () => {
       await page.getByRole('link', { name: bot, exact: true }).click();
       await page.waitForURL(`${url}/chatbots/${bot}`);
       const records = jsonOf<{ runs: RunRow[] }>(await runCli(['runs', 'list', '--chatbot', bot, '--json'], env)).runs;
-      const bars = await page.locator('#runs-chart g.bar').evaluateAll((groups) =>
-        groups.map((g) => ({
-          id: g.getAttribute('data-id'),
-          created: Number(g.getAttribute('data-created')),
-          updated: Number(g.getAttribute('data-updated')),
-          deleted: Number(g.getAttribute('data-deleted')),
-          failed: Number(g.getAttribute('data-failed')),
-          segments: [...g.querySelectorAll('rect.segment')].map(
-            (rect) => `${rect.getAttribute('data-series')}=${rect.getAttribute('data-value')}`,
-          ),
-        })),
-      );
+      const bars = await barsOf(page.locator('#runs-chart g.bar'));
       // Oldest first in the chart; every run of the record, each bar with the run's numbers.
       const expected = [...records].reverse().map((run) => ({ id: run.id, ...run.counts }));
       expect(bars.map(({ segments: _segments, ...numbers }) => numbers)).toEqual(
