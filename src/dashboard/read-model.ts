@@ -121,10 +121,12 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
     },
   };
   if (prefix === undefined) return data;
+  const healthData = createHealthData(store, new AlertStore(store.redis, prefix));
   return {
     ...data,
     callMetrics: () => readCallMetrics(store.redis, prefix),
     runMetrics: () => readRunSamples(store.redis, prefix),
-    healthData: createHealthData(store, new AlertStore(store.redis, prefix)),
+    healthData,
+    chatbotHealth: () => healthData.health(),
   };
 }

@@ -111,6 +111,8 @@ export interface DashboardData {
   callMetrics?(): Promise<CallMetricsView>;
   /** The newest runs, read on every /metrics scrape. */
   runMetrics?(): Promise<readonly RunSampleView[]>;
+  /** Every chatbot's health, read on every /metrics scrape. */
+  chatbotHealth?(): Promise<ChatbotHealthView[]>;
   /** Health, charts and alerts (absent: those pages answer 404). */
   healthData?: HealthData;
 }
