@@ -35,6 +35,13 @@ export function healthDeps(ctx: QueueContext, config: Config, logger: Logger): H
     addAlert: async (jobId, alert, message) => void (await addAlertJob(ctx.queues.alerts, jobId, { alert, message }, settings)),
     now: () => Date.now(),
     logger,
+    async failureCodes(chatbot, runId) {
+      const codes = new Map<string, number>();
+      for (const keyType of ['MLSNumber', 'URL'] as const)
+        for (const failure of (await ctx.store.failedKeys.failedKeys(chatbot, keyType)).values())
+          if (failure.runId === runId) codes.set(failure.code, (codes.get(failure.code) ?? 0) + 1);
+      return codes;
+    },
   };
 }
 

@@ -21,8 +21,11 @@ import type { RunStore } from '../../store/runs.js';
 import { alertJobId } from '../../queue/alert-jobs.js';
 import { isSyncRun, runFactsOf } from './run-facts.js';
 
-/** Runs read per evaluation: the newest decides; the others find the last successful one. */
-const RUNS_READ = 30;
+/**
+ * Runs read per evaluation: the newest ended sync run decides (a healthy one is also the last
+ * successful one). Why more than one: runs still going and chatbot edit runs come first.
+ */
+const RUNS_READ = 10;
 
 export interface HealthDeps {
   runs: Pick<RunStore, 'listRuns'>;
@@ -31,6 +34,8 @@ export interface HealthDeps {
   addAlert(jobId: string, alert: string, message: AlertMessage): Promise<void>;
   now(): number;
   logger: Logger;
+  /** The envelope Codes a run's final job failures carried, with how many listings each (for a `failed` alert's reasons). */
+  failureCodes?(chatbot: string, runId: string): Promise<ReadonlyMap<string, number>>;
 }
 
 export function thresholdsOf(config: AlertConfig): HealthThresholds {
@@ -60,8 +65,14 @@ function messageOf(
       failed: run?.counts.failed ?? 0,
       rejected: run?.feed?.rejected ?? 0,
     },
-    reasons: verdict.reasons,
+    reasons: [...verdict.reasons],
   };
+}
+
+/** `ENVELOPE_FAILURE 500: 2 listing(s)`, most frequent Code first. */
+async function codeReasons(deps: HealthDeps, chatbot: string, runId: string): Promise<string[]> {
+  const codes = (await deps.failureCodes?.(chatbot, runId)) ?? new Map<string, number>();
+  return [...codes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([code, n]) => `${code}: ${n} listing(s)`);
 }
 
 /**
@@ -95,7 +106,10 @@ export async function evaluateChatbot(deps: HealthDeps, chatbot: string, configs
     // found again, and the job id makes the second add a no-op.
     if (config !== undefined && change.event !== undefined && config.on.includes(change.event)) {
       const jobId = alertJobId(config.name, chatbot, change.changeId);
-      await deps.addAlert(jobId, config.name, messageOf(chatbot, verdict, previous?.state, change.event));
+      const message = messageOf(chatbot, verdict, previous?.state, change.event);
+      if (change.event === 'failed' && verdict.run !== undefined)
+        message.reasons.push(...(await codeReasons(deps, chatbot, verdict.run.runId)));
+      await deps.addAlert(jobId, config.name, message);
       added.push(jobId);
     }
     const won = await deps.alerts.compareAndSet(chatbot, field, previous?.raw ?? '', change.next);
