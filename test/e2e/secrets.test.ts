@@ -186,7 +186,7 @@ describe('alert webhooks', () => {
           else if (type === 'hash') texts.push(JSON.stringify(await redis.hgetall(key)));
           else if (type === 'list') texts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
           else if (type === 'set') texts.push(JSON.stringify(await redis.smembers(key)));
-          else if (type === 'zset') texts.push(JSON.stringify(await redis.zrange(key, 0, -1)));
+          else if (type === 'zset') texts.push(JSON.stringify(await redis.zrange(key, '0', '-1')));
           else if (type === 'stream') texts.push(JSON.stringify(await redis.xrange(key, '-', '+')));
           texts.push(key);
         }
