@@ -1,7 +1,7 @@
 /**
- * After a sync in the CLI: its chatbot's health is evaluated at once (a refused run is announced
- * without waiting for a worker's monitor), and `sync --work` waits for its run's alerts to be
- * delivered before the process exits, so a one-off command alerts too.
+ * After a sync in the CLI (`sync`, `runs resume`): its chatbot's health is evaluated at once (a
+ * refused run is announced without waiting for a worker's monitor), and with `--work` the command
+ * waits for its run's alerts to be delivered before the process exits, so a one-off command alerts too.
  */
 import { existingAlertJobs, waitForAlertJobs } from '../queue/alert-jobs.js';
 import { alertJobIdsOfRun, evaluateChatbot } from '../sync/health/evaluate.js';

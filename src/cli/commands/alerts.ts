@@ -3,7 +3,6 @@
  * (src/sync/health). The webhook URL is a secret: stored in Redis, shown only masked.
  */
 import type { Command } from 'commander';
-import { postWebhook } from '../../api/webhook.js';
 import { ALERT_FORMATS, type AlertMessage } from '../../domain/health/alert-body.js';
 import { ALERT_EVENTS, type AlertEvent } from '../../domain/health/status.js';
 import { maskWebhookUrl, webhookUrlProblem } from '../../domain/health/webhook-url.js';
@@ -169,7 +168,7 @@ export const registerAlertsCommands: RegisterCommands = (program: Command, host:
         const store = alertStoreOf(ctx, config);
         const alert = await store.getConfig(checkName(name));
         if (alert === undefined) throw new UsageError(`no alert ${name}: see \`listing-sync alerts list\``);
-        const deps = { ...deliveryDeps(store, config), post: postWebhook };
+        const deps = deliveryDeps(store, config);
         const where = maskWebhookUrl(alert.webhook);
         try {
           await deliverTo(alert, sampleMessage(alert, Date.now()), { attempt: 1 }, deps);
