@@ -62,6 +62,15 @@ export interface Config {
     /** Hours a completed job stays in the queue (besides LISTING_SYNC_KEEP_COMPLETED's count). */
     completedJobHours: number;
   };
+  /** Alerts and health (src/sync/health): links in alert bodies, how often workers check, how long a webhook may take. */
+  alerts: {
+    /** DASHBOARD_PUBLIC_URL: the dashboard as people reach it; alert bodies link to it when set. */
+    dashboardUrl?: string;
+    /** How often each worker process evaluates every tracked chatbot (stale checks, runs ended in workers). */
+    checkMs: number;
+    /** How long a webhook may take to answer before the delivery is retried. */
+    timeoutMs: number;
+  };
   logLevel: string;
 }
 
@@ -222,6 +231,10 @@ const settingsSchema = z.object({
   LISTING_SYNC_FEED_MAX_PAGES: intSetting(1, 100_000_000).default(10_000),
   LISTING_SYNC_FEED_MAX_BYTES: intSetting(1, Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
   ...feedAuthSettings(httpUrl(), credential),
+  DASHBOARD_PUBLIC_URL: httpUrl().optional(),
+  // Why 30 s: a run that ended in a worker is announced within half a minute, at one small read per chatbot.
+  LISTING_SYNC_HEALTH_CHECK_MS: intSetting(100, 86_400_000).default(30_000),
+  LISTING_SYNC_ALERT_TIMEOUT_MS: intSetting(100, 600_000).default(10_000),
   LISTING_SYNC_RETRY_ENVELOPE_CODES: retryList('envelopeCodes').optional(),
   LISTING_SYNC_RETRY_HTTP_STATUSES: retryList('httpStatuses').optional(),
   LOG_LEVEL: z
@@ -373,6 +386,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
     },
     feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES },
     feedAuth: toFeedAuth(s),
+    alerts: { dashboardUrl: s.DASHBOARD_PUBLIC_URL, checkMs: s.LISTING_SYNC_HEALTH_CHECK_MS, timeoutMs: s.LISTING_SYNC_ALERT_TIMEOUT_MS },
     logLevel: s.LOG_LEVEL,
   };
 }

@@ -38,7 +38,7 @@ export async function createDashboardWiring(config: Config, logger: Logger): Pro
   const ctx = queueContextOn(redis, config, watch);
   return {
     data: createStoreDashboardData(ctx.store, ctx.queues, config.redis.prefix),
-    queues: [ctx.queues.writes, ctx.queues.syncRuns],
+    queues: [ctx.queues.writes, ctx.queues.syncRuns, ctx.queues.alerts],
     redisAvailable: () => watch.isUp(),
     close: () => ctx.close(),
   };

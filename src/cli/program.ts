@@ -18,6 +18,7 @@ import { registerSourcesCommands } from './commands/sources.js';
 import { registerDashboardCommands } from './commands/dashboard.js';
 import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
+import { registerAlertsCommands } from './commands/alerts.js';
 
 const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerSimCommands,
@@ -29,6 +30,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerRunsCommands,
   registerJobsCommands,
   registerScheduleCommands,
+  registerAlertsCommands,
   registerSourcesCommands,
   registerDashboardCommands,
   registerDemoCommands,

@@ -30,6 +30,7 @@ import { syncLease } from '../sync/sync-lease.js';
 import { syncStores } from '../sync/sync-stores.js';
 import { replicationWiring } from './replication-wiring.js';
 import { startWorkerUpkeep } from './worker-upkeep.js';
+import { evaluatingAfter, healthDeps, startAlerting } from './alert-wiring.js';
 
 export interface QueueContext {
   redis: RedisClient;
@@ -74,7 +75,7 @@ export function queueContextOn(redis: RedisClient, config: Config, watch: RedisW
   const store = createStore(redis, config.redis.prefix);
   const queues = openQueues(redis, config.redis.prefix);
   // Why a listener: BullMQ prints an 'error' event nobody listens to as a stack trace.
-  for (const queue of [queues.writes, queues.syncRuns]) queue.on('error', (err) => watch.report(err, 'queue'));
+  for (const queue of [queues.writes, queues.syncRuns, queues.alerts]) queue.on('error', (err) => watch.report(err, 'queue'));
   return {
     redis,
     store,
@@ -204,14 +205,20 @@ export async function startConfiguredWorkers(
       store: ctx.store,
       logger,
       now: () => Date.now(),
-      runSync: scheduledRunSync(syncDeps(api, ctx, config, logger), ctx.store.runs),
+      runSync: evaluatingAfter(scheduledRunSync(syncDeps(api, ctx, config, logger), ctx.store.runs), healthDeps(ctx, config, logger)),
     },
     logger,
   });
   const reconciler = startWorkerUpkeep(ctx, config, logger);
+  const alerting = await startAlerting(config, ctx, logger).catch(async (thrown: unknown) => {
+    await reconciler.stop();
+    await workers.close();
+    throw thrown;
+  });
   return {
     ...workers,
     async close() {
+      await alerting.close();
       await reconciler.stop();
       await workers.close();
     },

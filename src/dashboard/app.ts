@@ -105,6 +105,9 @@ export function createDashboardApp(options: DashboardOptions): Express {
   router.get('/runs/:id/rejected.csv', adapt(handlers.rejectedCsv));
   router.post('/runs/:id/retry', express.urlencoded({ extended: false, limit: '8kb' }), adapt(handlers.retryFailed));
   router.get('/search', adapt(handlers.search));
+  router.get('/health', adapt(handlers.health));
+  router.get('/chatbots/:chatbot', adapt(handlers.chatbot));
+  router.get('/alerts', adapt(handlers.alerts));
   router.get('/metrics', adapt(handlers.metrics));
   router.get('/healthz', adapt(handlers.healthz));
   router.get('/assets/dashboard.css', adapt(handlers.stylesheet));

@@ -10,6 +10,9 @@ import { messagePage, type PageContext } from './pages/layout.js';
 import { runDetailPage } from './pages/run-detail.js';
 import { runsListPage } from './pages/runs-list.js';
 import { searchPage } from './pages/search.js';
+import { alertsPage } from './pages/alerts.js';
+import { CHART_DAYS, chatbotPage } from './pages/chatbot.js';
+import { healthPage } from './pages/health.js';
 import { DASHBOARD_CSS } from './pages/style.js';
 import type { DashboardData, DashboardRequest, HandlerResult } from './types.js';
 
@@ -111,10 +114,40 @@ export function createHandlers(ctx: HandlerContext) {
     return up ? textResult(200, 'ok') : textResult(503, 'redis unavailable');
   };
 
+  const notAvailable = (req: DashboardRequest): HandlerResult => notFound(req, 'This dashboard has no health data (no Redis prefix).');
+
+  const health: Handler = async (req) => {
+    const data = ctx.data.healthData;
+    if (data === undefined) return notAvailable(req);
+    return htmlPage(200, healthPage(pageContext(req), await data.health()));
+  };
+
+  const chatbot: Handler = async (req) => {
+    const data = ctx.data.healthData;
+    if (data === undefined) return notAvailable(req);
+    const name = req.params.chatbot ?? '';
+    const now = Date.now();
+    const [views, runs, failures] = await Promise.all([
+      data.health(),
+      data.chatbotRuns(name, now - CHART_DAYS * 86_400_000),
+      data.failures(name),
+    ]);
+    const view = views.find((candidate) => candidate.chatbot === name);
+    if (view === undefined && runs.length === 0) return notFound(req, `No runs of chatbot ${name}.`);
+    return htmlPage(200, chatbotPage(pageContext(req), name, view, runs, failures, now));
+  };
+
+  const alerts: Handler = async (req) => {
+    const data = ctx.data.healthData;
+    if (data === undefined) return notAvailable(req);
+    const { configs, deliveries } = await data.alerts();
+    return htmlPage(200, alertsPage(pageContext(req), configs, deliveries));
+  };
+
   const stylesheet: Handler = () =>
     Promise.resolve({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: DASHBOARD_CSS });
 
-  return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet };
+  return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet, health, chatbot, alerts };
 }
 
 export type DashboardHandlers = ReturnType<typeof createHandlers>;

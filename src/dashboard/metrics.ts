@@ -15,7 +15,8 @@
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { renderCallMetrics } from './call-exposition.js';
 import { registerRunMetrics } from './run-metrics.js';
-import type { CallMetricsView, RunSampleView } from './types.js';
+import { registerHealthMetrics } from './health-metrics.js';
+import type { CallMetricsView, ChatbotHealthView, RunSampleView } from './types.js';
 
 /** Where a scrape reads the shared numbers (DashboardData provides all three). */
 export interface MetricsSources {
@@ -23,6 +24,7 @@ export interface MetricsSources {
   jobCounts(): Promise<Record<string, Record<string, number>>>;
   callMetrics?(): Promise<CallMetricsView>;
   runMetrics?(): Promise<readonly RunSampleView[]>;
+  chatbotHealth?(): Promise<readonly ChatbotHealthView[]>;
 }
 
 export interface MetricsRegistry {
@@ -47,6 +49,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   let sources: MetricsSources | undefined;
   /** The runs read by the scrape in progress (render loads them once for three families). */
   let runSamples: readonly RunSampleView[] = [];
+  /** The chatbots' health read by the scrape in progress. */
+  let health: readonly ChatbotHealthView[] = [];
 
   // Registered for its collect callback; nothing else sets it.
   new Gauge({
@@ -66,6 +70,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     },
   });
   registerRunMetrics(registry, () => runSamples);
+  registerHealthMetrics(registry, () => health);
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'listing_sync_' });
 
   return {
@@ -75,8 +80,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     },
     async render() {
       const from = sources;
-      const [calls, samples] = await Promise.all([attempt(from?.callMetrics?.bind(from)), attempt(from?.runMetrics?.bind(from))]);
+      const [calls, samples, healthViews] = await Promise.all([
+        attempt(from?.callMetrics?.bind(from)),
+        attempt(from?.runMetrics?.bind(from)),
+        attempt(from?.chatbotHealth?.bind(from)),
+      ]);
       runSamples = samples ?? [];
+      health = healthViews ?? [];
       return { contentType: registry.contentType, body: `${await registry.metrics()}\n${renderCallMetrics(calls)}` };
     },
   };

@@ -10,6 +10,8 @@ import { readCallMetrics } from '../store/call-metrics.js';
 import { readRunSamples } from '../store/run-metrics.js';
 import type { RunRecord } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
+import { AlertStore } from '../store/alert-store.js';
+import { createHealthData } from './health-model.js';
 import type { DashboardData, FailedJobView, KeyTouchView, RejectedRowView, RunDetail, RunListItem } from './types.js';
 
 /** A run record as a runs-list row; plan and guard come from the summary the sync stored (zero and "ok" when it has none). */
@@ -114,10 +116,17 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
     },
     async jobCounts() {
       const counts: Record<string, Record<string, number>> = {};
-      for (const queue of [queues.writes, queues.syncRuns]) counts[queueDisplayName(queue.name)] = await queue.getJobCounts();
+      for (const queue of [queues.writes, queues.syncRuns, queues.alerts]) counts[queueDisplayName(queue.name)] = await queue.getJobCounts();
       return counts;
     },
   };
   if (prefix === undefined) return data;
-  return { ...data, callMetrics: () => readCallMetrics(store.redis, prefix), runMetrics: () => readRunSamples(store) };
+  const healthData = createHealthData(store, new AlertStore(store.redis, prefix));
+  return {
+    ...data,
+    callMetrics: () => readCallMetrics(store.redis, prefix),
+    runMetrics: () => readRunSamples(store),
+    healthData,
+    chatbotHealth: () => healthData.health(),
+  };
 }

@@ -54,5 +54,6 @@ export function whileRedisAnswers(sources: MetricsSources, available: () => bool
     jobCounts: read((from) => from.jobCounts()),
     callMetrics: read((from) => from.callMetrics?.()),
     runMetrics: read((from) => from.runMetrics?.()),
+    chatbotHealth: read((from) => from.chatbotHealth?.()),
   };
 }

@@ -111,6 +111,10 @@ export interface DashboardData {
   callMetrics?(): Promise<CallMetricsView>;
   /** The newest runs, read on every /metrics scrape. */
   runMetrics?(): Promise<readonly RunSampleView[]>;
+  /** Every chatbot's health, read on every /metrics scrape. */
+  chatbotHealth?(): Promise<ChatbotHealthView[]>;
+  /** Health, charts and alerts (absent: those pages answer 404). */
+  healthData?: HealthData;
 }
 
 /** Credentials the dashboard accepts, or the explicit choice to run without any on loopback. */
@@ -152,4 +156,58 @@ export interface HandlerResult {
   status: number;
   headers?: Record<string, string>;
   body: string;
+}
+
+/** One chatbot on the health page. Times are epoch milliseconds. */
+export interface ChatbotHealthView {
+  chatbot: string;
+  /** healthy, refused, failed, skipped, stale, budget; 'unknown' before any run ended. */
+  status: string;
+  /** Since when it has this status (when known). */
+  since?: number;
+  reasons: readonly string[];
+  lastRun?: { runId: string; status: string; startedAt: number; finishedAt?: number };
+  lastSuccess?: { runId: string; finishedAt: number };
+  /** Consecutive newest ended runs with this status. */
+  streak: number;
+}
+
+/** A job's final failure with the service's envelope Code, for the failures-by-Code chart. */
+export interface FailureView {
+  chatbot: string;
+  code: string;
+  at: number;
+}
+
+/** An alert configuration as shown: its webhook masked. */
+export interface AlertConfigView {
+  name: string;
+  format: string;
+  webhook: string;
+  on: readonly string[];
+  chatbots: readonly string[];
+  staleAfterMs: number;
+  failedRowsPercent?: number;
+}
+
+/** One delivery attempt of an alert. */
+export interface AlertDeliveryView {
+  alert: string;
+  chatbot: string;
+  status: string;
+  at: number;
+  attempt: number;
+  ok: boolean;
+  httpStatus?: number;
+  error?: string;
+}
+
+/** What the health, chatbot and alerts pages read (DashboardData implementations over Redis have it). */
+export interface HealthData {
+  health(): Promise<ChatbotHealthView[]>;
+  /** The chatbot's runs started at or after `sinceMs`, newest first. */
+  chatbotRuns(chatbot: string, sinceMs: number): Promise<RunListItem[]>;
+  /** Final job failures of the chatbot still remembered (one per listing key). */
+  failures(chatbot: string): Promise<FailureView[]>;
+  alerts(): Promise<{ configs: AlertConfigView[]; deliveries: AlertDeliveryView[] }>;
 }

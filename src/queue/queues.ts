@@ -5,18 +5,19 @@
  * and rate limit are per queue, and the promise is "the service never sees more requests in
  * flight than configured" — with edits in a second queue two limits would add up. Syncs are
  * apart because a sync (reading a feed and the remote) must not occupy a write slot, and its
- * own paging is bounded by the snapshot's fan-out.
+ * own paging is bounded by the snapshot's fan-out. 'alerts' carries webhook deliveries: a slow or
+ * failing webhook must never hold a write slot, and its retries follow their own backoff.
  */
 import { Queue } from 'bullmq';
 import { isCluster, type RedisClient } from '../store/redis-client.js';
 
-export const QUEUE_NAMES = { writes: 'listing-writes', syncRuns: 'sync-runs' } as const;
+export const QUEUE_NAMES = { writes: 'listing-writes', syncRuns: 'sync-runs', alerts: 'alerts' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 /**
  * The name BullMQ gets for `queue` over `connection`. On a Redis Cluster each queue is its own
  * hash tag (`{listing-writes}`): BullMQ's Lua scripts touch many keys of one queue, which must
- * share a slot, and separate tags let the two queues live on different masters. On one Redis
+ * share a slot, and separate tags let the queues live on different masters. On one Redis
  * the plain name, so the queues of existing installations stay where they are.
  */
 export function queueKeyName(queue: QueueName, connection: RedisClient): string {
@@ -31,18 +32,21 @@ export function queueDisplayName(keyName: string): string {
 export interface Queues {
   writes: Queue;
   syncRuns: Queue;
+  alerts: Queue;
   close(): Promise<void>;
 }
 
-/** Opens both queues over `connection` (the caller keeps owning and closing it). */
+/** Opens the queues over `connection` (the caller keeps owning and closing it). */
 export function openQueues(connection: RedisClient, prefix: string): Queues {
   const writes = new Queue(queueKeyName(QUEUE_NAMES.writes, connection), { connection, prefix });
   const syncRuns = new Queue(queueKeyName(QUEUE_NAMES.syncRuns, connection), { connection, prefix });
+  const alerts = new Queue(queueKeyName(QUEUE_NAMES.alerts, connection), { connection, prefix });
   return {
     writes,
     syncRuns,
+    alerts,
     async close() {
-      await Promise.all([writes.close(), syncRuns.close()]);
+      await Promise.all([writes.close(), syncRuns.close(), alerts.close()]);
     },
   };
 }

@@ -20,6 +20,10 @@ const STORE_KINDS: Readonly<Record<string, string>> = {
   keyidx: 'key-index',
   calls: 'call-metrics',
   'retention-lock': 'locks',
+  alerts: 'alerts',
+  'alert-deliveries': 'alerts',
+  'alert-state': 'health',
+  'health-chatbots': 'health',
 };
 
 /** The per-run keys `{p}:ls:run:{runId}[:part]` (on a cluster `{p}:ls:run:{{chatbot}}:{runId}[:part]`), by part. */

@@ -38,6 +38,11 @@ export interface SyncStores {
   lastSuccessfulFeedRows(chatbot: string): Promise<number | undefined>;
   /** Saves the run record (summary, rejected rows) before its jobs are enqueued. */
   saveRun(outcome: SyncOutcome): Promise<void>;
+  /**
+   * Adds how a replicating run's pull ended to its stored summary (a budget halt makes the
+   * chatbot's health `budget`, src/sync/health). Optional: tests of the planning alone omit it.
+   */
+  recordReplication?(summary: SyncSummary, replication: NonNullable<SyncOutcome['replication']>): Promise<void>;
   /** Records unchanged, not yet managed listings in the ledger as adopted by `runId`. */
   adopt(chatbot: string, keyType: SyncKeyType, runId: string, listings: PlanResult['adopt']): Promise<void>;
 }
@@ -244,6 +249,8 @@ async function syncAs(
     if (replication && side.replication) {
       const ended = { runId, enqueued, refused: !request.dryRun && !guard.ok, deleted: enqueued ? gone : 0 };
       outcome.replication = await finishReplication(side.replication, request, replication, ended);
+      if (!request.dryRun && outcome.replication.status === 'budget-exhausted')
+        await deps.stores.recordReplication?.(summary, outcome.replication);
     }
     return outcome;
   };

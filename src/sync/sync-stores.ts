@@ -1,4 +1,5 @@
 /** SyncStores (what runSync reads and writes in Redis) over the store. */
+import type { SyncSummary } from '../store/run-summary.js';
 import type { Store } from '../store/store.js';
 import { runFromOutcome } from './run-records.js';
 import type { SyncStores } from './run-sync.js';
@@ -10,6 +11,10 @@ export function syncStores(store: Store): SyncStores {
     // The guard's baseline: how many rows the feed had when the chatbot last synced completely.
     lastSuccessfulFeedRows: async (chatbot) => (await store.runs.lastSuccessfulRun(chatbot))?.summary?.feed?.rows,
     saveRun: (outcome) => store.runs.createRun(runFromOutcome(outcome)),
+    recordReplication: async (summary, replication) => {
+      const withReplication: SyncSummary & { replication: typeof replication } = { ...summary, replication };
+      await store.runs.updateRun(summary.runId, { summary: withReplication });
+    },
     adopt: (chatbot, keyType, runId, listings) =>
       store.ledger.adopt(
         chatbot,

@@ -2,7 +2,7 @@
  * listing-sync on a real Redis Cluster (3 masters from `redis-server --cluster-enabled yes`, made
  * by the test): `sync --work` under every fault the simulator injects converges with zero
  * duplicate creates for chatbots whose keys live on different masters; `worker` processes share
- * one --global-concurrency; `runs`, `jobs`, `schedule`, `sources`, `doctor` and the dashboard (bull-board
+ * one --global-concurrency; `runs`, `jobs`, `schedule`, `alerts`, `sources`, `doctor` and the dashboard (bull-board
  * included) answer; the demo runs with REDIS_CLUSTER_NODES set. Every process points REDIS_URL at a port where nothing listens, so only the
  * cluster can have served them; a CROSSSLOT error anywhere fails the test.
  */
@@ -20,6 +20,7 @@ import { stackTraceLines, startCli, type CliProcess } from '../helpers/cli-proce
 import { hasRedisClusterTools, startRedisCluster, type RedisClusterProcess } from '../helpers/redis-cluster.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
+import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
 
 const FAULTS = { http503Rate: 0.05, envelopeFailureRate: 0.08, rateLimitRate: 0.02, commitThenDropRate: 0.03, seed: 7 };
@@ -185,7 +186,7 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     for (const worker of processes) expectClean(worker);
   }, 180_000);
 
-  it('runs, jobs, schedule, sources, doctor and the dashboard (bull-board included) work on the cluster', async () => {
+  it('runs, jobs, schedule, alerts, sources, doctor and the dashboard (bull-board included) work on the cluster', async () => {
     const prefix = uniquePrefix('cluster-ops');
     const s = await startTestSim({ chatbots: ['bot-ops'] });
     sim = s;
@@ -211,6 +212,26 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     expect(schedules.stdout).toContain('nightly');
     expect((await runCli(['schedule', 'remove', 'nightly'], env)).code).toBe(0);
 
+    // Alerts: stored, listed (masked), a sample delivered, and a guard refusal alerted once.
+    const receiver = await startWebhookReceiver();
+    const alertRuns: CliRun[] = [];
+    try {
+      const hook = `${receiver.url}/hooks/cluster-secret-token`;
+      alertRuns.push(await runCli(['alerts', 'add', 'ops', '--webhook', hook, '--format', 'json'], env));
+      alertRuns.push(await runCli(['alerts', 'list'], env));
+      alertRuns.push(await runCli(['alerts', 'test', 'ops'], env));
+      const refused = await runCli(['sync', '--chatbot', 'bot-ops', '--feed', await feedFile('ops-few', 5, 3), '--work'], env, 60_000);
+      alertRuns.push(refused);
+      expect(alertRuns.map((run) => run.code)).toEqual([0, 0, 0, 3]);
+      expect(alertRuns[1]?.stdout).toContain('ops');
+      expect(alertRuns[1]?.stdout).not.toContain('cluster-secret-token');
+      const statuses = receiver.accepted().map((body) => (body as { status?: string }).status);
+      expect(statuses.filter((status) => status === 'refused')).toHaveLength(1);
+      expect(receiver.accepted().length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await receiver.close();
+    }
+
     // Replication sources of chatbots on different masters, as `sources list` reads them.
     if (client === undefined) throw new Error('no cluster');
     const store = createStore(client, prefix);
@@ -231,7 +252,7 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
 
     const doctor = await runCli(['doctor'], env);
     expect(doctor.stdout).toMatch(/^Redis cluster 127\.0\.0\.1:\d+,127\.0\.0\.1:\d+,127\.0\.0\.1:\d+, prefix /);
-    expect(doctor.stdout).toMatch(/run-records\s+1\s/);
+    expect(doctor.stdout).toMatch(/run-records\s+2\s/);
 
     const dashboard = startCli(['dashboard', '--insecure-local', '--port', '0'], env);
     processes.push(dashboard);
@@ -256,7 +277,7 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     expect(metrics.body).toContain('bot-ops');
     expect((await dashboard.stop()).code).toBe(0);
     expectClean(dashboard);
-    for (const run of [synced, listed, found, failed, added, schedules, sources, doctor]) expectClean(run);
+    for (const run of [synced, listed, found, failed, added, schedules, sources, doctor, ...alertRuns]) expectClean(run);
   }, 120_000);
 
   it('the demo runs with REDIS_CLUSTER_NODES set', async () => {

@@ -32,7 +32,7 @@ async function openBench(label: string, latencyMs: number): Promise<QueueBench> 
   redis = await startRedisProcess();
   const opened = await openQueueBench(redis.url, { chatbots: [BOT], faults: { latencyMs } }, label);
   opened.redis.on('error', () => undefined);
-  for (const queue of [opened.queues.writes, opened.queues.syncRuns]) queue.on('error', () => undefined);
+  for (const queue of [opened.queues.writes, opened.queues.syncRuns, opened.queues.alerts]) queue.on('error', () => undefined);
   return opened;
 }
 

@@ -9,7 +9,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { createCliLogger } from '../../src/cli/api-wiring.js';
 import { createLogger } from '../../src/logger.js';
@@ -17,7 +20,9 @@ import { DEFAULT_SIM_RANDOM_CODE, type RunningSimulator } from '../../src/sim/se
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
 import { fetchAccessToken, FEED_SECRET, resoFixtures, WITHOUT_OAUTH, type Replicated } from './reso-fixture.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { CLI_ENTRY, jsonOf, runCli, type CliRun } from './run-cli.js';
 
 const BOT = 'bot-secret';
 const CREDENTIALS = {
@@ -138,6 +143,109 @@ describe('sync --replicate as a process', () => {
     const texts = [...[...runs, ...shown].flatMap((run) => [run.stdout, run.stderr]), ...reported];
     for (const text of texts) for (const secret of secrets) expect(text).not.toContain(secret);
   });
+});
+
+describe('alert webhooks', () => {
+  const HOOK_PATH_SECRET = 'T0SECRET/B0SECRET/HookPathSecret-6c2f-Foxtrot';
+  const HOOK_QUERY_SECRET = 'hook-query-secret-8d1e-Golf';
+  const HOOK_SECRETS = [HOOK_PATH_SECRET, HOOK_QUERY_SECRET];
+  const DASHBOARD_TOKEN = 'dash-token-secrets-3a9b';
+  const ALL_REJECTED_FEED = join(import.meta.dirname, '../../fixtures/sync/all-rejected.csv');
+  const ONE_FEED = join(import.meta.dirname, '../../fixtures/sync/listings-0-2.csv');
+  const redisUrl = inject('redisUrl');
+  let prefix = '';
+  let receiver: WebhookReceiver | undefined;
+  let dashboard: ChildProcess | undefined;
+
+  afterEach(async (ctx) => {
+    if (dashboard && dashboard.exitCode === null) {
+      const exited = new Promise((done) => dashboard?.once('exit', done));
+      dashboard.kill('SIGTERM');
+      await exited;
+    }
+    await receiver?.close();
+    if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
+    dashboard = undefined;
+    receiver = undefined;
+    prefix = '';
+  });
+
+  /** Every value under the prefix but the alert configurations (where the URL must be, to be used). */
+  async function redisTexts(): Promise<string> {
+    const redis = new Redis(redisUrl);
+    const texts: string[] = [];
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+        cursor = next;
+        for (const key of keys) {
+          if (key === `${prefix}:ls:alerts`) continue;
+          const type = await redis.type(key);
+          if (type === 'string') texts.push((await redis.get(key)) ?? '');
+          else if (type === 'hash') texts.push(JSON.stringify(await redis.hgetall(key)));
+          else if (type === 'list') texts.push(JSON.stringify(await redis.lrange(key, 0, -1)));
+          else if (type === 'set') texts.push(JSON.stringify(await redis.smembers(key)));
+          else if (type === 'zset') texts.push(JSON.stringify(await redis.zrange(key, '0', '-1')));
+          else if (type === 'stream') texts.push(JSON.stringify(await redis.xrange(key, '-', '+')));
+          texts.push(key);
+        }
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
+    return texts.join('\n');
+  }
+
+  it('never shows the webhook URL whole: CLI output and logs at debug, delivery records, job payloads, dashboard pages', async () => {
+    prefix = uniquePrefix('secrets-alerts');
+    const r = await startWebhookReceiver();
+    receiver = r;
+    const webhook = `${r.url}/services/${HOOK_PATH_SECRET}?token=${HOOK_QUERY_SECRET}`;
+    const env = { ...simEnv(sim), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LISTING_SYNC_BACKOFF_MS: '5', LOG_LEVEL: 'debug' };
+    const runs: CliRun[] = [];
+    runs.push(await runCli(['alerts', 'add', 'ops', '--webhook', webhook, '--format', 'slack'], env));
+    runs.push(await runCli(['alerts', 'add', 'ops-json', '--webhook', webhook, '--json'], env));
+    runs.push(await runCli(['alerts', 'add', 'bad', '--webhook', `${webhook}#x`, '--format', 'xml'], env));
+    runs.push(await runCli(['alerts', 'list'], env));
+    runs.push(await runCli(['alerts', 'list', '--json'], env));
+    runs.push(await runCli(['alerts', 'test', 'ops'], env));
+    r.answerNext(500);
+    runs.push(await runCli(['alerts', 'test', 'ops', '--json'], env));
+    runs.push(await runCli(['sync', '--chatbot', BOT, '--feed', ONE_FEED, '--work'], env, 40_000));
+    // Refused: a 500 then a 404 (given up at once, logged as a warning) for one alert, delivered for the other.
+    r.answerNext(500, 404);
+    runs.push(await runCli(['sync', '--chatbot', BOT, '--feed', ALL_REJECTED_FEED, '--work'], env, 40_000));
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 2, 0, 0, 0, 1, 0, 3]);
+    // The search means something: hooks were posted to the secret path, logs at debug, a delivery failed.
+    expect(r.received.length).toBeGreaterThanOrEqual(5);
+    expect(r.received.every((hook) => hook.path === `/services/${HOOK_PATH_SECRET}?token=${HOOK_QUERY_SECRET}`)).toBe(true);
+    const stderr = runs.map((run) => run.stderr).join('\n');
+    expect(stderr).toContain('"level":20');
+    expect(stderr).toContain('the webhook answered HTTP 404');
+    expect(runs[3]?.stdout).toContain(`${r.url}/***`);
+
+    const proc = spawn(process.execPath, [CLI_ENTRY, 'dashboard', '--port', '0'], {
+      env: { PATH: process.env.PATH ?? '', REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, DASHBOARD_TOKEN, LOG_LEVEL: 'debug' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    dashboard = proc;
+    let dashboardErr = '';
+    proc.stderr.on('data', (chunk: Buffer) => (dashboardErr += chunk.toString()));
+    const line = await new Promise<string>((done) => createInterface({ input: proc.stdout }).once('line', done));
+    const base = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1] ?? '';
+    const pages: string[] = [];
+    for (const path of ['/alerts', '/health', `/chatbots/${BOT}`, '/metrics', '/queues/api/queues?activeQueue=alerts&status=completed']) {
+      const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${DASHBOARD_TOKEN}` } });
+      expect(res.status, path).toBe(200);
+      pages.push(await res.text());
+    }
+    expect(pages[0]).toContain(`${r.url}/***`);
+    expect(pages[0]).toContain('HTTP 404');
+
+    const texts = [...runs.flatMap((run) => [run.stdout, run.stderr]), ...pages, dashboardErr, await redisTexts()];
+    for (const text of texts) for (const secret of HOOK_SECRETS) expect(text).not.toContain(secret);
+  }, 120_000);
 });
 
 describe('the logger in-process', () => {

@@ -46,6 +46,20 @@ async function get(url: string): Promise<{ status: number; body: string; headers
 }
 
 describe('dashboard pages', () => {
+  it('shows a live progress bar and reloads the run page while the run has unfinished jobs', async () => {
+    const url = await start();
+    data.run.status = 'running';
+    data.run.jobs = { total: 6, finished: 2, failed: 0 };
+    const live = await get(`${url}/runs/${RUN_ID}`);
+    expect(live.body).toContain('<progress max="6" value="2">33%</progress>');
+    expect(live.body).toContain('<meta http-equiv="refresh" content="3">');
+    data.run.status = 'done';
+    data.run.jobs = { total: 6, finished: 6, failed: 0 };
+    const done = await get(`${url}/runs/${RUN_ID}`);
+    expect(done.body).not.toContain('<progress');
+    expect(done.body).not.toContain('http-equiv="refresh"');
+  });
+
   it('lists runs with chatbot, start, duration, counts, guard and forced', async () => {
     const url = await start();
     const { status, body } = await get(`${url}/`);

@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { formatBytes, formatRedisReport } from '../../src/cli/doctor-format.js';
 import { keyKind } from '../../src/store/key-kinds.js';
 import { storeKeys } from '../../src/store/keys.js';
+import { alertKeys } from '../../src/store/alert-keys.js';
 import type { RedisReport } from '../../src/store/redis-report.js';
 
 const P = '{ls}';
 const keys = storeKeys(P);
+const alerts = alertKeys(P);
 const RUN = 'run-00mhx3k2q0-9f2c';
 
 describe('keyKind', () => {
@@ -28,6 +30,10 @@ describe('keyKind', () => {
     [keys.runRejected('bot', RUN), 'run-rejected-rows'],
     [keys.keyIndex('https://x.example/a:b'), 'key-index'],
     [keys.callMetrics(), 'call-metrics'],
+    [alerts.configs(), 'alerts'],
+    [alerts.deliveries(), 'alerts'],
+    [alerts.state('bot:1'), 'health'],
+    [alerts.trackedChatbots(), 'health'],
     [`${P}:ls:retention-lock`, 'locks'],
     [`${P}:ls:something-new:x`, 'ls-other'],
     [`${P}:listing-writes:create.bot.MLSNumber.1.${RUN}`, 'bullmq:listing-writes:jobs'],

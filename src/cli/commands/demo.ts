@@ -128,7 +128,7 @@ async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
     auth: { user, password },
     readOnly: false,
     data: createStoreDashboardData(session.ctx.store, session.ctx.queues, session.config.redis.prefix),
-    queues: [session.ctx.queues.writes, session.ctx.queues.syncRuns],
+    queues: [session.ctx.queues.writes, session.ctx.queues.syncRuns, session.ctx.queues.alerts],
     redisAvailable: () => session.ctx.watch.isUp(),
     metrics: createMetrics(),
     logger: session.logger,

@@ -20,6 +20,7 @@ import type { CommandHost } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
 import { durationMs } from '../option-values.js';
 import { createProgressBars } from '../progress.js';
+import { announceRun } from '../run-alerts.js';
 import { waitForRunInCli, type RunWait } from '../run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
 import { openSyncSession, type SyncSession } from '../sync-session.js';
@@ -87,6 +88,7 @@ async function resume(host: CommandHost, id: string, flags: ResumeFlags): Promis
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
   await bars.stop();
+  await announceRun(session, run.chatbot, run.id, session.workers !== undefined);
   return printResumed(host.io, flags.json === true, run, waited);
 }
 

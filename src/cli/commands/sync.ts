@@ -21,6 +21,7 @@ import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import { openSyncSession, type SyncSession } from '../sync-session.js';
 import { replicationLine } from '../format-replication.js';
+import { announceRun } from '../run-alerts.js';
 
 /** `--wait-for-lock` without a value. */
 const DEFAULT_WAIT_FOR_LOCK = '30m';
@@ -78,6 +79,7 @@ export async function performSync(
     summary.finishedAt = new Date().toISOString();
   }
   await bars.stop();
+  if (!request.dryRun) await announceRun(session, request.chatbot, summary.runId, session.workers !== undefined);
   printOutcome(io, flags.json, outcome);
   if (!waiting && summary.jobs !== undefined && !flags.json) io.stdout.write(`follow it with: listing-sync runs show ${summary.runId}\n`);
   const verdictCode = exitCodeOfVerdict(syncVerdict(summary));

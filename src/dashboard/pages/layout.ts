@@ -9,7 +9,8 @@ export interface PageContext {
   csrfToken: string;
 }
 
-export function page(ctx: PageContext, title: string, body: SafeHtml): string {
+/** `refreshSeconds`: the page reloads itself that often (a run in progress; the CSP allows no script, so no SSE). */
+export function page(ctx: PageContext, title: string, body: SafeHtml, refreshSeconds?: number): string {
   const { base } = ctx;
   return html`<!DOCTYPE html>
 <html lang="en">
@@ -17,6 +18,7 @@ export function page(ctx: PageContext, title: string, body: SafeHtml): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+${refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${refreshSeconds}">`}
 <title>${title} · listing-sync</title>
 <link rel="stylesheet" href="${base}/assets/dashboard.css">
 </head>
@@ -24,6 +26,8 @@ export function page(ctx: PageContext, title: string, body: SafeHtml): string {
 <header>
   <a class="brand" href="${base}/">listing-sync</a>
   <a href="${base}/">Runs</a>
+  <a href="${base}/health">Health</a>
+  <a href="${base}/alerts">Alerts</a>
   <a href="${base}/search">Search by key</a>
   <a href="${base}/queues">Queues</a>
   <a href="${base}/metrics">Metrics</a>

@@ -70,11 +70,26 @@ function failedSection(ctx: PageContext, run: RunDetail, failed: readonly Failed
   )}</tbody></table>`;
 }
 
+/** Statuses of a run whose jobs are still being worked on. */
+const IN_PROGRESS: ReadonlySet<string> = new Set(['enqueuing', 'running']);
+/** How often a run in progress reloads its page. */
+export const PROGRESS_REFRESH_SECONDS = 3;
+
+/** The live progress bar of a run with unfinished jobs (the page reloads itself while it shows). */
+function progressBar(run: RunDetail): SafeHtml {
+  const { total, finished } = run.jobs;
+  const percent = total === 0 ? 0 : Math.floor((finished / total) * 100);
+  return html`<div class="card" id="progress"><strong>In progress:</strong> <progress max="${Math.max(total, 1)}" value="${finished}">${percent}%</progress>
+ ${finished} of ${total} jobs finished (${percent}%), ${run.jobs.failed} failed. <span class="muted">This page reloads every ${PROGRESS_REFRESH_SECONDS} s.</span></div>`;
+}
+
 export function runDetailPage(ctx: PageContext, run: RunDetail, failed: readonly FailedJobView[], flash: string | undefined): string {
+  const live = IN_PROGRESS.has(run.status) && run.jobs.finished < Math.max(run.jobs.total, 1);
   const body = html`${flash ? html`<div class="flash" id="flash">${flash}</div>` : ''}
 <h1>Run <span class="mono">${run.runId}</span></h1>
+${live ? progressBar(run) : ''}
 ${overview(run)}
 ${failedSection(ctx, run, failed)}
 ${rejectedSection(ctx, run)}`;
-  return page(ctx, `Run ${run.runId}`, body);
+  return page(ctx, `Run ${run.runId}`, body, live ? PROGRESS_REFRESH_SECONDS : undefined);
 }

@@ -1,0 +1,88 @@
+/**
+ * deliver-alert: posts one alert to one configured webhook (queue 'alerts'). The payload names
+ * the alert configuration, never its webhook URL (a secret must not sit in a job payload, where
+ * bull-board shows it): the URL is read from the configuration when the job runs, so a removed
+ * configuration sends nothing and an edited one sends to its new address. Every attempt is
+ * recorded in the delivery log (status, time, HTTP answer) for the dashboard.
+ */
+import { z } from 'zod';
+import type { WebhookAnswer } from '../src/api/webhook.js';
+import { alertBody, type AlertMessage } from '../src/domain/health/alert-body.js';
+import { ALERT_EVENTS, HEALTH_STATUSES } from '../src/domain/health/status.js';
+import { errorFields } from '../src/errors.js';
+import type { AlertConfig } from '../src/store/alert-config.js';
+import type { AlertStore } from '../src/store/alert-store.js';
+
+export const DELIVER_ALERT = 'deliver-alert';
+
+const countSchema = z.number().int().nonnegative();
+
+export const alertMessageSchema: z.ZodType<AlertMessage> = z.object({
+  status: z.enum([...ALERT_EVENTS, 'test']),
+  previousStatus: z.enum(HEALTH_STATUSES).nullable(),
+  chatbot: z.string(),
+  runId: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  counts: z.object({ created: countSchema, updated: countSchema, deleted: countSchema, failed: countSchema, rejected: countSchema }),
+  reasons: z.array(z.string()),
+});
+
+export const deliverAlertDataSchema = z.object({ alert: z.string().min(1), message: alertMessageSchema });
+export type DeliverAlertData = z.infer<typeof deliverAlertDataSchema>;
+
+export interface DeliverAlertDeps {
+  alerts: Pick<AlertStore, 'getConfig' | 'recordDelivery'>;
+  post(url: string, body: unknown, timeoutMs: number): Promise<WebhookAnswer>;
+  /** DASHBOARD_PUBLIC_URL: links in the bodies; none without it. */
+  dashboardUrl?: string;
+  timeoutMs: number;
+  now(): number;
+}
+
+export interface DeliveryAttempt {
+  jobId?: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+}
+
+/**
+ * Sends `data.message` to the configuration's webhook in its format and records the attempt.
+ * Resolves 'sent', or 'no-config' when the configuration was removed; rethrows a failed post
+ * (its error says whether it is worth retrying) after recording it.
+ */
+export async function deliverAlert(
+  data: DeliverAlertData,
+  attempt: DeliveryAttempt,
+  deps: DeliverAlertDeps,
+): Promise<'sent' | 'no-config'> {
+  const config = await deps.alerts.getConfig(data.alert);
+  if (config === undefined) return 'no-config';
+  return await deliverTo(config, data.message, attempt, deps);
+}
+
+/** Posts `message` to `config`'s webhook and records the attempt (also used by `alerts test`, without the queue). */
+export async function deliverTo(
+  config: AlertConfig,
+  message: AlertMessage,
+  attempt: DeliveryAttempt,
+  deps: Omit<DeliverAlertDeps, 'alerts'> & { alerts: Pick<AlertStore, 'recordDelivery'> },
+): Promise<'sent'> {
+  const record = {
+    alert: config.name,
+    chatbot: message.chatbot,
+    status: message.status,
+    attempt: attempt.attempt,
+    ...(attempt.jobId === undefined ? {} : { jobId: attempt.jobId }),
+  };
+  try {
+    const answer = await deps.post(config.webhook, alertBody(config.format, message, deps.dashboardUrl), deps.timeoutMs);
+    await deps.alerts.recordDelivery({ ...record, at: deps.now(), ok: true, httpStatus: answer.status });
+    return 'sent';
+  } catch (thrown) {
+    const { details } = errorFields(thrown);
+    const httpStatus = typeof details.httpStatus === 'number' ? details.httpStatus : undefined;
+    const error = thrown instanceof Error ? thrown.message : String(thrown);
+    await deps.alerts.recordDelivery({ ...record, at: deps.now(), ok: false, ...(httpStatus === undefined ? {} : { httpStatus }), error });
+    throw thrown;
+  }
+}

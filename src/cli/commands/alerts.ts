@@ -1,0 +1,186 @@
+/**
+ * `listing-sync alerts add|list|remove|test`: webhooks told when a chatbot's health changes
+ * (src/sync/health). The webhook URL is a secret: stored in Redis, shown only masked.
+ */
+import type { Command } from 'commander';
+import { ALERT_FORMATS, type AlertMessage } from '../../domain/health/alert-body.js';
+import { ALERT_EVENTS, type AlertEvent } from '../../domain/health/status.js';
+import { maskWebhookUrl, webhookUrlProblem } from '../../domain/health/webhook-url.js';
+import { UsageError } from '../../errors.js';
+import { deliverTo } from '../../../jobs/deliver-alert.js';
+import type { AlertConfig } from '../../store/alert-config.js';
+import { alertField } from '../../store/alert-store.js';
+import { alertStoreOf, deliveryDeps } from '../alert-wiring.js';
+import { EXIT } from '../exit-codes.js';
+import type { CommandHost, RegisterCommands } from '../host.js';
+import { printJson } from '../io.js';
+import { allowedValue, collect, durationMs, required } from '../option-values.js';
+import { addRedisOptions, withQueueConfig, type RedisFlags } from '../with-queue.js';
+
+interface AddFlags extends RedisFlags {
+  webhook?: string;
+  format?: string;
+  on?: string;
+  chatbot?: string[];
+  failedRows?: string;
+  staleAfter?: string;
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const DEFAULT_STALE_AFTER = '26h';
+
+function checkName(name: string): string {
+  if (!NAME.test(name)) throw new UsageError(`alert name must be 1-64 of A-Z a-z 0-9 . _ - (got '${name}')`);
+  return name;
+}
+
+function eventsOf(text: string | undefined): AlertEvent[] {
+  if (text === undefined) return [...ALERT_EVENTS];
+  const events = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  if (events.length === 0) throw new UsageError(`--on must list events among ${ALERT_EVENTS.join(', ')}`);
+  return [...new Set(events.map((event) => allowedValue(event, '--on', ALERT_EVENTS)))];
+}
+
+function percentOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*%?$/.exec(text.trim());
+  const value = Number(match?.[1]);
+  if (match === null || !(value >= 0 && value <= 100))
+    throw new UsageError(`--failed-rows must be a percentage from 0 to 100 such as 5% (got '${text}')`);
+  return value;
+}
+
+/** Pure: the flags of `alerts add` → the configuration to store (UsageError, exit 2, on any bad flag). */
+export function alertConfigFrom(name: string, flags: AddFlags, now: number): AlertConfig {
+  const webhook = required(flags.webhook, '--webhook', "the webhook's URL, e.g. a Slack incoming webhook");
+  const problem = webhookUrlProblem(webhook);
+  // Why the message never echoes the URL: it is a credential (shown masked at most).
+  if (problem !== undefined) throw new UsageError(`--webhook ${problem} (got ${maskWebhookUrl(webhook)})`);
+  const staleAfterMs = durationMs(flags.staleAfter ?? DEFAULT_STALE_AFTER, '--stale-after');
+  if (staleAfterMs <= 0) throw new UsageError(`--stale-after must be longer than 0 (got '${flags.staleAfter ?? ''}')`);
+  const failedRowsPercent = percentOf(flags.failedRows);
+  const chatbots = [
+    ...new Set(
+      (flags.chatbot ?? [])
+        .flatMap((item) => item.split(','))
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+    ),
+  ];
+  return {
+    name: checkName(name),
+    webhook,
+    format: allowedValue(flags.format ?? 'json', '--format', ALERT_FORMATS),
+    on: eventsOf(flags.on),
+    chatbots,
+    ...(failedRowsPercent === undefined ? {} : { failedRowsPercent }),
+    staleAfterMs,
+    createdAt: now,
+  };
+}
+
+/** A configuration as shown: its webhook masked. */
+export function shownConfig(config: AlertConfig): Omit<AlertConfig, 'webhook'> & { webhook: string } {
+  return { ...config, webhook: maskWebhookUrl(config.webhook) };
+}
+
+function hours(ms: number): string {
+  return ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${Math.round(ms / 1000)}s`;
+}
+
+function describe(config: AlertConfig): string {
+  const parts = [
+    config.name,
+    config.format,
+    maskWebhookUrl(config.webhook),
+    `on ${config.on.join(',')}`,
+    config.chatbots.length === 0 ? 'every chatbot' : `chatbots ${config.chatbots.join(',')}`,
+    `stale after ${hours(config.staleAfterMs)}`,
+    ...(config.failedRowsPercent === undefined ? [] : [`failed rows over ${config.failedRowsPercent}%`]),
+  ];
+  return parts.join('  ');
+}
+
+/** The sample `alerts test` sends. */
+export function sampleMessage(config: AlertConfig, now: number): AlertMessage {
+  return {
+    status: 'test',
+    previousStatus: null,
+    chatbot: config.chatbots[0] ?? 'example-chatbot',
+    runId: null,
+    startedAt: new Date(now).toISOString(),
+    counts: { created: 0, updated: 0, deleted: 0, failed: 0, rejected: 0 },
+    reasons: ['a test alert sent by `listing-sync alerts test`: this webhook receives listing-sync alerts'],
+  };
+}
+
+function registerAdd(alerts: Command, host: CommandHost): void {
+  addRedisOptions(
+    alerts
+      .command('add')
+      .argument('<name>', 'alert name')
+      .description("add or replace an alert: a webhook told when a chatbot's health changes")
+      .option('--webhook <url>', 'the webhook URL (a secret: stored in Redis, shown masked)')
+      .option('--format <format>', `body format: ${ALERT_FORMATS.join(' or ')} (default json)`)
+      .option('--on <events>', `comma list of events to send (default all: ${ALERT_EVENTS.join(',')})`)
+      .option('--chatbot <serial>', 'only this chatbot (repeatable; default every chatbot)', collect)
+      .option('--failed-rows <percent>', 'a run that rejected more than this share of feed rows counts as failed (e.g. 5%)')
+      .option('--stale-after <duration>', `stale when no run succeeded for this long (default ${DEFAULT_STALE_AFTER})`),
+  ).action((name: string, flags: AddFlags) =>
+    withQueueConfig(host, flags, async (ctx, config, json) => {
+      const alert = alertConfigFrom(name, flags, Date.now());
+      const replaced = await alertStoreOf(ctx, config).saveConfig(alert);
+      if (json) printJson(host.io, { ...shownConfig(alert), replaced });
+      else host.io.stdout.write(`alert ${alert.name} ${replaced ? 'replaced' : 'added'}: ${describe(alert)}\n`);
+    }),
+  );
+}
+
+export const registerAlertsCommands: RegisterCommands = (program: Command, host: CommandHost) => {
+  const alerts = program
+    .command('alerts')
+    .description("webhooks told when a chatbot's health changes (refused, failed, recovered, stale, …)");
+  registerAdd(alerts, host);
+  addRedisOptions(alerts.command('list').description('alert configurations (webhooks masked)')).action((flags: RedisFlags) =>
+    withQueueConfig(host, flags, async (ctx, config, json) => {
+      const list = await alertStoreOf(ctx, config).listConfigs();
+      if (json) printJson(host.io, { alerts: list.map(shownConfig) });
+      else host.io.stdout.write(list.length === 0 ? 'no alerts\n' : `${list.map(describe).join('\n')}\n`);
+    }),
+  );
+  addRedisOptions(alerts.command('remove').argument('<name>', 'alert name').description('remove an alert')).action(
+    (name: string, flags: RedisFlags) =>
+      withQueueConfig(host, flags, async (ctx, config, json) => {
+        const store = alertStoreOf(ctx, config);
+        const removed = await store.removeConfig(checkName(name));
+        if (removed) await store.forgetState(await store.trackedChatbots(), alertField(name));
+        if (json) printJson(host.io, { name, removed });
+        else host.io.stdout.write(removed ? `alert ${name} removed\n` : `no alert ${name}\n`);
+        return removed ? EXIT.ok : EXIT.failed;
+      }),
+  );
+  addRedisOptions(alerts.command('test').argument('<name>', 'alert name').description('send a sample alert to its webhook now')).action(
+    (name: string, flags: RedisFlags) =>
+      withQueueConfig(host, flags, async (ctx, config, json) => {
+        const store = alertStoreOf(ctx, config);
+        const alert = await store.getConfig(checkName(name));
+        if (alert === undefined) throw new UsageError(`no alert ${name}: see \`listing-sync alerts list\``);
+        const deps = deliveryDeps(store, config);
+        const where = maskWebhookUrl(alert.webhook);
+        try {
+          await deliverTo(alert, sampleMessage(alert, Date.now()), { attempt: 1 }, deps);
+        } catch (thrown) {
+          const message = thrown instanceof Error ? thrown.message : String(thrown);
+          if (json) printJson(host.io, { name, sent: false, webhook: where, error: message });
+          else host.io.stderr.write(`alert ${name}: the test to ${where} failed: ${message}\n`);
+          return EXIT.failed;
+        }
+        if (json) printJson(host.io, { name, sent: true, webhook: where });
+        else host.io.stdout.write(`alert ${name}: test sent to ${where}\n`);
+        return EXIT.ok;
+      }),
+  );
+};

@@ -1,0 +1,32 @@
+/**
+ * Chatbot health on /metrics, from the same computation as the health page (health-model.ts):
+ * `listing_sync_chatbot_status{chatbot,status}` (1 for the chatbot's current status) and
+ * `listing_sync_last_success_timestamp_seconds{chatbot}`. The Prometheus rules in
+ * deploy/prometheus/alerts.yml alert on these, so a setup without webhooks alerts the same way.
+ */
+import { Gauge, type Registry } from 'prom-client';
+import type { ChatbotHealthView } from './types.js';
+
+export function registerHealthMetrics(registry: Registry, views: () => readonly ChatbotHealthView[]): void {
+  new Gauge({
+    name: 'listing_sync_chatbot_status',
+    help: "1 for each chatbot's current health status (healthy, refused, failed, skipped, stale, budget, unknown)",
+    labelNames: ['chatbot', 'status'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const view of views()) this.set({ chatbot: view.chatbot, status: view.status }, 1);
+    },
+  });
+  new Gauge({
+    name: 'listing_sync_last_success_timestamp_seconds',
+    help: 'End time (Unix seconds) of the newest successful run of each chatbot',
+    labelNames: ['chatbot'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const view of views())
+        if (view.lastSuccess !== undefined) this.set({ chatbot: view.chatbot }, view.lastSuccess.finishedAt / 1000);
+    },
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * The per-chatbot health status machine (pure): which status a chatbot's newest runs put it in,
+ * and which alert a change of status sends. No clock, no I/O: `now` and the runs are passed in.
+ *
+ * Statuses: healthy (its newest run did what the feed says), refused (the guard refused it),
+ * failed (jobs failed for good, the run ended unfinished, or more than `failedRowsPercent` of the
+ * feed's rows failed), skipped (a scheduled run found the chatbot busy), budget (a feed request
+ * budget ran out before the pull was complete), stale (no successful run within `staleAfterMs`).
+ */
+
+export const HEALTH_STATUSES = ['healthy', 'refused', 'failed', 'skipped', 'stale', 'budget'] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
+
+/** What an alert announces: a status entered, or `recovered` (back to healthy). */
+export const ALERT_EVENTS = ['refused', 'failed', 'recovered', 'skipped', 'stale', 'budget'] as const;
+export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+/** The facts of one run the machine needs (built from a run record by src/sync). Times in epoch ms. */
+export interface RunFacts {
+  runId: string;
+  /** The run record's status (planned, running, done, failed, refused, skipped, cancelled, stuck, …). */
+  status: string;
+  startedAt: number;
+  finishedAt?: number;
+  counts: { created: number; updated: number; deleted: number; failed: number };
+  /** Feed rows read and rejected (absent for runs without a sync summary). */
+  feed?: { rows: number; rejected: number };
+  /** Why the guard refused it. */
+  guardReasons: readonly string[];
+  /** Why a scheduled run was skipped. */
+  skippedReason?: string;
+  /** Set when a replicating run stopped because its feed request budget ran out (the message). */
+  budgetExhausted?: string;
+}
+
+export interface HealthThresholds {
+  /** A run that rejected more than this share of the feed's rows (percent) is failed; unset: rejected rows never are. Failed jobs always are. */
+  failedRowsPercent?: number;
+  /** Stale when the newest successful run finished longer ago than this. */
+  staleAfterMs: number;
+}
+
+/** Default thresholds (the health page's): any job failed for good is a failure; stale after 26 h (a nightly run plus slack). */
+export const DEFAULT_THRESHOLDS: Readonly<HealthThresholds> = { staleAfterMs: 26 * 3_600_000 };
+
+/** The status a chatbot's runs put it in, the run that decided it, and why in words. */
+export interface HealthVerdict {
+  status: HealthStatus;
+  /** The run that decided it (for stale: the newest run, if any). */
+  run?: RunFacts;
+  reasons: string[];
+}
+
+const ENDED = new Set(['done', 'failed', 'refused', 'skipped', 'cancelled', 'stuck']);
+
+/** Whether a run has ended (only ended runs say something about health). */
+export function hasEnded(run: Pick<RunFacts, 'status'>): boolean {
+  return ENDED.has(run.status);
+}
+
+function percentOf(part: number, whole: number): number {
+  return whole <= 0 ? (part > 0 ? 100 : 0) : (part / whole) * 100;
+}
+
+/** The status one ended run stands for (ignoring staleness). */
+export function statusOfRun(run: RunFacts, thresholds: HealthThresholds): { status: HealthStatus; reasons: string[] } {
+  if (run.status === 'refused') return { status: 'refused', reasons: [...run.guardReasons] };
+  if (run.status === 'skipped') return { status: 'skipped', reasons: run.skippedReason === undefined ? [] : [run.skippedReason] };
+  if (run.budgetExhausted !== undefined) return { status: 'budget', reasons: [run.budgetExhausted] };
+  // Why cancelled and stuck count as failed: the chatbot does not hold what the feed says (run-verdict.ts agrees).
+  if (run.status === 'cancelled' || run.status === 'stuck') return { status: 'failed', reasons: [`the run ended ${run.status}`] };
+  if (run.status === 'failed' || run.counts.failed > 0)
+    return { status: 'failed', reasons: [`${run.counts.failed} listing(s) failed for good`] };
+  const limit = thresholds.failedRowsPercent;
+  const rows = run.feed?.rows ?? 0;
+  const rejected = run.feed?.rejected ?? 0;
+  // Why rejected rows count only past a threshold: a few bad rows in a big feed are normal and
+  // hold their listings; a feed that goes bad wholesale is a failure someone must look at.
+  if (limit !== undefined && rejected > 0 && percentOf(rejected, rows) > limit)
+    return {
+      status: 'failed',
+      reasons: [`${rejected} of ${rows} feed rows were rejected (${percentOf(rejected, rows).toFixed(1)}%, more than ${limit}%)`],
+    };
+  return { status: 'healthy', reasons: [] };
+}
+
+/** The newest ended run that was healthy, or undefined. */
+export function lastHealthyRun(runs: readonly RunFacts[], thresholds: HealthThresholds): RunFacts | undefined {
+  return runs.find((run) => hasEnded(run) && statusOfRun(run, thresholds).status === 'healthy');
+}
+
+/**
+ * A chatbot's status from its runs (newest first): the newest ended run decides; a healthy
+ * chatbot whose newest successful run ended longer ago than `staleAfterMs` is stale (its schedule
+ * stopped producing runs, or only runs that never end). Undefined when no run ended yet.
+ * Why stale only replaces healthy: a failing chatbot already alerted, and flipping it to stale
+ * would alert again about the same trouble.
+ */
+export function deriveHealth(runs: readonly RunFacts[], now: number, thresholds: HealthThresholds): HealthVerdict | undefined {
+  const newest = runs.find(hasEnded);
+  if (newest === undefined) return undefined;
+  const verdict = statusOfRun(newest, thresholds);
+  if (verdict.status !== 'healthy') return { status: verdict.status, run: newest, reasons: verdict.reasons };
+  const healthy = lastHealthyRun(runs, thresholds) ?? newest;
+  const endedAt = healthy.finishedAt ?? healthy.startedAt;
+  if (now - endedAt > thresholds.staleAfterMs) {
+    const hours = Math.round(((now - endedAt) / 3_600_000) * 10) / 10;
+    return { status: 'stale', run: healthy, reasons: [`no successful run for ${hours} h (last one ${new Date(endedAt).toISOString()})`] };
+  }
+  return { status: 'healthy', run: newest, reasons: [] };
+}

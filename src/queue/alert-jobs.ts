@@ -1,0 +1,67 @@
+/**
+ * Alert jobs on the 'alerts' queue: their deterministic ids, adding one, and waiting for some to
+ * be delivered (or given up) — what `sync --work` does before it exits.
+ */
+import { createHash } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import { sleep } from '../abortable-sleep.js';
+import { encodeIdPart } from '../domain/job-id.js';
+import { DELIVER_ALERT, type DeliverAlertData } from '../../jobs/deliver-alert.js';
+
+/** Retry settings of alert deliveries. */
+export interface AlertJobSettings {
+  attempts: number;
+  /** First backoff delay; doubled on each attempt (BullMQ's exponential backoff). */
+  backoffMs: number;
+  /** Days failed deliveries are kept (for the dashboard and bull-board). */
+  keepFailedDays: number;
+}
+
+/**
+ * Why 8 attempts with doubling backoff from 1 s: a webhook that is down for about four minutes
+ * (a deploy, a restart) still gets the alert; one down longer shows the failed delivery in the
+ * dashboard instead of retrying forever.
+ */
+export const DEFAULT_ALERT_JOBS: Readonly<AlertJobSettings> = { attempts: 8, backoffMs: 1000, keepFailedDays: 30 };
+
+/**
+ * The id of the job announcing one change of one chatbot to one alert: the same change seen by
+ * several processes (workers, the CLI) is added once (BullMQ ignores an add of an existing id).
+ */
+export function alertJobId(alert: string, chatbot: string, changeId: string): string {
+  const id = `alert.${[alert, chatbot, changeId].map(encodeIdPart).join('.')}`;
+  return id.length <= 200 ? id : `alert._sha1-${createHash('sha1').update(id).digest('hex')}`;
+}
+
+/** Adds a delivery; returns its job id. */
+export async function addAlertJob(queue: Queue, jobId: string, data: DeliverAlertData, settings: AlertJobSettings): Promise<string> {
+  await queue.add(DELIVER_ALERT, data, {
+    jobId,
+    attempts: settings.attempts,
+    backoff: { type: 'exponential', delay: settings.backoffMs },
+    removeOnComplete: { age: 7 * 86_400, count: 10_000 },
+    removeOnFail: { age: settings.keepFailedDays * 86_400 },
+  });
+  return jobId;
+}
+
+/** Of `jobIds`, those that exist in the queue (an alert was added for them). */
+export async function existingAlertJobs(queue: Queue, jobIds: readonly string[]): Promise<string[]> {
+  const states = await Promise.all(jobIds.map((id) => queue.getJobState(id)));
+  return jobIds.filter((_, i) => states[i] !== 'unknown');
+}
+
+/**
+ * Waits until each job is completed or failed for good, at most `timeoutMs`; returns the ids
+ * still pending then (empty when every delivery ended).
+ */
+export async function waitForAlertJobs(queue: Queue, jobIds: readonly string[], timeoutMs: number, pollMs = 100): Promise<string[]> {
+  const until = Date.now() + timeoutMs;
+  let pending = [...jobIds];
+  for (;;) {
+    const states = await Promise.all(pending.map((id) => queue.getJobState(id)));
+    pending = pending.filter((_, i) => !['completed', 'failed', 'unknown'].includes(states[i] ?? 'unknown'));
+    if (pending.length === 0 || Date.now() >= until) return pending;
+    await sleep(pollMs);
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The worker of the 'alerts' queue: each job posts one alert (jobs/deliver-alert.ts). A webhook
+ * that answers 5xx/408/429, times out or cannot be reached is retried with the job's backoff; one
+ * that answers another 4xx (a removed Slack webhook answers 404/410) fails at once, since
+ * retrying cannot help. Failed deliveries stay in the queue (bull-board) and in the delivery log.
+ */
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { deliverAlert, deliverAlertDataSchema, type DeliverAlertDeps } from '../../jobs/deliver-alert.js';
+import { coerceError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { closeConnection, createWorkerConnection, type RedisSettings } from './connection.js';
+import { QUEUE_NAMES, queueKeyName } from './queues.js';
+import type { RedisWatch } from './redis-watch.js';
+
+export interface AlertWorkerOptions {
+  redis: RedisSettings;
+  watch: RedisWatch;
+  deps: DeliverAlertDeps;
+  logger: Logger;
+}
+
+export interface RunningAlertWorker {
+  close(): Promise<void>;
+}
+
+/** Webhooks are slow compared with Redis: a few deliveries in flight keep one slow hook from delaying the rest. */
+const ALERT_CONCURRENCY = 4;
+
+function processorOf(deps: DeliverAlertDeps, logger: Logger): (job: Job) => Promise<string> {
+  return async (job) => {
+    const parsed = deliverAlertDataSchema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError('INVALID_JOB_DATA: not an alert delivery');
+    try {
+      return await deliverAlert(parsed.data, { attempt: job.attemptsMade + 1, ...(job.id === undefined ? {} : { jobId: job.id }) }, deps);
+    } catch (thrown) {
+      const error = coerceError(thrown);
+      const retryable = 'retryable' in error && error.retryable === true;
+      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (!retryable || last)
+        logger.warn(
+          { job: job.id, alert: parsed.data.alert, chatbot: parsed.data.message.chatbot, err: error.message },
+          `alert ${parsed.data.alert} could not be delivered: ${error.message}`,
+        );
+      // The message names no URL (src/api/webhook.ts), so BullMQ's stored failure reason holds no secret.
+      throw retryable ? new Error(error.message) : new UnrecoverableError(error.message);
+    }
+  };
+}
+
+/** Starts the alerts worker on a connection of its own. */
+export async function startAlertWorker(options: AlertWorkerOptions): Promise<RunningAlertWorker> {
+  const connection = createWorkerConnection(options.redis, options.watch);
+  const worker = new Worker(queueKeyName(QUEUE_NAMES.alerts, connection), processorOf(options.deps, options.logger), {
+    connection,
+    prefix: options.redis.prefix,
+    concurrency: ALERT_CONCURRENCY,
+  });
+  worker.on('error', (err) => options.watch.report(err, 'worker'));
+  await worker.waitUntilReady();
+  return {
+    async close() {
+      // Why force while Redis is away: a delivery in flight cannot record its outcome anyway (see worker-shutdown.ts).
+      if (!options.watch.isUp()) connection.disconnect();
+      await worker.close(!options.watch.isUp()).catch(() => undefined);
+      await closeConnection(connection);
+    },
+  };
+}
