@@ -50,7 +50,14 @@ export function jobOptions(id: string, jobs: JobQueueSettings): JobsOptions {
   };
 }
 
-/** Adds `specs` as jobs of the existing run `runId` (job total first, then the jobs). */
+/**
+ * Chunk sizes: the first chunk small, so that workers already running (`sync --work`, worker
+ * processes) start writing within a round trip or two of the guard passing, instead of after
+ * the whole plan is in the queue; later chunks at `chunkSize` (fewer, larger addBulk calls).
+ */
+export const FIRST_CHUNK = 50;
+
+/** Adds `specs` as jobs of the existing run `runId` (per chunk: key index and job ids first, then the jobs; the total last). */
 async function addRunJobs(
   specs: readonly JobSpec[],
   runId: string,
@@ -60,12 +67,13 @@ async function addRunJobs(
 ): Promise<string[]> {
   const { store, writes } = options;
   const jobIds = specs.map((spec) => spec.id);
-  const touches = store.redis.pipeline();
-  for (const spec of specs) for (const key of spec.touches) store.keyIndex.addTouch(touches, { chatbot, key, runId, jobId: spec.id, at });
-  if (specs.length > 0) await touches.exec();
   const chunk = Math.max(1, options.chunkSize ?? 500);
-  for (let i = 0; i < specs.length; i += chunk) {
-    const part = specs.slice(i, i + chunk);
+  for (let i = 0; i < specs.length;) {
+    const part = specs.slice(i, i + (i === 0 ? Math.min(FIRST_CHUNK, chunk) : chunk));
+    i += part.length;
+    const touches = store.redis.pipeline();
+    for (const spec of part) for (const key of spec.touches) store.keyIndex.addTouch(touches, { chatbot, key, runId, jobId: spec.id, at });
+    await touches.exec();
     await store.runs.addRunJobs(
       runId,
       part.map((spec) => spec.id),
