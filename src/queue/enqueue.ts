@@ -12,7 +12,7 @@ import type { Plan } from '../domain/plan.js';
 import type { Store } from '../store/store.js';
 import type { NewRun } from '../store/run-types.js';
 import { BACKOFF_TYPE } from './backoff.js';
-import { jobSpecsOf, perChatbotJobSpecs, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
+import { jobSpecs, perChatbotJobSpecs, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
 
 /** Retention: a count of jobs to keep, `true` (remove at once) or `false` (keep all). */
 export type Retention = boolean | number | { count: number } | { age: number; count?: number };
@@ -50,20 +50,38 @@ export function jobOptions(id: string, jobs: JobQueueSettings): JobsOptions {
   };
 }
 
-/** Adds `specs` as jobs of the existing run `runId` (job total first, then the jobs). */
-async function addRunJobs(
-  specs: readonly JobSpec[],
-  runId: string,
-  chatbot: string,
-  options: EnqueueOptions,
-  at: number,
-): Promise<string[]> {
+/**
+ * Chunk sizes: the first chunk small, so that workers already running (`sync --work`, worker
+ * processes) start writing within a round trip or two of the guard passing, instead of after
+ * the whole plan is in the queue; later chunks at `chunkSize` (fewer, larger addBulk calls).
+ */
+export const FIRST_CHUNK = 50;
+
+/** `specs` in chunks: the first FIRST_CHUNK (at most `size`), then `size` each. */
+function* chunksOf(specs: Iterable<JobSpec>, size: number): Generator<JobSpec[]> {
+  let part: JobSpec[] = [];
+  let limit = Math.min(FIRST_CHUNK, size);
+  for (const spec of specs) {
+    part.push(spec);
+    if (part.length >= limit) {
+      yield part;
+      part = [];
+      limit = size;
+    }
+  }
+  if (part.length > 0) yield part;
+}
+
+/**
+ * Adds `specs` as jobs of the existing run `runId` (per chunk: key index and job ids first, then
+ * the jobs; the total last, once every job is in). Returns how many jobs were added.
+ */
+async function addRunJobs(specs: Iterable<JobSpec>, runId: string, chatbot: string, options: EnqueueOptions, at: number): Promise<number> {
   const { store, writes } = options;
-  const jobIds = specs.map((spec) => spec.id);
-  await store.keyIndex.recordTouches(specs.flatMap((spec) => spec.touches.map((key) => ({ chatbot, key, runId, jobId: spec.id, at }))));
-  const chunk = Math.max(1, options.chunkSize ?? 500);
-  for (let i = 0; i < specs.length; i += chunk) {
-    const part = specs.slice(i, i + chunk);
+  let added = 0;
+  for (const part of chunksOf(specs, Math.max(1, options.chunkSize ?? 500))) {
+    added += part.length;
+    await store.keyIndex.recordTouches(part.flatMap((spec) => spec.touches.map((key) => ({ chatbot, key, runId, jobId: spec.id, at }))));
     await store.runs.addRunJobs(
       runId,
       chatbot,
@@ -71,8 +89,8 @@ async function addRunJobs(
     );
     await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, options.jobs) })));
   }
-  await store.runs.sealRun(runId, chatbot, specs.length, Date.now());
-  return jobIds;
+  await store.runs.sealRun(runId, chatbot, added, Date.now());
+  return added;
 }
 
 /**
@@ -80,8 +98,7 @@ async function addRunJobs(
  * summary and rejected rows). A plan without jobs marks the run done. Returns the job count.
  */
 export async function enqueueRunJobs(plan: Plan, runId: string, options: EnqueueOptions, now: number = Date.now()): Promise<number> {
-  const specs = jobSpecsOf(plan, runId, options.jobs.deleteBatchSize);
-  return (await addRunJobs(specs, runId, plan.chatbot, options, now)).length;
+  return await addRunJobs(jobSpecs(plan, runId, options.jobs.deleteBatchSize), runId, plan.chatbot, options, now);
 }
 
 /**
@@ -96,5 +113,6 @@ export async function enqueuePerChatbot<P extends { serialNumber: string }>(
 ): Promise<EnqueuedRun> {
   const specs = perChatbotJobSpecs(kind, payloads, run.id);
   await options.store.runs.createRun({ ...run, status: 'enqueuing' });
-  return { runId: run.id, jobIds: await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt) };
+  await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt);
+  return { runId: run.id, jobIds: specs.map((spec) => spec.id) };
 }

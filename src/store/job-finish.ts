@@ -8,73 +8,100 @@
  * a different outcome (failed, then retried from the dashboard and created) moves the count.
  * `retried` rises by the attempts beyond the first, taking the highest attempt number seen.
  */
-import type { RedisClient } from './redis-client.js';
 import type { LedgerEntry } from '../domain/ledger-entry.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
 import { NEWER_WRITER_LUA, encodeLedgerEntry } from './ledger.js';
 import { luaScript, runLua } from './lua.js';
 import { BEAT_LEASE_LUA, NOW_LUA, SETTLE_RUN_LUA } from './run-lua.js';
+import { groupCommit } from './group-commit.js';
+import type { RedisClient } from './redis-client.js';
 import type { JobOutcome } from './run-types.js';
 import type { RunStore } from './runs.js';
 
+/**
+ * ARGV: runId, jobs, then per job: jobId, outcome, weight, attempt, now, mode, n and its n items
+ * (key and value, or key alone for deletes). The finishes of several jobs of one run (one chatbot,
+ * one key type; group-commit.ts) in one call, each applied as if alone, in order; the lease beat
+ * and the settling of the run once at the end. Returns {per job how many keys a newer run had
+ * already touched, the run's final status if it ended here (else false)}.
+ */
 const FINISH = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
 local ledgerKey, tombKey, failedKey, runKey, outcomesKey, attemptsKey, claimsKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local jobId, outcome, weight, attempt, now, runId, mode, n = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5], ARGV[6], ARGV[7], tonumber(ARGV[8])
-local function ownClaim(key)
+local runId, jobs = ARGV[1], tonumber(ARGV[2])
+local runExists = redis.call('EXISTS', runKey) == 1
+local function ownClaim(key, jobId)
   local claim = redis.call('HGET', claimsKey, key)
   return claim and string.match(claim, '^([^\\t]*)') == jobId
 end
-local superseded = 0
-local i = 9
-for _ = 1, n do
-  local key = ARGV[i]
-  if newerWriter(ledgerKey, tombKey, key, runId) then
-    superseded = superseded + 1
-  elseif mode == 'write' then
-    redis.call('HSET', ledgerKey, key, ARGV[i + 1])
-    redis.call('HDEL', tombKey, key)
-    redis.call('HDEL', failedKey, key)
-  elseif mode == 'delete' then
-    redis.call('HDEL', ledgerKey, key)
-    redis.call('HSET', tombKey, key, runId)
-    redis.call('HDEL', failedKey, key)
-  elseif mode == 'fail' then
-    redis.call('HSET', failedKey, key, ARGV[i + 1])
+local function applyKeys(jobId, mode, n, i)
+  local superseded = 0
+  for _ = 1, n do
+    local key = ARGV[i]
+    if newerWriter(ledgerKey, tombKey, key, runId) then
+      superseded = superseded + 1
+    elseif mode == 'write' then
+      redis.call('HSET', ledgerKey, key, ARGV[i + 1])
+      redis.call('HDEL', tombKey, key)
+      redis.call('HDEL', failedKey, key)
+    elseif mode == 'delete' then
+      redis.call('HDEL', ledgerKey, key)
+      redis.call('HSET', tombKey, key, runId)
+      redis.call('HDEL', failedKey, key)
+    elseif mode == 'fail' then
+      redis.call('HSET', failedKey, key, ARGV[i + 1])
+    end
+    -- The claim ends with the write; a job that failed for good may have sent its request, so its
+    -- claim stays as 'doubt' and the next writer of the key looks it up first.
+    if ownClaim(key, jobId) then
+      if mode == 'fail' then redis.call('HSET', claimsKey, key, jobId .. '\t0\tdoubt')
+      else redis.call('HDEL', claimsKey, key) end
+    end
+    if mode == 'delete' then i = i + 1 else i = i + 2 end
   end
-  -- The claim ends with the write; a job that failed for good may have sent its request, so its
-  -- claim stays as 'doubt' and the next writer of the key looks it up first.
-  if ownClaim(key) then
-    if mode == 'fail' then redis.call('HSET', claimsKey, key, jobId .. '\t0\tdoubt')
-    else redis.call('HDEL', claimsKey, key) end
+  return superseded, i
+end
+local function countOutcome(jobId, outcome, weight, attempt, now)
+  local previous = redis.call('HGET', outcomesKey, jobId)
+  local current = outcome .. '\t' .. weight
+  if previous ~= current then
+    if previous then
+      local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
+      redis.call('HINCRBY', runKey, 'c:' .. prevOutcome, -tonumber(prevWeight))
+      if prevOutcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', -1) end
+    else
+      redis.call('HINCRBY', runKey, 'j:finished', 1)
+    end
+    redis.call('HSET', outcomesKey, jobId, current)
+    redis.call('HINCRBY', runKey, 'c:' .. outcome, weight)
+    if outcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', 1) end
+    redis.call('HSET', runKey, 'j:progressAt', now)
   end
-  if mode == 'delete' then i = i + 1 else i = i + 2 end
-end
-if redis.call('EXISTS', runKey) == 0 then return {superseded, false} end
-beatLease(leaseKey, runId, nowMs())
-local previous = redis.call('HGET', outcomesKey, jobId)
-local current = outcome .. '\t' .. weight
-if previous ~= current then
-  if previous then
-    local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
-    redis.call('HINCRBY', runKey, 'c:' .. prevOutcome, -tonumber(prevWeight))
-    if prevOutcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', -1) end
-  else
-    redis.call('HINCRBY', runKey, 'j:finished', 1)
+  local seen = tonumber(redis.call('HGET', attemptsKey, jobId) or '1')
+  if attempt > seen then
+    redis.call('HINCRBY', runKey, 'c:retried', attempt - seen)
+    redis.call('HSET', attemptsKey, jobId, attempt)
+  elseif not redis.call('HEXISTS', attemptsKey, jobId) then
+    redis.call('HSET', attemptsKey, jobId, attempt)
   end
-  redis.call('HSET', outcomesKey, jobId, current)
-  redis.call('HINCRBY', runKey, 'c:' .. outcome, weight)
-  if outcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', 1) end
-  redis.call('HSET', runKey, 'j:progressAt', now)
 end
-local seen = tonumber(redis.call('HGET', attemptsKey, jobId) or '1')
-if attempt > seen then
-  redis.call('HINCRBY', runKey, 'c:retried', attempt - seen)
-  redis.call('HSET', attemptsKey, jobId, attempt)
-elseif not redis.call('HEXISTS', attemptsKey, jobId) then
-  redis.call('HSET', attemptsKey, jobId, attempt)
+local replies = {}
+local i = 3
+local lastNow = false
+for j = 1, jobs do
+  local jobId, outcome, weight, attempt, now, mode, n = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4], ARGV[i + 5], tonumber(ARGV[i + 6])
+  replies[j], i = applyKeys(jobId, mode, n, i + 7)
+  if runExists then
+    countOutcome(jobId, outcome, weight, attempt, now)
+    lastNow = now
+  end
 end
-return {superseded, settleRun(runKey, leaseKey, runId, now)}
+local settled = false
+if lastNow then
+  beatLease(leaseKey, runId, nowMs())
+  settled = settleRun(runKey, leaseKey, runId, lastNow)
+end
+return {replies, settled}
 `);
 
 /** A listing key a job failed on for good: remembered until a later write of the key succeeds. */
@@ -111,30 +138,47 @@ export type FinishEffect =
 
 export type JobFinish = FinishBase & FinishEffect;
 
+/** A job's ARGV part of the FINISH script. */
+function finishArgs(finish: JobFinish): Array<string | number> {
+  const items: string[] = [];
+  if (finish.mode === 'write') for (const w of finish.writes) items.push(w.key, encodeLedgerEntry(w.entry));
+  if (finish.mode === 'delete') items.push(...finish.keys);
+  if (finish.mode === 'fail') for (const f of finish.failures) items.push(f.key, JSON.stringify(f));
+  const count =
+    finish.mode === 'write'
+      ? finish.writes.length
+      : finish.mode === 'delete'
+        ? finish.keys.length
+        : finish.mode === 'fail'
+          ? finish.failures.length
+          : 0;
+  return [finish.jobId, finish.outcome, finish.weight, finish.attempt, finish.now, finish.mode, count, ...items];
+}
+
 export class JobFinishStore {
+  private readonly batches = groupCommit<JobFinish, number>();
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
     private readonly runs: Pick<RunStore, 'closeOpen'>,
   ) {}
 
-  /** Applies a job's final outcome atomically; returns how many keys a newer run had already touched. */
+  /**
+   * Applies a job's final outcome atomically; returns how many keys a newer run had already
+   * touched. The finishes of concurrent jobs of one run (one chatbot, one key type) share one
+   * call; each resolves only once that call returned.
+   */
   async finishJob(finish: JobFinish): Promise<number> {
+    const group = `${finish.chatbot}\t${finish.keyType ?? 'MLSNumber'}\t${finish.runId}`;
+    return await this.batches.submit(group, finish, (finishes) => this.finishAll(finishes));
+  }
+
+  private async finishAll(finishes: readonly JobFinish[]): Promise<number[]> {
     const { keys } = this;
+    const finish = finishes[0] as JobFinish;
     const keyType = finish.keyType ?? 'MLSNumber';
-    const items: string[] = [];
-    if (finish.mode === 'write') for (const w of finish.writes) items.push(w.key, encodeLedgerEntry(w.entry));
-    if (finish.mode === 'delete') items.push(...finish.keys);
-    if (finish.mode === 'fail') for (const f of finish.failures) items.push(f.key, JSON.stringify(f));
-    const count =
-      finish.mode === 'write'
-        ? finish.writes.length
-        : finish.mode === 'delete'
-          ? finish.keys.length
-          : finish.mode === 'fail'
-            ? finish.failures.length
-            : 0;
-    const [superseded, settled] = (await runLua(
+    const reply = await runLua(
       this.redis,
       FINISH,
       [
@@ -147,10 +191,14 @@ export class JobFinishStore {
         keys.claims(finish.chatbot, keyType),
         keys.lease(finish.chatbot),
       ],
-      [finish.jobId, finish.outcome, finish.weight, finish.attempt, finish.now, finish.runId, finish.mode, count, ...items],
-    )) as [number, string | null];
-    // The run ended with this job: off the open list (a separate command: see SETTLE_RUN_LUA).
+      [finish.runId, finishes.length, ...finishes.flatMap(finishArgs)],
+    );
+    const [superseded, settled] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [[], null];
+    // The run ended with these jobs: off the open list (a separate command: see SETTLE_RUN_LUA).
     if (typeof settled === 'string') await this.runs.closeOpen(finish.runId);
-    return superseded;
+    return finishes.map((_, i) => {
+      const count: unknown = Array.isArray(superseded) ? superseded[i] : 0;
+      return typeof count === 'number' ? count : 0;
+    });
   }
 }

@@ -22,6 +22,7 @@ import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
 import { NEWER_WRITER_LUA, decodeLedgerEntry } from './ledger.js';
 import { luaScript, runLua } from './lua.js';
+import { groupCommit } from './group-commit.js';
 import { BEAT_LEASE_LUA, NOW_LUA, SERVER_ID_LUA } from './run-lua.js';
 
 /**
@@ -33,26 +34,36 @@ import { BEAT_LEASE_LUA, NOW_LUA, SERVER_ID_LUA } from './run-lua.js';
  */
 export const CLAIM_MS = 5 * 60_000;
 
+/**
+ * ARGV: runId, claimMs, n, then n × (key, jobId): the probes of n jobs of one run (group-commit.ts),
+ * in order, each as if alone; the run, the clock, the lease beat and the server id are read once.
+ */
 const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}
 local ledgerKey, tombKey, claimsKey, runKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local key, runId, jobId, claimMs = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
-local newer = newerWriter(ledgerKey, tombKey, key, runId)
-if newer then return {'superseded', newer} end
+local runId, claimMs, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local run = redis.call('HMGET', runKey, 'status', 'server')
-if run[1] == 'cancelled' then return {'cancelled'} end
 local now = nowMs()
-beatLease(leaseKey, runId, now)
-local doubt = 0
-local claim = redis.call('HGET', claimsKey, key)
-if claim then
-  local holder, expires, state = string.match(claim, '^([^\\t]*)\\t([^\\t]*)\\t?(.*)$')
-  if holder ~= jobId and state ~= 'doubt' and tonumber(expires) > now then return {'claimed', holder, tostring(tonumber(expires) - now)} end
-  if holder ~= jobId or state == 'doubt' then doubt = 1 end
-end
-redis.call('HSET', claimsKey, key, jobId .. '\\t' .. (now + claimMs) .. '\\t')
+local beaten = false
 local restarted = 0
 if (not run[2]) or run[2] ~= serverId() then restarted = 1 end
-return {'ok', redis.call('HGET', ledgerKey, key) or '', doubt, restarted}
+local function probe(key, jobId)
+  local newer = newerWriter(ledgerKey, tombKey, key, runId)
+  if newer then return {'superseded', newer} end
+  if run[1] == 'cancelled' then return {'cancelled'} end
+  if not beaten then beatLease(leaseKey, runId, now); beaten = true end
+  local doubt = 0
+  local claim = redis.call('HGET', claimsKey, key)
+  if claim then
+    local holder, expires, state = string.match(claim, '^([^\\t]*)\\t([^\\t]*)\\t?(.*)$')
+    if holder ~= jobId and state ~= 'doubt' and tonumber(expires) > now then return {'claimed', holder, tostring(tonumber(expires) - now)} end
+    if holder ~= jobId or state == 'doubt' then doubt = 1 end
+  end
+  redis.call('HSET', claimsKey, key, jobId .. '\\t' .. (now + claimMs) .. '\\t')
+  return {'ok', redis.call('HGET', ledgerKey, key) or '', doubt, restarted}
+end
+local replies = {}
+for i = 1, n do replies[i] = probe(ARGV[2 + 2 * i], ARGV[3 + 2 * i]) end
+return replies
 `);
 
 export interface WriteTarget {
@@ -77,33 +88,49 @@ export type PreparedWrite =
       redisRestarted: boolean;
     };
 
+/** One probe's reply → what it decided. */
+function decide(reply: unknown[]): PreparedWrite {
+  const kind = reply[0];
+  if (kind === 'superseded') return { kind, newerRun: String(reply[1]) };
+  if (kind === 'cancelled') return { kind };
+  if (kind === 'claimed') return { kind, byJob: String(reply[1]), retryInMs: Number(reply[2]) };
+  const entryText = String(reply[1] ?? '');
+  const entry = entryText === '' ? undefined : decodeLedgerEntry(entryText);
+  return { kind: 'go', ...(entry ? { entry } : {}), inDoubt: reply[2] === 1, redisRestarted: reply[3] === 1 };
+}
+
 export class WriteClaimStore {
+  private readonly batches = groupCommit<WriteTarget, PreparedWrite>();
+
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
   ) {}
 
-  /** The superseded check, the cancel check, the claim and the ledger entry, in one script. */
+  /**
+   * The superseded check, the cancel check, the claim and the ledger entry, in one script; the
+   * probes of concurrent jobs of one run (one chatbot, one key type) share one call.
+   */
   async prepareWrite(target: WriteTarget, claimMs: number = CLAIM_MS): Promise<PreparedWrite> {
+    const group = `${target.chatbot}\t${target.keyType}\t${target.runId}\t${claimMs}`;
+    return await this.batches.submit(group, target, (targets) => this.probe(targets, claimMs));
+  }
+
+  private async probe(targets: readonly WriteTarget[], claimMs: number): Promise<PreparedWrite[]> {
     const { keys } = this;
+    const first = targets[0] as WriteTarget;
     const reply = (await runLua(
       this.redis,
       PREPARE_WRITE,
       [
-        keys.ledger(target.chatbot, target.keyType),
-        keys.tombstones(target.chatbot, target.keyType),
-        keys.claims(target.chatbot, target.keyType),
-        keys.run(target.chatbot, target.runId),
-        keys.lease(target.chatbot),
+        keys.ledger(first.chatbot, first.keyType),
+        keys.tombstones(first.chatbot, first.keyType),
+        keys.claims(first.chatbot, first.keyType),
+        keys.run(first.chatbot, first.runId),
+        keys.lease(first.chatbot),
       ],
-      [target.key, target.runId, target.jobId, claimMs],
-    )) as unknown[];
-    const kind = reply[0];
-    if (kind === 'superseded') return { kind, newerRun: String(reply[1]) };
-    if (kind === 'cancelled') return { kind };
-    if (kind === 'claimed') return { kind, byJob: String(reply[1]), retryInMs: Number(reply[2]) };
-    const entryText = String(reply[1] ?? '');
-    const entry = entryText === '' ? undefined : decodeLedgerEntry(entryText);
-    return { kind: 'go', ...(entry ? { entry } : {}), inDoubt: reply[2] === 1, redisRestarted: reply[3] === 1 };
+      [first.runId, claimMs, targets.length, ...targets.flatMap((target) => [target.key, target.jobId])],
+    )) as unknown[][];
+    return reply.map(decide);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Workers as real processes (the built CLI): a SIGKILLed worker loses nothing and duplicates
- * nothing once another one picks its jobs up; two processes never exceed the global concurrency;
- * `jobs retry` from the CLI re-runs failed jobs; SIGTERM shuts a worker down cleanly.
+ * nothing once another one picks its jobs up; two, three and eight processes never put more
+ * requests in flight than the global concurrency, and --rate holds across three; `jobs retry`
+ * from the CLI re-runs failed jobs; SIGTERM shuts a worker down cleanly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -47,7 +48,7 @@ function env(b: QueueBench): NodeJS.ProcessEnv {
 }
 
 /** Starts `listing-sync worker` and resolves once it logged that its workers started. */
-async function startWorker(b: QueueBench, args: string[]): Promise<ChildProcess & { output: () => string }> {
+async function startWorker(b: QueueBench, args: string[], startMs = 15_000): Promise<ChildProcess & { output: () => string }> {
   const child = spawn(process.execPath, [BIN, 'worker', '--lock-duration-ms', '1500', '--stalled-interval-ms', '500', ...args], {
     env: env(b),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -58,7 +59,7 @@ async function startWorker(b: QueueBench, args: string[]): Promise<ChildProcess 
     stderr += chunk.toString();
   });
   await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`worker did not start:\n${stderr}`)), 15_000);
+    const timer = setTimeout(() => fail(new Error(`worker did not start:\n${stderr}`)), startMs);
     child.stderr?.on('data', () => {
       if (stderr.includes('workers started')) {
         clearTimeout(timer);
@@ -139,6 +140,54 @@ describe('worker processes', () => {
     expect(workers[0]?.output()).toContain('workers closed');
     passed = true;
   }, 60_000);
+
+  /** `count` worker processes, each allowed more than `global` alone, all under --global-concurrency `global`. */
+  async function sharedLimit(b: QueueBench, count: number, global: number, extra: string[] = []): Promise<void> {
+    const args = ['--concurrency', String(global * 2), '--global-concurrency', String(global), ...extra];
+    // Why started in turns of two: eight Node processes starting at once on a loaded 2-core machine
+    // can take longer than a start-up timeout; a turn only waits for "workers started".
+    for (let i = 0; i < count; i += 2)
+      await Promise.all([startWorker(b, args, 60_000), ...(i + 1 < count ? [startWorker(b, args, 60_000)] : [])]);
+  }
+
+  for (const [count, global, jobs] of [
+    [3, 5, 150],
+    [8, 6, 240],
+  ] as const) {
+    it(`${count} worker processes sharing --global-concurrency ${global}: the service never sees more than ${global} in flight, and they converge`, async () => {
+      bench = await openQueueBench(url, { chatbots: [BOT], faults: { latencyMs: 20 } }, `global${count}`);
+      const feed = feedOf(BOT, 0, jobs);
+      await sharedLimit(bench, count, global);
+      const runId = await bench.enqueue(await bench.plan(BOT, feed));
+      expect(await waitForRun(bench.store, runId, { pollMs: 100 })).toMatchObject({ created: jobs, failed: 0, finishedJobs: jobs });
+      expect(bench.sim.state.maxInFlight()).toBeGreaterThan(1);
+      expect(bench.sim.state.maxInFlight()).toBeLessThanOrEqual(global);
+      expect(bench.sim.state.duplicateCreates(BOT)).toEqual([]);
+      expect(simContent(bench, BOT)).toEqual(feedContent(feed));
+      passed = true;
+    }, 180_000);
+  }
+
+  it('--rate holds across three worker processes: 40 creates at 10/s take at least 3 s, never 21 in one second', async () => {
+    bench = await openQueueBench(url, { chatbots: [BOT] }, 'rate3');
+    const feed = feedOf(BOT, 0, 40);
+    await sharedLimit(bench, 3, 8, ['--rate', '10/s']);
+    const runId = await bench.enqueue(await bench.plan(BOT, feed));
+    expect(await waitForRun(bench.store, runId, { pollMs: 100 })).toMatchObject({ created: 40, failed: 0 });
+    const times = bench.sim.state
+      .calls()
+      .filter((call) => call.endpoint === 'createListing')
+      .map((call) => call.at)
+      .sort((a, b) => a - b);
+    expect(times).toHaveLength(40);
+    // BullMQ's limiter counts fixed windows of 1 s: 40 jobs need 4 windows, so the last starts ≥ 3 s
+    // after the first (less a little: a window opens when the first job of it starts, before its request).
+    expect((times.at(-1) ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(2_800);
+    // Any 1 s (sliding) spans at most two windows: never more than twice the rate, whatever the alignment.
+    for (const [i, at] of times.entries())
+      expect(times.filter((t) => t >= at && t < at + 1000).length, `from create ${i}`).toBeLessThanOrEqual(20);
+    passed = true;
+  }, 120_000);
 
   it('jobs failed shows Code and Message; jobs retry from the CLI succeeds once the cause is fixed', async () => {
     bench = await openQueueBench(url, { chatbots: ['someone-else'] }, 'cliretry');

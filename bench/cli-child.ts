@@ -1,0 +1,94 @@
+/**
+ * Runs the built CLI as a child process the way a user does, for bench:sync: wall time from
+ * spawn to exit, its peak RSS (VmHWM polled from /proc, the last read before exit), and the
+ * Redis commands and round trips it sent (redis-count-preload.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { packageRoot } from './machine.js';
+import type { ClientCounts } from './sync-redis-stats.js';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = packageRoot(HERE);
+
+/** The CLI entry named by package.json `bin.listing-sync` (the built file). */
+export const CLI_BIN = join(
+  ROOT,
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['listing-sync'] ?? '',
+);
+const PRELOAD = join(HERE, 'redis-count-preload.js');
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Spawn → exit. */
+  seconds: number;
+  /** Peak resident set (VmHWM), MiB; 0 when /proc could not be read. */
+  peakRssMiB: number;
+  redis: ClientCounts;
+}
+
+/** VmHWM of a live process in MiB, or undefined once it is gone. */
+async function peakRss(pid: number): Promise<number | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const match = /VmHWM:\s+(\d+) kB/.exec(status);
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Spawned {
+  child: ChildProcess;
+  output(): string;
+}
+
+/** Starts the CLI with `args` and `env` (stdout/stderr collected). */
+export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, preload = false): Spawned {
+  const child = spawn(process.execPath, [...(preload ? ['--import', PRELOAD] : []), CLI_BIN, ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return { child, output: () => text };
+}
+
+/** Runs the CLI to its end, timing it and polling its peak RSS every 20 ms. */
+export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  const countsFile = join(tmpdir(), `bench-redis-counts-${process.pid}-${Date.now()}.json`);
+  const started = performance.now();
+  // e.g. BENCH_CLI_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' profiles the CLI process.
+  const nodeArgs = (process.env.BENCH_CLI_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...nodeArgs, '--import', PRELOAD, CLI_BIN, ...args], {
+    env: { ...env, BENCH_REDIS_COUNTS: countsFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let peak = 0;
+  const poll = setInterval(() => {
+    if (child.pid !== undefined) void peakRss(child.pid).then((mib) => (peak = Math.max(peak, mib ?? 0)));
+  }, 20);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(poll);
+  let redis: ClientCounts = { commands: 0, roundTrips: 0 };
+  try {
+    redis = JSON.parse(readFileSync(countsFile, 'utf8')) as ClientCounts;
+  } catch {
+    // No counts: the process died before its exit hook (reported through `code`).
+  }
+  rmSync(countsFile, { force: true });
+  return { code, stdout, stderr, seconds, peakRssMiB: peak, redis };
+}

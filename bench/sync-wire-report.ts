@@ -1,0 +1,184 @@
+/** bench:sync's console lines and its BENCHMARKS.md section (sync-cli.ts measures, this formats). */
+import type { ProcessesResult } from './sync-processes.js';
+import type { BareResult, CliWorkResult } from './sync-wire.js';
+
+export interface WireRound {
+  load: number;
+  bare: BareResult;
+  cli: CliWorkResult;
+}
+
+export interface WireInfo {
+  command: string;
+  machine: string;
+  date: string;
+  creates: number;
+  concurrency: number;
+  latencyMs: number;
+  rounds: WireRound[];
+  processes: ProcessesResult[];
+  rss?: { listings: number; run: CliWorkResult };
+}
+
+const RSS_LIMIT_MIB = 256;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+const f2 = (n: number): string => n.toFixed(2);
+
+interface RoundFigures {
+  writesRatio: number;
+  idealSeconds: number;
+  wholeRatio: number;
+  /** The bare loop's time for the same creates ÷ the whole command's: "ideal" as this machine allows it. */
+  wholeBareRatio: number;
+  roundTripsPerJob: number;
+  commandsPerJob: number;
+  callsRatio: number;
+  exact: boolean;
+}
+
+function figures(info: WireInfo, round: WireRound): RoundFigures {
+  const { cli } = round;
+  const idealSeconds = info.creates / (info.concurrency / (info.latencyMs / 1000));
+  const jobs = Math.max(1, cli.jobs);
+  return {
+    writesRatio: cli.writesPerSecond / round.bare.perSecond,
+    idealSeconds,
+    wholeRatio: idealSeconds / cli.cli.seconds,
+    wholeBareRatio: round.bare.wallSeconds / cli.cli.seconds,
+    roundTripsPerJob: cli.cli.redis.roundTrips / jobs,
+    commandsPerJob: cli.cli.redis.commands / jobs,
+    callsRatio: cli.calls / cli.minimalCalls,
+    exact: cli.created === info.creates && cli.failed === 0 && cli.duplicateCreates === 0 && cli.listings === info.creates,
+  };
+}
+
+interface Target {
+  name: string;
+  values: number[];
+  pass: (value: number) => boolean;
+  digits?: number;
+}
+
+function targets(info: WireInfo): Target[] {
+  const all = info.rounds.map((round) => figures(info, round));
+  const list: Target[] = [
+    { name: 'writes phase ÷ bare keep-alive loop, same round ≥ 0.95', values: all.map((r) => r.writesRatio), pass: (v) => v >= 0.95 },
+    {
+      name: 'whole command (start to exit) ÷ same-round bare loop ≥ 0.85',
+      values: all.map((r) => r.wholeBareRatio),
+      pass: (v) => v >= 0.85,
+    },
+    { name: 'whole command (start to exit) ÷ ideal ≥ 0.85', values: all.map((r) => r.wholeRatio), pass: (v) => v >= 0.85 },
+    { name: 'Redis round trips per job (whole command) ≤ 2', values: all.map((r) => r.roundTripsPerJob), pass: (v) => v <= 2 },
+    { name: 'service calls ÷ minimal calls = 1.00', values: all.map((r) => r.callsRatio), pass: (v) => Math.abs(v - 1) < 1e-9 },
+    {
+      name: 'run counts exact, 0 failed, 0 duplicate creates',
+      values: all.map((r) => (r.exact ? 1 : 0)),
+      pass: (v) => v === 1,
+      digits: 0,
+    },
+    {
+      name: `service never sees more than ${info.concurrency} in flight`,
+      values: info.rounds.map((r) => r.cli.maxInFlight),
+      pass: (v) => v <= info.concurrency,
+      digits: 0,
+    },
+  ];
+  if (info.rss)
+    list.push({
+      name: `peak RSS of the CLI, ${info.rss.listings} listings migrated ≤ ${RSS_LIMIT_MIB} MiB`,
+      values: [info.rss.run.cli.peakRssMiB],
+      pass: (v) => v <= RSS_LIMIT_MIB,
+      digits: 0,
+    });
+  return list;
+}
+
+function targetLines(info: WireInfo): Array<{ name: string; median: string; range: string; verdict: string }> {
+  return targets(info).map((t) => {
+    const digits = t.digits ?? 2;
+    const m = median(t.values);
+    const range = `${Math.min(...t.values).toFixed(digits)}–${Math.max(...t.values).toFixed(digits)}`;
+    return { name: t.name, median: m.toFixed(digits), range, verdict: t.pass(m) ? 'PASS' : 'MISS' };
+  });
+}
+
+function roundRows(info: WireInfo): string[] {
+  return info.rounds.map((round, i) => {
+    const r = figures(info, round);
+    const { cli } = round;
+    return `| ${i + 1} | ${f2(round.load)} | ${round.bare.perSecond.toFixed(0)} | ${cli.writesPerSecond.toFixed(0)} | ${f2(r.writesRatio)} | ${f2(round.bare.wallSeconds)} | ${f2(cli.cli.seconds)} (${f2(r.idealSeconds)}) | ${f2(r.wholeBareRatio)} / ${f2(r.wholeRatio)} | ${f2(r.roundTripsPerJob)} / ${f2(r.commandsPerJob)} | ${cli.calls} / ${cli.minimalCalls} | ${cli.maxInFlight} | ${cli.cli.peakRssMiB.toFixed(0)} |`;
+  });
+}
+
+function processRows(info: WireInfo): string[] {
+  return info.processes.map(
+    (p) =>
+      `| ${p.global} | ${p.processes} | ${p.writesPerSecond.toFixed(0)} | ${f2(p.writesPerSecond / p.ideal)} | ${p.maxInFlight} | ${p.listings} / ${p.duplicateCreates} |`,
+  );
+}
+
+export function printWire(info: WireInfo): string {
+  const lines = [`bench:sync — ${info.creates} creates, concurrency ${info.concurrency}, latency ${info.latencyMs} ms`];
+  for (const [i, round] of info.rounds.entries()) {
+    const r = figures(info, round);
+    lines.push(
+      `round ${i + 1} (load ${f2(round.load)}): bare loop ${round.bare.perSecond.toFixed(0)}/s; sync --work writes ${round.cli.writesPerSecond.toFixed(0)}/s = ${f2(r.writesRatio)} of bare; whole ${f2(round.cli.cli.seconds)} s = ${f2(r.wholeBareRatio)} of the bare loop's ${f2(round.bare.wallSeconds)} s, ${f2(r.wholeRatio)} of ideal ${f2(r.idealSeconds)} s; Redis ${f2(r.roundTripsPerJob)} round trips / ${f2(r.commandsPerJob)} cmds per job; calls ${round.cli.calls}/${round.cli.minimalCalls}; max in flight ${round.cli.maxInFlight}; RSS ${round.cli.cli.peakRssMiB.toFixed(0)} MiB`,
+    );
+  }
+  for (const p of info.processes)
+    lines.push(
+      `G=${p.global}, ${p.processes} process(es): ${p.writesPerSecond.toFixed(0)} writes/s (${f2(p.writesPerSecond / p.ideal)} of ${p.ideal}/s), max in flight ${p.maxInFlight}`,
+    );
+  if (info.rss)
+    lines.push(`${info.rss.listings} listings: peak RSS ${info.rss.run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(info.rss.run.cli.seconds)} s`);
+  lines.push('targets:');
+  for (const t of targetLines(info)) lines.push(`  ${t.verdict}  ${t.name}: median ${t.median}, range ${t.range}`);
+  return lines.join('\n');
+}
+
+export function wireSection(info: WireInfo): string {
+  const idealPerSecond = info.concurrency / (info.latencyMs / 1000);
+  const parts = [
+    `Command: \`${info.command}\`  `,
+    `Machine: ${info.machine}  `,
+    `Date: ${info.date}`,
+    '',
+    `Scenario: ${info.creates} creates into an empty chatbot (a migration), the simulator in the bench process on port 0 with ${info.latencyMs} ms latency, a fresh simulator and Redis prefix per measurement. Each round runs, as separate processes: the bare keep-alive loop (bench/bare-loop.ts: the same ${info.creates} create requests, ${info.concurrency} in flight, one undici Pool, no queue, no Redis), then the built CLI \`listing-sync sync --feed F --chatbot C --work --concurrency ${info.concurrency} --json\` timed from spawn to exit. "Writes phase" is timed by the simulator for both: first create answered → last create answered. Ideal = ${info.creates} ÷ ${idealPerSecond}/s. Redis round trips and commands are counted inside the CLI process (every ioredis connection, BullMQ's included; a pipeline is one round trip; bench/redis-count-preload.ts) over the whole command, divided by jobs. Peak RSS = the CLI's VmHWM.`,
+    '',
+    'Verdicts on the median of the rounds; the range is min–max.',
+    '',
+    '| target | median | range | verdict |',
+    '|---|---:|---:|---|',
+    ...targetLines(info).map((t) => `| ${t.name} | ${t.median} | ${t.range} | ${t.verdict} |`),
+    '',
+    '### Rounds',
+    '',
+    '| round | load 1 min | bare loop writes/s | sync --work writes/s | ÷ bare | bare loop s | whole s (ideal) | whole ÷ bare loop / ÷ ideal | Redis round trips / cmds per job | calls / minimal | max in flight | peak RSS MiB |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...roundRows(info),
+  ];
+  if (info.processes.length > 0)
+    parts.push(
+      '',
+      '### Worker processes',
+      '',
+      `\`listing-sync worker --concurrency G --global-concurrency G\` × N, started first; the CLI \`sync\` (no --work) enqueues ${info.processes[0] === undefined ? '' : ''}the creates; writes/s timed by the simulator (${info.latencyMs} ms latency). Ideal = G ÷ latency.`,
+      '',
+      '| G | processes | writes/s | ÷ ideal | max in flight | listings / duplicate creates |',
+      '|---:|---:|---:|---:|---:|---:|',
+      ...processRows(info),
+    );
+  if (info.rss)
+    parts.push(
+      '',
+      `100k: \`sync --work\` of ${info.rss.listings} creates against a simulator with 0 ms latency (memory, not speed, is measured): peak RSS ${info.rss.run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(info.rss.run.cli.seconds)} s, ${info.rss.run.created} created, ${info.rss.run.failed} failed, calls ${info.rss.run.calls} / minimal ${info.rss.run.minimalCalls}.`,
+    );
+  return parts.join('\n');
+}

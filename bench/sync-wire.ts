@@ -1,0 +1,180 @@
+/**
+ * The measurements of bench:sync, each against a fresh in-process simulator (the service, 20 ms
+ * latency) with the clients as their own processes:
+ * - the bare keep-alive loop (bare-loop.ts): the scenario's creates, `concurrency` in flight;
+ * - the built CLI `sync --work` (start to exit), enqueueing and working in one process;
+ * - the writes phase of both, timed the same way by the simulator: first create answered → last
+ *   create answered, so the ratio compares like with like.
+ */
+import { randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ListingWrite } from '../src/domain/listing.js';
+import { sampleListing } from '../src/sim/sample-listings.js';
+import { startSimulator, type RunningSimulator } from '../src/sim/server.js';
+import { runCli, type CliRun } from './cli-child.js';
+import { writeFeedFile } from './sync-scenario.js';
+
+export const WIRE_CHATBOT = 'bench-wire';
+
+export interface WireScenario {
+  creates: number;
+  concurrency: number;
+  latencyMs: number;
+  feedPath: string;
+  bodiesPath: string;
+}
+
+/** Writes the feed (native JSON) and the bare loop's request bodies for `creates` new listings. */
+export async function prepareWireScenario(creates: number, concurrency: number, latencyMs: number): Promise<WireScenario> {
+  const tag = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+  const feed: ListingWrite[] = Array.from({ length: creates }, (_, i) => sampleListing(i, { SerialNumber: WIRE_CHATBOT }));
+  const feedPath = join(tmpdir(), `bench-wire-${tag}.json`);
+  const bodiesPath = join(tmpdir(), `bench-wire-${tag}-bodies.json`);
+  await writeFeedFile(feedPath, feed);
+  await writeFile(bodiesPath, JSON.stringify(feed));
+  return { creates, concurrency, latencyMs, feedPath, bodiesPath };
+}
+
+export async function removeWireScenario(scenario: WireScenario): Promise<void> {
+  await rm(scenario.feedPath, { force: true });
+  await rm(scenario.bodiesPath, { force: true });
+}
+
+/** A fresh simulator holding the (empty) bench chatbot. */
+export async function wireSimulator(latencyMs: number): Promise<RunningSimulator> {
+  return await startSimulator({ port: 0, host: '127.0.0.1', chatbots: [WIRE_CHATBOT], faults: { latencyMs } });
+}
+
+/** Creates per second between the first and the last create the simulator answered. */
+export function writesPhase(sim: RunningSimulator): { writes: number; seconds: number; perSecond: number } {
+  const times = sim.state
+    .calls()
+    .filter((call) => call.endpoint === 'createListing' || call.endpoint === 'updateListing' || call.endpoint === 'deleteListings')
+    .map((call) => call.at);
+  if (times.length < 2) return { writes: times.length, seconds: 0, perSecond: 0 };
+  const seconds = (Math.max(...times) - Math.min(...times)) / 1000;
+  // Why writes − 1: n answers span n − 1 intervals; the same on both sides of the ratio.
+  return { writes: times.length, seconds, perSecond: (times.length - 1) / seconds };
+}
+
+export interface BareResult {
+  perSecond: number;
+  /** First create answered → last (the writes phase). */
+  seconds: number;
+  /** The loop's own time for all creates, first request sent → last answer read. */
+  wallSeconds: number;
+  failures: number;
+  maxInFlight: number;
+}
+
+const BARE_LOOP = join(fileURLToPath(new URL('.', import.meta.url)), 'bare-loop.js');
+
+/** The bare keep-alive loop as its own process against a fresh simulator. */
+export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
+  const sim = await wireSimulator(scenario.latencyMs);
+  try {
+    const child = spawn(
+      process.execPath,
+      [BARE_LOOP, sim.baseUrl, sim.credentials.secretKey, scenario.bodiesPath, String(scenario.concurrency)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`bare loop exited ${code}`);
+    const own = JSON.parse(out) as { failures: number; seconds: number };
+    const phase = writesPhase(sim);
+    return {
+      perSecond: phase.perSecond,
+      seconds: phase.seconds,
+      wallSeconds: own.seconds,
+      failures: own.failures,
+      maxInFlight: sim.state.maxInFlight(),
+    };
+  } finally {
+    await sim.close();
+  }
+}
+
+export interface CliWorkResult {
+  cli: CliRun;
+  writesPerSecond: number;
+  writesSeconds: number;
+  writes: number;
+  calls: number;
+  minimalCalls: number;
+  maxInFlight: number;
+  listings: number;
+  duplicateCreates: number;
+  /** The run's counts as the CLI printed them (--json). */
+  created: number;
+  failed: number;
+  jobs: number;
+}
+
+/** The env that points the CLI at `sim` and Redis under `prefix`. */
+export function cliEnv(sim: RunningSimulator, redisUrl: string, prefix: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    API_BASE_URL: sim.baseUrl,
+    SITE_URL: sim.siteUrl,
+    API_SECRET_KEY: sim.credentials.secretKey,
+    API_SESSION_KEY: sim.credentials.sessionKey,
+    PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
+    REDIS_URL: redisUrl,
+    LISTING_SYNC_PREFIX: prefix,
+    LOG_LEVEL: 'warn',
+  };
+}
+
+interface PrintedSummary {
+  jobs?: number;
+  result?: { created?: number; failed?: number };
+}
+
+/** `listing-sync sync --work` of the scenario's feed, start to exit, against a fresh simulator. */
+export async function runCliWork(scenario: WireScenario, redisUrl: string, prefix: string): Promise<CliWorkResult> {
+  const sim = await wireSimulator(scenario.latencyMs);
+  try {
+    const args = [
+      'sync',
+      '--chatbot',
+      WIRE_CHATBOT,
+      '--feed',
+      scenario.feedPath,
+      '--work',
+      '--concurrency',
+      String(scenario.concurrency),
+      '--json',
+    ];
+    const cli = await runCli(args, cliEnv(sim, redisUrl, prefix));
+    if (cli.code !== 0) throw new Error(`sync --work exited ${cli.code}:\n${cli.stderr.slice(-2000)}`);
+    const printed = JSON.parse(cli.stdout) as PrintedSummary;
+    const phase = writesPhase(sim);
+    const counts = sim.state.callCounts();
+    const calls = Object.values(counts).reduce((a, b) => a + b, 0);
+    return {
+      cli,
+      writesPerSecond: phase.perSecond,
+      writesSeconds: phase.seconds,
+      writes: phase.writes,
+      calls,
+      // One list page of the empty chatbot, one create per listing.
+      minimalCalls: 1 + scenario.creates,
+      maxInFlight: sim.state.maxInFlight(),
+      listings: sim.state.listings(WIRE_CHATBOT).length,
+      duplicateCreates: sim.state.duplicateCreates(WIRE_CHATBOT).length,
+      created: printed.result?.created ?? -1,
+      failed: printed.result?.failed ?? -1,
+      jobs: printed.jobs ?? -1,
+    };
+  } finally {
+    await sim.close();
+  }
+}
