@@ -116,7 +116,8 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
     },
     async jobCounts() {
       const counts: Record<string, Record<string, number>> = {};
-      for (const queue of [queues.writes, queues.syncRuns, queues.alerts]) counts[queueDisplayName(queue.name)] = await queue.getJobCounts();
+      for (const queue of [queues.writes, queues.syncRuns, queues.alerts])
+        counts[queueDisplayName(queue.name)] = await queue.getJobCounts();
       return counts;
     },
   };
