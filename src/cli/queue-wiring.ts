@@ -218,9 +218,10 @@ export async function startConfiguredWorkers(
   return {
     ...workers,
     async close() {
-      await alerting.close();
       await reconciler.stop();
       await workers.close();
+      // Last: the write workers stop taking jobs as promptly as before, and an alert their last jobs led to may still go out.
+      await alerting.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 /** The alert configurations (webhooks masked) and their last deliveries. */
+import { QUEUE_NAMES } from '../../queue/queues.js';
 import { formatTime, html } from '../html.js';
 import type { AlertConfigView, AlertDeliveryView } from '../types.js';
 import { page, type PageContext } from './layout.js';
@@ -33,7 +34,7 @@ ${
 <td class="num">${d.attempt}</td><td>${d.ok ? html`<span class="ok">delivered</span>` : html`<span class="bad">failed</span> <span class="muted">${d.error ?? ''}</span>`}</td>
 <td class="num">${d.httpStatus ?? ''}</td></tr>`,
       )}</tbody></table>
-<p class="muted small">Failed deliveries are retried with backoff; those that gave up are in the <a href="${ctx.base}/queues/queue/alerts?status=failed">alerts queue</a>.</p>`
+<p class="muted small">Failed deliveries are retried with backoff; those that gave up are in the <a href="${ctx.base}/queues/queue/${encodeURIComponent(QUEUE_NAMES.alerts)}?status=failed">alerts queue</a>.</p>`
 }`;
   return page(ctx, 'Alerts', body);
 }
