@@ -32,6 +32,8 @@ export interface EnqueueOptions {
   jobs: JobQueueSettings;
   /** Jobs per addBulk call (default 500). */
   chunkSize?: number;
+  /** Take the plan's creates and updates out of it as their jobs are built (see job-specs.ts `jobSpecs`). */
+  consume?: boolean;
 }
 
 export interface EnqueuedRun {
@@ -99,7 +101,7 @@ async function addRunJobs(specs: Iterable<JobSpec>, runId: string, chatbot: stri
  * summary and rejected rows). A plan without jobs marks the run done. Returns the job count.
  */
 export async function enqueueRunJobs(plan: Plan, runId: string, options: EnqueueOptions, now: number = Date.now()): Promise<number> {
-  return await addRunJobs(jobSpecs(plan, runId, options.jobs.deleteBatchSize), runId, plan.chatbot, options, now);
+  return await addRunJobs(jobSpecs(plan, runId, options.jobs.deleteBatchSize, options.consume === true), runId, plan.chatbot, options, now);
 }
 
 /**
