@@ -61,6 +61,23 @@ export function writesPhase(sim: RunningSimulator): { writes: number; seconds: n
   return { writes: times.length, seconds, perSecond: (times.length - 1) / seconds };
 }
 
+/**
+ * Samples the simulator's requests in flight every 5 ms; `stop` averages the samples taken in
+ * the writes phase (after the first write was answered, before the last).
+ */
+function sampleWrites(sim: RunningSimulator): { stop(): number } {
+  const samples: Array<[writes: number, inFlight: number]> = [];
+  const timer = setInterval(() => samples.push([sim.state.writeCalls(), sim.state.inFlight()]), 5);
+  return {
+    stop() {
+      clearInterval(timer);
+      const total = sim.state.writeCalls();
+      const phase = samples.filter(([writes]) => writes > 0 && writes < total);
+      return phase.length === 0 ? 0 : phase.reduce((sum, [, inFlight]) => sum + inFlight, 0) / phase.length;
+    },
+  };
+}
+
 export interface BareResult {
   perSecond: number;
   /** First create answered → last (the writes phase). */
@@ -69,6 +86,8 @@ export interface BareResult {
   wallSeconds: number;
   failures: number;
   maxInFlight: number;
+  /** Average requests in flight while the loop ran (sampled every 5 ms) ÷ concurrency. */
+  slotsBusy: number;
 }
 
 const BARE_LOOP = join(fileURLToPath(new URL('.', import.meta.url)), 'bare-loop.js');
@@ -86,7 +105,9 @@ export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
     );
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const sampler = sampleWrites(sim);
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const slotsBusy = sampler.stop() / scenario.concurrency;
     if (code !== 0) throw new Error(`bare loop exited ${code}`);
     const own = JSON.parse(out) as { failures: number; seconds: number };
     const phase = writesPhase(sim);
@@ -96,6 +117,7 @@ export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
       wallSeconds: own.seconds,
       failures: own.failures,
       maxInFlight: sim.state.maxInFlight(),
+      slotsBusy,
     };
   } finally {
     await sim.close();
@@ -110,6 +132,8 @@ export interface CliWorkResult {
   calls: number;
   minimalCalls: number;
   maxInFlight: number;
+  /** Average requests in flight from the first create to the last (sampled every 5 ms) ÷ concurrency. */
+  slotsBusy: number;
   listings: number;
   duplicateCreates: number;
   /** The run's counts as the CLI printed them (--json). */
@@ -139,7 +163,12 @@ interface PrintedSummary {
 }
 
 /** `listing-sync sync --work` of the scenario's feed, start to exit, against a fresh simulator. */
-export async function runCliWork(scenario: WireScenario, redisUrl: string, prefix: string): Promise<CliWorkResult> {
+export async function runCliWork(
+  scenario: WireScenario,
+  redisUrl: string,
+  prefix: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<CliWorkResult> {
   const sim = await wireSimulator(scenario.latencyMs);
   try {
     const args = [
@@ -153,7 +182,9 @@ export async function runCliWork(scenario: WireScenario, redisUrl: string, prefi
       String(scenario.concurrency),
       '--json',
     ];
-    const cli = await runCli(args, cliEnv(sim, redisUrl, prefix));
+    const sampler = sampleWrites(sim);
+    const cli = await runCli(args, { ...cliEnv(sim, redisUrl, prefix), ...extraEnv });
+    const slotsBusy = sampler.stop() / scenario.concurrency;
     if (cli.code !== 0) throw new Error(`sync --work exited ${cli.code}:\n${cli.stderr.slice(-2000)}`);
     const printed = JSON.parse(cli.stdout) as PrintedSummary;
     const phase = writesPhase(sim);
@@ -168,6 +199,7 @@ export async function runCliWork(scenario: WireScenario, redisUrl: string, prefi
       // One list page of the empty chatbot, one create per listing.
       minimalCalls: 1 + scenario.creates,
       maxInFlight: sim.state.maxInFlight(),
+      slotsBusy,
       listings: sim.state.listings(WIRE_CHATBOT).length,
       duplicateCreates: sim.state.duplicateCreates(WIRE_CHATBOT).length,
       created: printed.result?.created ?? -1,

@@ -1,7 +1,8 @@
 /**
- * `npm run bench:sync` (after `npm run build`): the queue's write throughput against the ideal
+ * `node dist/bench/sync.js` (after `npm run build`; `npm run bench:sync` is sync-cli.ts, the
+ * built CLI as a process): the queue's write throughput, in this one process, against the ideal
  * concurrency ÷ latency and against plain undici measured in the same round, service calls
- * against the minimal calls, and Redis commands per job. Writes the "bench:sync" section of
+ * against the minimal calls, and Redis commands per job. Writes the "bench:sync in-process" section of
  * BENCHMARKS.md. Needs a Redis at REDIS_URL (default redis://127.0.0.1:6379); everything it
  * writes there is under a fresh prefix and removed at the end.
  *
@@ -104,8 +105,8 @@ async function main(): Promise<void> {
   process.stdout.write(`${printable(info)}\n`);
   if (options.write) {
     const path = join(packageRoot(fileURLToPath(new URL('.', import.meta.url))), 'BENCHMARKS.md');
-    await writeBenchmarkSection(path, 'bench:sync', sectionBody(info));
-    process.stdout.write(`wrote the bench:sync section of ${path}\n`);
+    await writeBenchmarkSection(path, 'bench:sync in-process', sectionBody(info));
+    process.stdout.write(`wrote the bench:sync in-process section of ${path}\n`);
   }
 }
 

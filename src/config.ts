@@ -226,7 +226,7 @@ const settingsSchema = z.object({
   LISTING_SYNC_TIMEOUT_CONNECT_MS: intSetting(1, 3_600_000).default(5000),
   LISTING_SYNC_TIMEOUT_HEADERS_MS: intSetting(1, 3_600_000).default(30_000),
   LISTING_SYNC_TIMEOUT_BODY_MS: intSetting(1, 3_600_000).default(30_000),
-  LISTING_SYNC_CONNECTIONS: intSetting(1, 1024).default(16),
+  LISTING_SYNC_CONNECTIONS: intSetting(1, 1024).optional(),
   // Why caps: a feed server that pages or streams forever must not keep a sync busy for hours.
   LISTING_SYNC_FEED_MAX_PAGES: intSetting(1, 100_000_000).default(10_000),
   LISTING_SYNC_FEED_MAX_BYTES: intSetting(1, Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
@@ -340,6 +340,9 @@ export function resolveConfig(input: ConfigInput): Config {
   return toConfig(parsed.data);
 }
 
+/** Keep-alive connections to the service per process when LISTING_SYNC_CONNECTIONS is unset (and --concurrency is not larger). */
+const DEFAULT_CONNECTIONS = 16;
+
 function toConfig(s: z.infer<typeof settingsSchema>): Config {
   const retryOverride: RetryTableOverride = {};
   if (s.LISTING_SYNC_RETRY_ENVELOPE_CODES !== undefined) retryOverride.envelopeCodes = s.LISTING_SYNC_RETRY_ENVELOPE_CODES;
@@ -355,7 +358,9 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
         headersMs: s.LISTING_SYNC_TIMEOUT_HEADERS_MS,
         bodyMs: s.LISTING_SYNC_TIMEOUT_BODY_MS,
       },
-      connections: s.LISTING_SYNC_CONNECTIONS,
+      // Why at least the concurrency: undici queues requests beyond its connections, so a worker
+      // with --concurrency 64 and 16 connections had 16 requests in flight, not 64 (bench:sync).
+      connections: s.LISTING_SYNC_CONNECTIONS ?? Math.max(DEFAULT_CONNECTIONS, s.LISTING_SYNC_CONCURRENCY),
       retryOverride,
       retryTable: mergeRetryTable(DEFAULT_RETRY_TABLE, retryOverride),
     },

@@ -168,7 +168,7 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
     retryTable: config.api.retryTable,
     lease: syncLease(ctx.store, ctx.queues.writes),
     stores: syncStores(ctx.store),
-    enqueuer: { enqueue: (plan, runId) => enqueueRunJobs(plan, runId, enqueue) },
+    enqueuer: { enqueue: (plan, runId, how) => enqueueRunJobs(plan, runId, { ...enqueue, consume: how?.consume === true }) },
     logger,
     now: () => Date.now(),
     newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),

@@ -35,6 +35,15 @@ function deleteBatches(
   return batches;
 }
 
+/**
+ * Takes the items out of `items` in order, one at a time (the array ends empty). Why reverse and
+ * pop: `shift` moves every remaining element (6 s for 100k items here), `pop` moves none.
+ */
+function* drain<T>(items: T[]): Generator<T> {
+  items.reverse();
+  for (let item = items.pop(); item !== undefined; item = items.pop()) yield item;
+}
+
 /** The jobs a plan becomes, creates first, then updates, then delete batches. */
 export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): JobSpec[] {
   return [...jobSpecs(plan, runId, deleteBatchSize)];
@@ -44,10 +53,11 @@ export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): 
  * The jobs of `plan` one at a time, in `jobSpecsOf`'s order. Why a generator: each job's data is
  * a copy of its listing; built chunk by chunk as they are enqueued, a migration of 100k listings
  * never holds a second copy of every listing beside the plan (bench:sync measures the peak RSS).
+ * With `consume`, each create and update leaves the plan as its job is built.
  */
-export function* jobSpecs(plan: Plan, runId: string, deleteBatchSize: number): Generator<JobSpec> {
+export function* jobSpecs(plan: Plan, runId: string, deleteBatchSize: number, consume = false): Generator<JobSpec> {
   const { chatbot, keyType } = plan;
-  for (const create of plan.creates) {
+  for (const create of consume ? drain(plan.creates) : plan.creates) {
     const data: CreateListingData = {
       runId,
       chatbot,
@@ -63,7 +73,7 @@ export function* jobSpecs(plan: Plan, runId: string, deleteBatchSize: number): G
       touches: [create.key],
     };
   }
-  for (const update of plan.updates) {
+  for (const update of consume ? drain(plan.updates) : plan.updates) {
     const data: UpdateListingData = {
       runId,
       chatbot,

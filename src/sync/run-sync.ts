@@ -48,8 +48,11 @@ export interface SyncStores {
 }
 
 export interface SyncEnqueuer {
-  /** Enqueues the plan's jobs for a run; returns how many jobs were added. */
-  enqueue(plan: Plan, runId: string): Promise<number>;
+  /**
+   * Enqueues the plan's jobs for a run; returns how many jobs were added. With `consume`, the
+   * plan's creates and updates are handed over as they are enqueued (the arrays end empty).
+   */
+  enqueue(plan: Plan, runId: string, options?: { consume: boolean }): Promise<number>;
 }
 
 export interface SyncProgress {
@@ -71,6 +74,13 @@ export interface SyncDeps {
   signal?: AbortSignal;
   /** Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES); open-feed.ts DEFAULT_FEED_LIMITS when absent. */
   feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
+  /**
+   * The caller needs no plan once it is enqueued (no --report): its creates and updates leave
+   * memory chunk by chunk as they go into the queue, and the outcome's plan ends without them.
+   * Why: they hold every listing (~1 KB each); a 100k-listing migration kept ~100 MiB alive
+   * through the enqueue, and V8 let the heap grow to a multiple of it (bench:sync, peak RSS).
+   */
+  consumePlan?: boolean;
   /** One sync per chatbot: without it (tests of the planning alone) nothing is held. */
   lease?: SyncLease;
   /**
@@ -267,7 +277,7 @@ async function syncAs(
   await deps.stores.saveRun(outcome);
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
   summary.plan.adopted = adopt.length;
-  summary.jobs = await deps.enqueuer.enqueue(plan, runId);
+  summary.jobs = await deps.enqueuer.enqueue(plan, runId, { consume: deps.consumePlan === true });
   deps.logger.info({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');
   return await finish(true);
 }

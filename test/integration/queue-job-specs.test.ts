@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/api/retry.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
-import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, jobSpecsOf, perChatbotJobSpecs } from '../../src/queue/job-specs.js';
+import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, jobSpecs, jobSpecsOf, perChatbotJobSpecs } from '../../src/queue/job-specs.js';
 import { ApiError } from '../../src/api/errors.js';
 import { listingHash } from '../../src/domain/hash.js';
 import type { Plan } from '../../src/domain/plan.js';
@@ -44,6 +44,14 @@ describe('plan → job specs', () => {
     expect(new Set(specs.map((s) => s.id)).size).toBe(specs.length);
     expect(jobSpecsOf(plan, 'run-0000000001-ab', 2).map((s) => s.id)).toEqual(specs.map((s) => s.id));
     expect(jobSpecsOf(plan, 'run-0000000002-ab', 2).map((s) => s.id)).not.toEqual(specs.map((s) => s.id));
+  });
+
+  it('consuming the plan yields the same jobs in the same order and leaves no create or update in it', () => {
+    const copy: Plan = { ...plan, creates: [...plan.creates], updates: [...plan.updates], deletes: [...plan.deletes] };
+    expect([...jobSpecs(copy, 'run-0000000001-ab', 2, true)]).toEqual(specs);
+    expect(copy.creates).toEqual([]);
+    expect(copy.updates).toEqual([]);
+    expect(copy.deletes).toEqual(plan.deletes);
   });
 
   it('carries the exact payload with run, chatbot and key, and batches deletes by key type', () => {

@@ -13,6 +13,12 @@ function configError(run: () => unknown): { code: string; message: string } {
 }
 
 describe('resolveConfig', () => {
+  it('opens as many connections to the service as --concurrency when that is more than 16, unless LISTING_SYNC_CONNECTIONS says', () => {
+    expect(resolveConfig({ env: {}, flags: { concurrency: '64' } }).api.connections).toBe(64);
+    expect(resolveConfig({ env: { LISTING_SYNC_CONCURRENCY: '4' } }).api.connections).toBe(16);
+    expect(resolveConfig({ env: { LISTING_SYNC_CONNECTIONS: '8' }, flags: { concurrency: '64' } }).api.connections).toBe(8);
+  });
+
   it('fills every default from an empty env', () => {
     const config = resolveConfig({ env: {} });
     expect(config.api.baseUrl).toBeUndefined();

@@ -5,15 +5,12 @@
  * --insecure-local, which binds to loopback only. It needs Redis, never the service's keys.
  */
 import type { Command } from 'commander';
-import { createMetrics } from '../../dashboard/metrics.js';
-import { startDashboard } from '../../dashboard/server.js';
 import { isLoopback } from '../../dashboard/security.js';
 import type { DashboardAuth } from '../../dashboard/types.js';
 import type { ConfigFlags } from '../../config.js';
 import { UsageError } from '../../errors.js';
 import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
-import { createDashboardWiring } from '../dashboard-wiring.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { wholeNumber } from '../option-values.js';
@@ -89,6 +86,13 @@ export const registerDashboardCommands: RegisterCommands = (program: Command, ho
       const config = configFromCli(flags, host.io);
       const logger = createCliLogger(config, host.io);
       const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
+      // Why loaded here: express, bull-board and prom-client are ~10 MiB and 0.1 s of start-up
+      // that no other command (`sync --work`, `worker`) should pay for.
+      const [{ createMetrics }, { startDashboard }, { createDashboardWiring }] = await Promise.all([
+        import('../../dashboard/metrics.js'),
+        import('../../dashboard/server.js'),
+        import('../dashboard-wiring.js'),
+      ]);
       const wiring = await createDashboardWiring(config, logger);
       host.io.releases.push('Redis connection', () => wiring.close());
       const dashboard = await startDashboard({
