@@ -5,6 +5,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { Logger } from '../logger.js';
+import { startPeriodicPass } from '../periodic-pass.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_RECONCILE, reconcileRun, type ReconcileOptions } from './reconcile-run.js';
 
@@ -29,12 +30,9 @@ export interface RunningReconciler {
 export function startReconciler(options: ReconcilerOptions): RunningReconciler {
   const { store, writes, logger } = options;
   const intervalMs = options.intervalMs ?? 30_000;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-
-  async function reconcileAll(): Promise<void> {
+  async function reconcileAll(stopped: () => boolean): Promise<void> {
     for (const runId of await store.runs.openRuns()) {
-      if (stopped) return;
+      if (stopped()) return;
       const result = await reconcileRun(store, writes, runId, Date.now(), options.reconcile ?? DEFAULT_RECONCILE);
       if (result.recorded > 0)
         logger.warn(
@@ -44,32 +42,8 @@ export function startReconciler(options: ReconcilerOptions): RunningReconciler {
       if (result.status === 'stuck')
         logger.warn({ runId, remaining: result.remaining }, `run ${runId} is stuck: ${result.remaining} job(s) without progress`);
     }
-    if (!stopped) await options.upkeep?.();
+    if (!stopped()) await options.upkeep?.();
   }
 
-  function pass(): Promise<void> {
-    // Why one pass at a time: a slow pass (a big run inspected) must not overlap the next tick.
-    running ??= reconcileAll()
-      .catch((err: unknown) =>
-        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'reconciler pass failed; trying again at the next interval'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  }
-
-  const timer = setInterval(() => void pass(), intervalMs);
-  timer.unref();
-  const first = setTimeout(() => void pass(), Math.min(intervalMs, 1000));
-  first.unref();
-  return {
-    pass,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      clearTimeout(first);
-      await running;
-    },
-  };
+  return startPeriodicPass(reconcileAll, intervalMs, logger, 'reconciler pass failed; trying again at the next interval');
 }

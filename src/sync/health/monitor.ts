@@ -5,6 +5,7 @@
  * is announced once (job id) and stored once (compare-and-set).
  */
 import type { Logger } from '../../logger.js';
+import { startPeriodicPass } from '../../periodic-pass.js';
 import { evaluateChatbot, type HealthDeps } from './evaluate.js';
 
 export interface RunningHealthMonitor {
@@ -25,31 +26,10 @@ export async function evaluateAll(deps: HealthDeps, isStopped: () => boolean = (
 }
 
 export function startHealthMonitor(deps: HealthDeps, intervalMs: number, logger: Logger): RunningHealthMonitor {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  function pass(): Promise<void> {
-    // Why one pass at a time: a slow pass (Redis slow, many chatbots) must not overlap the next tick.
-    running ??= evaluateAll(deps, () => stopped)
-      .then(() => undefined)
-      .catch((err: unknown) =>
-        logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'health check failed; trying again at the next interval'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  }
-  const timer = setInterval(() => void pass(), intervalMs);
-  timer.unref();
-  const first = setTimeout(() => void pass(), Math.min(intervalMs, 1000));
-  first.unref();
-  return {
-    pass,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      clearTimeout(first);
-      await running;
-    },
-  };
+  return startPeriodicPass(
+    (isStopped) => evaluateAll(deps, isStopped),
+    intervalMs,
+    logger,
+    'health check failed; trying again at the next interval',
+  );
 }
