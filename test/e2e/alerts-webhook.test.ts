@@ -10,7 +10,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { simEnv, startTestSim } from '../helpers/sim.js';
+import { cliEnv, startTestSim } from '../helpers/sim.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { CLI_ENTRY, jsonOf, runCli } from './run-cli.js';
 
@@ -49,15 +49,7 @@ async function setup(): Promise<{ s: RunningSimulator; r: WebhookReceiver; env: 
   const r = await startWebhookReceiver();
   sim = s;
   receiver = r;
-  const env = {
-    ...simEnv(s),
-    REDIS_URL: redisUrl,
-    LISTING_SYNC_PREFIX: prefix,
-    LISTING_SYNC_BACKOFF_MS: '5',
-    LISTING_SYNC_BACKOFF_MAX_MS: '50',
-    LOG_LEVEL: 'warn',
-  };
-  return { s, r, env };
+  return { s, r, env: cliEnv(s, redisUrl, prefix) };
 }
 
 interface AlertBody {

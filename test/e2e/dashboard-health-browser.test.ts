@@ -13,7 +13,7 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { SKIP_REASON, artifactPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { simEnv, startTestSim } from '../helpers/sim.js';
+import { cliEnv, startTestSim } from '../helpers/sim.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { CLI_ENTRY, jsonOf, runCli } from './run-cli.js';
 
@@ -112,15 +112,7 @@ describe.skipIf(!hasChromium())('health page and charts in a browser', () => {
       listings: { [GOOD]: [0, 1, 2, 3, 4, 5].map((i) => sampleListing(i)), [BAD]: [0, 1, 2, 3, 4, 5].map((i) => sampleListing(i)) },
     });
     receiver = await startWebhookReceiver();
-    const env = {
-      ...simEnv(sim),
-      REDIS_URL: redisUrl,
-      LISTING_SYNC_PREFIX: prefix,
-      LISTING_SYNC_BACKOFF_MS: '5',
-      LISTING_SYNC_BACKOFF_MAX_MS: '50',
-      LISTING_SYNC_ATTEMPTS: '2',
-      LOG_LEVEL: 'warn',
-    };
+    const env = cliEnv(sim, redisUrl, prefix, { LISTING_SYNC_ATTEMPTS: '2' });
     expect((await runCli(['alerts', 'add', 'ops', '--webhook', `${receiver.url}/${HOOK_TOKEN}`, '--format', 'slack'], env)).code).toBe(0);
     const sync = (bot: string, feed: string, ...flags: string[]) =>
       runCli(['sync', '--chatbot', bot, '--feed', feed, '--work', ...flags], env, 40_000);

@@ -29,3 +29,24 @@ export function simEnv(sim: RunningSimulator): Record<string, string> {
     PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
   };
 }
+
+/**
+ * The env of a CLI process (sync, worker…) against `sim` and Redis at `redisUrl` under `prefix`:
+ * fast backoff so retries do not slow a test, warnings only; `extra` wins.
+ */
+export function cliEnv(
+  sim: RunningSimulator,
+  redisUrl: string,
+  prefix: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    ...simEnv(sim),
+    REDIS_URL: redisUrl,
+    LISTING_SYNC_PREFIX: prefix,
+    LISTING_SYNC_BACKOFF_MS: '5',
+    LISTING_SYNC_BACKOFF_MAX_MS: '50',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
