@@ -9,7 +9,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { RequestHandler } from 'express';
-import type { Queues } from '../queue/queues.js';
+import { queueDisplayName, type Queues } from '../queue/queues.js';
 
 export type BoardQueue = Queues['writes'];
 
@@ -18,7 +18,8 @@ export function bullBoardRouter(queues: readonly BoardQueue[], options: { basePa
   const serverAdapter = new ExpressAdapter();
   serverAdapter.setBasePath(`${options.basePath}/queues`);
   createBullBoard({
-    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: options.readOnly })),
+    // The display name drops a Redis Cluster's hash tag ({listing-writes}); URLs keep the queue's name.
+    queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: options.readOnly, displayName: queueDisplayName(queue.name) })),
     serverAdapter,
     options: { uiConfig: { boardTitle: 'listing-sync queues' } },
   });
