@@ -20,6 +20,7 @@ export type KeyLayout = 'single' | 'cluster';
  * | `{p}:ls:retention-lock`               | str  | the process applying retention now (SET NX PX)          |
  * | `{p}:ls:runs`                         | zset | runId scored by startedAt (all chatbots)                |
  * | `{p}:ls:runs:bot:{chatbot}`           | zset | runId scored by startedAt (one chatbot)                 |
+ * | `{p}:ls:run-chatbot`                  | hash | runId → chatbot (cluster layout: where a run's keys are) |
  * | `{p}:ls:run:{runId}`                  | hash | run record fields, `c:{outcome}` counts, `j:*` job tallies |
  * | `{p}:ls:run:{runId}:outcomes`         | hash | jobId → `outcome\tweight` (the job's final outcome)     |
  * | `{p}:ls:run:{runId}:attempts`         | hash | jobId → highest attempt number seen                     |
