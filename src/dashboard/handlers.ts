@@ -140,8 +140,8 @@ export function createHandlers(ctx: HandlerContext) {
   const alerts: Handler = async (req) => {
     const data = ctx.data.healthData;
     if (data === undefined) return notAvailable(req);
-    const { configs, deliveries } = await data.alerts();
-    return htmlPage(200, alertsPage(pageContext(req), configs, deliveries));
+    const { configs, deliveries, queue } = await data.alerts();
+    return htmlPage(200, alertsPage(pageContext(req), configs, deliveries, queue));
   };
 
   const stylesheet: Handler = () =>

@@ -54,7 +54,7 @@ async function chatbotHealth(store: Store, alerts: AlertStore, chatbot: string, 
 /** Why failing chatbots first: the page is read to find trouble. */
 const ORDER = ['failed', 'refused', 'budget', 'stale', 'skipped', 'unknown', 'healthy'];
 
-export function createHealthData(store: Store, alerts: AlertStore, now: () => number = () => Date.now()): HealthData {
+export function createHealthData(store: Store, alerts: AlertStore, alertsQueue: string, now: () => number = () => Date.now()): HealthData {
   return {
     async health() {
       const [tracked, recent] = await Promise.all([alerts.trackedChatbots(), store.runs.listRuns({ limit: RECENT_RUNS })]);
@@ -86,6 +86,7 @@ export function createHealthData(store: Store, alerts: AlertStore, now: () => nu
           ...(config.failedRowsPercent === undefined ? {} : { failedRowsPercent: config.failedRowsPercent }),
         })),
         deliveries,
+        queue: alertsQueue,
       };
     },
   };

@@ -122,7 +122,7 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
     },
   };
   if (prefix === undefined) return data;
-  const healthData = createHealthData(store, new AlertStore(store.redis, prefix));
+  const healthData = createHealthData(store, new AlertStore(store.redis, prefix), queues.alerts.name);
   return {
     ...data,
     callMetrics: () => readCallMetrics(store.redis, prefix),

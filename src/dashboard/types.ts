@@ -209,5 +209,6 @@ export interface HealthData {
   chatbotRuns(chatbot: string, sinceMs: number): Promise<RunListItem[]>;
   /** Final job failures of the chatbot still remembered (one per listing key). */
   failures(chatbot: string): Promise<FailureView[]>;
-  alerts(): Promise<{ configs: AlertConfigView[]; deliveries: AlertDeliveryView[] }>;
+  /** `queue`: the alerts queue's name in bull-board (it carries a hash tag on a Redis Cluster). */
+  alerts(): Promise<{ configs: AlertConfigView[]; deliveries: AlertDeliveryView[]; queue: string }>;
 }

@@ -269,6 +269,10 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     });
     expect(await page(`/search?key=${key}`)).toMatchObject({ status: 200, body: expect.stringContaining(runId) as string });
     expect((await page('/queues/')).status).toBe(200);
+    // The alerts page links bull-board's alerts queue by the name it has on a cluster ({alerts}).
+    const alertsView = await page('/alerts');
+    expect(alertsView.status).toBe(200);
+    expect(alertsView.body).toContain('/queues/queue/%7Balerts%7D?status=failed');
     const api = await page('/queues/api/queues?activeQueue=%7Blisting-writes%7D&status=completed&page=1&jobsPerPage=10');
     expect(api.status).toBe(200);
     expect(api.body).toContain(runId);

@@ -1,5 +1,4 @@
 /** The alert configurations (webhooks masked) and their last deliveries. */
-import { QUEUE_NAMES } from '../../queue/queues.js';
 import { formatTime, html } from '../html.js';
 import type { AlertConfigView, AlertDeliveryView } from '../types.js';
 import { page, type PageContext } from './layout.js';
@@ -8,7 +7,13 @@ function hours(ms: number): string {
   return ms % 3_600_000 === 0 ? `${ms / 3_600_000} h` : `${Math.round(ms / 1000)} s`;
 }
 
-export function alertsPage(ctx: PageContext, configs: readonly AlertConfigView[], deliveries: readonly AlertDeliveryView[]): string {
+/** `queue`: the alerts queue's name as bull-board knows it. */
+export function alertsPage(
+  ctx: PageContext,
+  configs: readonly AlertConfigView[],
+  deliveries: readonly AlertDeliveryView[],
+  queue: string,
+): string {
   const body = html`<h1>Alerts</h1>
 ${
   configs.length === 0
@@ -34,7 +39,7 @@ ${
 <td class="num">${d.attempt}</td><td>${d.ok ? html`<span class="ok">delivered</span>` : html`<span class="bad">failed</span> <span class="muted">${d.error ?? ''}</span>`}</td>
 <td class="num">${d.httpStatus ?? ''}</td></tr>`,
       )}</tbody></table>
-<p class="muted small">Failed deliveries are retried with backoff; those that gave up are in the <a href="${ctx.base}/queues/queue/${encodeURIComponent(QUEUE_NAMES.alerts)}?status=failed">alerts queue</a>.</p>`
+<p class="muted small">Failed deliveries are retried with backoff; those that gave up are in the <a href="${ctx.base}/queues/queue/${encodeURIComponent(queue)}?status=failed">alerts queue</a>.</p>`
 }`;
   return page(ctx, 'Alerts', body);
 }
