@@ -3,7 +3,7 @@
  * Written at enqueue time, so a key shows up even while its job is still waiting.
  */
 import type { StoreKeys } from './keys.js';
-import type { RedisClient } from './redis-client.js';
+import { isCluster, type RedisClient } from './redis-client.js';
 
 export interface KeyTouch {
   chatbot: string;
@@ -23,23 +23,24 @@ export class KeyIndexStore {
   ) {}
 
   /**
-   * Records touches, many at a time. Why a command per touch and not a pipeline: each listing key
-   * has its own index, so on a Redis Cluster the keys are spread over the masters (a pipeline
-   * must stay on one); ioredis still sends them back to back without waiting for replies.
+   * Records touches, many at a time: on one Redis as one pipeline per batch (one round trip, it
+   * runs once per job at enqueue); on a Redis Cluster one command per touch, sent back to back,
+   * because each listing key has its own index, spread over the masters, and a pipeline must
+   * stay on one.
    */
   async recordTouches(touches: readonly KeyTouch[]): Promise<void> {
+    const { redis, keys } = this;
+    const member = (touch: KeyTouch): string => JSON.stringify({ chatbot: touch.chatbot, runId: touch.runId, jobId: touch.jobId });
     for (let i = 0; i < touches.length; i += TOUCH_BATCH) {
-      await Promise.all(
-        touches
-          .slice(i, i + TOUCH_BATCH)
-          .map((touch) =>
-            this.redis.zadd(
-              this.keys.keyIndex(touch.key),
-              touch.at,
-              JSON.stringify({ chatbot: touch.chatbot, runId: touch.runId, jobId: touch.jobId }),
-            ),
-          ),
-      );
+      const batch = touches.slice(i, i + TOUCH_BATCH);
+      if (isCluster(redis)) {
+        await Promise.all(batch.map((touch) => redis.zadd(keys.keyIndex(touch.key), touch.at, member(touch))));
+        continue;
+      }
+      const pipe = redis.pipeline();
+      for (const touch of batch) pipe.zadd(keys.keyIndex(touch.key), touch.at, member(touch));
+      const failed = (await pipe.exec())?.find(([error]) => error !== null)?.[0];
+      if (failed) throw failed;
     }
   }
 

@@ -12,7 +12,7 @@
  * and safe to run from several processes at once.
  */
 import { randomBytes } from 'node:crypto';
-import type { RedisClient } from './redis-client.js';
+import { mastersOf, type RedisClient } from './redis-client.js';
 import { SYNC_KEY_TYPES } from '../domain/listing.js';
 import { compareRunIds, newRunId } from '../domain/job-id.js';
 import type { StoreKeys } from './keys.js';
@@ -98,10 +98,17 @@ async function removeOldRuns(
 
 /** Drops key-index members scored before the cutoff (ZREMRANGEBYSCORE is atomic per key). */
 async function trimKeyIndex(redis: RedisClient, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
-  for await (const batch of scanKeys(redis, startsWithPattern(keys.keyIndex('')))) {
-    // One command per key, sent back to back: each index is its own slot on a Redis Cluster.
-    const removed = await Promise.all(batch.map((key) => redis.zremrangebyscore(key, '-inf', `(${cutoff}`)));
-    for (const count of removed) result.keyIndexEntries += count;
+  // Per master, one pipeline per SCAN batch (one round trip for up to SCAN_BATCH keys): the keys a
+  // master's SCAN lists are its own, so the pipeline can go to it even on a Redis Cluster.
+  for (const server of mastersOf(redis)) {
+    for await (const batch of scanKeys(server, startsWithPattern(keys.keyIndex('')))) {
+      const pipe = server.pipeline();
+      for (const key of batch) pipe.zremrangebyscore(key, '-inf', `(${cutoff}`);
+      for (const [error, removed] of (await pipe.exec()) ?? []) {
+        if (error) throw error;
+        result.keyIndexEntries += Number(removed);
+      }
+    }
   }
 }
 
