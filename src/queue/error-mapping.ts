@@ -79,9 +79,10 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
       const maxMs = ctx.maxRateLimitMs ?? 60_000;
       const waitMs = retryAfterWithin(err, maxMs) ?? Math.min(ctx.defaultRateLimitMs, maxMs);
       await ctx.queue.rateLimit(Math.max(1, waitMs));
-      // Why info, not warn: the service asked for a pause and the whole queue honours it, which is
-      // normal operation (the run's result counts the retries); a warning per 429 buried `sync --work`.
-      ctx.logger.info({ queue: queueDisplayName(ctx.queue.name), waitMs }, 'service rate limit: slowing the whole queue');
+      // Why debug: the service asked for a pause and the whole queue honours it, which is normal
+      // operation (the run's result counts the retries, /metrics the 429s); a line per 429 at the
+      // default level buried `sync --work`'s own output under a dozen JSON lines.
+      ctx.logger.debug({ queue: queueDisplayName(ctx.queue.name), waitMs }, 'service rate limit: slowing the whole queue');
       return { toThrow: Worker.RateLimitError(), final: false };
     }
     case 'retry':

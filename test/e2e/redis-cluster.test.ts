@@ -19,7 +19,7 @@ import { replicationFeedId } from '../../src/sync/replication-ids.js';
 import { stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { hasRedisClusterTools, startRedisCluster, type RedisClusterProcess } from '../helpers/redis-cluster.js';
 import { uniquePrefix } from '../helpers/redis.js';
-import { simEnv, startTestSim } from '../helpers/sim.js';
+import { cliEnv, startTestSim } from '../helpers/sim.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
 
@@ -53,17 +53,8 @@ afterEach(async () => {
 });
 
 function clusterEnv(s: RunningSimulator, prefix: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...simEnv(s),
-    REDIS_CLUSTER_NODES: cluster?.nodes ?? '',
-    // Nothing listens there: a command that used REDIS_URL instead of the cluster would fail.
-    REDIS_URL: 'redis://127.0.0.1:1',
-    LISTING_SYNC_PREFIX: prefix,
-    LISTING_SYNC_BACKOFF_MS: '5',
-    LISTING_SYNC_BACKOFF_MAX_MS: '50',
-    LOG_LEVEL: 'warn',
-    ...extra,
-  };
+  // REDIS_URL where nothing listens: a command that used it instead of the cluster would fail.
+  return cliEnv(s, 'redis://127.0.0.1:1', prefix, { REDIS_CLUSTER_NODES: cluster?.nodes ?? '', ...extra });
 }
 
 async function feedFile(name: string, listings: number, seed: number): Promise<string> {
@@ -73,8 +64,7 @@ async function feedFile(name: string, listings: number, seed: number): Promise<s
 }
 
 function expectClean(run: CliRun | CliProcess): void {
-  const text = 'stdout' in run && typeof run.stdout === 'string' ? `${run.stdout}\n${run.stderr as string}` : '';
-  const both = text !== '' ? text : `${(run as CliProcess).stdout()}\n${(run as CliProcess).stderr()}`;
+  const both = 'child' in run ? `${run.stdout()}\n${run.stderr()}` : `${run.stdout}\n${run.stderr}`;
   expect(both).not.toMatch(/CROSSSLOT|MOVED|slots allocation group/);
   expect(stackTraceLines(both), both).toEqual([]);
 }

@@ -10,7 +10,7 @@ import { afterEach, inject } from 'vitest';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import type { RunningSimulator, SimOptions } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { simEnv, startTestSim } from '../helpers/sim.js';
+import { cliEnv, startTestSim } from '../helpers/sim.js';
 
 export interface SyncBench {
   readonly sim: RunningSimulator;
@@ -37,15 +37,7 @@ export function useSyncBench(name: string): { open(options?: SimOptions): Promis
       const sim = await startTestSim(options);
       const dir = mkdtempSync(join(tmpdir(), `${name}-`));
       current = { sim, prefix, dir };
-      const env = {
-        ...simEnv(sim),
-        REDIS_URL: redisUrl,
-        LISTING_SYNC_PREFIX: prefix,
-        LISTING_SYNC_BACKOFF_MS: '5',
-        LISTING_SYNC_BACKOFF_MAX_MS: '50',
-        LOG_LEVEL: 'warn',
-      };
-      return { sim, env, dir };
+      return { sim, env: cliEnv(sim, redisUrl, prefix), dir };
     },
   };
 }
