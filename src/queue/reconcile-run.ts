@@ -58,12 +58,12 @@ export async function reconcileRun(
 ): Promise<ReconcileResult> {
   const state = await store.runs.runState(runId);
   if (state.status === undefined || state.chatbot === undefined) {
-    await store.runs.forgetOpen(runId);
+    await store.runs.closeOpen(runId);
     return { recorded: 0, remaining: 0 };
   }
   const { chatbot } = state;
   if (state.status === 'planned' || (isFinalStatus(state.status) && state.status !== 'stuck')) {
-    await store.runs.forgetOpen(runId);
+    await store.runs.closeOpen(runId);
     return { status: state.status, recorded: 0, remaining: 0 };
   }
   if (state.status === 'enqueuing' && (await leaseIsLive(store, chatbot, runId, options.staleLeaseMs))) {

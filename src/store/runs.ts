@@ -199,7 +199,7 @@ export class RunStore {
     await tx.exec();
   }
 
-  /** Takes a run that just became final off the open list (see SETTLE_RUN_LUA for why not in the script). */
+  /** Takes a run off the open list: it just became final (see SETTLE_RUN_LUA for why not in the script), or its record is gone. */
   async closeOpen(runId: string): Promise<void> {
     await this.redis.zrem(this.keys.runsOpen(), runId);
   }
@@ -253,11 +253,6 @@ export class RunStore {
   /** Run ids not final yet (oldest first): the reconciler's work list. */
   async openRuns(limit = 1000): Promise<string[]> {
     return await this.redis.zrange(this.keys.runsOpen(), '0', String(limit - 1));
-  }
-
-  /** Takes a run off the open list (a record that no longer exists, or a final one). */
-  async forgetOpen(runId: string): Promise<void> {
-    await this.closeOpen(runId);
   }
 
   /** Fields the reconciler and waiters read: status, counts, last progress time, server id. */
