@@ -11,7 +11,8 @@
  * Errors that are not API errors (a Redis blip inside a processor) are retried: they say nothing
  * about the request, and the attempt budget bounds them.
  */
-import { UnrecoverableError, Worker, type Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
+import { UnrecoverableError, Worker } from './bullmq.js';
 import { API_ERROR_CODES, isRateLimited } from '../api/errors.js';
 import { retryAfterWithin } from '../api/retry.js';
 import { isRetryable, type RetryTable } from '../api/retry-policy.js';

@@ -11,7 +11,8 @@
  *   first and never duplicates.
  * Tests shorten lockDuration/stalledInterval to keep the SIGKILL test quick.
  */
-import { Queue, Worker, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
+import { Queue, Worker } from './bullmq.js';
 import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { Logger } from '../logger.js';
