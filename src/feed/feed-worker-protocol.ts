@@ -1,10 +1,9 @@
 /**
  * The messages between a sync and the importer running in a worker thread (threaded-feed.ts on
- * the sync's side, feed-worker.ts in the worker), and how a feed error crosses the thread
- * boundary: as its code, message and details, rebuilt on the other side with the same class of
- * error, so exit codes and messages are the same as when the feed is read in-thread.
+ * the sync's side, feed-worker.ts in the worker). A feed error crosses as worker-thread.ts
+ * `SentError`, so exit codes and messages are the same as when the feed is read in-thread.
  */
-import { ListingSyncError, UsageError } from '../errors.js';
+import type { SentError } from '../worker-thread.js';
 import type { FeedOptions, FeedRow, FeedStats } from './open-feed.js';
 
 /**
@@ -25,13 +24,6 @@ export interface FeedWorkerData {
   options: FeedOptions;
 }
 
-export interface SentError {
-  code: string;
-  name: string;
-  message: string;
-  details: Record<string, unknown>;
-}
-
 export type FromFeedWorker =
   /** The feed opened (header, format and key column checked). */
   | { type: 'opened'; progress: FeedProgress }
@@ -45,18 +37,4 @@ export type FromFeedWorker =
 /** Sent back for each batch of rows the sync consumed: the worker may send one more. */
 export interface FeedWorkerCredit {
   type: 'credit';
-}
-
-export function sendableError(thrown: unknown): SentError {
-  if (thrown instanceof ListingSyncError)
-    return { code: thrown.code, name: thrown.name, message: thrown.message, details: { ...thrown.details } };
-  const error = thrown instanceof Error ? thrown : new Error(String(thrown));
-  const code = (error as { code?: unknown }).code;
-  return { code: typeof code === 'string' ? code : 'UNKNOWN', name: error.name, message: error.message, details: {} };
-}
-
-export function receivedError(sent: SentError): ListingSyncError {
-  return sent.name === 'UsageError'
-    ? new UsageError(sent.message, sent.details)
-    : new ListingSyncError(sent.code, sent.message, { details: sent.details });
 }

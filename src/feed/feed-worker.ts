@@ -7,12 +7,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import {
   FEED_WORKER_BATCH_ROWS,
   FEED_WORKER_CREDITS,
-  sendableError,
   type FeedWorkerCredit,
   type FeedWorkerData,
   type FromFeedWorker,
 } from './feed-worker-protocol.js';
 import { openFeedInThisThread, type FeedRow } from './open-feed.js';
+import { sendableError } from '../worker-thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('feed-worker runs as a worker thread only');

@@ -7,32 +7,19 @@
  * the thread boundary by structured clone (~1 µs to send, ~2 µs to receive a row), which only
  * pays for itself on large feeds (see openFeed).
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ListingSyncError } from '../errors.js';
 import { feedInterrupted } from './feed-error.js';
 import { displaySource } from './feed-source.js';
-import {
-  receivedError,
-  type FeedProgress,
-  type FeedWorkerCredit,
-  type FeedWorkerData,
-  type FromFeedWorker,
-} from './feed-worker-protocol.js';
+import { type FeedProgress, type FeedWorkerCredit, type FeedWorkerData, type FromFeedWorker } from './feed-worker-protocol.js';
 import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './open-feed.js';
+import { receivedError, startModuleThread } from '../worker-thread.js';
 
-/**
- * Starts the worker module next to this one. Under the test runner this module is TypeScript
- * source; the worker then runs the TypeScript source too, registered through tsx (a dev
- * dependency) by a two-line bootstrap, so tests exercise exactly the code in src/.
- */
+/** Starts the worker module next to this one (feed-worker.ts). */
 function startFeedWorker(workerData: FeedWorkerData): Worker {
   // Why a 16 MiB young generation: the importer's garbage is short-lived; measured at 1M rows
   // as fast as V8's default and ~14 MiB less resident.
-  const resourceLimits = { maxYoungGenerationSizeMb: 16 };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./feed-worker.js', import.meta.url), { workerData, resourceLimits });
-  const source = new URL('./feed-worker.ts', import.meta.url).href;
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
+  return startModuleThread(import.meta.url, './feed-worker.js', workerData, { maxYoungGenerationSizeMb: 16 });
 }
 
 type Waiter = { resolve: () => void };
