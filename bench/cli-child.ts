@@ -1,13 +1,13 @@
 /**
  * Runs the built CLI as a child process the way a user does, for bench:sync: wall time from
  * spawn to exit, its peak RSS (VmHWM polled from /proc, the last read before exit), and the
- * Redis commands and round trips it sent (redis-count-preload.ts).
+ * Redis commands and round trips it sent, every thread's (redis-count-preload.cts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { packageRoot } from './machine.js';
@@ -21,7 +21,7 @@ export const CLI_BIN = join(
   ROOT,
   (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['listing-sync'] ?? '',
 );
-const PRELOAD = join(HERE, 'redis-count-preload.js');
+const PRELOAD = join(HERE, 'redis-count-preload.cjs');
 
 export interface CliRun {
   code: number | null;
@@ -52,7 +52,7 @@ export interface Spawned {
 
 /** Starts the CLI with `args` and `env` (stdout/stderr collected). */
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, preload = false): Spawned {
-  const child = spawn(process.execPath, [...(preload ? ['--import', PRELOAD] : []), CLI_BIN, ...args], {
+  const child = spawn(process.execPath, [...(preload ? ['--require', PRELOAD] : []), CLI_BIN, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -62,13 +62,35 @@ export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, preloa
   return { child, output: () => text };
 }
 
+/**
+ * The counts the CLI's threads wrote at exit (`file` from the main thread, `file.thread-N` from
+ * each worker thread), added up; the files are removed. None: the process died before its exit
+ * hook (reported through the exit code).
+ */
+function takeCounts(file: string): ClientCounts {
+  const total: ClientCounts = { commands: 0, roundTrips: 0 };
+  const dir = dirname(file);
+  for (const name of readdirSync(dir).filter((entry) => entry.startsWith(basename(file)))) {
+    const path = join(dir, name);
+    try {
+      const counts = JSON.parse(readFileSync(path, 'utf8')) as ClientCounts;
+      total.commands += counts.commands;
+      total.roundTrips += counts.roundTrips;
+    } catch {
+      // A file cut short by a dying thread: its counts are lost, the others still add up.
+    }
+    rmSync(path, { force: true });
+  }
+  return total;
+}
+
 /** Runs the CLI to its end, timing it and polling its peak RSS every 20 ms. */
 export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   const countsFile = join(tmpdir(), `bench-redis-counts-${process.pid}-${Date.now()}.json`);
   const started = performance.now();
   // e.g. BENCH_CLI_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' profiles the CLI process.
   const nodeArgs = (process.env.BENCH_CLI_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  const child = spawn(process.execPath, [...nodeArgs, '--import', PRELOAD, CLI_BIN, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, '--require', PRELOAD, CLI_BIN, ...args], {
     env: { ...env, BENCH_REDIS_COUNTS: countsFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -83,12 +105,5 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): P
   const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
   const seconds = (performance.now() - started) / 1000;
   clearInterval(poll);
-  let redis: ClientCounts = { commands: 0, roundTrips: 0 };
-  try {
-    redis = JSON.parse(readFileSync(countsFile, 'utf8')) as ClientCounts;
-  } catch {
-    // No counts: the process died before its exit hook (reported through `code`).
-  }
-  rmSync(countsFile, { force: true });
-  return { code, stdout, stderr, seconds, peakRssMiB: peak, redis };
+  return { code, stdout, stderr, seconds, peakRssMiB: peak, redis: takeCounts(countsFile) };
 }

@@ -7,7 +7,7 @@
  * - client side, by counting in ioredis: the commands this process sent (an EVALSHA counts once)
  *   and the round trips (a pipeline counts once).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 export interface ServerCounts {
   /** Calls per command name (e.g. 'evalsha', 'hget', 'bzpopmin'). */
@@ -46,49 +46,7 @@ export async function connectedClients(redis: Redis): Promise<number> {
   return text.split('\n').filter((line) => line.trim() !== '').length;
 }
 
-export interface ClientCounts {
-  commands: number;
-  roundTrips: number;
-}
-
-interface CountingTarget {
-  sendCommand(this: Redis, command: unknown, stream?: unknown): unknown;
-}
-
-const counts: ClientCounts = { commands: 0, roundTrips: 0 };
-let installed = false;
-
-/**
- * Counts every command any ioredis client of this process sends, from now on (BullMQ's own
- * duplicated connections included: the count sits on the prototype). ioredis queues a
- * pipeline's commands through sendCommand with the pipeline's buffer as `stream`: each new
- * buffer is one round trip.
- */
-export function installClientCounter(): void {
-  if (installed) return;
-  installed = true;
-  const proto = Redis.prototype as unknown as CountingTarget;
-  const original = proto.sendCommand;
-  const pipelines = new WeakSet<object>();
-  proto.sendCommand = function countingSendCommand(this: Redis, command: unknown, stream?: unknown): unknown {
-    counts.commands += 1;
-    if (typeof stream !== 'object' || stream === null) counts.roundTrips += 1;
-    else if (!pipelines.has(stream)) {
-      pipelines.add(stream);
-      counts.roundTrips += 1;
-    }
-    return original.call(this, command, stream);
-  };
-}
-
-/** The client-side counts so far (a copy). */
-export function clientCounts(): ClientCounts {
-  return { ...counts };
-}
-
-export function clientDelta(before: ClientCounts, after: ClientCounts): ClientCounts {
-  return { commands: after.commands - before.commands, roundTrips: after.roundTrips - before.roundTrips };
-}
+export { clientCounts, clientDelta, installClientCounter, type ClientCounts } from './redis-client-counter.cjs';
 
 /** Deletes every key under `prefix` (SCAN, never KEYS); returns how many. */
 export async function cleanPrefix(redis: Redis, prefix: string): Promise<number> {
