@@ -112,7 +112,7 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
     { dryRun: false, trigger: 'demo' },
   );
   say(`demo: listing-sync sync --chatbot ${DEMO_CHATBOT} --feed ${feed} --delete-scope all --work`);
-  const session = await openSyncSession(io, {}, true);
+  const session = await openSyncSession(io, {}, true, true);
   sim.state.setFaults(DEMO_FAULTS);
   const synced = await performSync(io, session, request, { work: true });
   sim.state.setFaults({});

@@ -8,8 +8,16 @@ import type { ApiClient } from '../api/client-contract.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { RunningWorkers, StallSettings } from '../queue/worker.js';
+import { enqueueThreadPays, startEnqueueThread, type EnqueueThread } from '../queue/threaded-enqueue.js';
 import type { CliIo } from './io.js';
-import { createRecordedClient, openQueueContext, startConfiguredWorkers, type QueueContext, type QueueRole } from './queue-wiring.js';
+import {
+  createRecordedClient,
+  jobSettings,
+  openQueueContext,
+  startConfiguredWorkers,
+  type QueueContext,
+  type QueueRole,
+} from './queue-wiring.js';
 
 /** Store and queues over one connection held as `role` says (queue-wiring.ts `QueueRole`). */
 export async function queueContextOnStack(io: CliIo, config: Config, role: QueueRole, logger?: Logger): Promise<QueueContext> {
@@ -37,4 +45,16 @@ export async function workersOnStack(
 ): Promise<RunningWorkers> {
   const workers = await startConfiguredWorkers(config, api, ctx, logger, stall, signal);
   return { ...workers, close: io.releases.push('workers', () => workers.close()) };
+}
+
+/**
+ * A thread that adds the jobs of this process's syncs to the queue (threaded-enqueue.ts), so the
+ * workers of this process keep the event loop; undefined on a one-core machine.
+ */
+export function enqueueThreadOnStack(io: CliIo, config: Config, ctx: QueueContext): EnqueueThread | undefined {
+  if (!enqueueThreadPays()) return undefined;
+  const jobs = jobSettings(config);
+  const thread = startEnqueueThread({ redis: config.redis, jobs }, { store: ctx.store, writes: ctx.queues.writes, jobs });
+  io.releases.push('enqueue thread', () => thread.close());
+  return thread;
 }

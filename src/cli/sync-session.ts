@@ -11,7 +11,8 @@ import type { RunningWorkers } from '../queue/worker.js';
 import { createCliLogger } from './api-wiring.js';
 import { configFromCli } from './config-from-cli.js';
 import type { CliIo } from './io.js';
-import { queueContextOnStack, recordedClientOnStack, workersOnStack } from './on-stack.js';
+import { enqueueThreadOnStack, queueContextOnStack, recordedClientOnStack, workersOnStack } from './on-stack.js';
+import type { EnqueueThread } from '../queue/threaded-enqueue.js';
 import type { QueueContext } from './queue-wiring.js';
 
 export interface SyncSession {
@@ -23,17 +24,24 @@ export interface SyncSession {
   workers?: RunningWorkers;
   /** Aborted by the first SIGINT/SIGTERM. */
   signal: AbortSignal;
+  /**
+   * With `work` and `enqueues`: the thread the enqueue's chunks go to (on-stack.ts
+   * `enqueueThreadOnStack`); closed once the sync's jobs are in, its chunks are added here.
+   */
+  enqueueThread?: EnqueueThread;
 }
 
 /**
- * Opens what a sync needs; with `work` also starts this process's workers. A sync that works or
- * waits (`--work`, `--wait`) runs for long, so its Redis connection carries on through a Redis
- * restart ('session'); a plain enqueue fails fast. Either way Redis down at start is one line.
+ * Opens what a sync needs; with `work` also starts this process's workers, and with `enqueues`
+ * too (a sync, not `runs resume`) the enqueue thread. A sync that works or waits (`--work`,
+ * `--wait`) runs for long, so its Redis connection carries on through a Redis restart
+ * ('session'); a plain enqueue fails fast. Either way Redis down at start is one line.
  */
 export async function openSyncSession(
   io: CliIo,
   flags: ConfigFlags & { json?: boolean; wait?: boolean },
   work: boolean,
+  enqueues = false,
 ): Promise<SyncSession> {
   const config = configFromCli(flags, io);
   requireApiBase(config);
@@ -43,6 +51,10 @@ export async function openSyncSession(
   const ctx = await queueContextOnStack(io, config, work || flags.wait === true ? 'session' : 'producer', logger);
   const api = recordedClientOnStack(io, config, logger, ctx);
   const session: SyncSession = { config, logger, api, ctx, signal: abort.signal };
-  if (work) session.workers = await workersOnStack(io, config, api, ctx, logger, {}, abort.signal);
+  if (!work) return session;
+  // The thread first: it loads and connects on another core while the workers start and the feed is planned.
+  const thread = enqueues ? enqueueThreadOnStack(io, config, ctx) : undefined;
+  if (thread) session.enqueueThread = thread;
+  session.workers = await workersOnStack(io, config, api, ctx, logger, {}, abort.signal);
   return session;
 }

@@ -34,6 +34,17 @@ export interface EnqueueOptions {
   chunkSize?: number;
   /** Take the plan's creates and updates out of it as their jobs are built (see job-specs.ts `jobSpecs`). */
   consume?: boolean;
+  /** Where the chunks go (default: added here, one after another; threaded-enqueue.ts hands them to a thread). */
+  sink?: ChunkSink;
+}
+
+/**
+ * Adds the chunks of a run's jobs. `add` may return before its chunk is in the queue (a thread
+ * adds it); `settle` resolves once every chunk given to `add` is in, or throws why one is not.
+ */
+export interface ChunkSink {
+  add(part: JobSpec[], runId: string, chatbot: string, at: number): Promise<void>;
+  settle(): Promise<void>;
 }
 
 export interface EnqueuedRun {
@@ -68,7 +79,7 @@ export const FIRST_CHUNK = 50;
 export const CHUNK = 100;
 
 /** `specs` in chunks: the first FIRST_CHUNK (at most `size`), then `size` each. */
-function* chunksOf(specs: Iterable<JobSpec>, size: number): Generator<JobSpec[]> {
+export function* chunksOf(specs: Iterable<JobSpec>, size: number): Generator<JobSpec[]> {
   let part: JobSpec[] = [];
   let limit = Math.min(FIRST_CHUNK, size);
   for (const spec of specs) {
@@ -82,25 +93,46 @@ function* chunksOf(specs: Iterable<JobSpec>, size: number): Generator<JobSpec[]>
   if (part.length > 0) yield part;
 }
 
+/** Where the jobs of one chunk go: the store (key index, the run's job list) and the writes queue. */
+export type ChunkTarget = Pick<EnqueueOptions, 'writes' | 'store' | 'jobs'>;
+
 /**
- * Adds `specs` as jobs of the existing run `runId` (per chunk: key index and job ids first, then
- * the jobs; the total last, once every job is in). Returns how many jobs were added.
+ * Adds one chunk of jobs to run `runId`: key index and job ids first, then the jobs, so that a
+ * crash in between leaves ids the reconciler records as lost, never jobs the run does not know.
+ */
+export async function addChunk(part: readonly JobSpec[], runId: string, chatbot: string, target: ChunkTarget, at: number): Promise<void> {
+  const { store, writes, jobs } = target;
+  await store.keyIndex.recordTouches(part.flatMap((spec) => spec.touches.map((key) => ({ chatbot, key, runId, jobId: spec.id, at }))));
+  await store.runs.addRunJobs(
+    runId,
+    chatbot,
+    part.map((spec) => spec.id),
+  );
+  await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, jobs) })));
+}
+
+/**
+ * Adds `specs` as jobs of the existing run `runId`, chunk by chunk (addChunk); the total last,
+ * once every job is in. Returns how many jobs were added.
  */
 async function addRunJobs(specs: Iterable<JobSpec>, runId: string, chatbot: string, options: EnqueueOptions, at: number): Promise<number> {
-  const { store, writes } = options;
+  const sink = options.sink ?? inThisThread(options);
   let added = 0;
   for (const part of chunksOf(specs, Math.max(1, options.chunkSize ?? CHUNK))) {
     added += part.length;
-    await store.keyIndex.recordTouches(part.flatMap((spec) => spec.touches.map((key) => ({ chatbot, key, runId, jobId: spec.id, at }))));
-    await store.runs.addRunJobs(
-      runId,
-      chatbot,
-      part.map((spec) => spec.id),
-    );
-    await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, options.jobs) })));
+    await sink.add(part, runId, chatbot, at);
   }
-  await store.runs.sealRun(runId, chatbot, added, Date.now());
+  await sink.settle();
+  await options.store.runs.sealRun(runId, chatbot, added, Date.now());
   return added;
+}
+
+/** The default sink: each chunk added here, before the next is built. */
+export function inThisThread(target: ChunkTarget): ChunkSink {
+  return {
+    add: (part, runId, chatbot, at) => addChunk(part, runId, chatbot, target, at),
+    settle: () => Promise.resolve(),
+  };
 }
 
 /**

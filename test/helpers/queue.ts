@@ -16,7 +16,7 @@ import type { Plan } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { syncStores } from '../../src/sync/sync-stores.js';
-import { enqueueRunJobs, type JobQueueSettings } from '../../src/queue/enqueue.js';
+import { enqueueRunJobs, type ChunkSink, type JobQueueSettings } from '../../src/queue/enqueue.js';
 import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../src/queue/worker.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
@@ -138,6 +138,8 @@ export interface SyncedRun {
   feed?: { source: string; profile: string; rows: number; rejected: RejectedRow[] };
   /** Default: TEST_JOB_SETTINGS. */
   jobs?: JobQueueSettings;
+  /** Where the chunks go (default: added in this thread). */
+  sink?: ChunkSink;
 }
 
 /** What runSync returns for `plan` when the guard passed (feed stats as `feed` says; the remote read whole). */
@@ -173,7 +175,12 @@ function outcomeOf(plan: Plan, runId: string, feed: SyncedRun['feed']): SyncOutc
 export async function enqueueAsSync(bench: Pick<QueueBench, 'store' | 'queues'>, plan: Plan, run: SyncedRun = {}): Promise<string> {
   const runId = run.runId ?? nextRunId();
   await syncStores(bench.store).saveRun(outcomeOf(plan, runId, run.feed));
-  await enqueueRunJobs(plan, runId, { writes: bench.queues.writes, store: bench.store, jobs: run.jobs ?? TEST_JOB_SETTINGS });
+  await enqueueRunJobs(plan, runId, {
+    writes: bench.queues.writes,
+    store: bench.store,
+    jobs: run.jobs ?? TEST_JOB_SETTINGS,
+    ...(run.sink ? { sink: run.sink } : {}),
+  });
   return runId;
 }
 

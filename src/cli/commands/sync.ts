@@ -67,14 +67,14 @@ export async function performSync(
 ): Promise<ExitCode> {
   const bars = createProgressBars(io, flags.json);
   const deps = {
-    ...syncDeps(session.api, session.ctx, session.config, session.logger),
+    ...syncDeps(session.api, session.ctx, session.config, session.logger, session.enqueueThread?.sink),
     signal: session.signal,
     progress: {
       feed: (_rows: number, bytes: number, total: number | undefined) => bars.update('feed', bytes, total ?? bytes),
       remote: (read: number, total: number) => bars.update('remote', read, total),
     },
   };
-  const outcome = await syncAndReport(deps, request, flags.report);
+  const outcome = await syncAndReport(deps, request, flags.report).finally(() => session.enqueueThread?.close());
   const { summary } = outcome;
   const waiting = (flags.wait === true || flags.work === true) && !request.dryRun && summary.guard.ok;
   if (waiting) {
@@ -117,7 +117,8 @@ async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCod
       : durationMs(flags.waitForLock === true ? DEFAULT_WAIT_FOR_LOCK : flags.waitForLock, '--wait-for-lock');
   const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
   if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
-  const session = await openSyncSession(host.io, flags, flags.work === true && !flags.dryRun);
+  const work = flags.work === true && !flags.dryRun;
+  const session = await openSyncSession(host.io, flags, work, work);
   return await performSync(host.io, session, request, { ...flags, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }
 

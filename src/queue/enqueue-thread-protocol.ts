@@ -1,0 +1,36 @@
+/**
+ * The messages between a sync and the enqueue thread (threaded-enqueue.ts on the sync's side,
+ * enqueue-worker.ts in the thread). The thread only adds chunks of jobs (enqueue.ts `addChunk`);
+ * the sync builds the chunks and seals the run itself, once every chunk is acknowledged.
+ */
+import type { SentError } from '../worker-thread.js';
+import type { RedisSettings } from './connection.js';
+import type { JobQueueSettings } from './enqueue.js';
+import type { JobSpec } from './job-specs.js';
+
+/**
+ * Chunks the sync may send ahead of the thread's acknowledgements. Why 4: the thread always
+ * has the next chunk at hand while the jobs it holds stay a few hundred at most (a 100k-listing
+ * migration must not queue its whole plan in the thread's inbox).
+ */
+export const ENQUEUE_THREAD_WINDOW = 4;
+
+/** What the thread gets at start: where Redis is (secrets included; never logged) and the job settings. */
+export interface EnqueueThreadData {
+  redis: RedisSettings;
+  jobs: JobQueueSettings;
+}
+
+export type ToEnqueueThread =
+  /** Add these jobs to run `runId` (answered by one `added`, in order). */
+  | { type: 'chunk'; runId: string; chatbot: string; at: number; specs: JobSpec[] }
+  /** Close the connection and end. */
+  | { type: 'close' };
+
+export type FromEnqueueThread =
+  /** Connected: chunks sent now are added at once. */
+  | { type: 'ready' }
+  /** One more chunk is in the queue. */
+  | { type: 'added' }
+  /** A chunk failed; the thread adds nothing more. */
+  | { type: 'failed'; error: SentError };

@@ -1,0 +1,80 @@
+/**
+ * The enqueue thread of `sync --work` (src/queue/threaded-enqueue.ts) against a real Redis: what
+ * it adds is exactly what an enqueue in-thread adds, a thread whose Redis never answers leaves
+ * the work to this thread, and a chunk it cannot add fails the enqueue with the reason.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { CREATE_LISTING } from '../../jobs/create-listing.js';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+import { startEnqueueThread, type EnqueueThread } from '../../src/queue/threaded-enqueue.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
+import { enqueueAsSync, feedContent, feedOf, queueBenchPerTest, simContent, TEST_JOB_SETTINGS, type QueueBench } from '../helpers/queue.js';
+
+const BOT = 'bot-thread';
+const openBench = queueBenchPerTest();
+
+function threadFor(bench: QueueBench, redisUrl: string): EnqueueThread {
+  const jobs = TEST_JOB_SETTINGS;
+  return startEnqueueThread(
+    { redis: { url: redisUrl, prefix: bench.prefix }, jobs },
+    { store: bench.store, writes: bench.queues.writes, jobs },
+  );
+}
+
+describe('the enqueue thread', () => {
+  it('adds every chunk once connected: the same jobs, key index and sealed run as in-thread, and the workers converge with no duplicate', async () => {
+    const bench = await openBench({ chatbots: [BOT] });
+    const thread = threadFor(bench, inject('redisUrl'));
+    try {
+      await thread.ready;
+      const feed = feedOf(BOT, 0, 1234);
+      const plan = await bench.plan(BOT, feed);
+      const runId = await enqueueAsSync(bench, plan, { sink: thread.sink });
+      // Sealed only once the thread acknowledged every chunk: all jobs are in when enqueue returns.
+      expect(await bench.queues.writes.getWaitingCount()).toBe(1234);
+      expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 1234 } });
+      expect((await bench.store.keyIndex.touches(feed[1233]?.MLSNumber ?? '', BOT)).map((touch) => touch.runId)).toEqual([runId]);
+
+      await bench.work();
+      expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({ created: 1234, failed: 0, finishedJobs: 1234 });
+      expect(simContent(bench, BOT)).toEqual(feedContent(feed));
+      expect(bench.sim.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('while its own Redis never answers, every chunk is added in this thread and close does not wait for it', async () => {
+    const bench = await openBench({ chatbots: [BOT] });
+    const thread = threadFor(bench, 'redis://127.0.0.1:1');
+    let closed = false;
+    try {
+      const feed = feedOf(BOT, 0, 300);
+      const runId = await enqueueAsSync(bench, await bench.plan(BOT, feed), { sink: thread.sink });
+      expect(await bench.queues.writes.getWaitingCount()).toBe(300);
+      expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 300 } });
+      const closing = Date.now();
+      await thread.close();
+      closed = true;
+      expect(Date.now() - closing).toBeLessThan(2000);
+    } finally {
+      if (!closed) await thread.close();
+    }
+  });
+
+  it('a chunk it cannot add fails the enqueue with the reason, and it takes nothing more', async () => {
+    const bench = await openBench({ chatbots: [BOT] });
+    const thread = threadFor(bench, inject('redisUrl'));
+    try {
+      await thread.ready;
+      const data = { runId: 'run-1', chatbot: BOT, keyType: 'MLSNumber' as const, key: 'k', hash: 'h', listing: sampleListing(0) };
+      const bad = { name: CREATE_LISTING, id: 'not:a:bullmq:id', data, touches: ['k'] };
+      await thread.sink.add([bad], 'run-1', BOT, Date.now());
+      await expect(thread.sink.settle()).rejects.toThrow(/Custom Id cannot contain :/);
+      await expect(thread.sink.add([{ ...bad, id: 'fine-id', touches: [] }], 'run-1', BOT, Date.now())).rejects.toThrow(/Custom Id/);
+      expect(await bench.queues.writes.getWaitingCount()).toBe(0);
+    } finally {
+      await thread.close();
+    }
+  });
+});
