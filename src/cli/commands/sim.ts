@@ -7,8 +7,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { IMAGES_READ_FORMS, SALE_TYPE_READ_FORMS } from '../../sim/read-shape.js';
 import { sampleListing } from '../../sim/sample-listings.js';
-import { startResoSimulator } from '../../sim/reso/server.js';
-import { startSimulator, type SimCredentials, type SimFaults, type SimOptions } from '../../sim/server.js';
+import type { SimCredentials, SimFaults, SimOptions } from '../../sim/server.js';
 import type { ImagesReadForm, SaleTypeReadForm } from '../../sim/types.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
@@ -121,6 +120,11 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
         const options = simOptionsFrom(flags, host.io.env);
         const resoOptions = flags.reso === true ? resoSimOptionsFrom(flags, host.io.env, options.host ?? '127.0.0.1') : undefined;
         const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
+        // Why loaded here: the simulators are the sim command's alone; every other command starts without them.
+        const [{ startSimulator }, { startResoSimulator }] = await Promise.all([
+          import('../../sim/server.js'),
+          import('../../sim/reso/server.js'),
+        ]);
         const sim = await startSimulator(options);
         host.io.releases.push('simulator', () => sim.close());
         host.io.stdout.write(`listing-sync simulator listening on ${sim.baseUrl} (chatbots: ${sim.state.chatbots().join(', ')})\n`);
