@@ -5,9 +5,15 @@
  * so a progress bar is gone before it and a closing log line never lands after it.
  */
 import { coerceError, errorCode } from '../errors.js';
+import { isRedisConnectionError } from '../queue/redis-watch.js';
 import { EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
 
 export type ActionResult = ExitCode | void;
+
+const REDIS_HINT =
+  'check that Redis (REDIS_URL, or every node of REDIS_CLUSTER_NODES) is up, then run the command again; an interrupted sync goes on with `listing-sync runs resume ID --work`';
+
+const firstLine = (text: string): string => text.split('\n')[0] ?? '';
 
 /** What an action came to: its exit code and, when it failed, the line that says why. */
 export interface ActionOutcome {
@@ -24,6 +30,11 @@ export async function runAction(action: () => Promise<ActionResult>): Promise<Ac
   } catch (thrown) {
     const error = coerceError(thrown);
     const code = errorCode(error);
+    // Why before the internal-error line: Redis going away under a command (a cluster master
+    // lost with no replica to take over, a connection closed for good) is an outage, not a bug.
+    if (code === 'UNKNOWN' && isRedisConnectionError(error)) {
+      return { code: EXIT.failed, report: `listing-sync: lost Redis (${firstLine(error.message)}): ${REDIS_HINT}\n` };
+    }
     if (code === 'UNKNOWN' && !(thrown instanceof Error && 'code' in thrown)) {
       return { code: EXIT.failed, report: `listing-sync: internal error: ${error.stack ?? error.message}\n` };
     }

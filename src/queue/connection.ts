@@ -11,7 +11,7 @@
  * close connections it was given. Keys are isolated with BullMQ's `prefix`, never ioredis
  * keyPrefix (BullMQ's Lua scripts build key names themselves and would escape a keyPrefix).
  */
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { ListingSyncError } from '../errors.js';
 import type { RedisClusterTarget } from '../redis-cluster-config.js';
 import { mastersOf, type RedisClient } from '../store/redis-client.js';
@@ -29,16 +29,32 @@ export interface RedisTarget {
   cluster?: RedisClusterTarget;
 }
 
+/** What a cluster client does about a master that stopped answering (ioredis's own names). */
+type FailoverOptions = Pick<ClusterOptions, 'maxRedirections' | 'retryDelayOnFailover' | 'retryDelayOnClusterDown'>;
+
+/**
+ * How a long-lived process rides out a master's failover on a Redis Cluster: a command for the
+ * dead master's slots is sent again every 250 ms, the slot map refreshed each time, for up to a
+ * minute. Why: the replica takes over only after the cluster's node timeout (15 s by default)
+ * and an election; ioredis's defaults (16 tries, 100 ms apart) give up after 1.6 s, and the
+ * command — a job's probe, BullMQ's fetch — failed with "Too many Cluster redirections" in the
+ * middle of a run (test/e2e/redis-cluster-failover.test.ts). A MOVED answer is retried at once
+ * and counts too, which 240 tries leave ample room for.
+ */
+const RIDE_OUT_FAILOVER: FailoverOptions = { maxRedirections: 240, retryDelayOnFailover: 250, retryDelayOnClusterDown: 250 };
+
 /**
  * A client for `target` with `options`. On a cluster the options apply to each node, except the
  * ones that are the cluster's own: its offline queue, ready check, laziness, and the reconnect
- * strategy (clusterRetryStrategy: how long to wait when no node answers).
+ * strategy (clusterRetryStrategy: how long to wait when no node answers); `failover` says how
+ * long a command waits for a failed master's replica (ioredis's default: 1.6 s).
  */
-function newClient(target: RedisTarget, options: RedisOptions): RedisClient {
+function newClient(target: RedisTarget, options: RedisOptions, failover: FailoverOptions = {}): RedisClient {
   const { cluster } = target;
   if (cluster === undefined) return new Redis(target.url, options);
   const { retryStrategy, lazyConnect, enableOfflineQueue, enableReadyCheck, ...perNode } = options;
   return new Cluster(cluster.nodes, {
+    ...failover,
     ...(lazyConnect === undefined ? {} : { lazyConnect }),
     ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
     ...(enableReadyCheck === undefined ? {} : { enableReadyCheck }),
@@ -83,7 +99,7 @@ function quiet(redis: RedisClient, watch: RedisWatch | undefined): RedisClient {
  * also when Redis is down at start). With a watch, outages are logged through it.
  */
 export function createWorkerConnection(target: RedisTarget, watch?: RedisWatch): RedisClient {
-  return quiet(newClient(target, { ...LONG_LIVED }), watch);
+  return quiet(newClient(target, { ...LONG_LIVED }, RIDE_OUT_FAILOVER), watch);
 }
 
 /**
@@ -92,7 +108,7 @@ export function createWorkerConnection(target: RedisTarget, watch?: RedisWatch):
  * connected it waits through outages like a worker's.
  */
 export async function connectSessionConnection(target: RedisTarget, watch?: RedisWatch): Promise<RedisClient> {
-  const redis = newClient(target, { ...LONG_LIVED, lazyConnect: true });
+  const redis = newClient(target, { ...LONG_LIVED, lazyConnect: true }, RIDE_OUT_FAILOVER);
   // Quiet until connected: a refusal at start is reported once, by connectOrExplain, with its cause.
   let refusal: Error | undefined;
   const remember = (err: Error): void => void (refusal ??= err);
@@ -128,10 +144,47 @@ export function createProducerConnection(target: RedisTarget): RedisClient {
   );
 }
 
+/**
+ * `redis.connect()`, rejected when the client ends first. Why: a cluster client that cannot
+ * reach one of the masters while connecting (retry strategy off) ends without ever settling
+ * connect(); a short command then exited with nothing keeping it alive, no line, exit code 13.
+ */
+function connectOrEnd(redis: RedisClient): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onEnd = (): void => reject(new Error('Connection is closed.'));
+    // Why a deadline on a cluster only: a cluster whose state is not ok (a master down with no
+    // replica to take over) passes no error to anyone while ioredis retries its ready check for
+    // ever; a `sync --work` sat silent. One Redis refusing is reported by connect() itself.
+    const timer =
+      redis instanceof Cluster
+        ? setTimeout(
+            () =>
+              reject(
+                new Error(
+                  `the cluster did not report cluster_state:ok within ${CLUSTER_READY_MS / 1000} s (a master down with no replica?)`,
+                ),
+              ),
+            CLUSTER_READY_MS,
+          )
+        : undefined;
+    redis.once('end', onEnd);
+    redis
+      .connect()
+      .then(resolve, reject)
+      .finally(() => {
+        clearTimeout(timer);
+        redis.off('end', onEnd);
+      });
+  });
+}
+
+/** How long a command a user typed waits for a Redis Cluster to be ready before saying it is not. */
+const CLUSTER_READY_MS = 10_000;
+
 /** Connects, or disconnects and throws REDIS_UNAVAILABLE naming the first cause (`cause()`, else what connect threw). */
 async function connectOrExplain(redis: RedisClient, cause: () => Error | undefined = () => undefined): Promise<void> {
   try {
-    await redis.connect();
+    await connectOrEnd(redis);
   } catch (thrown) {
     redis.disconnect();
     const first = cause() ?? thrown;

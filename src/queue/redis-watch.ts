@@ -27,10 +27,12 @@ const CONNECTION_CODES = new Set([
 ]);
 /**
  * Messages ioredis and BullMQ use for the same: a closed connection, an offline queue that is
- * off, a command given up after its retries, a Redis still loading its AOF after a restart.
+ * off, a command given up after its retries, a Redis still loading its AOF after a restart, and
+ * on a Redis Cluster a master gone without a replica taking over in time (ioredis gives up with
+ * "Too many Cluster redirections"; the cluster itself answers CLUSTERDOWN).
  */
 const CONNECTION_MESSAGE =
-  /Connection is closed|Stream isn't writeable|enableOfflineQueue|max retries per request|Reached the max retries|connect ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|^LOADING\b|Redis is loading/i;
+  /Connection is closed|Stream isn't writeable|enableOfflineQueue|max retries per request|Reached the max retries|connect ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|^LOADING\b|Redis is loading|Too many Cluster redirections|^CLUSTERDOWN\b|Failed to refresh slots cache/i;
 
 /**
  * BullMQ's word that a job in flight lost its lock: after an outage longer than the lock duration

@@ -1,8 +1,8 @@
 /**
- * A real Redis Cluster of a test's own: N masters (no replicas) from `redis-server
- * --cluster-enabled yes` on free loopback ports, joined with `redis-cli --cluster create`. The
- * test gets the `REDIS_CLUSTER_NODES` value to hand to the CLI, and stops it (directories
- * removed) when done. Needs `redis-server` and `redis-cli` on PATH (hasRedisClusterTools).
+ * A real Redis Cluster of a test's own: N masters (and optionally replicas of each) from
+ * `redis-server --cluster-enabled yes` on free loopback ports, joined with `redis-cli --cluster
+ * create`. The test gets the `REDIS_CLUSTER_NODES` value to hand to the CLI, can SIGKILL one node
+ * (a master's failure, which its replica takes over), and stops it (directories removed) when done. Needs `redis-server` and `redis-cli` on PATH (hasRedisClusterTools).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +17,8 @@ export interface RedisClusterProcess {
   readonly ports: readonly number[];
   /** A client of the cluster for the test's own checks (the caller disconnects it). */
   client(): Cluster;
+  /** SIGKILLs the node on `port` (no shutdown, no save): a master's failure when it is one. */
+  kill(port: number): Promise<void>;
   /** Stops every node and removes their directories. */
   close(): Promise<void>;
 }
@@ -62,6 +64,9 @@ async function clusterReady(ports: readonly number[], password: string | undefin
       await node.connect();
       const info = String(await node.call('CLUSTER', 'INFO'));
       if (!info.includes('cluster_state:ok')) return false;
+      // A replica that has not synced yet would not take over its master's slots.
+      const replication = await node.info('replication');
+      if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) return false;
     } catch {
       return false;
     } finally {
@@ -74,17 +79,19 @@ async function clusterReady(ports: readonly number[], password: string | undefin
 export interface RedisClusterOptions {
   /** Masters (default 3). */
   masters?: number;
+  /** Replicas of each master (default 0); with one, a killed master's replica takes its slots over. */
+  replicas?: number;
   /** `requirepass` of every node. */
   password?: string;
 }
 
 /** Starts a cluster and waits until every node says cluster_state:ok. */
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisClusterProcess> {
-  const { masters = 3, password } = options;
+  const { masters = 3, replicas = 0, password } = options;
   const auth = password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
   const dir = mkdtempSync(join(tmpdir(), 'ls-cluster-'));
   const ports: number[] = [];
-  for (let i = 0; i < masters; i += 1) ports.push(await clusterPort(new Set(ports)));
+  for (let i = 0; i < masters * (1 + replicas); i += 1) ports.push(await clusterPort(new Set(ports)));
   const children = ports.map((port) =>
     spawn(
       'redis-server',
@@ -107,19 +114,22 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         'no',
         '--maxmemory-policy',
         'noeviction',
+        // Why: a replica's first sync otherwise waits 5 s for more replicas to join it.
+        '--repl-diskless-sync-delay',
+        '0',
         ...auth,
       ],
       { stdio: 'ignore' },
     ),
   );
+  const kill = async (child: ChildProcess | undefined): Promise<void> => {
+    if (child === undefined) return;
+    const gone = exited(child);
+    child.kill('SIGKILL');
+    await gone;
+  };
   const close = async (): Promise<void> => {
-    await Promise.all(
-      children.map(async (child) => {
-        const gone = exited(child);
-        child.kill('SIGKILL');
-        await gone;
-      }),
-    );
+    await Promise.all(children.map(kill));
     rmSync(dir, { recursive: true, force: true });
   };
   try {
@@ -139,7 +149,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         'create',
         ...ports.map((port) => `127.0.0.1:${port}`),
         '--cluster-replicas',
-        '0',
+        String(replicas),
         '--cluster-yes',
       ],
       { encoding: 'utf8' },
@@ -164,6 +174,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         ports.map((port) => ({ host: '127.0.0.1', port })),
         password === undefined ? {} : { redisOptions: { password } },
       ),
+    kill: (port) => kill(children[ports.indexOf(port)]),
     close,
   };
 }

@@ -1,0 +1,152 @@
+/**
+ * `listing-sync sync --work` (the built CLI as a process) on a real Redis Cluster of 3 masters,
+ * each with a replica, while a master fails mid-run (SIGKILL) and its replica takes its slots
+ * over: the chatbot's own master (ledger, claims, lease, run), then the master of the writes
+ * queue. The command finishes by itself, converged, exit 0, without a stack trace; the simulator
+ * saw no listing created twice, and the same feed again plans nothing. And a master down with no
+ * replica to take over: short commands and `sync --work` say so in one line, exit 1, send
+ * nothing (they used to hang, or exit 13 without a word). REDIS_URL points where nothing
+ * listens, so only the cluster can have served the CLI.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Cluster } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writeFeedCsv } from '../../bench/generate-feed.js';
+import type { RunningSimulator } from '../../src/sim/server.js';
+import { storeKeys } from '../../src/store/keys.js';
+import { linesSaying, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
+import { hasRedisClusterTools, startRedisCluster, type RedisClusterProcess } from '../helpers/redis-cluster.js';
+import { uniquePrefix } from '../helpers/redis.js';
+import { cliEnv, startTestSim } from '../helpers/sim.js';
+import { jsonOf, runCli } from './run-cli.js';
+
+const BOT = 'bot-failover';
+const ROWS = 200;
+
+let cluster: RedisClusterProcess | undefined;
+let client: Cluster | undefined;
+let sim: RunningSimulator | undefined;
+let sync: CliProcess | undefined;
+let dir = '';
+
+afterEach(async () => {
+  await sync?.kill();
+  sync = undefined;
+  await sim?.close();
+  sim = undefined;
+  client?.disconnect();
+  client = undefined;
+  await cluster?.close();
+  cluster = undefined;
+  if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  dir = '';
+});
+
+async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The port of the master serving `key`'s slot now. */
+async function masterPortOf(key: string): Promise<number> {
+  if (client === undefined) throw new Error('no cluster');
+  const slot = Number(await client.call('CLUSTER', 'KEYSLOT', key));
+  const shards = (await client.call('CLUSTER', 'SLOTS')) as Array<[number, number, [string, number]]>;
+  const shard = shards.find(([from, to]) => slot >= from && slot <= to);
+  if (shard === undefined) throw new Error(`no master serves slot ${slot}`);
+  return shard[2][1];
+}
+
+interface Summary {
+  plan: { create: number; update: number; delete: number };
+  result?: { created: number; failed: number };
+}
+
+describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through a master failover', () => {
+  const victims = {
+    "the chatbot's master (ledger, claims, lease, run)": (prefix: string) => storeKeys(prefix, 'cluster').ledger(BOT, 'MLSNumber'),
+    "the writes queue's master": (prefix: string) => `${prefix}:{listing-writes}:meta`,
+  };
+  for (const [which, keyOf] of Object.entries(victims)) {
+    it(`${which} SIGKILLed mid-run, its replica promoted: finishes by itself, converged, zero duplicate creates`, async () => {
+      cluster = await startRedisCluster({ masters: 3, replicas: 1 });
+      client = cluster.client();
+      const prefix = uniquePrefix('cluster-failover');
+      const s = await startTestSim({ chatbots: [BOT], faults: { latencyMs: 40 } });
+      sim = s;
+      dir = mkdtempSync(join(tmpdir(), 'ls-failover-'));
+      const feed = join(dir, 'feed.csv');
+      await writeFeedCsv(feed, { listings: ROWS, seed: 11, profile: 'native' });
+      const env = cliEnv(s, 'redis://127.0.0.1:1', prefix, {
+        REDIS_CLUSTER_NODES: cluster.nodes,
+        LISTING_SYNC_CONCURRENCY: '4',
+        LISTING_SYNC_BACKOFF_MS: '5',
+        LISTING_SYNC_BACKOFF_MAX_MS: '50',
+        LOG_LEVEL: 'warn',
+      });
+      sync = startCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env);
+
+      await until(() => s.state.listings(BOT).length >= 30);
+      const victim = await masterPortOf(keyOf(prefix));
+      await cluster.kill(victim);
+      expect(s.state.listings(BOT).length, 'killed mid-run').toBeLessThan(ROWS);
+      // The replica is promoted after the node timeout (2 s): until then the slot has no master.
+      const promoted = Date.now() + 20_000;
+      let now = victim;
+      while (now === victim && Date.now() < promoted) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        now = await masterPortOf(keyOf(prefix)).catch(() => victim);
+      }
+      expect(now, 'the replica took the slot over').not.toBe(victim);
+
+      const code = await sync.exited(90_000);
+      const stderr = sync.stderr();
+      expect(code, stderr).toBe(0);
+      const summary = jsonOf<Summary>({ code: 0, stdout: sync.stdout(), stderr });
+      expect(summary.result).toMatchObject({ created: ROWS, failed: 0 });
+      expect(s.state.listings(BOT)).toHaveLength(ROWS);
+      expect(s.state.duplicateCreates(BOT)).toEqual([]);
+      expect(s.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
+      expect(stderr).not.toMatch(/CROSSSLOT|slots allocation group/);
+      expect(stackTraceLines(stderr), stderr).toEqual([]);
+      // The outage (a line or two), maybe one about locks lost in it: no flood.
+      expect(linesSaying(stderr, /./).length, stderr).toBeLessThanOrEqual(6);
+
+      // Converged: the same feed again plans nothing.
+      const again = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--dry-run', '--json'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(jsonOf<Summary>(again).plan).toMatchObject({ create: 0, update: 0, delete: 0 });
+    }, 150_000);
+  }
+
+  it('a master down with no replica: sync, runs list and sync --work each say so in one line, exit 1, nothing sent', async () => {
+    cluster = await startRedisCluster({ masters: 3 });
+    client = cluster.client();
+    const prefix = uniquePrefix('cluster-down');
+    const s = await startTestSim({ chatbots: [BOT] });
+    sim = s;
+    dir = mkdtempSync(join(tmpdir(), 'ls-failover-'));
+    const feed = join(dir, 'feed.csv');
+    await writeFeedCsv(feed, { listings: 20, seed: 3, profile: 'native' });
+    const env = cliEnv(s, 'redis://127.0.0.1:1', prefix, { REDIS_CLUSTER_NODES: cluster.nodes });
+    await cluster.kill(await masterPortOf(storeKeys(prefix, 'cluster').lease(BOT)));
+
+    for (const args of [
+      ['sync', '--chatbot', BOT, '--feed', feed],
+      ['runs', 'list'],
+      ['sync', '--chatbot', BOT, '--feed', feed, '--work'],
+    ]) {
+      const run = await runCli(args, env, 60_000);
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(1);
+      expect(run.stderr.trim().split('\n'), run.stderr).toHaveLength(1);
+      expect(run.stderr).toMatch(/^listing-sync: (lost Redis|cannot reach Redis) \(.+\): check .*REDIS_CLUSTER_NODES/);
+      expect(stackTraceLines(run.stderr)).toEqual([]);
+    }
+    expect(s.state.writeCalls()).toBe(0);
+  }, 120_000);
+});
