@@ -124,6 +124,42 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
     }, 150_000);
   }
 
+  it("a worker process through the writes queue's failover: works the run to done, zero duplicate creates, no stack trace", async () => {
+    cluster = await startRedisCluster({ masters: 3, replicas: 1 });
+    client = cluster.client();
+    const prefix = uniquePrefix('cluster-failover-worker');
+    const s = await startTestSim({ chatbots: [BOT], faults: { latencyMs: 40 } });
+    sim = s;
+    dir = mkdtempSync(join(tmpdir(), 'ls-failover-'));
+    const feed = join(dir, 'feed.csv');
+    await writeFeedCsv(feed, { listings: ROWS, seed: 5, profile: 'native' });
+    const env = cliEnv(s, 'redis://127.0.0.1:1', prefix, { REDIS_CLUSTER_NODES: cluster.nodes, LOG_LEVEL: 'info' });
+    const enqueued = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json'], env, 60_000);
+    expect(enqueued.code, enqueued.stderr).toBe(0);
+    const { runId } = jsonOf<{ runId: string }>(enqueued);
+    const worker = startCli(['worker', '--concurrency', '4'], env);
+    sync = worker;
+    await worker.waitFor(/workers started/, 30_000);
+
+    await until(() => s.state.listings(BOT).length >= 30);
+    await cluster.kill(await masterPortOf(`${prefix}:{listing-writes}:meta`));
+    expect(s.state.listings(BOT).length, 'killed mid-run').toBeLessThan(ROWS);
+
+    await until(() => s.state.listings(BOT).length >= ROWS, 90_000);
+    let shown: string;
+    const end = Date.now() + 30_000;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      shown = (await runCli(['runs', 'show', runId, '--json'], env)).stdout;
+    } while (!/"status":\s*"done"/.test(shown) && Date.now() < end);
+    expect(shown).toMatch(/"status":\s*"done"/);
+    expect(s.state.listings(BOT)).toHaveLength(ROWS);
+    expect(s.state.duplicateCreates(BOT)).toEqual([]);
+    expect(await worker.stop()).toMatchObject({ code: 0 });
+    expect(stackTraceLines(worker.stderr()), worker.stderr()).toEqual([]);
+    expect(worker.stderr()).not.toMatch(/Too many Cluster redirections|CROSSSLOT/);
+  }, 180_000);
+
   it('a master down with no replica: sync, runs list and sync --work each say so in one line, exit 1, nothing sent', async () => {
     cluster = await startRedisCluster({ masters: 3 });
     client = cluster.client();
