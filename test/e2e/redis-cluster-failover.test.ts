@@ -29,11 +29,14 @@ let cluster: RedisClusterProcess | undefined;
 let client: Cluster | undefined;
 let sim: RunningSimulator | undefined;
 let sync: CliProcess | undefined;
+/** Other processes a test started (a dashboard). */
+let others: CliProcess[] = [];
 let dir = '';
 
 afterEach(async () => {
-  await sync?.kill();
+  await Promise.all([...(sync ? [sync] : []), ...others].map((process) => process.kill()));
   sync = undefined;
+  others = [];
   await sim?.close();
   sim = undefined;
   client?.disconnect();
@@ -124,7 +127,7 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
     }, 150_000);
   }
 
-  it("a worker process through the writes queue's failover: works the run to done, zero duplicate creates, no stack trace", async () => {
+  it("a worker and a dashboard through the writes queue's failover: the run worked to done, zero duplicate creates, pages answer again, no stack trace", async () => {
     cluster = await startRedisCluster({ masters: 3, replicas: 1 });
     client = cluster.client();
     const prefix = uniquePrefix('cluster-failover-worker');
@@ -140,6 +143,14 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
     const worker = startCli(['worker', '--concurrency', '4'], env);
     sync = worker;
     await worker.waitFor(/workers started/, 30_000);
+    const dashboard = startCli(['dashboard', '--insecure-local', '--port', '0'], env);
+    others.push(dashboard);
+    await dashboard.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+\//);
+    const base = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(dashboard.stdout())?.[1] ?? '';
+    const page = async (path: string): Promise<{ status: number; body: string }> => {
+      const response = await fetch(`${base}${path}`, { headers: { accept: 'text/html' } });
+      return { status: response.status, body: await response.text() };
+    };
 
     await until(() => s.state.listings(BOT).length >= 30);
     await cluster.kill(await masterPortOf(`${prefix}:{listing-writes}:meta`));
@@ -155,9 +166,15 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
     expect(shown).toMatch(/"status":\s*"done"/);
     expect(s.state.listings(BOT)).toHaveLength(ROWS);
     expect(s.state.duplicateCreates(BOT)).toEqual([]);
+    expect(await page('/')).toMatchObject({ status: 200, body: expect.stringContaining(runId) as string });
+    expect(await page(`/runs/${runId}`)).toMatchObject({ status: 200, body: expect.stringContaining(`<dd>${ROWS}</dd>`) as string });
+    expect((await page('/metrics')).status).toBe(200);
     expect(await worker.stop()).toMatchObject({ code: 0 });
-    expect(stackTraceLines(worker.stderr()), worker.stderr()).toEqual([]);
-    expect(worker.stderr()).not.toMatch(/Too many Cluster redirections|CROSSSLOT/);
+    expect(await dashboard.stop()).toMatchObject({ code: 0 });
+    for (const output of [worker.stderr(), dashboard.stderr()]) {
+      expect(stackTraceLines(output), output).toEqual([]);
+      expect(output).not.toMatch(/Too many Cluster redirections|CROSSSLOT/);
+    }
   }, 180_000);
 
   it('a master down with no replica: sync, runs list and sync --work each say so in one line, exit 1, nothing sent', async () => {
