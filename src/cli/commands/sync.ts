@@ -47,14 +47,14 @@ function printOutcome(io: CliIo, json: boolean | undefined, outcome: PrintedOutc
 }
 
 /**
- * Runs the sync, writes the --report, and returns what is printed: the plan is let go here. Why:
- * it holds every listing to create or update (~1 KB each) and the jobs carry their own copies in
- * Redis; kept through the wait, a 100k-listing migration held ~100 MiB it no longer needed, and
- * V8 let the heap grow to a multiple of that before collecting (bench:sync measures the peak).
+ * Runs the sync with the --report written inside it (the plan is spooled to a temp file that
+ * runSync closes once the sync is decided), and returns what is printed.
  */
 async function syncAndReport(deps: SyncDeps, request: SyncRequest, report: string | undefined): Promise<PrintedOutcome> {
-  const planned = await runSync({ ...deps, consumePlan: report === undefined }, request);
-  if (report) await writeReport(report, planned);
+  const planned = await runSync(
+    { ...deps, ...(report === undefined ? {} : { report: (outcome) => writeReport(report, outcome) }) },
+    request,
+  );
   return { summary: planned.summary, rejected: planned.rejected, replication: planned.replication };
 }
 
