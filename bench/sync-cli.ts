@@ -74,9 +74,6 @@ function parseOptions(argv: readonly string[]): Options {
   return options;
 }
 
-/** The heap cap a large migration can be run with (README "Large feeds"); measured beside the default. */
-const CAPPED_HEAP = '--max-old-space-size=160';
-
 const newPrefix = (what: string): string => `bench-${what}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 
 async function main(): Promise<void> {
@@ -90,7 +87,6 @@ async function main(): Promise<void> {
   const rounds: WireRound[] = [];
   const processes: ProcessesResult[] = [];
   let rss: CliWorkResult | undefined;
-  let rssCapped: CliWorkResult | undefined;
   try {
     for (let round = 1; round <= options.rounds; round += 1) {
       const load = loadavg()[0] ?? 0;
@@ -126,9 +122,6 @@ async function main(): Promise<void> {
       try {
         const prefix = newPrefix('rss');
         rss = await runCliWork(big, redisUrl, prefix).finally(() => cleanPrefix(admin, prefix));
-        process.stderr.write(`the same with NODE_OPTIONS=${CAPPED_HEAP}…\n`);
-        const capped = newPrefix('rss');
-        rssCapped = await runCliWork(big, redisUrl, capped, { NODE_OPTIONS: CAPPED_HEAP }).finally(() => cleanPrefix(admin, capped));
       } finally {
         await removeWireScenario(big);
       }
@@ -146,11 +139,7 @@ async function main(): Promise<void> {
     latencyMs: options.latencyMs,
     rounds,
     processes,
-    ...(rss === undefined
-      ? {}
-      : {
-          rss: { listings: options.rssListings, run: rss, ...(rssCapped ? { capped: { nodeOptions: CAPPED_HEAP, run: rssCapped } } : {}) },
-        }),
+    ...(rss === undefined ? {} : { rss: { listings: options.rssListings, run: rss } }),
   };
   process.stdout.write(`${printWire(info)}\n`);
   if (options.write) {

@@ -4,6 +4,7 @@
  * runs, jobs and schedule commands, `sync`, `chatbot edit --many` and the demo.
  */
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import type { RedisClient } from '../store/redis-client.js';
 import type { ApiClient } from '../api/client-contract.js';
 import { requireApiBase, type Config } from '../config.js';
@@ -28,6 +29,7 @@ import type { SyncDeps } from '../sync/run-sync.js';
 import { scheduledRunSync } from '../sync/scheduled-run.js';
 import { syncLease } from '../sync/sync-lease.js';
 import { syncStores } from '../sync/sync-stores.js';
+import { openPlanSpool } from '../sync/plan-spool.js';
 import { replicationWiring } from './replication-wiring.js';
 import { startWorkerUpkeep } from './worker-upkeep.js';
 import { evaluatingAfter, healthDeps, startAlerting } from './alert-wiring.js';
@@ -171,7 +173,9 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
     retryTable: config.api.retryTable,
     lease: syncLease(ctx.store, ctx.queues.writes),
     stores: syncStores(ctx.store),
-    enqueuer: { enqueue: (plan, runId, how) => enqueueRunJobs(plan, runId, { ...enqueue, consume: how?.consume === true }) },
+    enqueuer: { enqueue: (plan, runId) => enqueueRunJobs(plan, runId, enqueue) },
+    // tmpdir() at each sync: TMPDIR, else /tmp. Every sync spools its plan (plan-spool.ts).
+    openPlanSpool: () => openPlanSpool(tmpdir()),
     logger,
     now: () => Date.now(),
     newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),

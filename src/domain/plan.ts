@@ -2,6 +2,7 @@
  * The value the planner returns and the queue executes (plan, then execute).
  */
 import type { ListingFields, SyncKeyType } from './listing.js';
+import type { PlannedWrites } from './planned-writes.js';
 
 export const SYNC_MODES = ['mirror', 'upsert'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
@@ -59,8 +60,9 @@ export interface Plan {
   keyType: SyncKeyType;
   mode: SyncMode;
   deleteScope: DeleteScope;
-  creates: PlannedCreate[];
-  updates: PlannedUpdate[];
+  /** In memory, or spooled to a file by a sync (planned-writes.ts): count them, iterate them. */
+  creates: PlannedWrites<PlannedCreate>;
+  updates: PlannedWrites<PlannedUpdate>;
   deletes: PlannedDelete[];
   /** Keys present on both sides and equal. */
   unchanged: number;
@@ -68,4 +70,10 @@ export interface Plan {
   held?: number;
   /** Set when the feed had rows too broken to read their key: then `deletes` is empty. */
   deletesWithheld?: DeletesWithheld;
+}
+
+/** A plan whose creates and updates are arrays in memory (planSync, a planner given no collector). */
+export interface PlanInMemory extends Plan {
+  creates: PlannedCreate[];
+  updates: PlannedUpdate[];
 }

@@ -5,8 +5,9 @@
  * I/O, no clock, deterministic (same input, same plan, same order), so a dry run shows exactly
  * what a real run does. planSync (below) is this planner run over a whole feed.
  *
- * Memory: only what the plan needs is kept: creates and updates with their listing, and one byte
- * per remote listing marking "seen in the feed". The remote index maps a key to the position of
+ * Memory: only what the plan needs is kept: creates and updates with their listing (in memory, or
+ * wherever the caller's collector puts them: a sync spools them to a file), and one byte per
+ * remote listing marking "seen in the feed". The remote index maps a key to the position of
  * its kept copy in the caller's array, so no per-key object is built for 1M remote listings.
  */
 import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
@@ -18,11 +19,13 @@ import {
   type DeleteScope,
   type FieldChange,
   type Plan,
+  type PlanInMemory,
   type PlannedCreate,
   type PlannedDelete,
   type PlannedUpdate,
   type SyncMode,
 } from './plan.js';
+import { inMemoryWrites, type PlannedWrites, type PlannedWritesCollector } from './planned-writes.js';
 import { remoteRows, type RemoteListing, type RemoteRows } from './snapshot/remote.js';
 import { compareIds, compareText } from './id-order.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from './snapshot/remote-key-index.js';
@@ -56,8 +59,11 @@ export interface PlannerContext {
   sweptKeys?: ReadonlySet<string>;
 }
 
-export interface PlanResult {
-  plan: Plan;
+/** A collector of any kind (planned-writes.ts): what createPlanner accepts. */
+export type AnyWritesCollector = PlannedWritesCollector<PlannedWrites<PlannedCreate>, PlannedWrites<PlannedUpdate>>;
+
+export interface PlanResult<P extends Plan = PlanInMemory> {
+  plan: P;
   /**
    * Unchanged listings the ledger does not know yet (the chatbot had them before listing-sync
    * managed it). A real run records them in the ledger ("adopts" them), so that under the default
@@ -76,7 +82,7 @@ export interface PlanResult {
   managedListings: number;
 }
 
-export interface Planner {
+export interface Planner<P extends Plan = PlanInMemory> {
   /** Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws. */
   add(key: string, listing: ListingFields): void;
   /**
@@ -95,7 +101,7 @@ export interface Planner {
    */
   remove(key: string): void;
   /** Completes the plan once the whole feed was added; call once, then the planner is spent. */
-  finish(): PlanResult;
+  finish(): PlanResult<P>;
 }
 
 /** Change entry of an update caused by the ledger hash, for fields the read shape does not show. */
@@ -124,7 +130,10 @@ function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
  *   are (or are about to be) ours, so extra copies of them are ours to clean up; a duplicate of a
  *   key we never touched belongs to whoever made it and is only reported.
  */
-export function createPlanner(context: PlannerContext): Planner {
+export function createPlanner(context: PlannerContext): Planner<PlanInMemory>;
+/** A planner whose creates and updates go to `writes` (a sync's spool) instead of arrays. */
+export function createPlanner(context: PlannerContext, writes: AnyWritesCollector): Planner<Plan>;
+export function createPlanner(context: PlannerContext, writes: AnyWritesCollector = inMemoryWrites()): Planner<Plan> {
   const ledger = planningLedger(context.ledger);
   const remote = Array.isArray(context.remote) ? remoteRows(context.remote) : (context.remote as RemoteRows);
   const options = { volatileFields: context.volatileFields ?? DEFAULT_VOLATILE_FIELDS };
@@ -133,8 +142,6 @@ export function createPlanner(context: PlannerContext): Planner {
   // One byte per remote position: 1 once the feed held the key of the copy kept there.
   const seen = new Uint8Array(remote.length);
   const createdKeys = new Set<string>();
-  const creates: PlannedCreate[] = [];
-  const updates: PlannedUpdate[] = [];
   let unchanged = 0;
   let held = 0;
   const adopt: PlanResult['adopt'] = [];
@@ -168,14 +175,14 @@ export function createPlanner(context: PlannerContext): Planner {
     if (position === undefined) {
       if (createdKeys.has(key)) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
       createdKeys.add(key);
-      creates.push({ key, listing, hash: listingHash(listing) });
+      writes.addCreate({ key, listing, hash: listingHash(listing) });
       return;
     }
     if (seen[position] === 1) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
     seen[position] = 1;
     const changes = diffListing(listing, remote.fields(position), options);
     if (changes.length > 0) {
-      updates.push({ key, listing, hash: listingHash(listing), remoteId: remote.id(position), changes });
+      writes.addUpdate({ key, listing, hash: listingHash(listing), remoteId: remote.id(position), changes });
       return;
     }
     // Hashed only here and for writes: an unchanged listing without a ledger entry needs no hash.
@@ -185,7 +192,7 @@ export function createPlanner(context: PlannerContext): Planner {
     if (forced === undefined) {
       unchanged += 1;
       if (recorded === undefined) adopt.push({ key, hash: listingHash(listing), remoteId: remote.id(position) });
-    } else updates.push({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
+    } else writes.addUpdate({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
   }
 
   function plannedDeletes(): PlannedDelete[] {
@@ -212,12 +219,11 @@ export function createPlanner(context: PlannerContext): Planner {
     return deletes.sort((a, b) => compareText(a.listingKey, b.listingKey) || compareDeleteKind(a, b) || compareIds(a.key, b.key));
   }
 
-  function finish(): PlanResult {
+  function finish(): PlanResult<Plan> {
     if (finished) throw new Error('Planner.finish called twice');
     finished = true;
-    creates.sort((a, b) => compareText(a.key, b.key));
+    const { creates, updates } = writes.finish();
     adopt.sort((a, b) => compareText(a.key, b.key));
-    updates.sort((a, b) => compareText(a.key, b.key));
     const deletes = plannedDeletes();
     const plan: Plan = {
       chatbot: context.chatbot,
@@ -253,7 +259,7 @@ export interface PlanInput extends PlannerContext {
 }
 
 /** Plans a sync over a whole feed (rules: createPlanner). */
-export function planSync(input: PlanInput): PlanResult {
+export function planSync(input: PlanInput): PlanResult<PlanInMemory> {
   const { feed, ...context } = input;
   const planner = createPlanner(context);
   for (const [key, listing] of feed) planner.add(key, listing);

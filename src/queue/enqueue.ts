@@ -32,8 +32,6 @@ export interface EnqueueOptions {
   jobs: JobQueueSettings;
   /** Jobs per addBulk call (default CHUNK). */
   chunkSize?: number;
-  /** Take the plan's creates and updates out of it as their jobs are built (see job-specs.ts `jobSpecs`). */
-  consume?: boolean;
   /** Where the chunks go (default: added here, one after another; threaded-enqueue.ts hands them to a thread). */
   sink?: ChunkSink;
 }
@@ -140,7 +138,7 @@ export function inThisThread(target: ChunkTarget): ChunkSink {
  * summary and rejected rows). A plan without jobs marks the run done. Returns the job count.
  */
 export async function enqueueRunJobs(plan: Plan, runId: string, options: EnqueueOptions, now: number = Date.now()): Promise<number> {
-  return await addRunJobs(jobSpecs(plan, runId, options.jobs.deleteBatchSize, options.consume === true), runId, plan.chatbot, options, now);
+  return await addRunJobs(jobSpecs(plan, runId, options.jobs.deleteBatchSize), runId, plan.chatbot, options, now);
 }
 
 /**

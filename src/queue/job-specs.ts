@@ -35,15 +35,6 @@ function deleteBatches(
   return batches;
 }
 
-/**
- * Takes the items out of `items` in order, one at a time (the array ends empty). Why reverse and
- * pop: `shift` moves every remaining element (6 s for 100k items here), `pop` moves none.
- */
-function* drain<T>(items: T[]): Generator<T> {
-  items.reverse();
-  for (let item = items.pop(); item !== undefined; item = items.pop()) yield item;
-}
-
 /** The jobs a plan becomes, creates first, then updates, then delete batches. */
 export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): JobSpec[] {
   return [...jobSpecs(plan, runId, deleteBatchSize)];
@@ -52,12 +43,12 @@ export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): 
 /**
  * The jobs of `plan` one at a time, in `jobSpecsOf`'s order. Why a generator: each job's data is
  * a copy of its listing; built chunk by chunk as they are enqueued, a migration of 100k listings
- * never holds a second copy of every listing beside the plan (bench:sync measures the peak RSS).
- * With `consume`, each create and update leaves the plan as its job is built.
+ * never holds a second copy of every listing (bench:sync measures the peak RSS); a sync's plan
+ * spools its creates and updates to a file (src/sync/plan-spool.ts), read back here one by one.
  */
-export function* jobSpecs(plan: Plan, runId: string, deleteBatchSize: number, consume = false): Generator<JobSpec> {
+export function* jobSpecs(plan: Plan, runId: string, deleteBatchSize: number): Generator<JobSpec> {
   const { chatbot, keyType } = plan;
-  for (const create of consume ? drain(plan.creates) : plan.creates) {
+  for (const create of plan.creates) {
     const data: CreateListingData = {
       runId,
       chatbot,
@@ -73,7 +64,7 @@ export function* jobSpecs(plan: Plan, runId: string, deleteBatchSize: number, co
       touches: [create.key],
     };
   }
-  for (const update of consume ? drain(plan.updates) : plan.updates) {
+  for (const update of plan.updates) {
     const data: UpdateListingData = {
       runId,
       chatbot,

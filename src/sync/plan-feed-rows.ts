@@ -3,6 +3,7 @@
  * overlaps reading and no whole-feed Map is held, with the reading held back while the planner
  * is not ready yet (the remote snapshot and the ledger are still being read).
  */
+import type { Plan, PlanInMemory } from '../domain/plan.js';
 import type { Planner, PlanResult } from '../domain/planner.js';
 import { feedInterrupted } from '../feed/feed-error.js';
 import type { FeedRow, FeedStats, OpenFeed } from '../feed/open-feed.js';
@@ -37,14 +38,14 @@ export interface PlanFeedOptions {
 }
 
 /** The feed read to the end and planned as it was read. */
-export interface PlannedFeed {
-  planned: PlanResult;
+export interface PlannedFeed<P extends Plan = PlanInMemory> {
+  planned: PlanResult<P>;
   rejected: RejectedRow[];
   stats: FeedStats;
 }
 
 /** Plans listings that arrived before the planner was ready; returns an empty list to wait in. */
-function planAll(planner: Planner, listings: readonly ListingRow[]): ListingRow[] {
+function planAll(planner: Planner<Plan>, listings: readonly ListingRow[]): ListingRow[] {
   for (const row of listings) planner.add(row.key, row.listing);
   return [];
 }
@@ -53,7 +54,7 @@ function planAll(planner: Planner, listings: readonly ListingRow[]): ListingRow[
  * Rejected rows hold their listings: by key, by every candidate of a broken row, and a row whose
  * key cannot be read at all withholds every delete (it may be the row of any listing).
  */
-function holdRejected(planner: Planner, rejected: readonly RejectedRow[]): void {
+function holdRejected(planner: Planner<Plan>, rejected: readonly RejectedRow[]): void {
   const unreadable: number[] = [];
   for (const row of rejected) {
     if (row.key !== undefined) planner.hold(row.key);
@@ -69,10 +70,14 @@ function holdRejected(planner: Planner, rejected: readonly RejectedRow[]): void 
  * is pulled from the feed until the planner is ready (backpressure reaches the file, the socket
  * or the feed's worker thread), so a slow remote read never lets the feed pile up in memory.
  */
-export async function planFeedRows(feed: OpenFeed, planner: Promise<Planner>, options: PlanFeedOptions = {}): Promise<PlannedFeed> {
+export async function planFeedRows<P extends Plan>(
+  feed: OpenFeed,
+  planner: Promise<Planner<P>>,
+  options: PlanFeedOptions = {},
+): Promise<PlannedFeed<P>> {
   const { onProgress, signal } = options;
   const maxWaiting = options.maxWaitingRows ?? MAX_WAITING_ROWS;
-  let ready: Planner | undefined;
+  let ready: Planner<P> | undefined;
   // Handled here so a failed remote read is not an unhandled rejection while the feed is still read;
   // it is rethrown by the awaits below.
   planner.then(

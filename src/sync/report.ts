@@ -40,8 +40,8 @@ export function outcomeJson(outcome: SyncOutcome): string {
     {
       summary: outcome.summary,
       plan: {
-        creates: outcome.plan.creates.map((c) => ({ key: c.key, listing: c.listing })),
-        updates: outcome.plan.updates.map((u) => ({ key: u.key, remoteId: u.remoteId, changes: u.changes })),
+        creates: Array.from(outcome.plan.creates, (c) => ({ key: c.key, listing: c.listing })),
+        updates: Array.from(outcome.plan.updates, (u) => ({ key: u.key, remoteId: u.remoteId, changes: u.changes })),
         deletes: outcome.plan.deletes,
         unchanged: outcome.plan.unchanged,
       },

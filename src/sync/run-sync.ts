@@ -9,7 +9,8 @@ import type { PlanningLedger } from '../domain/planning-ledger.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from '../domain/snapshot/remote-key-index.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { Plan } from '../domain/plan.js';
-import { createPlanner, type Planner, type PlanResult } from '../domain/planner.js';
+import { createPlanner, type Planner, type PlannerContext, type PlanResult } from '../domain/planner.js';
+import type { PlanSpool } from './plan-spool.js';
 import { displaySource } from '../feed/feed-source.js';
 import { openFeed, type FeedOptions, type OpenFeed } from '../feed/open-feed.js';
 import type { Logger } from '../logger.js';
@@ -17,7 +18,7 @@ import { holdingChatbot, type SyncLease } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
 import type { SyncSummary } from '../store/run-summary.js';
-import { feedSummary, planCounts, type SyncOutcome } from './summary.js';
+import { feedSummary, planCounts, type SyncOutcome, type SyncResult } from './summary.js';
 import type { SyncRequest } from './sync-request.js';
 import {
   dropDeletesOfPartialPull,
@@ -48,11 +49,8 @@ export interface SyncStores {
 }
 
 export interface SyncEnqueuer {
-  /**
-   * Enqueues the plan's jobs for a run; returns how many jobs were added. With `consume`, the
-   * plan's creates and updates are handed over as they are enqueued (the arrays end empty).
-   */
-  enqueue(plan: Plan, runId: string, options?: { consume: boolean }): Promise<number>;
+  /** Enqueues the plan's jobs for a run; returns how many jobs were added. */
+  enqueue(plan: Plan, runId: string): Promise<number>;
 }
 
 export interface SyncProgress {
@@ -75,12 +73,16 @@ export interface SyncDeps {
   /** Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES); open-feed.ts DEFAULT_FEED_LIMITS when absent. */
   feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
   /**
-   * The caller needs no plan once it is enqueued (no --report): its creates and updates leave
-   * memory chunk by chunk as they go into the queue, and the outcome's plan ends without them.
-   * Why: they hold every listing (~1 KB each); a 100k-listing migration kept ~100 MiB alive
-   * through the enqueue, and V8 let the heap grow to a multiple of it (bench:sync, peak RSS).
+   * Opens the file the plan's creates and updates are spooled to (plan-spool.ts), first thing:
+   * a temp directory that cannot hold it stops the sync before anything is read or sent. Absent
+   * (tests of the planning alone): the plan is held in memory.
    */
-  consumePlan?: boolean;
+  openPlanSpool?: () => PlanSpool;
+  /**
+   * Writes the `--report` from the whole outcome, once the sync is decided (enqueued, refused or
+   * dry), while the spooled plan can still be read: runSync's result carries no plan.
+   */
+  report?: (outcome: SyncOutcome) => Promise<void>;
   /** One sync per chatbot: without it (tests of the planning alone) nothing is held. */
   lease?: SyncLease;
   /**
@@ -93,11 +95,11 @@ export interface SyncDeps {
 async function readFeed(
   request: SyncRequest,
   feed: OpenFeed,
-  planner: Promise<Planner>,
+  planner: Promise<Planner<Plan>>,
   progress: SyncProgress | undefined,
   signal: AbortSignal | undefined,
   replication: StartedReplication | undefined,
-): Promise<PlannedFeed & { summary: SyncSummary['feed'] }> {
+): Promise<PlannedFeed<Plan> & { summary: SyncSummary['feed'] }> {
   const where = displaySource(request.feed.source);
   const read = await planFeedRows(feed, planner, {
     ...(progress?.feed ? { onProgress: progress.feed } : {}),
@@ -113,31 +115,48 @@ async function readFeed(
  * `summary.guard.ok === false` to exit code 3. Nothing is written to the service here: writes
  * happen only in the queue's workers, and only when the guard allowed them and not dry.
  */
-export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<SyncOutcome> {
+export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<SyncResult> {
   const runId = deps.newRunId();
   // Built before the chatbot is held: missing feed credentials stop the sync before anything.
   const replication = replicationDepsOf(deps, request);
-  if (request.dryRun || deps.lease === undefined) return await syncRecorded(deps, request, runId, replication);
-  const hold = {
-    chatbot: request.chatbot,
-    runId,
-    waitMs: request.waitForLockMs ?? 0,
-    logger: deps.logger,
-    ...(deps.signal ? { signal: deps.signal } : {}),
-  };
-  return await holdingChatbot(deps.lease, hold, () => syncRecorded(deps, request, runId, replication));
+  // Opened before the chatbot is held and anything is read: a temp directory that cannot hold
+  // the plan stops the sync with one line before a single request.
+  const spool = deps.openPlanSpool?.();
+  try {
+    const side = { runId, replication, spool };
+    if (request.dryRun || deps.lease === undefined) return withoutPlan(await syncRecorded(deps, request, side));
+    const hold = {
+      chatbot: request.chatbot,
+      runId,
+      waitMs: request.waitForLockMs ?? 0,
+      logger: deps.logger,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    };
+    return withoutPlan(await holdingChatbot(deps.lease, hold, () => syncRecorded(deps, request, side)));
+  } finally {
+    spool?.close();
+  }
+}
+
+/** The outcome as runSync returns it: its plan's spool is closed, so the plan is left out. */
+function withoutPlan(outcome: SyncOutcome): SyncResult {
+  const { plan: _plan, ...result } = outcome;
+  return result;
+}
+
+/** What a sync carries besides its deps and request: its run id, replication deps and plan spool. */
+interface SyncSide {
+  runId: string;
+  replication: ReplicationDeps | undefined;
+  spool: PlanSpool | undefined;
 }
 
 /** syncAs, with a replicating run that fails recorded as `failed` on its source (what it pulled and spent included). */
-async function syncRecorded(
-  deps: SyncDeps,
-  request: SyncRequest,
-  runId: string,
-  replication: ReplicationDeps | undefined,
-): Promise<SyncOutcome> {
+async function syncRecorded(deps: SyncDeps, request: SyncRequest, side: SyncSide): Promise<SyncOutcome> {
   const held: ReplicationProgress = {};
+  const { runId, replication } = side;
   try {
-    return await syncAs(deps, request, runId, { replication, held });
+    return await syncAs(deps, request, runId, { replication, held, spool: side.spool });
   } catch (thrown) {
     if (replication !== undefined && !request.dryRun) await recordFailedReplication(replication, request, runId, held, deps.logger);
     throw thrown;
@@ -156,7 +175,7 @@ async function syncAs(
   deps: SyncDeps,
   request: SyncRequest,
   runId: string,
-  side: { replication: ReplicationDeps | undefined; held: ReplicationProgress },
+  side: { replication: ReplicationDeps | undefined; held: ReplicationProgress; spool: PlanSpool | undefined },
 ): Promise<SyncOutcome> {
   const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const startedAt = new Date(deps.now()).toISOString();
@@ -190,8 +209,8 @@ async function syncAs(
     deps.stores.readLedger(request.chatbot, index, snapshot.rows.length),
   );
   const planner = Promise.all([snapshotRead, indexed, ledgerRead, deps.stores.failedKeys(request.chatbot, request.keyType)]).then(
-    ([snapshot, index, ledger, retryKeys]) =>
-      createPlanner({
+    ([snapshot, index, ledger, retryKeys]) => {
+      const context: PlannerContext = {
         chatbot: request.chatbot,
         keyType: request.keyType,
         // Why upsert when replicating: a pull holds only what changed, so absence is no delete.
@@ -203,7 +222,9 @@ async function syncAs(
         ledger,
         retryKeys,
         ...(request.volatileFields ? { volatileFields: request.volatileFields } : {}),
-      }),
+      };
+      return side.spool === undefined ? createPlanner(context) : createPlanner(context, side.spool);
+    },
   );
   const [feed, snapshot, , lastRows] = await Promise.all([
     readFeed(request, openedFeed, planner, deps.progress, deps.signal, replication),
@@ -262,6 +283,7 @@ async function syncAs(
       if (!request.dryRun && outcome.replication.status === 'budget-exhausted')
         await deps.stores.recordReplication?.(summary, outcome.replication);
     }
+    await deps.report?.(outcome);
     return outcome;
   };
   if (request.dryRun) {
@@ -277,7 +299,7 @@ async function syncAs(
   await deps.stores.saveRun(outcome);
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
   summary.plan.adopted = adopt.length;
-  summary.jobs = await deps.enqueuer.enqueue(plan, runId, { consume: deps.consumePlan === true });
+  summary.jobs = await deps.enqueuer.enqueue(plan, runId);
   deps.logger.info({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');
   return await finish(true);
 }

@@ -22,6 +22,9 @@ export interface SyncOutcome {
   replication?: ReplicationOutcome;
 }
 
+/** What runSync returns: the outcome without its plan (spooled, and closed once the sync is decided). */
+export type SyncResult = Omit<SyncOutcome, 'plan'>;
+
 /** `source` is shown without a URL's credentials and query string (they are never stored). */
 export function feedSummary(source: string, profile: string, stats: FeedStats): SyncSummary['feed'] {
   return {

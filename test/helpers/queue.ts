@@ -12,7 +12,7 @@ import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { listingHash } from '../../src/domain/hash.js';
 import { newRunId } from '../../src/domain/job-id.js';
 import type { ListingFields, ListingWrite } from '../../src/domain/listing.js';
-import type { Plan } from '../../src/domain/plan.js';
+import type { Plan, PlanInMemory } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { syncStores } from '../../src/sync/sync-stores.js';
@@ -46,7 +46,7 @@ export interface QueueBench {
   /** Starts workers in this process (closed by close()); `client` replaces the bench's API client. */
   work(options?: Partial<Omit<WorkerOptions, 'deps' | 'redis' | 'logger'>>, client?: ApiClient): Promise<RunningWorkers>;
   /** Plans feed vs the simulator's current listings + the ledger, with the real planner. */
-  plan(chatbot: string, feed: readonly ListingWrite[], extra?: { retryFailed?: boolean }): Promise<Plan>;
+  plan(chatbot: string, feed: readonly ListingWrite[], extra?: { retryFailed?: boolean }): Promise<PlanInMemory>;
   /** Enqueues a plan as a new run, the way a sync does (see enqueueAsSync); returns the run id. */
   enqueue(plan: Plan, runId?: string): Promise<string>;
   close(passed: boolean): Promise<void>;

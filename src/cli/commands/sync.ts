@@ -18,6 +18,7 @@ import { createProgressBars } from '../progress.js';
 import { syncDeps } from '../queue-wiring.js';
 import { waitForRunInCli } from '../run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
+import { keepHeapNearLive } from '../heap-growth.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import { openSyncSession, type SyncSession } from '../sync-session.js';
 import { replicationLine } from '../format-replication.js';
@@ -47,14 +48,14 @@ function printOutcome(io: CliIo, json: boolean | undefined, outcome: PrintedOutc
 }
 
 /**
- * Runs the sync, writes the --report, and returns what is printed: the plan is let go here. Why:
- * it holds every listing to create or update (~1 KB each) and the jobs carry their own copies in
- * Redis; kept through the wait, a 100k-listing migration held ~100 MiB it no longer needed, and
- * V8 let the heap grow to a multiple of that before collecting (bench:sync measures the peak).
+ * Runs the sync with the --report written inside it (the plan is spooled to a temp file that
+ * runSync closes once the sync is decided), and returns what is printed.
  */
 async function syncAndReport(deps: SyncDeps, request: SyncRequest, report: string | undefined): Promise<PrintedOutcome> {
-  const planned = await runSync({ ...deps, consumePlan: report === undefined }, request);
-  if (report) await writeReport(report, planned);
+  const planned = await runSync(
+    { ...deps, ...(report === undefined ? {} : { report: (outcome) => writeReport(report, outcome) }) },
+    request,
+  );
   return { summary: planned.summary, rejected: planned.rejected, replication: planned.replication };
 }
 
@@ -118,6 +119,7 @@ async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCod
   const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
   if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
   const work = flags.work === true && !flags.dryRun;
+  if (work) keepHeapNearLive();
   const session = await openSyncSession(host.io, flags, work, work);
   return await performSync(host.io, session, request, { ...flags, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }

@@ -1,0 +1,27 @@
+/**
+ * The heap growth policy of `sync --work`: after each full garbage collection V8 lets the old
+ * generation grow to this much more than what survived before it collects again.
+ *
+ * Why: V8's own factor is dynamic, up to 4× what is live when collecting is cheap compared to
+ * allocating, and a `sync --work` allocates fast (jobs read back from the plan's spool, BullMQ's
+ * job records, the workers' requests and answers) while what it keeps is small. bench:sync
+ * measured a 100k-listing migration at ~310–320 MiB peak RSS with V8's default and ~215–225 MiB
+ * with the old generation held to 1.5× live, for ~5–10% more CPU in that CPU-bound run and no
+ * difference seen in the 6,000-create writes phase (BENCHMARKS.md, "100k migration memory after
+ * the plan spool"; 2× live measured no cheaper). `--max-old-space-size` did the same job from the
+ * command line, but as a hard cap: a feed that needs more than the cap fails with out-of-memory,
+ * whereas a growing factor only makes V8 collect more often.
+ *
+ * Set at run time with `v8.setFlagsFromString` (Node 20, V8 11.3: flags are not frozen after
+ * start, and V8 reads `heap_growing_percent` each time it sets the next limit), so it applies to
+ * this process's heap and to the threads the command starts (the feed reader, the enqueue).
+ */
+import { setFlagsFromString } from 'node:v8';
+
+/** The old generation may grow to (1 + this / 100) × what survived the last full collection. */
+export const HEAP_GROWING_PERCENT = 50;
+
+/** Keeps the heap of this process close to what is live (see the module's comment). Call once, early. */
+export function keepHeapNearLive(): void {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}

@@ -1,0 +1,40 @@
+/**
+ * A plan's creates and updates as the planner hands them over: counted, and read in the plan's
+ * order (by key) as often as needed. Held in memory (an array: planSync, tests) or spooled to a
+ * file by a sync (src/sync/plan-spool.ts), so that a 100k-listing migration does not keep every
+ * listing alive while the guard judges the plan and the jobs are enqueued.
+ */
+import { compareText } from './id-order.js';
+import type { PlannedCreate, PlannedUpdate } from './plan.js';
+
+/**
+ * Creates or updates of a plan. Arrays are PlannedWrites; a spooled one reads its items back
+ * each time it is iterated, so iterate it in chunks rather than copying it into an array.
+ */
+export interface PlannedWrites<T> extends Iterable<T> {
+  /** How many items: known without reading them (the guard and the summary count them). */
+  readonly length: number;
+}
+
+/** Where a planner puts the creates and updates it plans, one at a time, in any order. */
+export interface PlannedWritesCollector<C extends PlannedWrites<PlannedCreate>, U extends PlannedWrites<PlannedUpdate>> {
+  addCreate(create: PlannedCreate): void;
+  addUpdate(update: PlannedUpdate): void;
+  /** Everything added, each kind ordered by key (compareText); called once, after the last add. */
+  finish(): { creates: C; updates: U };
+}
+
+/** The collector of a plan held in memory: two arrays, sorted by key at the end. */
+export function inMemoryWrites(): PlannedWritesCollector<PlannedCreate[], PlannedUpdate[]> {
+  const creates: PlannedCreate[] = [];
+  const updates: PlannedUpdate[] = [];
+  return {
+    addCreate: (create) => void creates.push(create),
+    addUpdate: (update) => void updates.push(update),
+    finish() {
+      creates.sort((a, b) => compareText(a.key, b.key));
+      updates.sort((a, b) => compareText(a.key, b.key));
+      return { creates, updates };
+    },
+  };
+}
