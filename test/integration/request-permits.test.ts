@@ -1,0 +1,174 @@
+/**
+ * The request permit pool against a real Redis (src/store/permit-pool.ts through the holders of
+ * src/queue/request-permits.ts): holders together never have more calls in flight than the pool's
+ * size; shares are max-min fair and a newcomer gets its share as the others renew; a holder that
+ * stops renewing (a killed process) loses its permits after the TTL; close gives them back at
+ * once; a new pool holds room for processes not registered yet during its grace; a holder whose
+ * renewals stop answering stops sending after TTL/2 until one answers.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { storeKeys } from '../../src/store/keys.js';
+import { permitPool, type PermitGrant, type PermitPool } from '../../src/store/permit-pool.js';
+import { startRequestPermits, type RequestPermits } from '../../src/queue/request-permits.js';
+import { storePerTest } from '../helpers/store-per-test.js';
+
+const t = storePerTest('permits');
+let opened: RequestPermits[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.map((permits) => permits.close()));
+  opened = [];
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function pool(): PermitPool {
+  return permitPool(t.redis, storeKeys(t.prefix));
+}
+
+function holder(size: number, want: number, ttlMs: number, on: PermitPool = pool()): RequestPermits {
+  const permits = startRequestPermits({ pool: on, size, want, ttlMs });
+  opened.push(permits);
+  return permits;
+}
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await sleep(10);
+  }
+}
+
+/** A pool whose grace has passed (the state every long-running installation is in). */
+async function agedPool(ttlMs: number): Promise<PermitPool> {
+  const p = pool();
+  await p.renew({ holder: 'ager', floor: 0, want: 1, size: 1, ttlMs: 1, graceMs: 0 });
+  await sleep(ttlMs / 2 + 20);
+  return p;
+}
+
+describe('request permit pool', () => {
+  it('four holders keeping busy never have more calls in flight than the size, and use most of it', async () => {
+    const size = 6;
+    const p = await agedPool(1000);
+    const holders = [0, 1, 2, 3].map(() => holder(size, 8, 1000, p));
+    let inFlight = 0;
+    let most = 0;
+    let samples = 0;
+    let busy = 0;
+    const call = async (): Promise<void> => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await sleep(2 + Math.random() * 6);
+      inFlight -= 1;
+    };
+    const sampler = setInterval(() => {
+      samples += 1;
+      busy += inFlight;
+    }, 5);
+    const end = Date.now() + 3000;
+    await Promise.all(
+      holders.flatMap((h) =>
+        Array.from({ length: 8 }, async () => {
+          while (Date.now() < end) await h.run(call);
+        }),
+      ),
+    );
+    clearInterval(sampler);
+    expect(most).toBe(size);
+    // The pool is kept busy: on average well over half of it in use (hand-overs between holders cost a little).
+    expect(busy / samples).toBeGreaterThan(size * 0.6);
+    t.pass();
+  });
+
+  it('max-min shares: a holder wanting little keeps it, the rest goes to the other; a newcomer gets its share as others renew', async () => {
+    const p = await agedPool(1000);
+    const small = holder(8, 2, 1000, p);
+    const big = holder(8, 8, 1000, p);
+    await until(() => small.limit() === 2 && big.limit() === 6);
+
+    const newcomer = holder(8, 8, 1000, p);
+    const started = Date.now();
+    await until(() => newcomer.limit() === 3 && big.limit() === 3 && small.limit() === 2);
+    // Within a few renewals (every 100 ms at this TTL).
+    expect(Date.now() - started).toBeLessThan(1500);
+    t.pass();
+  });
+
+  it('a holder that stops renewing (a killed process) loses its permits after the TTL, not before', async () => {
+    const ttlMs = 1000;
+    const p = await agedPool(ttlMs);
+    const dead: PermitGrant = await p.renew({ holder: 'killed', floor: 0, want: 4, size: 4, ttlMs, graceMs: 0 });
+    expect(dead.grant).toBe(4);
+    const at = Date.now();
+    const live = holder(4, 4, ttlMs, p);
+    await sleep(ttlMs / 2);
+    expect(live.limit()).toBe(0);
+    await until(() => live.limit() === 4, 3 * ttlMs);
+    expect(Date.now() - at).toBeGreaterThanOrEqual(ttlMs - 50);
+    expect((await p.holders()).map((h) => h.holder)).toEqual([live.holder]);
+    t.pass();
+  });
+
+  it('close gives the permits back at once', async () => {
+    const ttlMs = 5000;
+    const p = await agedPool(ttlMs);
+    const first = holder(4, 4, ttlMs, p);
+    await until(() => first.limit() === 4);
+    const second = holder(4, 4, ttlMs, p);
+    await second.renewed();
+    await first.close();
+    expect((await p.holders()).map((h) => h.holder)).toEqual([second.holder]);
+    const closedAt = Date.now();
+    await until(() => second.limit() === 4);
+    expect(Date.now() - closedAt).toBeLessThan(1000); // the next renewal, far before the 5 s TTL
+    t.pass();
+  });
+
+  it('a new pool keeps room for processes not registered yet during its grace (TTL/2), then the first one gets all', async () => {
+    const ttlMs = 2000;
+    const first = holder(8, 8, ttlMs);
+    await first.renewed();
+    expect(first.limit()).toBe(4);
+    const second = holder(8, 8, ttlMs);
+    await until(() => second.limit() > 0);
+    await until(() => first.limit() === 4 && second.limit() === 4);
+    await second.close();
+    await until(() => first.limit() === 8, 2 * ttlMs);
+    t.pass();
+  });
+
+  it('a holder whose renewals stop answering stops sending after TTL/2 and carries on once a renewal answers', async () => {
+    const ttlMs = 1000;
+    const real = await agedPool(ttlMs);
+    let hang = false;
+    const parked: Array<() => void> = [];
+    // While hanging, a renewal waits (as a command in ioredis's offline queue does) and is sent once it ends.
+    const stuck: PermitPool = {
+      key: real.key,
+      renew: (request) =>
+        hang
+          ? new Promise<PermitGrant>((resolve, reject) => parked.push(() => void real.renew(request).then(resolve, reject)))
+          : real.renew(request),
+      release: (h) => real.release(h),
+      holders: () => real.holders(),
+    };
+    const permits = holder(4, 4, ttlMs, stuck);
+    await until(() => permits.limit() === 4);
+    hang = true;
+    const lostAt = Date.now();
+    await until(() => permits.limit() === 0, ttlMs);
+    expect(Date.now() - lostAt).toBeLessThanOrEqual(ttlMs / 2 + 50);
+    let ran = false;
+    const waiting = permits.run(async () => void (ran = true));
+    await sleep(100);
+    expect(ran).toBe(false);
+    hang = false;
+    for (const send of parked.splice(0)) send();
+    await waiting; // the renewal that was waiting answers: the lease holds again
+    expect(ran).toBe(true);
+    expect(permits.limit()).toBe(4);
+    t.pass();
+  });
+});
