@@ -4,9 +4,12 @@
  * together, while no request waits for a Redis round trip of its own.
  *
  * Policy, and why:
- * - a block, not a permit per request: the process leases up to `want` permits and renews the
- *   lease every RENEW_MS (or TTL/10 when shorter); its requests take local permits from the block.
- *   A round trip per request would cost Redis as much as the jobs themselves;
+ * - a block, not a permit per request: the process leases a block and renews the lease every
+ *   RENEW_MS (or TTL/10 when shorter); its requests take local permits from the block. A round
+ *   trip per request would cost Redis as much as the jobs themselves;
+ * - it asks for what it has work for: the most calls in flight or waiting here since the last
+ *   renewal (at most its room), so an idle process leaves its share to busy ones; more work than
+ *   it last asked for renews at once instead of at the next tick;
  * - a lapsed lease stops sending: once TTL/2 has passed since the last renewal that succeeded
  *   was *sent*, no new request starts until a renewal succeeds again. The pool drops the lease
  *   at TTL after that renewal ran (Redis's clock), so a process that froze, lost Redis or was
@@ -31,8 +34,8 @@ export interface RequestPermitsOptions {
   pool: PermitPool;
   /** Permits in the pool: --global-concurrency. */
   size: number;
-  /** The most this process can use (its --concurrency, at most `size`). */
-  want: number;
+  /** The most this process can use (its --concurrency; at most `size` is asked). */
+  room: number;
   /** Lease time to live (LISTING_SYNC_PERMIT_TTL_MS). */
   ttlMs: number;
   /** Told of every failed renewal (Redis away: the watch reports it once per interval). */
@@ -56,7 +59,7 @@ export interface RequestPermits {
 
 export function startRequestPermits(options: RequestPermitsOptions): RequestPermits {
   const { pool, size, ttlMs } = options;
-  const want = Math.max(1, Math.min(options.want, size));
+  const room = Math.max(1, Math.min(options.room, size));
   const now = options.now ?? (() => performance.now());
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const graceMs = Math.floor(ttlMs / 2);
@@ -65,6 +68,9 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
   let lastSentOk = -Infinity;
   let renewing: Promise<void> | undefined;
   let closed = false;
+  // Demand: calls in flight or waiting here; the most seen since the last renewal is what is asked.
+  let peakDemand = 0;
+  let lastWant = 0;
   const waiters: Array<() => void> = [];
   const onRenewed: Array<() => void> = [];
 
@@ -83,6 +89,9 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
     // What may be in flight until the answer: the limit while the lease holds (no request starts
     // beyond it meanwhile), else only those already in flight (none starts on a lapsed lease).
     const floor = leaseValid() ? Math.max(granted, inUse) : inUse;
+    const want = Math.min(room, peakDemand);
+    lastWant = want;
+    peakDemand = inUse + waiters.length;
     renewing = pool
       .renew({ holder, floor, want, size, ttlMs, graceMs })
       .then(
@@ -109,10 +118,13 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
   void renew();
 
   const acquire = (): Promise<void> => {
+    peakDemand = Math.max(peakDemand, inUse + waiters.length + 1);
     if (waiters.length === 0 && inUse < limit()) {
       inUse += 1;
       return Promise.resolve();
     }
+    // More work than was asked for at the last renewal: ask now rather than at the next tick.
+    if (lastWant < Math.min(room, peakDemand)) void renew();
     return new Promise((resolve) => waiters.push(resolve));
   };
   const giveBack = (): void => {

@@ -164,7 +164,7 @@ async function requestLimit(queue: Queue, parts: WorkerParts, options: StartOpti
   const permits: RequestPermits = startRequestPermits({
     pool: permitPool(connection, storeKeys(options.redis.prefix, layoutOf(connection))),
     size,
-    want: concurrency,
+    room: concurrency,
     ttlMs: options.permitTtlMs ?? DEFAULT_PERMIT_TTL_MS,
     onError: (err) => options.watch.report(err, 'permits'),
   });

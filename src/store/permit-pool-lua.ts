@@ -14,7 +14,8 @@ import { luaScript } from './lua.js';
 /**
  * KEYS: the pool (hash).
  * ARGV: holder id, floor (requests the holder may still have in flight: its limit or its
- * requests in flight, whichever is larger), want (the most it can use), size (G), ttlMs, graceMs.
+ * requests in flight, whichever is larger), want (what it has work for, at most what it can
+ * use), size (G), ttlMs, graceMs.
  * Reply: {grant, target, nowMs}: the holder may have `grant` in flight from now on; `target` is
  * its fair share (above grant while others still hold what is due to it).
  *
@@ -24,7 +25,9 @@ import { luaScript } from './lua.js';
  *
  * Fair share (why max-min): each live holder gets min(want, level), the level chosen so the
  * shares fill the size; a holder that wants little leaves the rest to the others. Integer shares;
- * the remainder goes to the holders last in (want, id) order, the same answer on every call.
+ * the remainder goes to the holders last in (want, held descending, id) order: among equals to
+ * those holding least, so that with more holders than permits the permits rotate (a fixed order
+ * would leave the same holders at 0 for ever, their jobs waiting).
  * A holder above its share is told the share and gives the difference back as its requests end
  * (its next renewal reports the lower floor); a holder below it takes only what is free.
  *
@@ -44,7 +47,7 @@ if not born then
   redis.call('HSET', key, 'born', string.format('%.0f', now))
 end
 local all = redis.call('HGETALL', key)
-local ids, wants, othersHeld = {}, {}, 0
+local ids, wants, helds, othersHeld = {}, {}, {}, 0
 for i = 1, #all, 2 do
   local field = all[i]
   if string.sub(field, 1, 2) == 'h:' then
@@ -55,18 +58,22 @@ for i = 1, #all, 2 do
     elseif id ~= holder then
       ids[#ids + 1] = id
       wants[id] = tonumber(w)
+      helds[id] = tonumber(h)
       othersHeld = othersHeld + tonumber(h)
     end
   end
 end
 ids[#ids + 1] = holder
 wants[holder] = want
+helds[holder] = floor
 if now < born + grace then
   ids[#ids + 1] = '~phantom'
   wants['~phantom'] = size
+  helds['~phantom'] = 0
 end
 table.sort(ids, function(a, b)
   if wants[a] ~= wants[b] then return wants[a] < wants[b] end
+  if helds[a] ~= helds[b] then return helds[a] > helds[b] end
   return a < b
 end)
 local remaining, target = size, 0
