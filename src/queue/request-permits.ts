@@ -7,9 +7,11 @@
  * - a block, not a permit per request: the process leases a block and renews the lease every
  *   RENEW_MS (or TTL/10 when shorter); its requests take local permits from the block. A round
  *   trip per request would cost Redis as much as the jobs themselves;
- * - it asks for what it has work for: the most calls in flight or waiting here since the last
- *   renewal (at most its room), so an idle process leaves its share to busy ones; more work than
- *   it last asked for renews at once instead of at the next tick;
+ * - it asks for its whole room while it has work (a call in flight or waiting since the last
+ *   renewal), for nothing while idle: an idle process leaves its share to busy ones, and busy ones
+ *   ask alike, so their shares hold still (asking for the calls waiting made shares move at every
+ *   renewal, and a permit moving is idle while one holder drains and the other renews). Work on an
+ *   idle lease renews at once instead of at the next tick;
  * - a lapsed lease stops sending: once TTL/2 has passed since the last renewal that succeeded
  *   was *sent*, no new request starts until a renewal succeeds again. The pool drops the lease
  *   at TTL after that renewal ran (Redis's clock), so a process that froze, lost Redis or was
@@ -53,6 +55,8 @@ export interface RequestPermits {
   inFlight(): number;
   /** Resolves after the next renewal that succeeds (for tests and start-up). */
   renewed(): Promise<void>;
+  /** Calls `listener` with the permits granted whenever a renewal changes them. */
+  onGrant(listener: (granted: number) => void): void;
   /** Stops renewing; gives the permits back when none is in flight. */
   close(): Promise<void>;
 }
@@ -73,6 +77,7 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
   let lastWant = 0;
   const waiters: Array<() => void> = [];
   const onRenewed: Array<() => void> = [];
+  const grantListeners: Array<(granted: number) => void> = [];
 
   const leaseValid = (): boolean => now() - lastSentOk < ttlMs / 2;
   const limit = (): number => (leaseValid() ? granted : 0);
@@ -83,13 +88,19 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
     }
   };
 
+  let again = false;
   const renew = (): Promise<void> => {
-    if (renewing !== undefined || closed) return renewing ?? Promise.resolve();
+    if (closed) return Promise.resolve();
+    if (renewing !== undefined) {
+      again = true; // what it asks may be out of date: ask once more when it answers
+      return renewing;
+    }
+    again = false;
     const sentAt = now();
     // What may be in flight until the answer: the limit while the lease holds (no request starts
     // beyond it meanwhile), else only those already in flight (none starts on a lapsed lease).
     const floor = leaseValid() ? Math.max(granted, inUse) : inUse;
-    const want = Math.min(room, peakDemand);
+    const want = peakDemand > 0 ? room : 0;
     lastWant = want;
     peakDemand = inUse + waiters.length;
     renewing = pool
@@ -98,8 +109,10 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
         (reply) => {
           if (closed) return;
           if (sentAt > lastSentOk) lastSentOk = sentAt;
+          const changed = granted !== reply.grant;
           granted = reply.grant;
           pump();
+          if (changed) for (const listener of grantListeners) listener(granted);
           for (const resolve of onRenewed.splice(0)) resolve();
         },
         // Once closing, a failure is the stop dropping the connection: nothing to report.
@@ -109,6 +122,7 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
       )
       .finally(() => {
         renewing = undefined;
+        if (again && lastWant === 0 && peakDemand > 0) void renew();
       });
     return renewing;
   };
@@ -123,8 +137,8 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
       inUse += 1;
       return Promise.resolve();
     }
-    // More work than was asked for at the last renewal: ask now rather than at the next tick.
-    if (lastWant < Math.min(room, peakDemand)) void renew();
+    // Work on a lease renewed as idle: ask now rather than at the next tick.
+    if (lastWant === 0) void renew();
     return new Promise((resolve) => waiters.push(resolve));
   };
   const giveBack = (): void => {
@@ -151,6 +165,7 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
     limit,
     inFlight: () => inUse,
     renewed: () => new Promise((resolve) => onRenewed.push(resolve)),
+    onGrant: (listener) => void grantListeners.push(listener),
     async close() {
       if (closed) return;
       closed = true;

@@ -150,12 +150,11 @@ type StartOptions = WorkerOptions & {
 
 /**
  * The request limit of this process: its own --concurrency, or under --global-concurrency a lease
- * on the permit pool (kept in `parts` so that the stop gives it back). Returns the gate and the
- * requests this process can have in flight at most (what BullMQ's prefetch is sized on).
+ * on the permit pool (kept in `parts` so that the stop gives it back).
  */
-async function requestLimit(queue: Queue, parts: WorkerParts, options: StartOptions): Promise<{ api: ApiClient; room: number }> {
+async function requestLimit(queue: Queue, parts: WorkerParts, options: StartOptions): Promise<RequestLimit> {
   const { globalConcurrency: size, concurrency, deps } = options;
-  if (size === undefined) return { api: gateApiClient(deps.api, localGate(concurrency)), room: concurrency };
+  if (size === undefined) return { api: gateApiClient(deps.api, localGate(concurrency)), room: concurrency, follow: () => undefined };
   // Why removed: BullMQ's global concurrency counts active jobs, which also hold their slot during
   // their Redis bookkeeping (about 0.55 of G ÷ latency reached); the pool counts requests. An
   // earlier setting left on the queue would cap the jobs below what the permits allow.
@@ -169,7 +168,23 @@ async function requestLimit(queue: Queue, parts: WorkerParts, options: StartOpti
     onError: (err) => options.watch.report(err, 'permits'),
   });
   parts.permits = permits;
-  return { api: gateApiClient(deps.api, (call) => permits.run(call)), room: Math.min(concurrency, size) };
+  return {
+    api: gateApiClient(deps.api, (call) => permits.run(call)),
+    // Why from one permit: the jobs a process takes follow its share (below); it starts small and
+    // doubles with each renewal while it has work, rather than taking 2 × G jobs that other
+    // processes then cannot run (each active job also costs lock renewals and CPU).
+    room: 1,
+    follow: (writes) => permits.onGrant((granted) => void (writes.concurrency = jobConcurrencyFor(Math.max(1, granted)))),
+  };
+}
+
+interface RequestLimit {
+  /** The API client through this process's request limit. */
+  api: ApiClient;
+  /** Requests this process may have in flight at first: BullMQ's prefetch is sized on it. */
+  room: number;
+  /** Keeps the writes worker's job concurrency at twice the permits this process holds. */
+  follow: (writes: Worker) => void;
 }
 
 /** Checks the queue, creates the workers (pushed onto `parts.workers` as they are made) and waits until they are ready. */
@@ -182,7 +197,7 @@ async function startOn(
   const { redis, logger, stall, backoff, watch, retryTable } = options;
   const { workers } = parts;
   await checkEvictionPolicy(writesConnection, logger);
-  const { api, room } = await requestLimit(queue, parts, options);
+  const { api, room, follow } = await requestLimit(queue, parts, options);
   const deps: JobDeps = { ...options.deps, retryTable, api };
   if (await queue.isPaused())
     logger.warn(
@@ -212,6 +227,7 @@ async function startOn(
     limiter: options.rate ? { max: options.rate.max, duration: options.rate.durationMs } : UNLIMITED,
   });
   workers.push(writes);
+  follow(writes);
   let syncRuns: Worker | undefined;
   if (deps.runSync !== undefined) {
     syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), processor, {

@@ -25,9 +25,11 @@ import { luaScript } from './lua.js';
  *
  * Fair share (why max-min): each live holder gets min(want, level), the level chosen so the
  * shares fill the size; a holder that wants little leaves the rest to the others. Integer shares;
- * the remainder goes to the holders last in (want, held descending, id) order: among equals to
- * those holding least, so that with more holders than permits the permits rotate (a fixed order
- * would leave the same holders at 0 for ever, their jobs waiting).
+ * the remainder goes to the holders last in (want, held, id) order. Among equals it stays with
+ * those holding it (a permit moving between holders is idle while one drains and the other
+ * renews), except when more holders want permits than there are: then it goes to those holding
+ * least, so the permits rotate (a fixed order would leave the same holders at 0 for ever, their
+ * jobs waiting).
  * A holder above its share is told the share and gives the difference back as its requests end
  * (its next renewal reports the lower floor); a holder below it takes only what is free.
  *
@@ -71,9 +73,17 @@ if now < born + grace then
   wants['~phantom'] = size
   helds['~phantom'] = 0
 end
+local wanting = 0
+for _, id in ipairs(ids) do
+  if wants[id] > 0 then wanting = wanting + 1 end
+end
+local rotate = wanting > size
 table.sort(ids, function(a, b)
   if wants[a] ~= wants[b] then return wants[a] < wants[b] end
-  if helds[a] ~= helds[b] then return helds[a] > helds[b] end
+  if helds[a] ~= helds[b] then
+    if rotate then return helds[a] > helds[b] end
+    return helds[a] < helds[b]
+  end
   return a < b
 end)
 local remaining, target = size, 0
