@@ -7,11 +7,12 @@
  * - a block, not a permit per request: the process leases a block and renews the lease every
  *   RENEW_MS (or TTL/10 when shorter); its requests take local permits from the block. A round
  *   trip per request would cost Redis as much as the jobs themselves;
- * - it asks for its whole room while it has work (a call in flight or waiting since the last
- *   renewal), for nothing while idle: an idle process leaves its share to busy ones, and busy ones
- *   ask alike, so their shares hold still (asking for the calls waiting made shares move at every
- *   renewal, and a permit moving is idle while one holder drains and the other renews). Work on an
- *   idle lease renews at once instead of at the next tick;
+ * - it asks for its whole room while it has work (a call in the last IDLE_AFTER_MS), for nothing
+ *   once idle: an idle process leaves its share to busy ones, and busy ones ask alike, so their
+ *   shares hold still. Why not the calls waiting, and why a second before idle: shares that follow
+ *   the moment move at every renewal (a worker between two jobs, an enqueue slower than the
+ *   workers), and a permit moving is idle while one holder drains and the other renews. Work on a
+ *   lease renewed as idle renews at once instead of at the next tick;
  * - a lapsed lease stops sending: once TTL/2 has passed since the last renewal that succeeded
  *   was *sent*, no new request starts until a renewal succeeds again. The pool drops the lease
  *   at TTL after that renewal ran (Redis's clock), so a process that froze, lost Redis or was
@@ -31,6 +32,8 @@ import type { PermitPool } from '../store/permit-pool.js';
 
 /** How often a lease is renewed (TTL/10 when that is shorter): the most a fair share waits for a renewal. */
 export const RENEW_MS = 250;
+/** A process without a call for this long asks for no permits (see "it asks for its whole room"). */
+export const IDLE_AFTER_MS = 1000;
 
 export interface RequestPermitsOptions {
   pool: PermitPool;
@@ -72,9 +75,9 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
   let lastSentOk = -Infinity;
   let renewing: Promise<void> | undefined;
   let closed = false;
-  // Demand: calls in flight or waiting here; the most seen since the last renewal is what is asked.
-  let peakDemand = 0;
+  let lastCallAt = -Infinity;
   let lastWant = 0;
+  const busy = (): boolean => inUse + waiters.length > 0 || now() - lastCallAt < IDLE_AFTER_MS;
   const waiters: Array<() => void> = [];
   const onRenewed: Array<() => void> = [];
   const grantListeners: Array<(granted: number) => void> = [];
@@ -100,9 +103,8 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
     // What may be in flight until the answer: the limit while the lease holds (no request starts
     // beyond it meanwhile), else only those already in flight (none starts on a lapsed lease).
     const floor = leaseValid() ? Math.max(granted, inUse) : inUse;
-    const want = peakDemand > 0 ? room : 0;
+    const want = busy() ? room : 0;
     lastWant = want;
-    peakDemand = inUse + waiters.length;
     renewing = pool
       .renew({ holder, floor, want, size, ttlMs, graceMs })
       .then(
@@ -122,7 +124,7 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
       )
       .finally(() => {
         renewing = undefined;
-        if (again && lastWant === 0 && peakDemand > 0) void renew();
+        if (again && lastWant === 0 && busy()) void renew();
       });
     return renewing;
   };
@@ -132,7 +134,7 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
   void renew();
 
   const acquire = (): Promise<void> => {
-    peakDemand = Math.max(peakDemand, inUse + waiters.length + 1);
+    lastCallAt = now();
     if (waiters.length === 0 && inUse < limit()) {
       inUse += 1;
       return Promise.resolve();
