@@ -4,7 +4,7 @@
  * Two ways to hold G requests in flight at most:
  * - 'pool': each --concurrency G, all under --global-concurrency G (the request permit pool). The
  *   enqueue waits until the pool is past its grace (TTL/2 after the first worker registered), as
- *   it is for workers that run as daemons;
+ *   it is for workers that run as daemons (the split mode waits as long, to start alike);
  * - 'split': G split by hand, each --concurrency G ÷ N and no --global-concurrency (no pool): the
  *   baseline of what N processes reach on this machine without sharing anything.
  */
@@ -62,7 +62,8 @@ export async function runProcesses(settings: ProcessesSettings): Promise<Process
         : ['--concurrency', String(global / processes)];
     for (let i = 0; i < processes; i += 1) workers.push(spawnCli(['worker', ...limits], env));
     await Promise.all(workers.map((worker) => started(worker)));
-    if (mode === 'pool') await new Promise((resolve) => setTimeout(resolve, DEFAULT_PERMIT_TTL_MS / 2));
+    // Both modes wait alike (the pool for its grace), so that they start from the same state.
+    await new Promise((resolve) => setTimeout(resolve, DEFAULT_PERMIT_TTL_MS / 2));
     const enqueue = await runCli(['sync', '--chatbot', WIRE_CHATBOT, '--feed', scenario.feedPath, '--json'], { ...env, LOG_LEVEL: 'warn' });
     if (enqueue.code !== 0) throw new Error(`sync exited ${enqueue.code}:\n${enqueue.stderr}`);
     const end = Date.now() + 600_000;
