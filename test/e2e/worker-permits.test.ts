@@ -96,6 +96,7 @@ describe('worker processes under one request permit pool', () => {
 
     b.sim.state.resetCounters();
     const split = await workers(b, 2, ['--concurrency', String(G / 2)]);
+    await sleep(TTL_MS / 2); // as long as the pool waited, to start alike
     const splitRun = await b.enqueue(await b.plan('bot-split', feedOf('bot-split', 0, jobs)));
     expect(await waitForRun(b.store, splitRun, { pollMs: 50 })).toMatchObject({ created: jobs, failed: 0 });
     const byHand = writesPerSecond(b.sim);
