@@ -77,10 +77,10 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
   let closed = false;
   let lastCallAt = -Infinity;
   let lastWant = 0;
-  const busy = (): boolean => inUse + waiters.length > 0 || now() - lastCallAt < IDLE_AFTER_MS;
   const waiters: Array<() => void> = [];
   const onRenewed: Array<() => void> = [];
   const grantListeners: Array<(granted: number) => void> = [];
+  const busy = (): boolean => inUse + waiters.length > 0 || now() - lastCallAt < IDLE_AFTER_MS;
 
   const leaseValid = (): boolean => now() - lastSentOk < ttlMs / 2;
   const limit = (): number => (leaseValid() ? granted : 0);
@@ -174,8 +174,8 @@ export function startRequestPermits(options: RequestPermitsOptions): RequestPerm
       clearInterval(timer);
       await renewing;
       for (const resolve of onRenewed.splice(0)) resolve();
-      // Requests still in flight (a forced stop): their permits must stay counted until the lease expires.
-      // A release that cannot reach Redis is no loss: the lease expires.
+      // With requests still in flight (a forced stop) the permits stay counted until the lease
+      // expires; a release that cannot reach Redis is no loss either: the lease expires.
       if (inUse === 0) await pool.release(holder).catch(() => undefined);
     },
   };
