@@ -1,6 +1,7 @@
 /**
- * Starts the workers of one process: the writes queue with the configured concurrency, global
- * concurrency and rate limit, and (when a sync use case is injected) the sync-runs queue.
+ * Starts the workers of one process: the writes queue with the configured request limit (its
+ * --concurrency, or a lease on the request permit pool under --global-concurrency: see
+ * request-permits.ts) and rate limit, and (when a sync use case is injected) the sync-runs queue.
  *
  * Stall settings, deliberately (a stall — worker died or its event loop froze — is not an attempt):
  * - lockDuration 30 s: longer than any one request (the client's own timeouts are 30 s for
