@@ -6,7 +6,8 @@
  * - Redis round trips per job (whole command, every connection of the CLI process);
  * - service calls ÷ minimal (1.00) and the CLI's peak RSS;
  * - writes/s for 1, 2 and 4 `listing-sync worker` processes under --global-concurrency 16 and 64
- *   (the CLI only enqueues), and a 100k-listing migration's peak RSS.
+ *   (the CLI only enqueues), beside G split by hand (--concurrency G ÷ N, no pool) in the same run,
+ *   and a 100k-listing migration's peak RSS.
  * Writes the "bench:sync" section of BENCHMARKS.md. Needs Redis at REDIS_URL (default
  * redis://127.0.0.1:6379); everything it writes there is under fresh prefixes, removed at the end.
  *
@@ -102,18 +103,23 @@ async function main(): Promise<void> {
     }
     for (const global of options.globals) {
       for (const count of options.processes) {
-        process.stderr.write(`${count} worker process(es), --global-concurrency ${global}…\n`);
-        processes.push(
-          await runProcesses({
-            redisUrl,
-            processes: count,
-            global,
-            creates: options.processCreates,
-            latencyMs: options.latencyMs,
-            newPrefix,
-            admin,
-          }),
-        );
+        for (const mode of ['pool', 'split'] as const) {
+          process.stderr.write(
+            `${count} worker process(es), G ${global} (${mode === 'pool' ? '--global-concurrency' : 'split by hand'})…\n`,
+          );
+          processes.push(
+            await runProcesses({
+              redisUrl,
+              processes: count,
+              global,
+              creates: options.processCreates,
+              latencyMs: options.latencyMs,
+              newPrefix,
+              admin,
+              mode,
+            }),
+          );
+        }
       }
     }
     if (options.rssListings > 0) {

@@ -1,12 +1,20 @@
 /**
- * bench:sync's scaling figures: `processes` × `listing-sync worker` (each --concurrency G, all
- * under --global-concurrency G) against a fresh simulator; the CLI `sync` only enqueues. Timed
- * by the simulator from the first create answered to the last.
+ * bench:sync's scaling figures: `processes` × `listing-sync worker` against a fresh simulator; the
+ * CLI `sync` only enqueues. Timed by the simulator from the first create answered to the last.
+ * Two ways to hold G requests in flight at most:
+ * - 'pool': each --concurrency G, all under --global-concurrency G (the request permit pool). The
+ *   enqueue waits until the pool is past its grace (TTL/2 after the first worker registered), as
+ *   it is for workers that run as daemons (the split mode waits as long, to start alike);
+ * - 'split': G split by hand, each --concurrency G ÷ N and no --global-concurrency (no pool): the
+ *   baseline of what N processes reach on this machine without sharing anything.
  */
 import type { Redis } from 'ioredis';
 import { runCli, spawnCli, type Spawned } from './cli-child.js';
 import { cliEnv, prepareWireScenario, removeWireScenario, WIRE_CHATBOT, wireSimulator, writesPhase } from './sync-wire.js';
 import { cleanPrefix } from './sync-redis-stats.js';
+import { DEFAULT_PERMIT_TTL_MS } from '../src/queue/worker.js';
+
+export type ProcessesMode = 'pool' | 'split';
 
 export interface ProcessesSettings {
   redisUrl: string;
@@ -16,9 +24,11 @@ export interface ProcessesSettings {
   latencyMs: number;
   newPrefix(what: string): string;
   admin: Redis;
+  mode: ProcessesMode;
 }
 
 export interface ProcessesResult {
+  mode: ProcessesMode;
   processes: number;
   global: number;
   writesPerSecond: number;
@@ -39,16 +49,21 @@ async function started(worker: Spawned, timeoutMs = 30_000): Promise<void> {
 }
 
 export async function runProcesses(settings: ProcessesSettings): Promise<ProcessesResult> {
-  const { processes, global, creates, latencyMs } = settings;
+  const { processes, global, creates, latencyMs, mode } = settings;
   const scenario = await prepareWireScenario(creates, global, latencyMs);
   const sim = await wireSimulator(latencyMs);
   const prefix = settings.newPrefix('procs');
   const env = { ...cliEnv(sim, settings.redisUrl, prefix), LOG_LEVEL: 'info' };
   const workers: Spawned[] = [];
   try {
-    for (let i = 0; i < processes; i += 1)
-      workers.push(spawnCli(['worker', '--concurrency', String(global), '--global-concurrency', String(global)], env));
+    const limits =
+      mode === 'pool'
+        ? ['--concurrency', String(global), '--global-concurrency', String(global)]
+        : ['--concurrency', String(global / processes)];
+    for (let i = 0; i < processes; i += 1) workers.push(spawnCli(['worker', ...limits], env));
     await Promise.all(workers.map((worker) => started(worker)));
+    // Both modes wait alike (the pool for its grace), so that they start from the same state.
+    await new Promise((resolve) => setTimeout(resolve, DEFAULT_PERMIT_TTL_MS / 2));
     const enqueue = await runCli(['sync', '--chatbot', WIRE_CHATBOT, '--feed', scenario.feedPath, '--json'], { ...env, LOG_LEVEL: 'warn' });
     if (enqueue.code !== 0) throw new Error(`sync exited ${enqueue.code}:\n${enqueue.stderr}`);
     const end = Date.now() + 600_000;
@@ -58,6 +73,7 @@ export async function runProcesses(settings: ProcessesSettings): Promise<Process
     }
     const phase = writesPhase(sim);
     return {
+      mode,
       processes,
       global,
       writesPerSecond: phase.perSecond,

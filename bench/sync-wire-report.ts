@@ -117,11 +117,18 @@ function roundRows(info: WireInfo): string[] {
   });
 }
 
+/** One row per (G, processes): the permit pool beside G split by hand, measured in the same run. */
 function processRows(info: WireInfo): string[] {
-  return info.processes.map(
-    (p) =>
-      `| ${p.global} | ${p.processes} | ${p.writesPerSecond.toFixed(0)} | ${f2(p.writesPerSecond / p.ideal)} | ${p.maxInFlight} | ${p.listings} / ${p.duplicateCreates} |`,
-  );
+  return info.processes
+    .filter((p) => p.mode === 'pool')
+    .map((p) => {
+      const split = info.processes.find((s) => s.mode === 'split' && s.global === p.global && s.processes === p.processes);
+      const splitCells =
+        split === undefined
+          ? '— | — | —'
+          : `${split.writesPerSecond.toFixed(0)} | ${f2(split.writesPerSecond / split.ideal)} | ${f2(p.writesPerSecond / split.writesPerSecond)}`;
+      return `| ${p.global} | ${p.processes} | ${p.writesPerSecond.toFixed(0)} | ${f2(p.writesPerSecond / p.ideal)} | ${splitCells} | ${p.maxInFlight} | ${p.listings} / ${p.duplicateCreates} |`;
+    });
 }
 
 export function printWire(info: WireInfo): string {
@@ -134,7 +141,7 @@ export function printWire(info: WireInfo): string {
   }
   for (const p of info.processes)
     lines.push(
-      `G=${p.global}, ${p.processes} process(es): ${p.writesPerSecond.toFixed(0)} writes/s (${f2(p.writesPerSecond / p.ideal)} of ${p.ideal}/s), max in flight ${p.maxInFlight}`,
+      `G=${p.global}, ${p.processes} process(es), ${p.mode}: ${p.writesPerSecond.toFixed(0)} writes/s (${f2(p.writesPerSecond / p.ideal)} of ${p.ideal}/s), max in flight ${p.maxInFlight}`,
     );
   if (info.rss)
     lines.push(`${info.rss.listings} listings: peak RSS ${info.rss.run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(info.rss.run.cli.seconds)} s`);
@@ -169,10 +176,10 @@ export function wireSection(info: WireInfo): string {
       '',
       '### Worker processes',
       '',
-      `\`listing-sync worker --concurrency G --global-concurrency G\` × N, started first; the CLI \`sync\` (no --work) enqueues ${info.processes[0] === undefined ? '' : ''}the creates; writes/s timed by the simulator (${info.latencyMs} ms latency). Ideal = G ÷ latency.`,
+      `Pool: \`listing-sync worker --concurrency G --global-concurrency G\` × N (the request permit pool), started first, the creates enqueued once the pool is past its grace. Split by hand: \`listing-sync worker --concurrency G÷N\` × N, no pool, measured right after in the same run. The CLI \`sync\` (no --work) enqueues the creates; writes/s timed by the simulator (${info.latencyMs} ms latency). Ideal = G ÷ latency. Max in flight and listings are the pool's.`,
       '',
-      '| G | processes | writes/s | ÷ ideal | max in flight | listings / duplicate creates |',
-      '|---:|---:|---:|---:|---:|---:|',
+      '| G | processes | pool writes/s | ÷ ideal | split writes/s | ÷ ideal | pool ÷ split | max in flight | listings / duplicate creates |',
+      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
       ...processRows(info),
     );
   if (info.rss) {

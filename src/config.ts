@@ -42,6 +42,8 @@ export interface Config {
   worker: {
     concurrency: number;
     globalConcurrency?: number;
+    /** Lease time to live in the request permit pool (src/queue/request-permits.ts). */
+    permitTtlMs: number;
     rate?: { max: number; durationMs: number };
     /** How often each worker process reconciles open runs (src/queue/reconciler.ts). */
     reconcileMs: number;
@@ -208,6 +210,9 @@ const settingsSchema = z.object({
   LISTING_SYNC_CONCURRENCY: intSetting(1, 256).default(8),
   LISTING_SYNC_GLOBAL_CONCURRENCY: intSetting(1, 100_000).optional(),
   LISTING_SYNC_RATE: z.string().transform(parseRate).optional(),
+  // Why 10 s: a killed or frozen worker's permits come back after this, while the renewals (every
+  // 250 ms) may miss for TTL/2 = 5 s (a Redis restart, a GC pause) before a live worker stops sending.
+  LISTING_SYNC_PERMIT_TTL_MS: intSetting(200, 3_600_000).default(10_000),
   LISTING_SYNC_ATTEMPTS: intSetting(1, 1000).default(10),
   LISTING_SYNC_BACKOFF_MS: intSetting(0, 86_400_000).default(1000),
   LISTING_SYNC_BACKOFF_MAX_MS: intSetting(0, 86_400_000).default(60_000),
@@ -372,6 +377,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
     worker: {
       concurrency: s.LISTING_SYNC_CONCURRENCY,
       globalConcurrency: s.LISTING_SYNC_GLOBAL_CONCURRENCY,
+      permitTtlMs: s.LISTING_SYNC_PERMIT_TTL_MS,
       rate: s.LISTING_SYNC_RATE,
       reconcileMs: s.LISTING_SYNC_RECONCILE_MS,
       stuckAfterMs: s.LISTING_SYNC_STUCK_AFTER_MIN * 60_000,

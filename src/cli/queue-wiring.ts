@@ -203,6 +203,7 @@ export async function startConfiguredWorkers(
     ...(signal === undefined ? {} : { signal }),
     concurrency: config.worker.concurrency,
     ...(config.worker.globalConcurrency === undefined ? {} : { globalConcurrency: config.worker.globalConcurrency }),
+    permitTtlMs: config.worker.permitTtlMs,
     ...(config.worker.rate === undefined ? {} : { rate: config.worker.rate }),
     backoff: { baseMs: config.jobs.backoffMs, maxMs: config.jobs.backoffMaxMs },
     stall,

@@ -56,5 +56,8 @@ export async function openSyncSession(
   const thread = enqueues ? enqueueThreadOnStack(io, config, ctx) : undefined;
   if (thread) session.enqueueThread = thread;
   session.workers = await workersOnStack(io, config, api, ctx, logger, {}, abort.signal);
+  // Why: the sync's own calls (reading the chatbot's listings) then count against the same limit
+  // as its jobs' (under --global-concurrency, the permits every worker process shares).
+  session.api = session.workers.api;
   return session;
 }

@@ -1,5 +1,6 @@
 /**
- * Caps the service requests in flight from one process at `--concurrency`, while BullMQ runs a
+ * Caps the service requests in flight from one process at `--concurrency` (or at the permits it
+ * leased from the pool under --global-concurrency, request-permits.ts), while BullMQ runs a
  * few more jobs than that. Why: each job also spends a little time on Redis (ledger probe,
  * outcome script, BullMQ's move to completed and fetch of the next job); with BullMQ concurrency
  * equal to the request limit, a request slot sits idle during that bookkeeping. A few extra
@@ -21,9 +22,17 @@ export function jobConcurrencyFor(requestLimit: number): number {
   return requestLimit + Math.max(1, requestLimit);
 }
 
-/** The same client with at most `limit` calls in flight (close() is not gated). */
-export function gateApiClient(api: ApiClient, limit: number): ApiClient {
+/** Runs a service call when the limit allows it (p-limit's shape; request-permits.ts `run` too). */
+export type RequestGate = <T>(call: () => Promise<T>) => Promise<T>;
+
+/** At most `limit` calls in flight from this process. */
+export function localGate(limit: number): RequestGate {
   const gate = pLimit(limit);
+  return (call) => gate(call);
+}
+
+/** The same client with every call through `gate` (close() is not gated). */
+export function gateApiClient(api: ApiClient, gate: RequestGate): ApiClient {
   return {
     editChatbot: (settings, ctx) => gate(() => api.editChatbot(settings, ctx)),
     editKnowledge: (edit, ctx) => gate(() => api.editKnowledge(edit, ctx)),

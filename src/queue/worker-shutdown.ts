@@ -12,6 +12,7 @@ import type { Queue, Worker } from 'bullmq';
 import type { RedisClient } from '../store/redis-client.js';
 import { closeConnection } from './connection.js';
 import type { RedisWatch } from './redis-watch.js';
+import type { RequestPermits } from './request-permits.js';
 
 export interface WorkerParts {
   /** Filled as the workers are created (a stop during start-up closes the ones that exist). */
@@ -20,6 +21,8 @@ export interface WorkerParts {
   /** The connections the workers and queue were given (BullMQ never closes those). */
   connections: RedisClient[];
   watch: RedisWatch;
+  /** This process's lease on the request permit pool, once started: given back after the workers closed. */
+  permits?: RequestPermits;
 }
 
 const ignore = (): void => undefined;
@@ -44,6 +47,8 @@ export function workerStopper(parts: WorkerParts): (force: boolean) => Promise<v
       const unsubscribe = watch.onDown(dropAll);
       try {
         await Promise.all(workers.map((worker) => worker.close(hardStop).catch(ignore)));
+        // After the workers: no request of theirs is in flight any more, so the permits can go back.
+        await parts.permits?.close();
         await queue.close().catch(ignore);
       } finally {
         unsubscribe();

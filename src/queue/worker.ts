@@ -1,6 +1,7 @@
 /**
- * Starts the workers of one process: the writes queue with the configured concurrency, global
- * concurrency and rate limit, and (when a sync use case is injected) the sync-runs queue.
+ * Starts the workers of one process: the writes queue with the configured request limit (its
+ * --concurrency, or a lease on the request permit pool under --global-concurrency: see
+ * request-permits.ts) and rate limit, and (when a sync use case is injected) the sync-runs queue.
  *
  * Stall settings, deliberately (a stall — worker died or its event loop froze — is not an attempt):
  * - lockDuration 30 s: longer than any one request (the client's own timeouts are 30 s for
@@ -24,8 +25,13 @@ import type { ErrorMappingContext } from './error-mapping.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from './redis-watch.js';
-import { gateApiClient, jobConcurrencyFor } from './request-gate.js';
-import { workerStopper } from './worker-shutdown.js';
+import { gateApiClient, jobConcurrencyFor, localGate } from './request-gate.js';
+import { startRequestPermits, type RequestPermits } from './request-permits.js';
+import { workerStopper, type WorkerParts } from './worker-shutdown.js';
+import type { ApiClient } from '../api/client-contract.js';
+import { permitPool } from '../store/permit-pool.js';
+import { storeKeys } from '../store/keys.js';
+import { layoutOf } from '../store/redis-client.js';
 
 export interface StallSettings {
   lockDurationMs: number;
@@ -42,8 +48,13 @@ export interface WorkerOptions {
   redis: RedisSettings;
   /** Requests in flight to the service from this process (BullMQ runs a few more jobs, see request-gate.ts). */
   concurrency: number;
-  /** Jobs in flight across every worker process (BullMQ global concurrency). */
+  /**
+   * Requests in flight across every worker process: the size of the request permit pool
+   * (request-permits.ts). BullMQ's own global concurrency is removed when it is set.
+   */
   globalConcurrency?: number;
+  /** Lease time to live in the permit pool (default DEFAULT_PERMIT_TTL_MS). */
+  permitTtlMs?: number;
   /** A global cap on jobs started per duration, across workers. */
   rate?: { max: number; durationMs: number };
   backoff?: BackoffSettings;
@@ -69,8 +80,15 @@ export interface WorkerOptions {
   signal?: AbortSignal;
 }
 
+export const DEFAULT_PERMIT_TTL_MS = 10_000;
+
 export interface RunningWorkers {
   writes: Worker;
+  /**
+   * The API client as the jobs call it: through this process's request limit (the permit pool
+   * under --global-concurrency). A command whose own calls must count against it uses this one.
+   */
+  api: ApiClient;
   syncRuns?: Worker;
   /**
    * Stops taking jobs, lets jobs in flight finish, closes the connections it opened. While Redis is
@@ -108,11 +126,11 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   ];
   const queue = new Queue(queueKeyName(QUEUE_NAMES.writes, queueConnection), { connection: queueConnection, prefix: redis.prefix });
   queue.on('error', (err) => watch.report(err, 'queue'));
-  const workers: Worker[] = [];
-  const stop = workerStopper({ workers, queue, connections, watch });
+  const parts: WorkerParts = { workers: [], queue, connections, watch };
+  const stop = workerStopper(parts);
   try {
     const started = await unlessAborted(
-      startOn(queue, [writesConnection, syncConnection], workers, { ...options, stall, backoff, watch }),
+      startOn(queue, [writesConnection, syncConnection], parts, { ...options, stall, backoff, watch, queueConnection }),
       signal,
     );
     logger.info({ concurrency: options.concurrency, globalConcurrency: options.globalConcurrency, rate: options.rate }, 'workers started');
@@ -124,19 +142,64 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   }
 }
 
-type StartOptions = WorkerOptions & { stall: StallSettings; backoff: BackoffSettings; watch: RedisWatch };
+type StartOptions = WorkerOptions & {
+  stall: StallSettings;
+  backoff: BackoffSettings;
+  watch: RedisWatch;
+  queueConnection: WorkerConnection;
+};
 
-/** Checks the queue, creates the workers (pushed onto `workers` as they are made) and waits until they are ready. */
+/**
+ * The request limit of this process: its own --concurrency, or under --global-concurrency a lease
+ * on the permit pool (kept in `parts` so that the stop gives it back).
+ */
+async function requestLimit(queue: Queue, parts: WorkerParts, options: StartOptions): Promise<RequestLimit> {
+  const { globalConcurrency: size, concurrency, deps } = options;
+  if (size === undefined) return { api: gateApiClient(deps.api, localGate(concurrency)), room: concurrency, follow: () => undefined };
+  // Why removed: BullMQ's global concurrency counts active jobs, which also hold their slot during
+  // their Redis bookkeeping (about 0.55 of G ÷ latency reached); the pool counts requests. An
+  // earlier setting left on the queue would cap the jobs below what the permits allow.
+  await queue.removeGlobalConcurrency();
+  const connection = options.queueConnection;
+  const permits: RequestPermits = startRequestPermits({
+    pool: permitPool(connection, storeKeys(options.redis.prefix, layoutOf(connection))),
+    size,
+    room: concurrency,
+    ttlMs: options.permitTtlMs ?? DEFAULT_PERMIT_TTL_MS,
+    onError: (err) => options.watch.report(err, 'permits'),
+  });
+  parts.permits = permits;
+  return {
+    api: gateApiClient(deps.api, (call) => permits.run(call)),
+    // Why from one permit: the jobs a process takes follow its share (below); it starts small and
+    // doubles with each renewal while it has work, rather than taking 2 × G jobs that other
+    // processes then cannot run (each active job also costs lock renewals and CPU).
+    room: 1,
+    follow: (writes) => permits.onGrant((granted) => void (writes.concurrency = jobConcurrencyFor(Math.max(1, granted)))),
+  };
+}
+
+interface RequestLimit {
+  /** The API client through this process's request limit. */
+  api: ApiClient;
+  /** Requests this process may have in flight at first: BullMQ's prefetch is sized on it. */
+  room: number;
+  /** Keeps the writes worker's job concurrency at twice the permits this process holds. */
+  follow: (writes: Worker) => void;
+}
+
+/** Checks the queue, creates the workers (pushed onto `parts.workers` as they are made) and waits until they are ready. */
 async function startOn(
   queue: Queue,
   [writesConnection, syncConnection]: [WorkerConnection, WorkerConnection],
-  workers: Worker[],
+  parts: WorkerParts,
   options: StartOptions,
 ): Promise<Omit<RunningWorkers, 'close'>> {
   const { redis, logger, stall, backoff, watch, retryTable } = options;
-  const deps: JobDeps = { ...options.deps, retryTable };
+  const { workers } = parts;
   await checkEvictionPolicy(writesConnection, logger);
-  if (options.globalConcurrency !== undefined) await queue.setGlobalConcurrency(options.globalConcurrency);
+  const { api, room, follow } = await requestLimit(queue, parts, options);
+  const deps: JobDeps = { ...options.deps, retryTable, api };
   if (await queue.isPaused())
     logger.warn(
       `queue ${QUEUE_NAMES.writes} is paused (an authentication failure?): run \`listing-sync jobs resume\` once the credentials are fixed`,
@@ -146,7 +209,7 @@ async function startOn(
 
   const mapping: ErrorMappingContext = { queue, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000 };
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
-  const processor = createProcessor({ ...deps, api: gateApiClient(deps.api, options.concurrency) }, mapping);
+  const processor = createProcessor(deps, mapping);
   const common = {
     prefix: redis.prefix,
     lockDuration: stall.lockDurationMs,
@@ -161,10 +224,11 @@ async function startOn(
   const writes = new Worker(queueKeyName(QUEUE_NAMES.writes, writesConnection), processor, {
     ...common,
     connection: writesConnection,
-    concurrency: jobConcurrencyFor(options.concurrency),
+    concurrency: jobConcurrencyFor(room),
     limiter: options.rate ? { max: options.rate.max, duration: options.rate.durationMs } : UNLIMITED,
   });
   workers.push(writes);
+  follow(writes);
   let syncRuns: Worker | undefined;
   if (deps.runSync !== undefined) {
     syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), processor, {
@@ -184,7 +248,7 @@ async function startOn(
     });
   }
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  return { writes, ...(syncRuns ? { syncRuns } : {}) };
+  return { writes, api, ...(syncRuns ? { syncRuns } : {}) };
 }
 
 type WorkerConnection = ReturnType<typeof createWorkerConnection>;

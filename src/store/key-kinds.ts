@@ -24,6 +24,7 @@ const STORE_KINDS: Readonly<Record<string, string>> = {
   'alert-deliveries': 'alerts',
   'alert-state': 'health',
   'health-chatbots': 'health',
+  '{request-permits}': 'request-permits',
 };
 
 /** The per-run keys `{p}:ls:run:{runId}[:part]` (on a cluster `{p}:ls:run:{{chatbot}}:{runId}[:part]`), by part. */

@@ -32,6 +32,7 @@ export type KeyLayout = 'single' | 'cluster';
  * | `{p}:ls:budget:{{id}}:bytes`          | hash | minute bucket → response bytes (feed-budget.ts)         |
  * | `{p}:ls:source:{{chatbot}}:{feedId}`  | hash | a replication source: watermark, last run, totals       |
  * | `{p}:ls:sources`                      | set  | `chatbot\tfeedId` of every replication source          |
+ * | `{p}:ls:{request-permits}`            | hash | the request permit pool: `born`, `h:{holder}` → lease   |
  *
  * Why a tombstone hash beside the ledger: a delete removes the ledger entry, yet an older run's
  * job must still see that a newer run touched the key (never resurrect a deleted listing).
@@ -41,7 +42,7 @@ export type KeyLayout = 'single' | 'cluster';
  * MLSNumber run believe it manages keys it never wrote. MLSNumber keeps the original key names,
  * so ledgers written before the split stay where they were.
  *
- * Why `{{…}}` (a literal Redis Cluster hash tag) in the budget and source keys: each of their
+ * Why `{{…}}` (a literal Redis Cluster hash tag) in the budget, source and permit keys: each of their
  * scripts then touches one slot (a budget's two keys; one chatbot's sources) in both layouts.
  *
  * The cluster layout (`KeyLayout` 'cluster', chosen when listing-sync runs on a Redis Cluster):
@@ -83,6 +84,8 @@ export interface StoreKeys {
   feedSource(chatbot: string, feedId: string): string;
   /** Index of every replication source, so listing them needs no SCAN. */
   feedSources(): string;
+  /** The request permit pool every worker process leases from (permit-pool.ts); one key, its own hash tag. */
+  requestPermits(): string;
   /** What every per-chatbot key of one kind starts with, for SCAN (`runsOfChatbot`, `tombstones`). */
   chatbotKeyHead(kind: 'runsOfChatbot' | 'tombstones', keyType?: SyncKeyType): string;
   /** The chatbot a key found by SCAN under `head` belongs to. */
@@ -125,6 +128,9 @@ export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKe
     feedBudgetBytes: (budgetId) => `${base}:budget:{${budgetId}}:bytes`,
     feedSource: (chatbot, feedId) => `${base}:source:{${chatbot}}:${feedId}`,
     feedSources: () => `${base}:sources`,
+    // Why a literal tag in both layouts: the pool's scripts touch this one key; on a cluster the
+    // tag names its slot, and on one Redis no earlier key had this name to keep.
+    requestPermits: () => `${base}:{request-permits}`,
     chatbotKeyHead: (kind, keyType = 'MLSNumber') => (kind === 'runsOfChatbot' ? heads.runsOfChatbot() : heads.tombstones(keyType)),
     chatbotOfKey: (head, key) => {
       const rest = key.slice(head.length);

@@ -2,7 +2,7 @@
  * listing-sync on a real Redis Cluster (3 masters from `redis-server --cluster-enabled yes`, made
  * by the test): `sync --work` under every fault the simulator injects converges with zero
  * duplicate creates for chatbots whose keys live on different masters; `worker` processes share
- * one --global-concurrency; `runs`, `jobs`, `schedule`, `alerts`, `sources`, `doctor` and the dashboard (bull-board
+ * one --global-concurrency (the request permit pool, one key in its own slot); `runs`, `jobs`, `schedule`, `alerts`, `sources`, `doctor` and the dashboard (bull-board
  * included) answer; the demo runs with REDIS_CLUSTER_NODES set. Every process points REDIS_URL at a port where nothing listens, so only the
  * cluster can have served them; a CROSSSLOT error anywhere fails the test.
  */
@@ -148,7 +148,7 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     expect(new Set(await Promise.all(queueKeys.map(slotOf))).size).toBe(1);
   }, 240_000);
 
-  it('three worker processes share --global-concurrency: the service never sees more in flight', async () => {
+  it('three worker processes share --global-concurrency (the request permit pool on the cluster): the service never sees more in flight', async () => {
     const prefix = uniquePrefix('cluster-workers');
     const s = await startTestSim({ chatbots: ['bot-many'], faults: { latencyMs: 20 } });
     sim = s;
@@ -161,6 +161,12 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
       processes.push(worker);
     }
     await Promise.all(processes.map((worker) => worker.waitFor(/workers started/, 30_000)));
+    // The request permit pool: one key under its own hash tag, every worker holding a lease in it.
+    const pool = storeKeys(prefix, 'cluster').requestPermits();
+    expect(pool).toBe(`${prefix}:ls:{request-permits}`);
+    const end0 = Date.now() + 10_000;
+    while ((await client?.hlen(pool)) !== 4 && Date.now() < end0) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await client?.hlen(pool)).toBe(4); // `born` and three holders
     let shown: CliRun | undefined;
     const end = Date.now() + 90_000;
     do {
@@ -174,6 +180,7 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     expect(s.state.maxInFlight()).toBeLessThanOrEqual(4);
     for (const worker of processes) expect(await worker.stop()).toMatchObject({ code: 0 });
     for (const worker of processes) expectClean(worker);
+    expect(await client?.hkeys(pool)).toEqual(['born']); // every lease given back on SIGTERM
   }, 180_000);
 
   it('runs, jobs, schedule, alerts, sources, doctor and the dashboard (bull-board included) work on the cluster', async () => {

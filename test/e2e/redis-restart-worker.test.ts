@@ -1,7 +1,8 @@
 /**
  * `listing-sync worker` (the built CLI as a process) through Redis outages, on a redis-server of
  * the test's own (AOF everysec): shut down cleanly and restarted mid-run, SIGKILLed and restarted
- * mid-run, and down when the worker starts. Judged by the simulator: the chatbot ends equal to the
+ * mid-run, and down when the worker starts; two workers sharing --global-concurrency (the request
+ * permit pool) through a restart. Judged by the simulator: the chatbot ends equal to the
  * feed with zero duplicate creates; and by what the user sees: no stack trace, a few clear lines.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,10 +18,13 @@ const OUTAGE_LINE = /is not answering/;
 let redis: RedisProcess | undefined;
 let bench: QueueBench | undefined;
 let worker: CliProcess | undefined;
+let others: CliProcess[] = [];
 
 afterEach(async (ctx) => {
   await worker?.kill();
   worker = undefined;
+  await Promise.all(others.map((other) => other.kill()));
+  others = [];
   await bench?.close((ctx.task.result?.errors ?? []).length === 0);
   bench = undefined;
   await redis?.close();
@@ -36,7 +40,7 @@ async function openBench(label: string, latencyMs: number): Promise<QueueBench> 
   return opened;
 }
 
-function startWorker(b: QueueBench, url: string): CliProcess {
+function startWorker(b: QueueBench, url: string, extra: readonly string[] = []): CliProcess {
   const env = {
     ...simEnv(b.sim),
     REDIS_URL: url,
@@ -45,7 +49,7 @@ function startWorker(b: QueueBench, url: string): CliProcess {
     LISTING_SYNC_BACKOFF_MAX_MS: '50',
     LOG_LEVEL: 'info',
   };
-  return startCli(['worker', '--concurrency', '4', '--lock-duration-ms', '1500', '--stalled-interval-ms', '500'], env);
+  return startCli(['worker', '--concurrency', '4', '--lock-duration-ms', '1500', '--stalled-interval-ms', '500', ...extra], env);
 }
 
 async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
@@ -101,6 +105,30 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
       expectQuietOutage(worker.stderr());
     }, 60_000);
   }
+
+  it('two workers sharing --global-concurrency 3 through a Redis SIGKILL and restart: never more than 3 in flight, the run converges', async () => {
+    bench = await openBench('restart-permits', 30);
+    const b = bench;
+    const server = redis as RedisProcess;
+    const feed = feedOf(BOT, 0, 200);
+    const limit = ['--global-concurrency', '3'];
+    worker = startWorker(b, server.url, limit);
+    others = [startWorker(b, server.url, limit)];
+    await Promise.all([worker, ...others].map((w) => w.waitFor(/workers started/)));
+    const runId = await b.enqueue(await b.plan(BOT, feed));
+    await until(() => b.sim.state.listings(BOT).length >= 40);
+    await server.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await server.start();
+
+    await expectConverged(b, runId, feed);
+    expect(b.sim.state.maxInFlight()).toBeGreaterThan(1);
+    expect(b.sim.state.maxInFlight()).toBeLessThanOrEqual(3);
+    for (const w of [worker, ...others]) {
+      expect((await w.stop()).code).toBe(0);
+      expect(stackTraceLines(w.stderr()), w.stderr()).toEqual([]);
+    }
+  }, 60_000);
 
   it('SIGTERM while Redis is down mid-run: exits promptly; a worker started later finishes the run without duplicates', async () => {
     bench = await openBench('stop-while-down', 40);

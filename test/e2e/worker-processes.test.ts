@@ -1,13 +1,15 @@
 /**
  * Workers as real processes (the built CLI): a SIGKILLed worker loses nothing and duplicates
  * nothing once another one picks its jobs up; two, three and eight processes never put more
- * requests in flight than the global concurrency, and --rate holds across three; `jobs retry`
+ * requests in flight than the global concurrency (each holding a lease in the request permit
+ * pool, given back on SIGTERM), and --rate holds across three; `jobs retry`
  * from the CLI re-runs failed jobs; SIGTERM shuts a worker down cleanly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { storeKeys } from '../../src/store/keys.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
 
@@ -164,6 +166,13 @@ describe('worker processes', () => {
       expect(bench.sim.state.maxInFlight()).toBeLessThanOrEqual(global);
       expect(bench.sim.state.duplicateCreates(BOT)).toEqual([]);
       expect(simContent(bench, BOT)).toEqual(feedContent(feed));
+      // Every process held a lease in the request permit pool and gave it back on SIGTERM.
+      const pool = storeKeys(bench.prefix).requestPermits();
+      expect((await bench.redis.hkeys(pool)).filter((field) => field.startsWith('h:'))).toHaveLength(count);
+      for (const child of children) child.kill('SIGTERM');
+      await Promise.all(children.map((child) => new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)))));
+      expect(children.map((child) => child.exitCode)).toEqual(children.map(() => 0));
+      expect(await bench.redis.hkeys(pool)).toEqual(['born']);
       passed = true;
     }, 180_000);
   }

@@ -32,6 +32,7 @@ describe('resolveConfig', () => {
     expect(config.worker).toEqual({
       concurrency: 8,
       globalConcurrency: undefined,
+      permitTtlMs: 10_000,
       rate: undefined,
       reconcileMs: 30_000,
       stuckAfterMs: 30 * 60_000,
@@ -59,6 +60,7 @@ describe('resolveConfig', () => {
         LISTING_SYNC_PREFIX: '{ls}',
         LISTING_SYNC_CONCURRENCY: '3',
         LISTING_SYNC_GLOBAL_CONCURRENCY: '20',
+        LISTING_SYNC_PERMIT_TTL_MS: '2500',
         LISTING_SYNC_RATE: '300/min',
         LISTING_SYNC_ATTEMPTS: '4',
         LISTING_SYNC_BACKOFF_MS: '10',
@@ -89,12 +91,19 @@ describe('resolveConfig', () => {
     expect(config.worker).toEqual({
       concurrency: 3,
       globalConcurrency: 20,
+      permitTtlMs: 2500,
       rate: { max: 300, durationMs: 60_000 },
       reconcileMs: 500,
       stuckAfterMs: 120_000,
     });
     expect(config.jobs).toEqual({ attempts: 4, backoffMs: 10, backoffMaxMs: 100, keepCompleted: 0, keepFailed: 5, deleteBatchSize: 7 });
     expect(config.logLevel).toBe('debug');
+  });
+
+  it('LISTING_SYNC_PERMIT_TTL_MS: a whole number of ms from 200 (a lease renewed every TTL/10 at most)', () => {
+    for (const bad of ['0', '199', '1.5', 'ten'])
+      expect(() => resolveConfig({ env: { LISTING_SYNC_PERMIT_TTL_MS: bad } }), bad).toThrow(/LISTING_SYNC_PERMIT_TTL_MS/);
+    expect(resolveConfig({ env: { LISTING_SYNC_PERMIT_TTL_MS: '200' } }).worker.permitTtlMs).toBe(200);
   });
 
   it('defaults SITE_URL to the origin of API_BASE_URL', () => {

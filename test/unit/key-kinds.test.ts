@@ -30,6 +30,8 @@ describe('keyKind', () => {
     [keys.runRejected('bot', RUN), 'run-rejected-rows'],
     [keys.keyIndex('https://x.example/a:b'), 'key-index'],
     [keys.callMetrics(), 'call-metrics'],
+    [keys.requestPermits(), 'request-permits'],
+    [storeKeys(P, 'cluster').requestPermits(), 'request-permits'],
     [alerts.configs(), 'alerts'],
     [alerts.deliveries(), 'alerts'],
     [alerts.state('bot:1'), 'health'],
