@@ -33,7 +33,10 @@ export function recordedClientOnStack(io: CliIo, config: Config, logger: Logger,
   return client.api;
 }
 
-/** This process's workers; their `close` is the release stack's, so closing them early (on a signal) is safe. */
+/**
+ * This process's workers; their `close` is the release stack's, so closing them early (on a
+ * signal) is safe. `announce` false: a command's own workers, "workers started" at debug.
+ */
 export async function workersOnStack(
   io: CliIo,
   config: Config,
@@ -42,8 +45,9 @@ export async function workersOnStack(
   logger: Logger,
   stall: Partial<StallSettings> = {},
   signal?: AbortSignal,
+  announce = true,
 ): Promise<RunningWorkers> {
-  const workers = await startConfiguredWorkers(config, api, ctx, logger, stall, signal);
+  const workers = await startConfiguredWorkers(config, api, ctx, logger, stall, signal, announce);
   return { ...workers, close: io.releases.push('workers', () => workers.close()) };
 }
 

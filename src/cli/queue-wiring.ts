@@ -196,8 +196,10 @@ export async function startConfiguredWorkers(
   logger: Logger,
   stall: Partial<StallSettings> = {},
   signal?: AbortSignal,
+  announce = true,
 ): Promise<RunningWorkers> {
   const workers = await startWorkers({
+    announce,
     redis: config.redis,
     watch: ctx.watch,
     ...(signal === undefined ? {} : { signal }),

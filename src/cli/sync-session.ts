@@ -55,7 +55,7 @@ export async function openSyncSession(
   // The thread first: it loads and connects on another core while the workers start and the feed is planned.
   const thread = enqueues ? enqueueThreadOnStack(io, config, ctx) : undefined;
   if (thread) session.enqueueThread = thread;
-  session.workers = await workersOnStack(io, config, api, ctx, logger, {}, abort.signal);
+  session.workers = await workersOnStack(io, config, api, ctx, logger, {}, abort.signal, false);
   // Why: the sync's own calls (reading the chatbot's listings) then count against the same limit
   // as its jobs' (under --global-concurrency, the permits every worker process shares).
   session.api = session.workers.api;

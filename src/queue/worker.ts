@@ -78,6 +78,12 @@ export interface WorkerOptions {
    * it opened and rejects with code ABORTED.
    */
   signal?: AbortSignal;
+  /**
+   * Whether "workers started" is an info line (default): a `worker` process's first word. The
+   * workers a command starts in its own process (`sync --work`) say it at debug, since the
+   * command's own output is what its user reads.
+   */
+  announce?: boolean;
 }
 
 export const DEFAULT_PERMIT_TTL_MS = 10_000;
@@ -133,7 +139,9 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
       startOn(queue, [writesConnection, syncConnection], parts, { ...options, stall, backoff, watch, queueConnection }),
       signal,
     );
-    logger.info({ concurrency: options.concurrency, globalConcurrency: options.globalConcurrency, rate: options.rate }, 'workers started');
+    const limits = { concurrency: options.concurrency, globalConcurrency: options.globalConcurrency, rate: options.rate };
+    if (options.announce === false) logger.debug(limits, 'workers started');
+    else logger.info(limits, 'workers started');
     return { ...started, close: () => stop(false) };
   } catch (thrown) {
     // Why force: start-up failed or was stopped, most likely because Redis does not answer.
