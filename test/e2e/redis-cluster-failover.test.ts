@@ -66,6 +66,26 @@ async function masterPortOf(key: string): Promise<number> {
   return shard[2][1];
 }
 
+/** A cluster (3 masters, `replicas` each), the simulator (40 ms) holding BOT, and a feed of `rows` listings: the env a CLI needs. */
+async function startScenario(
+  replicas: number,
+  rows: number,
+  seed: number,
+  extra: Record<string, string>,
+): Promise<{ started: RedisClusterProcess; s: RunningSimulator; prefix: string; feed: string; env: Record<string, string> }> {
+  const started = await startRedisCluster({ masters: 3, replicas });
+  cluster = started;
+  client = started.client();
+  const prefix = uniquePrefix('cluster-failover');
+  const s = await startTestSim({ chatbots: [BOT], faults: { latencyMs: 40 } });
+  sim = s;
+  dir = mkdtempSync(join(tmpdir(), 'ls-failover-'));
+  const feed = join(dir, 'feed.csv');
+  await writeFeedCsv(feed, { listings: rows, seed, profile: 'native' });
+  // REDIS_URL where nothing listens: only the cluster can serve the CLI.
+  return { started, s, prefix, feed, env: cliEnv(s, 'redis://127.0.0.1:1', prefix, { REDIS_CLUSTER_NODES: started.nodes, ...extra }) };
+}
+
 interface Summary {
   result?: { created: number; failed: number };
 }
@@ -77,26 +97,12 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
   };
   for (const [which, keyOf] of Object.entries(victims)) {
     it(`${which} SIGKILLed mid-run, its replica promoted: finishes by itself, converged, zero duplicate creates`, async () => {
-      cluster = await startRedisCluster({ masters: 3, replicas: 1 });
-      client = cluster.client();
-      const prefix = uniquePrefix('cluster-failover');
-      const s = await startTestSim({ chatbots: [BOT], faults: { latencyMs: 40 } });
-      sim = s;
-      dir = mkdtempSync(join(tmpdir(), 'ls-failover-'));
-      const feed = join(dir, 'feed.csv');
-      await writeFeedCsv(feed, { listings: ROWS, seed: 11, profile: 'native' });
-      const env = cliEnv(s, 'redis://127.0.0.1:1', prefix, {
-        REDIS_CLUSTER_NODES: cluster.nodes,
-        LISTING_SYNC_CONCURRENCY: '4',
-        LISTING_SYNC_BACKOFF_MS: '5',
-        LISTING_SYNC_BACKOFF_MAX_MS: '50',
-        LOG_LEVEL: 'warn',
-      });
+      const { started, s, prefix, feed, env } = await startScenario(1, ROWS, 11, { LISTING_SYNC_CONCURRENCY: '4' });
       sync = startCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env);
 
       await until(() => s.state.listings(BOT).length >= 30);
       const victim = await masterPortOf(keyOf(prefix));
-      await cluster.kill(victim);
+      await started.kill(victim);
       expect(s.state.listings(BOT).length, 'killed mid-run').toBeLessThan(ROWS);
       // The replica is promoted after the node timeout (2 s): until then the slot has no master.
       const promoted = Date.now() + 20_000;
@@ -121,15 +127,7 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
   }
 
   it("a worker and a dashboard through the writes queue's failover: the run worked to done, zero duplicate creates, pages answer again, no stack trace", async () => {
-    cluster = await startRedisCluster({ masters: 3, replicas: 1 });
-    client = cluster.client();
-    const prefix = uniquePrefix('cluster-failover-worker');
-    const s = await startTestSim({ chatbots: [BOT], faults: { latencyMs: 40 } });
-    sim = s;
-    dir = mkdtempSync(join(tmpdir(), 'ls-failover-'));
-    const feed = join(dir, 'feed.csv');
-    await writeFeedCsv(feed, { listings: ROWS, seed: 5, profile: 'native' });
-    const env = cliEnv(s, 'redis://127.0.0.1:1', prefix, { REDIS_CLUSTER_NODES: cluster.nodes, LOG_LEVEL: 'info' });
+    const { started, s, prefix, feed, env } = await startScenario(1, ROWS, 5, { LOG_LEVEL: 'info' });
     const enqueued = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json'], env, 60_000);
     expect(enqueued.code, enqueued.stderr).toBe(0);
     const { runId } = jsonOf<{ runId: string }>(enqueued);
@@ -146,7 +144,7 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
     };
 
     await until(() => s.state.listings(BOT).length >= 30);
-    await cluster.kill(await masterPortOf(`${prefix}:{listing-writes}:meta`));
+    await started.kill(await masterPortOf(`${prefix}:{listing-writes}:meta`));
     expect(s.state.listings(BOT).length, 'killed mid-run').toBeLessThan(ROWS);
 
     await until(() => s.state.listings(BOT).length >= ROWS, 90_000);
@@ -157,8 +155,7 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
       shown = (await runCli(['runs', 'show', runId, '--json'], env)).stdout;
     } while (!/"status":\s*"done"/.test(shown) && Date.now() < end);
     expect(shown).toMatch(/"status":\s*"done"/);
-    expect(s.state.listings(BOT)).toHaveLength(ROWS);
-    expect(s.state.duplicateCreates(BOT)).toEqual([]);
+    await expectConverged(s, BOT, ROWS, feed, env);
     expect(await page('/')).toMatchObject({ status: 200, body: expect.stringContaining(runId) as string });
     expect(await page(`/runs/${runId}`)).toMatchObject({ status: 200, body: expect.stringContaining(`<dd>${ROWS}</dd>`) as string });
     expect((await page('/metrics')).status).toBe(200);
@@ -171,16 +168,8 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
   }, 180_000);
 
   it('a master down with no replica: sync, runs list and sync --work each say so in one line, exit 1, nothing sent', async () => {
-    cluster = await startRedisCluster({ masters: 3 });
-    client = cluster.client();
-    const prefix = uniquePrefix('cluster-down');
-    const s = await startTestSim({ chatbots: [BOT] });
-    sim = s;
-    dir = mkdtempSync(join(tmpdir(), 'ls-failover-'));
-    const feed = join(dir, 'feed.csv');
-    await writeFeedCsv(feed, { listings: 20, seed: 3, profile: 'native' });
-    const env = cliEnv(s, 'redis://127.0.0.1:1', prefix, { REDIS_CLUSTER_NODES: cluster.nodes });
-    await cluster.kill(await masterPortOf(storeKeys(prefix, 'cluster').lease(BOT)));
+    const { started, s, prefix, feed, env } = await startScenario(0, 20, 3, {});
+    await started.kill(await masterPortOf(storeKeys(prefix, 'cluster').lease(BOT)));
 
     for (const args of [
       ['sync', '--chatbot', BOT, '--feed', feed],
