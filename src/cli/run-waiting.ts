@@ -6,6 +6,7 @@
 import type { RunCounts, RunStatus } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../logger.js';
+import type { RunningWorkers } from '../queue/worker.js';
 import { waitForRun } from '../sync/wait-for-run.js';
 import type { ProgressBars } from './progress.js';
 
@@ -21,8 +22,11 @@ export interface RunWaitOptions {
   bars: ProgressBars;
   logger: Logger;
   signal: AbortSignal;
-  /** This process's workers, when it runs some (then "no worker" means the queue is stuck, not unattended). */
-  workers?: { close(): Promise<void> };
+  /**
+   * This process's workers, when it runs some: then "no worker" means the queue is stuck, not
+   * unattended, and the wait ends as soon as they finish the run's last job.
+   */
+  workers?: Pick<RunningWorkers, 'close' | 'finished'>;
   timeoutMs?: number;
 }
 
@@ -32,6 +36,7 @@ export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait>
   try {
     const counts = await waitForRun(store, runId, {
       signal: options.signal,
+      ...(options.workers === undefined ? {} : { finishedHere: options.workers.finished }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       onProgress: (c) => options.bars.update('jobs', c.finishedJobs, c.totalJobs),
       onIdle: (idleMs) =>

@@ -10,7 +10,8 @@ import { jobKind } from '../../jobs/registry.js';
 import { KEY_CLAIMED, errorCode, errorFields } from '../errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
 
-function runIdOf(data: unknown): string {
+/** The run a job's payload names ('' when it names none). */
+export function runIdOf(data: unknown): string {
   const runId = typeof data === 'object' && data !== null ? (data as { runId?: unknown }).runId : undefined;
   return typeof runId === 'string' ? runId : '';
 }

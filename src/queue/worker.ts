@@ -22,6 +22,7 @@ import { backoffStrategy } from './backoff.js';
 import { ListingSyncError } from '../errors.js';
 import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
 import type { ErrorMappingContext } from './error-mapping.js';
+import { finishedHere, type FinishedHere } from './finished-here.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from './redis-watch.js';
@@ -96,6 +97,8 @@ export interface RunningWorkers {
    */
   api: ApiClient;
   syncRuns?: Worker;
+  /** The jobs of the writes queue this process finishes, by run (what ends a `sync --work` wait at once). */
+  finished: FinishedHere;
   /**
    * Stops taking jobs, lets jobs in flight finish, closes the connections it opened. While Redis is
    * away it does not wait (see worker-shutdown.ts): it never hangs on Redis.
@@ -256,7 +259,7 @@ async function startOn(
     });
   }
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  return { writes, api, ...(syncRuns ? { syncRuns } : {}) };
+  return { writes, api, finished: finishedHere(writes), ...(syncRuns ? { syncRuns } : {}) };
 }
 
 type WorkerConnection = ReturnType<typeof createWorkerConnection>;
