@@ -5,14 +5,21 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../store/store.js';
+import { lowerThreadPriority } from '../thread-priority.js';
 import { sendableError } from '../worker-thread.js';
 import { closeConnection, createWorkerConnection } from './connection.js';
 import { addChunk } from './enqueue.js';
-import type { EnqueueThreadData, FromEnqueueThread, ToEnqueueThread } from './enqueue-thread-protocol.js';
+import {
+  ENQUEUE_THREAD_NICENESS,
+  type EnqueueThreadData,
+  type FromEnqueueThread,
+  type ToEnqueueThread,
+} from './enqueue-thread-protocol.js';
 import { openQueues } from './queues.js';
 
 const port = parentPort;
 if (port === null) throw new Error('enqueue-worker runs as a worker thread only');
+lowerThreadPriority(ENQUEUE_THREAD_NICENESS);
 
 const { redis: settings, jobs } = workerData as EnqueueThreadData;
 // Why a worker connection: like the sync's own, it waits through a Redis outage or restart and

@@ -1,8 +1,10 @@
 /**
  * The enqueue thread of `sync --work` (src/queue/threaded-enqueue.ts) against a real Redis: what
- * it adds is exactly what an enqueue in-thread adds, a thread whose Redis never answers leaves
- * the work to this thread, and a chunk it cannot add fails the enqueue with the reason.
+ * it adds is exactly what an enqueue in-thread adds, the chunks after the first wait while it
+ * loads, it runs at a lower CPU priority, a thread whose Redis never answers leaves the work to this thread (after a wait), and a chunk it cannot add fails the enqueue with the reason.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { describe, expect, inject, it } from 'vitest';
 import { CREATE_LISTING } from '../../jobs/create-listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
@@ -19,6 +21,14 @@ function threadFor(bench: QueueBench, redisUrl: string): EnqueueThread {
     { redis: { url: redisUrl, prefix: bench.prefix }, jobs },
     { store: bench.store, writes: bench.queues.writes, jobs },
   );
+}
+
+/** The nice value of every thread of this process (Linux: field 19 of /proc/self/task/TID/stat). */
+function threadNiceValues(): number[] {
+  return readdirSync('/proc/self/task').map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
 }
 
 describe('the enqueue thread', () => {
@@ -39,6 +49,56 @@ describe('the enqueue thread', () => {
       expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({ created: 1234, failed: 0, finishedJobs: 1234 });
       expect(simContent(bench, BOT)).toEqual(feedContent(feed));
       expect(bench.sim.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('while it loads, only the first chunk is added in this thread: the next ones wait for it', async () => {
+    const bench = await openBench({ chatbots: [BOT] });
+    let addedHere = 0;
+    let readyAtFirstChunk: boolean | undefined;
+    let ready = false;
+    const writes = bench.queues.writes;
+    const countingWrites = new Proxy(writes, {
+      get(target, property, receiver) {
+        if (property !== 'addBulk') return Reflect.get(target, property, receiver) as unknown;
+        return (...args: Parameters<typeof writes.addBulk>) => {
+          readyAtFirstChunk ??= ready;
+          addedHere += 1;
+          return target.addBulk(...args);
+        };
+      },
+    });
+    const thread = startEnqueueThread(
+      { redis: { url: inject('redisUrl'), prefix: bench.prefix }, jobs: TEST_JOB_SETTINGS },
+      { store: bench.store, writes: countingWrites, jobs: TEST_JOB_SETTINGS },
+    );
+    void thread.ready.then(() => (ready = true));
+    try {
+      const feed = feedOf(BOT, 0, 1234);
+      const runId = await enqueueAsSync(bench, await bench.plan(BOT, feed), { sink: thread.sink });
+      // The thread was still loading when the enqueue began (else this test shows nothing).
+      expect(readyAtFirstChunk).toBe(false);
+      expect(addedHere).toBe(1);
+      expect(await bench.queues.writes.getWaitingCount()).toBe(1234);
+      expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 1234 } });
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('runs ten nice levels below the thread that started it, and leaves it at its own', async () => {
+    const bench = await openBench({ chatbots: [BOT] });
+    const mine = getPriority();
+    const lowered = Math.min(19, mine + 10);
+    const before = threadNiceValues();
+    const thread = threadFor(bench, inject('redisUrl'));
+    try {
+      await thread.ready;
+      const during = threadNiceValues();
+      expect(during.filter((nice) => nice === lowered).length).toBe(before.filter((nice) => nice === lowered).length + 1);
+      expect(getPriority()).toBe(mine);
     } finally {
       await thread.close();
     }
