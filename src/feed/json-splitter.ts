@@ -18,6 +18,23 @@ const isSpace = (code: number): boolean => code === 32 || code === 10 || code ==
 
 export class JsonSplitError extends Error {}
 
+/**
+ * Where strings of `text` may end: `next(from)` is the position of the first quote or backslash
+ * at or after `from`, or -1. The next backslash is remembered, so text with few or no escapes
+ * is searched for them once, not once per string.
+ */
+function stringEnds(text: string): { next(from: number): number } {
+  let backslash = -2;
+  return {
+    next(from) {
+      if (backslash !== -1 && backslash < from) backslash = text.indexOf('\\', from);
+      const quote = text.indexOf('"', from);
+      if (backslash === -1) return quote;
+      return quote === -1 || backslash < quote ? backslash : quote;
+    },
+  };
+}
+
 export class JsonArraySplitter {
   /** Top-level members other than the records array (OData: "@odata.nextLink", "@odata.count" …). */
   readonly meta: Record<string, unknown> = {};
@@ -37,14 +54,23 @@ export class JsonArraySplitter {
   push(text: string, emit: (recordText: string) => void): void {
     let elementStart = this.elementOpen ? 0 : -1;
     let memberStart = this.collectingMember() ? 0 : -1;
+    const strings = stringEnds(text);
     for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
       if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (code === BACKSLASH) this.escaped = true;
-        else if (code === QUOTE) this.inString = false;
+        if (this.escaped) {
+          this.escaped = false;
+          continue;
+        }
+        // Why a jump: most of a feed's text is inside strings, and nothing in a string but its
+        // closing quote or an escape matters here; the start of a sync waited on this loop.
+        const stop = strings.next(i);
+        if (stop < 0) break;
+        i = stop;
+        if (text.charCodeAt(stop) === BACKSLASH) this.escaped = true;
+        else this.inString = false;
         continue;
       }
+      const code = text.charCodeAt(i);
       if (this.shape === 'unknown') {
         if (isSpace(code) || code === 0xfeff) continue;
         if (code === OPEN_BRACKET) {

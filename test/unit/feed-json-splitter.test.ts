@@ -53,6 +53,13 @@ describe('JSON array splitter', () => {
     expect(split(doc, [3, 11, 12, 20])).toEqual({ records: [{ a: 'x,]}"{[' }, { b: [1, { c: ']' }] }], meta: { '@odata.nextLink': 'n' } });
   });
 
+  it('keeps escapes cut between two chunks: a backslash ending one chunk escapes the quote starting the next', () => {
+    const doc = String.raw`[{"a":"q\"x\\","b":"\\\""},{"c":"\\"}]`;
+    const whole = JSON.parse(doc) as unknown[];
+    for (let cut = 1; cut < doc.length; cut += 1) expect(split(doc, [cut]).records).toEqual(whole);
+    for (let cut = 1; cut + 1 < doc.length; cut += 1) expect(split(doc, [cut, cut + 1]).records).toEqual(whole);
+  });
+
   it('refuses documents that are not a records array or were cut short', () => {
     expect(() => split('[{"a":1}', [])).toThrow('the JSON ends before it is closed');
     expect(() => split('{"items":[]}', [])).toThrow('no "value" array');
