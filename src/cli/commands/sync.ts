@@ -18,7 +18,7 @@ import { createProgressBars } from '../progress.js';
 import { syncDeps } from '../queue-wiring.js';
 import { waitForRunInCli } from '../run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
-import { keepHeapNearLive } from '../heap-growth.js';
+import { heapPolicyPays, keepHeapNearLive } from '../heap-growth.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import { openSyncSession, type SyncSession } from '../sync-session.js';
 import { replicationLine } from '../format-replication.js';
@@ -119,7 +119,7 @@ async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCod
   const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
   if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
   const work = flags.work === true && !flags.dryRun;
-  if (work) keepHeapNearLive();
+  if (work && (await heapPolicyPays(request.feed.source, request.replicate !== undefined))) keepHeapNearLive();
   const session = await openSyncSession(host.io, flags, work, work);
   return await performSync(host.io, session, request, { ...flags, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }
