@@ -17,9 +17,8 @@
  * start, and V8 reads `heap_growing_percent` each time it sets the next limit), so it applies to
  * this process's heap and to the threads the command starts (the feed reader, the enqueue).
  */
-import { stat } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
-import { isUrl } from '../feed/feed-source.js';
+import { localFileBytes } from '../feed/feed-source.js';
 
 /** The old generation may grow to (1 + this / 100) × what survived the last full collection. */
 export const HEAP_GROWING_PERCENT = 50;
@@ -38,12 +37,9 @@ export const HEAP_POLICY_MIN_FEED_BYTES = 16 * 1024 * 1024;
  * HEAP_POLICY_MIN_FEED_BYTES; a file that cannot be stat'ed is left to the feed reader to report.
  */
 export async function heapPolicyPays(source: string, replicating: boolean): Promise<boolean> {
-  if (replicating || isUrl(source)) return true;
-  const size = await stat(source).then(
-    (info) => info.size,
-    () => 0,
-  );
-  return size >= HEAP_POLICY_MIN_FEED_BYTES;
+  if (replicating) return true;
+  const size = await localFileBytes(source);
+  return size === undefined || size >= HEAP_POLICY_MIN_FEED_BYTES;
 }
 
 /** Keeps the heap of this process close to what is live (see the module's comment). Call once, early. */

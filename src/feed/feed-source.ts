@@ -4,10 +4,23 @@
  * (`?access_token=…`): the whole URL is used to fetch, and only `displaySource` is ever stored
  * or shown (run records, summaries, reports, log lines, error messages).
  */
+import { stat } from 'node:fs/promises';
 
 /** True for an http(s) URL (anything else is a local path). */
 export function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
+}
+
+/**
+ * The size of a local feed file in bytes, or undefined for a URL; 0 for a file that cannot be
+ * stat'ed (the feed reader reports why when it opens it). What size-based policies look at.
+ */
+export async function localFileBytes(source: string): Promise<number | undefined> {
+  if (isUrl(source)) return undefined;
+  return await stat(source).then(
+    (info) => info.size,
+    () => 0,
+  );
 }
 
 /**

@@ -3,7 +3,6 @@
  * that it can be read at all, then streams it as rows in the write shape. A bad row is a
  * `rejected` row, never an exception; a feed that cannot be read throws FEED_UNREADABLE.
  */
-import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
 import type { ListingFields } from '../domain/listing.js';
@@ -12,7 +11,7 @@ import { csvBrokenKeyReader, jsonBrokenKeyReader } from './broken-row-keys.js';
 import { openFileSource, openUrlSource, type ByteBudget, type ByteSource } from './byte-source.js';
 import { encodingName, type ByteCounter } from './decode.js';
 import { feedInterrupted, feedUnreadable } from './feed-error.js';
-import { displaySource, isUrl } from './feed-source.js';
+import { displaySource, isUrl, localFileBytes } from './feed-source.js';
 import { loadMappingFile, type MappingFile } from './mapping-schema.js';
 import { openRecords, type Opened } from './open-records.js';
 import { buildNativeMapping } from './profiles/native.js';
@@ -177,13 +176,8 @@ export const WORKER_MIN_BYTES = 8 * 1024 * 1024;
 async function worthAWorker(options: FeedOptions): Promise<boolean> {
   if (options.thread === 'main' || (options.thread !== 'worker' && availableParallelism() < 2)) return false;
   if (options.thread === 'worker') return true;
-  if (isUrl(options.source)) return false;
-  // A file that cannot be stat'ed is opened in-thread, which reports why it cannot be read.
-  const size = await stat(options.source).then(
-    (info) => info.size,
-    () => 0,
-  );
-  return size >= WORKER_MIN_BYTES;
+  // A URL, or a file that cannot be stat'ed (opened in-thread, which reports why), stays here.
+  return ((await localFileBytes(options.source)) ?? 0) >= WORKER_MIN_BYTES;
 }
 
 /**

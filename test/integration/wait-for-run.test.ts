@@ -7,15 +7,22 @@ const openBench = queueBenchPerTest();
 /** A poll interval no test waits out: only the workers of this process can end these waits in time. */
 const NEVER_MS = 120_000;
 
+/**
+ * Workers in this process and a run of `count` creates for `chatbot`, enqueued; 40 ms per
+ * request, so its jobs are still running when a wait first reads the counts.
+ */
+async function runWithLocalWorkers(chatbots: string[], chatbot: string, count: number) {
+  const bench = await openBench({ chatbots, faults: { latencyMs: 40 } });
+  const workers = await bench.work();
+  const runId = await bench.enqueue(await bench.plan(chatbot, feedOf(chatbot, 0, count)));
+  return { bench, finishedHere: workers.finished, runId };
+}
+
 describe('waiting for a run whose workers run in this process', () => {
   it('ends as the last job completes here, not at the next poll of the counts', async () => {
-    // 40 ms per request: the jobs are still running when the wait first reads the counts.
-    const bench = await openBench({ chatbots: [BOT], faults: { latencyMs: 40 } });
-    const workers = await bench.work();
-    const plan = await bench.plan(BOT, feedOf(BOT, 0, 24));
-    const runId = await bench.enqueue(plan);
+    const { bench, finishedHere, runId } = await runWithLocalWorkers([BOT], BOT, 24);
     const started = Date.now();
-    const counts = await waitForRun(bench.store, runId, { pollMs: NEVER_MS, finishedHere: workers.finished });
+    const counts = await waitForRun(bench.store, runId, { pollMs: NEVER_MS, finishedHere });
     expect(counts).toMatchObject({ created: 24, totalJobs: 24, finishedJobs: 24 });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(bench.sim.state.listings(BOT)).toHaveLength(24);
@@ -23,24 +30,19 @@ describe('waiting for a run whose workers run in this process', () => {
 
   it('ends as the last job fails for good here', async () => {
     // The chatbot does not exist on the service: envelope Code 404, a final failure at the first attempt.
-    const bench = await openBench({ chatbots: ['other'], faults: { latencyMs: 40 } });
-    const workers = await bench.work();
-    const plan = await bench.plan(BOT, feedOf(BOT, 0, 12));
-    const runId = await bench.enqueue(plan);
+    const { bench, finishedHere, runId } = await runWithLocalWorkers(['other'], BOT, 12);
     const started = Date.now();
-    const counts = await waitForRun(bench.store, runId, { pollMs: NEVER_MS, finishedHere: workers.finished });
+    const counts = await waitForRun(bench.store, runId, { pollMs: NEVER_MS, finishedHere });
     expect(counts).toMatchObject({ failed: 12, failedJobs: 12, finishedJobs: 12 });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("is not ended by another run's jobs finishing here: it reads the counts when its own are done", async () => {
-    const bench = await openBench({ chatbots: [BOT], faults: { latencyMs: 40 } });
-    const workers = await bench.work();
-    const other = await bench.enqueue(await bench.plan('bot-other', feedOf('bot-other', 0, 8)));
+    const { bench, finishedHere, runId: other } = await runWithLocalWorkers([BOT], 'bot-other', 8);
     const mine = await bench.enqueue(await bench.plan(BOT, feedOf(BOT, 0, 8)));
     const [otherCounts, myCounts] = await Promise.all([
-      waitForRun(bench.store, other, { pollMs: NEVER_MS, finishedHere: workers.finished }),
-      waitForRun(bench.store, mine, { pollMs: NEVER_MS, finishedHere: workers.finished }),
+      waitForRun(bench.store, other, { pollMs: NEVER_MS, finishedHere }),
+      waitForRun(bench.store, mine, { pollMs: NEVER_MS, finishedHere }),
     ]);
     expect(otherCounts.finishedJobs).toBe(8);
     expect(myCounts).toMatchObject({ created: 8, finishedJobs: 8, totalJobs: 8 });
