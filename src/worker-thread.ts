@@ -8,11 +8,15 @@ import { ListingSyncError, UsageError } from './errors.js';
 
 /**
  * Starts the module `file` (a name next to `besideUrl`, e.g. `import.meta.url` of its caller,
- * written with `.js`) as a worker thread. Under the test runner src/ is TypeScript source; the
- * thread then runs the TypeScript source too, registered through tsx (a dev dependency) by a
- * two-line bootstrap, so tests exercise exactly the code in src/.
+ * written with `.js`) as a worker thread. Three ways the code can be laid out:
+ * - the shipped bundle (dist/cli/bundle.cjs): `besideUrl` is the bundle, and the thread starts
+ *   from its launcher beside it, `file` with `.cjs` (scripts/build-bundle.ts writes one per thread);
+ * - compiled modules (dist/src): the `.js` file itself;
+ * - the test runner's TypeScript source: the thread runs the source too, registered through tsx
+ *   (a dev dependency) by a two-line bootstrap, so tests exercise exactly the code in src/.
  */
 export function startModuleThread(besideUrl: string, file: string, workerData: unknown, resourceLimits: ResourceLimits): Worker {
+  if (besideUrl.endsWith('.cjs')) return new Worker(new URL(file.replace(/\.js$/, '.cjs'), besideUrl), { workerData, resourceLimits });
   if (!besideUrl.endsWith('.ts')) return new Worker(new URL(file, besideUrl), { workerData, resourceLimits });
   const source = new URL(file.replace(/\.js$/, '.ts'), besideUrl).href;
   const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(source)}); });`;

@@ -68,4 +68,6 @@ async function main(): Promise<void> {
   process.exitCode = outcome.code;
 }
 
-await main();
+// Why not a top-level await: the shipped bundle is CommonJS (bundle-loader.ts), which has none.
+// A rejection still ends the process with Node's report, as an unhandled rejection does.
+void main();

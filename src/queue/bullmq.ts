@@ -1,21 +1,8 @@
 /**
- * BullMQ's classes, loaded with `require`. Why: the bullmq package is CommonJS whose index
- * re-exports every one of its modules; imported from ESM, Node first lexes each of those files
- * to learn the names it exports, which doubles bullmq's load time (measured 205 ms imported,
- * 102 ms required) on every command's start, `sync --work` included. Both ways give the same
- * module instance (one require cache), so `instanceof` checks inside BullMQ hold. Types are
- * imported from 'bullmq' as usual; each class here is also a type of the same name.
+ * BullMQ's classes, from one place. Why this module: it used to load bullmq with `require` (the
+ * package is CommonJS, and Node lexes each of its re-exported files when ESM imports it, which
+ * doubled its load time). The shipped CLI is now one bundle (bundle-loader.ts) with bullmq inside
+ * it, so a plain import is both correct and what the bundler needs to see. Types and classes
+ * share their names, as in 'bullmq'.
  */
-import { createRequire } from 'node:module';
-import type * as BullMQ from 'bullmq';
-
-const bullmq = createRequire(import.meta.url)('bullmq') as typeof BullMQ;
-
-export const Queue = bullmq.Queue;
-export type Queue = BullMQ.Queue;
-export const Worker = bullmq.Worker;
-export type Worker = BullMQ.Worker;
-export const DelayedError = bullmq.DelayedError;
-export type DelayedError = BullMQ.DelayedError;
-export const UnrecoverableError = bullmq.UnrecoverableError;
-export type UnrecoverableError = BullMQ.UnrecoverableError;
+export { DelayedError, Queue, UnrecoverableError, Worker } from 'bullmq';

@@ -17,9 +17,15 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function runCli(args: readonly string[], env: Readonly<Record<string, string>>, timeoutMs = 20_000): Promise<CliRun> {
+/** Runs the built CLI (or the launcher `entry`) to its end with exactly `env` (plus PATH). */
+export async function runCli(
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  timeoutMs = 20_000,
+  entry = CLI_ENTRY,
+): Promise<CliRun> {
   return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+    const child = spawn(process.execPath, [entry, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

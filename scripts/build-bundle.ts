@@ -1,0 +1,95 @@
+/**
+ * `npm run build`'s second step: the shipped CLI in dist/cli, one CommonJS bundle of src/ and its
+ * dependencies, its launchers and its V8 code cache (src/cli/bundle-loader.ts says why).
+ *
+ *   dist/cli/bundle.cjs            src/cli/bundle-entry.ts and everything it imports
+ *   dist/cli/bundle-loader.cjs     compiles the bundle with its code cache and starts a part
+ *   dist/cli/listing-sync.cjs      the `listing-sync` bin (package.json)
+ *   dist/cli/enqueue-worker.cjs    the enqueue thread (src/worker-thread.ts starts it)
+ *   dist/cli/feed-worker.cjs       the feed reader's thread
+ *   dist/cli/bundle.code-cache     written by running `listing-sync --help` from the bundle
+ *   dist/cli/bundle.json           which bundle and Node the cache was made for
+ *
+ * Left outside the bundle and loaded from node_modules at run time: the dashboard's express and
+ * bull-board (bull-board serves its UI files from its own package folder) and msgpackr's optional
+ * native addon.
+ */
+import { spawnSync } from 'node:child_process';
+import { hash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { BundlePart } from '../src/cli/bundle-entry.js';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+const OUT = join(ROOT, 'dist/cli');
+
+/** Launcher file name → the bundle part it starts (the thread names are what src/ asks for, with .cjs). */
+const LAUNCHERS: Record<string, BundlePart> = {
+  'listing-sync.cjs': 'cli',
+  'enqueue-worker.cjs': 'enqueue-thread',
+  'feed-worker.cjs': 'feed-thread',
+};
+
+async function bundle(): Promise<void> {
+  await build({
+    entryPoints: [join(ROOT, 'src/cli/bundle-entry.ts')],
+    outfile: join(OUT, 'bundle.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // Why ASCII: the loader reads the bundle as one-byte text, which is faster than UTF-8.
+    charset: 'ascii',
+    legalComments: 'none',
+    logLevel: 'warning',
+    external: ['express', '@bull-board/*', 'msgpackr-extract'],
+    // A CommonJS script has no import.meta; src/ uses import.meta.url to find files beside itself.
+    define: { 'import.meta.url': '__bundleUrl' },
+    banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  });
+  await build({
+    entryPoints: [join(ROOT, 'src/cli/bundle-loader.ts')],
+    outfile: join(OUT, 'bundle-loader.cjs'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+}
+
+function writeLaunchers(): void {
+  for (const [file, part] of Object.entries(LAUNCHERS)) {
+    const shebang = part === 'cli' ? '#!/usr/bin/env node\n' : '';
+    const text = `${shebang}'use strict';\n// Written by scripts/build-bundle.ts.\nrequire('./bundle-loader.cjs').runBundle(__dirname, ${JSON.stringify(part)});\n`;
+    writeFileSync(join(OUT, file), text, { mode: 0o755 });
+  }
+}
+
+/**
+ * Makes the bundle ASCII and returns its bytes (the loader decodes it as one-byte text). With
+ * charset 'ascii' esbuild escapes every non-ASCII character of code (strings, templates, regular
+ * expressions, names); what it cannot escape is the comments it keeps, so the non-ASCII left is
+ * comment text (an em dash, a translation's accents) and becomes '?' without changing the code.
+ */
+function asciiBundle(): Buffer {
+  const file = join(OUT, 'bundle.cjs');
+  const text = readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/gu, '?');
+  writeFileSync(file, text);
+  return Buffer.from(text, 'latin1');
+}
+
+function writeCodeCache(sha256: string): void {
+  const loader = join(OUT, 'bundle-loader.cjs');
+  const code = `require(${JSON.stringify(loader)}).writeCodeCache(${JSON.stringify(OUT)}, ${JSON.stringify(sha256)});`;
+  // Why a child: the cache is made by running the CLI, whose help text is not the build's output.
+  const child = spawnSync(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (child.status !== 0) throw new Error(`writing the code cache failed (exit ${child.status ?? child.signal})`);
+}
+
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+await bundle();
+writeLaunchers();
+writeCodeCache(hash('sha256', asciiBundle(), 'hex'));
