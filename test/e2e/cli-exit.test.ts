@@ -8,11 +8,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { CLI_ENTRY, runCli } from './run-cli.js';
+import { runCli } from './run-cli.js';
 
 const url = inject('redisUrl');
 const dir = mkdtempSync(join(tmpdir(), 'cli-exit-'));
@@ -68,7 +68,8 @@ describe('the CLI process ends', () => {
   }, 60_000);
 
   it('names a release that never finishes (the exit guard and the release stack, with real timers, in a child process)', async () => {
-    const cli = join(CLI_ENTRY, '..');
+    // The compiled modules themselves (the shipped CLI bundles them into dist/cli/bundle.cjs).
+    const cli = fileURLToPath(new URL('../../dist/src/cli/', import.meta.url));
     const script = [
       `import { createReleaseStack } from ${JSON.stringify(pathToFileURL(join(cli, 'release-stack.js')).href)};`,
       `import { createExitGuard } from ${JSON.stringify(pathToFileURL(join(cli, 'exit-guard.js')).href)};`,

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Cluster } from 'ioredis';
+import { Redis, type Cluster } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFeedCsv } from '../../bench/generate-feed.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
@@ -53,6 +53,28 @@ async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
   while (!check()) {
     if (Date.now() > end) throw new Error('condition not reached in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function untilAsync(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** `cluster_state` as the node on `port` reports it. */
+async function clusterStateOn(port: number): Promise<string | undefined> {
+  const node = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  node.on('error', () => undefined);
+  try {
+    await node.connect();
+    return /cluster_state:(\w+)/.exec(String(await node.call('CLUSTER', 'INFO')))?.[1];
+  } catch {
+    return undefined;
+  } finally {
+    node.disconnect();
   }
 }
 
@@ -169,7 +191,15 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
 
   it('a master down with no replica: sync, runs list and sync --work each say so in one line, exit 1, nothing sent', async () => {
     const { started, s, prefix, feed, env } = await startScenario(0, 20, 3, {});
-    await started.kill(await masterPortOf(storeKeys(prefix, 'cluster').lease(BOT)));
+    const victim = await masterPortOf(storeKeys(prefix, 'cluster').lease(BOT));
+    await started.kill(victim);
+    // Why wait: until the node timeout (2 s) has passed, the other masters still report the
+    // cluster ok and a command whose keys they serve succeeds; the case here is the cluster that
+    // knows its master is gone (a CLI that starts fast used to land inside that window).
+    await untilAsync(async () => {
+      const states = await Promise.all(started.ports.filter((port) => port !== victim).map(clusterStateOn));
+      return states.every((state) => state === 'fail');
+    });
 
     for (const args of [
       ['sync', '--chatbot', BOT, '--feed', feed],
