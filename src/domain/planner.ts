@@ -175,7 +175,7 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     if (position === undefined) {
       if (createdKeys.has(key)) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
       createdKeys.add(key);
-      writes.addCreate({ key, listing, hash: listingHash(listing) });
+      writes.addCreate({ key, listing });
       return;
     }
     if (seen[position] === 1) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);

@@ -12,6 +12,7 @@ import { EDIT_KNOWLEDGE, type EditKnowledgeData } from '../../jobs/edit-knowledg
 import { UPDATE_LISTING, type UpdateListingData } from '../../jobs/update-listing.js';
 import type { ChatbotSettings, KnowledgeEdit } from '../api/schemas.js';
 import { jobId } from '../domain/job-id.js';
+import { listingHash } from '../domain/hash.js';
 import type { Plan, PlannedDelete } from '../domain/plan.js';
 
 export interface JobSpec {
@@ -54,7 +55,8 @@ export function* jobSpecs(plan: Plan, runId: string, deleteBatchSize: number): G
       chatbot,
       keyType,
       key: create.key,
-      hash: create.hash,
+      // The same hash the plan would have taken: the spool's JSON round trip keeps every value canonicalListingJson writes.
+      hash: listingHash(create.listing),
       listing: { ...create.listing, SerialNumber: chatbot },
     };
     yield {

@@ -24,7 +24,7 @@ describe('plan → job specs', () => {
     mode: 'mirror',
     deleteScope: 'all',
     unchanged: 0,
-    creates: [{ key: '11646057', listing: numeric, hash: listingHash(numeric) }],
+    creates: [{ key: '11646057', listing: numeric }],
     updates: [{ key: 'A:1', listing: withColon, hash: listingHash(withColon), changes: [] }],
     deletes: [
       ...Array.from({ length: 5 }, (_, i) => ({
@@ -74,6 +74,8 @@ describe('plan → job specs', () => {
       runId: 'run-0000000001-ab',
       chatbot: 'bot:1',
       key: '11646057',
+      // The create's content hash is taken here, from the listing as the feed gave it (SerialNumber aside).
+      hash: listingHash(numeric),
       listing: { ...numeric, SerialNumber: 'bot:1' },
     });
     expect(specs[1]?.data).toMatchObject({ update: { Key: 'A:1', KeyType: 'MLSNumber', SerialNumber: 'bot:1' } });

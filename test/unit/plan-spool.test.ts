@@ -34,8 +34,7 @@ function spoolIn(dir: string): PlanSpool {
 }
 
 const create = (key: string, description?: string): PlannedCreate => {
-  const fields = listing(key, description === undefined ? {} : { Description: description });
-  return { key, listing: fields, hash: listingHash(fields) };
+  return { key, listing: listing(key, description === undefined ? {} : { Description: description }) };
 };
 
 const update = (key: string): PlannedUpdate => {

@@ -29,7 +29,7 @@ function apply(service: Service, plan: Plan, ledger: Map<string, LedgerEntry>, n
   }
   for (const create of plan.creates) {
     service.set(nextId(), create.listing);
-    ledger.set(create.key, { hash: create.hash, writtenAt: 1, runId: 'run-1' });
+    ledger.set(create.key, { hash: listingHash(create.listing), writtenAt: 1, runId: 'run-1' });
   }
 }
 

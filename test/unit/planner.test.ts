@@ -34,8 +34,7 @@ describe('planSync', () => {
       remote: [remote('11', listing('100')), remote('12', listing('200')), remote('13', listing('400'))],
     });
     const { plan: p } = result;
-    expect(p.creates.map((c) => c.key)).toEqual(['300']);
-    expect(p.creates[0]?.hash).toBe(listingHash(listing('300')));
+    expect(p.creates).toEqual([{ key: '300', listing: listing('300') }]);
     expect(p.updates).toEqual([
       {
         key: '100',
