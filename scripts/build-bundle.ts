@@ -1,16 +1,16 @@
 /**
- * `npm run build`'s second step: the shipped CLI in dist/cli, one CommonJS bundle of src/ and its
- * dependencies, its launchers and its V8 code cache (src/cli/bundle-loader.ts says why).
+ * `npm run build`'s second step: the shipped CLI in dist/cli, CommonJS bundles of src/ and its
+ * dependencies, the CLI's launcher and its V8 code cache (src/cli/bundle-loader.ts says why).
  *
- *   dist/cli/bundle.cjs            src/cli/bundle-entry.ts and everything it imports
- *   dist/cli/bundle-loader.cjs     compiles the bundle with its code cache and starts a part
- *   dist/cli/listing-sync.cjs      the `listing-sync` bin (package.json)
- *   dist/cli/enqueue-worker.cjs    the enqueue thread (src/worker-thread.ts starts it)
- *   dist/cli/feed-worker.cjs       the feed reader's thread
+ *   dist/cli/bundle.cjs            src/cli/main.ts and everything it imports
+ *   dist/cli/bundle-loader.cjs     compiles the bundle with its code cache and runs it
+ *   dist/cli/listing-sync.cjs      the `listing-sync` bin (package.json): the loader, run
  *   dist/cli/bundle.code-cache     written by running `listing-sync --help` from the bundle
  *   dist/cli/bundle.json           which bundle and Node the cache was made for
+ *   dist/cli/enqueue-worker.cjs    the enqueue thread, a bundle of its own (src/worker-thread.ts starts it)
+ *   dist/cli/feed-worker.cjs       the feed reader's thread, likewise
  *
- * Left outside the bundle and loaded from node_modules at run time: the dashboard's express and
+ * Left outside the bundles and loaded from node_modules at run time: the dashboard's express and
  * bull-board (bull-board serves its UI files from its own package folder) and msgpackr's optional
  * native addon.
  */
@@ -20,27 +20,26 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import type { BundlePart } from '../src/cli/bundle-entry.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const OUT = join(ROOT, 'dist/cli');
 
-/** Launcher file name → the bundle part it starts (the thread names are what src/ asks for, with .cjs). */
-const LAUNCHERS: Record<string, BundlePart> = {
-  'listing-sync.cjs': 'cli',
-  'enqueue-worker.cjs': 'enqueue-thread',
-  'feed-worker.cjs': 'feed-thread',
+/** The bundles: the CLI's, and one per worker thread under the name src/ starts it by (with .cjs). */
+const BUNDLES: Record<string, string> = {
+  'bundle.cjs': 'src/cli/main.ts',
+  'enqueue-worker.cjs': 'src/queue/enqueue-worker.ts',
+  'feed-worker.cjs': 'src/feed/feed-worker.ts',
 };
 
-async function bundle(): Promise<void> {
+async function bundle(file: string, entry: string): Promise<void> {
   await build({
-    entryPoints: [join(ROOT, 'src/cli/bundle-entry.ts')],
-    outfile: join(OUT, 'bundle.cjs'),
+    entryPoints: [join(ROOT, entry)],
+    outfile: join(OUT, file),
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    // Why ASCII: the loader reads the bundle as one-byte text, which is faster than UTF-8.
+    // Why ASCII: the loader reads the CLI's bundle as one-byte text, which is faster than UTF-8.
     charset: 'ascii',
     legalComments: 'none',
     logLevel: 'warning',
@@ -49,6 +48,9 @@ async function bundle(): Promise<void> {
     define: { 'import.meta.url': '__bundleUrl' },
     banner: { js: "var __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+}
+
+async function loader(): Promise<void> {
   await build({
     entryPoints: [join(ROOT, 'src/cli/bundle-loader.ts')],
     outfile: join(OUT, 'bundle-loader.cjs'),
@@ -57,14 +59,9 @@ async function bundle(): Promise<void> {
     target: 'node20',
     logLevel: 'warning',
   });
-}
-
-function writeLaunchers(): void {
-  for (const [file, part] of Object.entries(LAUNCHERS)) {
-    const shebang = part === 'cli' ? '#!/usr/bin/env node\n' : '';
-    const text = `${shebang}'use strict';\n// Written by scripts/build-bundle.ts.\nrequire('./bundle-loader.cjs').runBundle(__dirname, ${JSON.stringify(part)});\n`;
-    writeFileSync(join(OUT, file), text, { mode: 0o755 });
-  }
+  const launcher =
+    "#!/usr/bin/env node\n'use strict';\n// Written by scripts/build-bundle.ts.\nrequire('./bundle-loader.cjs').runBundle(__dirname);\n";
+  writeFileSync(join(OUT, 'listing-sync.cjs'), launcher, { mode: 0o755 });
 }
 
 /**
@@ -90,6 +87,6 @@ function writeCodeCache(sha256: string): void {
 
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
-await bundle();
-writeLaunchers();
+for (const [file, entry] of Object.entries(BUNDLES)) await bundle(file, entry);
+await loader();
 writeCodeCache(hash('sha256', asciiBundle(), 'hex'));

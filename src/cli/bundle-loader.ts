@@ -1,12 +1,14 @@
 /**
- * How the shipped CLI starts: the launchers in dist/cli (`listing-sync.cjs`, and one per worker
- * thread) compile the one bundle (bundle.cjs, see scripts/build-bundle.ts and bundle-entry.ts)
- * with the V8 code cache the build wrote beside it, and start their part.
+ * How the shipped CLI starts: its launcher (dist/cli/listing-sync.cjs) compiles the CLI's bundle
+ * (dist/cli/bundle.cjs: src/cli/main.ts and all it imports, see scripts/build-bundle.ts) with the
+ * V8 code cache the build wrote beside it, and runs it.
  *
  * Why: every command, `sync --work` included, starts by loading ~5 MB of JavaScript (BullMQ,
  * ioredis, undici, zod, the tool). Node 20 has no compile cache for modules, so without this the
  * CLI spent ~0.35 s loading ~800 files before its first request; bundled, ~0.2 s; with the code
- * cache, ~0.1 s (BENCHMARKS.md "start-up"). The worker threads start from the same cache.
+ * cache, ~0.1 s (BENCHMARKS.md). The worker threads are bundles of their own, loaded as plain
+ * CommonJS files: a thread that shared the CLI's bundle held all of it, ~12 MiB more in a
+ * migration with both threads, and started no sooner.
  *
  * The cache is an optimisation only. V8 refuses a cache made by another Node or V8 version or
  * under other V8 flags (the script then compiles as usual); the manifest's byte count guards
@@ -19,7 +21,6 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
-import type { BundlePart, startPart } from './bundle-entry.js';
 
 export const BUNDLE_FILE = 'bundle.cjs';
 export const CODE_CACHE_FILE = 'bundle.code-cache';
@@ -33,10 +34,6 @@ export interface BundleManifest {
   node: string;
   /** bundle.cjs's sha256, for people comparing builds; not checked at start (it costs ~5 ms). */
   sha256: string;
-}
-
-interface BundleExports {
-  startPart: typeof startPart;
 }
 
 /** The cache for `bundleBytes` of bundle, or undefined when there is none that fits. */
@@ -53,28 +50,27 @@ function readCodeCache(dir: string, bundleBytes: number): Buffer | undefined {
   }
 }
 
-/** Compiles the bundle in `dir` (with `cachedData` when given) and runs its top level. */
-function compileBundle(dir: string, cachedData: Buffer | undefined, source: string): { script: Script; exports: BundleExports } {
+/** Compiles the bundle in `dir` (with `cachedData` when given) and runs it: the CLI runs its command. */
+function runCompiled(dir: string, cachedData: Buffer | undefined, source: string): Script {
   const file = join(dir, BUNDLE_FILE);
   // The CommonJS wrapper by hand: vm.Script is what accepts a code cache in Node 20.
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: pathToFileURL(file).href, cachedData });
-  const module = { exports: {} as BundleExports };
+  const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(module.exports, module.exports, createRequire(file), module, file, dir);
-  return { script, exports: module.exports };
+  return script;
 }
 
-/** Why latin1: the bundle is ASCII (esbuild escapes the rest), and one-byte decoding is ~3× faster than UTF-8. */
+/** Why latin1: the build makes the bundle ASCII (build-bundle.ts `asciiBundle`), and one-byte decoding is ~3× faster than UTF-8. */
 function readBundle(dir: string): string {
   return readFileSync(join(dir, BUNDLE_FILE), 'latin1');
 }
 
-/** Starts `part` of the bundle in `dir`: the launchers' whole job. */
-export function runBundle(dir: string, part: BundlePart): void {
+/** Runs the CLI's bundle in `dir`: the launcher's whole job. */
+export function runBundle(dir: string): void {
   const source = readBundle(dir);
-  const { exports } = compileBundle(dir, readCodeCache(dir, source.length), source);
-  void exports.startPart(part);
+  runCompiled(dir, readCodeCache(dir, source.length), source);
 }
 
 /**
@@ -84,12 +80,11 @@ export function runBundle(dir: string, part: BundlePart): void {
  */
 export function writeCodeCache(dir: string, sha256: string): void {
   const source = readBundle(dir);
-  const { script, exports } = compileBundle(dir, undefined, source);
   process.argv = [process.execPath, join(dir, 'listing-sync.cjs'), '--help'];
+  const script = runCompiled(dir, undefined, source);
   process.once('exit', () => {
     writeFileSync(join(dir, CODE_CACHE_FILE), script.createCachedData());
     const manifest: BundleManifest = { bundleBytes: source.length, node: process.version, sha256 };
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   });
-  void exports.startPart('cli');
 }

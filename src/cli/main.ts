@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The composition root's entry: argv → commander → command modules → exit code. What the action
  * opened is released here, newest first, whatever happened; then the forced-exit timer bounds how

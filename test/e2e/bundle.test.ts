@@ -1,6 +1,6 @@
 /**
- * The shipped CLI (package.json's bin): one bundle in dist/cli with launchers for the CLI and its
- * two worker threads, and the V8 code cache the build made (scripts/build-bundle.ts,
+ * The shipped CLI (package.json's bin): a launcher that runs the CLI's bundle in dist/cli from the
+ * V8 code cache the build made, and one bundle per worker thread (scripts/build-bundle.ts,
  * src/cli/bundle-loader.ts). Every other e2e test runs the CLI through this bin; these check the
  * bundle itself: the cache fits this Node and this bundle, the bundle needs nothing from dist/src,
  * and a cache that does not fit costs time only, never a failure or a line on stderr.
