@@ -15,7 +15,6 @@
  * native addon.
  */
 import { spawnSync } from 'node:child_process';
-import { hash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,21 +64,19 @@ async function loader(): Promise<void> {
 }
 
 /**
- * Makes the bundle ASCII and returns its bytes (the loader decodes it as one-byte text). With
+ * Makes the bundle ASCII (the loader decodes it as one-byte text). With
  * charset 'ascii' esbuild escapes every non-ASCII character of code (strings, templates, regular
  * expressions, names); what it cannot escape is the comments it keeps, so the non-ASCII left is
  * comment text (an em dash, a translation's accents) and becomes '?' without changing the code.
  */
-function asciiBundle(): Buffer {
+function makeBundleAscii(): void {
   const file = join(OUT, 'bundle.cjs');
-  const text = readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/gu, '?');
-  writeFileSync(file, text);
-  return Buffer.from(text, 'latin1');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/gu, '?'));
 }
 
-function writeCodeCache(sha256: string): void {
+function writeCodeCache(): void {
   const loader = join(OUT, 'bundle-loader.cjs');
-  const code = `require(${JSON.stringify(loader)}).writeCodeCache(${JSON.stringify(OUT)}, ${JSON.stringify(sha256)});`;
+  const code = `require(${JSON.stringify(loader)}).writeCodeCache(${JSON.stringify(OUT)});`;
   // Why a child: the cache is made by running the CLI, whose help text is not the build's output.
   const child = spawnSync(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (child.status !== 0) throw new Error(`writing the code cache failed (exit ${child.status ?? child.signal})`);
@@ -89,4 +86,5 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 for (const [file, entry] of Object.entries(BUNDLES)) await bundle(file, entry);
 await loader();
-writeCodeCache(hash('sha256', asciiBundle(), 'hex'));
+makeBundleAscii();
+writeCodeCache();

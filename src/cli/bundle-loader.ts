@@ -32,8 +32,6 @@ export interface BundleManifest {
   bundleBytes: number;
   /** process.version of the Node that made it (V8 refuses the cache under another). */
   node: string;
-  /** bundle.cjs's sha256, for people comparing builds; not checked at start (it costs ~5 ms). */
-  sha256: string;
 }
 
 /** The cache for `bundleBytes` of bundle, or undefined when there is none that fits. */
@@ -78,13 +76,13 @@ export function runBundle(dir: string): void {
  * writes the code cache of everything compiled by then (the top level of every module the CLI
  * loads, which is most of the start-up) and its manifest.
  */
-export function writeCodeCache(dir: string, sha256: string): void {
+export function writeCodeCache(dir: string): void {
   const source = readBundle(dir);
   process.argv = [process.execPath, join(dir, 'listing-sync.cjs'), '--help'];
   const script = runCompiled(dir, undefined, source);
   process.once('exit', () => {
     writeFileSync(join(dir, CODE_CACHE_FILE), script.createCachedData());
-    const manifest: BundleManifest = { bundleBytes: source.length, node: process.version, sha256 };
+    const manifest: BundleManifest = { bundleBytes: source.length, node: process.version };
     writeFileSync(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   });
 }

@@ -4,8 +4,7 @@
  * that answers another 4xx (a removed Slack webhook answers 404/410) fails at once, since
  * retrying cannot help. Failed deliveries stay in the queue (bull-board) and in the delivery log.
  */
-import type { Job } from 'bullmq';
-import { UnrecoverableError, Worker } from './bullmq.js';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { deliverAlert, deliverAlertDataSchema, type DeliverAlertDeps } from '../../jobs/deliver-alert.js';
 import { coerceError } from '../errors.js';
 import type { Logger } from '../logger.js';

@@ -11,8 +11,7 @@
  * Errors that are not API errors (a Redis blip inside a processor) are retried: they say nothing
  * about the request, and the attempt budget bounds them.
  */
-import type { Queue } from 'bullmq';
-import { UnrecoverableError, Worker } from './bullmq.js';
+import { type Queue, UnrecoverableError, Worker } from 'bullmq';
 import { API_ERROR_CODES, isRateLimited } from '../api/errors.js';
 import { retryAfterWithin } from '../api/retry.js';
 import { isRetryable, type RetryTable } from '../api/retry-policy.js';

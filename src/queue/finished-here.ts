@@ -4,8 +4,7 @@
  * the moment its last job is done instead of up to a poll later (bench:sync measured the command
  * ending ~0.25 s after its last write).
  */
-import type { Job } from 'bullmq';
-import type { Worker } from './bullmq.js';
+import type { Job, Worker } from 'bullmq';
 import { runIdOf } from './processor.js';
 
 /** Subscribes `listener` to the run id of every job finished here (completed, or failed an attempt); returns the unsubscribe. */

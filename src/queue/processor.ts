@@ -3,8 +3,7 @@
  * the registered kind, and routes failures through error-mapping.ts. A final failure is recorded
  * (failed keys + run outcome) before BullMQ is told, so a run's counts never miss a job.
  */
-import type { Job } from 'bullmq';
-import { DelayedError, UnrecoverableError } from './bullmq.js';
+import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/support/job-context.js';
 import { jobKind } from '../../jobs/registry.js';
 import { KEY_CLAIMED, errorCode, errorFields } from '../errors.js';

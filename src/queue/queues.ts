@@ -8,7 +8,7 @@
  * own paging is bounded by the snapshot's fan-out. 'alerts' carries webhook deliveries: a slow or
  * failing webhook must never hold a write slot, and its retries follow their own backoff.
  */
-import { Queue } from './bullmq.js';
+import { Queue } from 'bullmq';
 import { isCluster, type RedisClient } from '../store/redis-client.js';
 
 export const QUEUE_NAMES = { writes: 'listing-writes', syncRuns: 'sync-runs', alerts: 'alerts' } as const;

@@ -12,8 +12,7 @@
  *   first and never duplicates.
  * Tests shorten lockDuration/stalledInterval to keep the SIGKILL test quick.
  */
-import type { Job } from 'bullmq';
-import { Queue, Worker } from './bullmq.js';
+import { type Job, Queue, Worker } from 'bullmq';
 import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { Logger } from '../logger.js';

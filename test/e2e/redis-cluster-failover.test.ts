@@ -48,19 +48,11 @@ afterEach(async () => {
   dir = '';
 });
 
-async function until(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function untilAsync(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > end) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -196,7 +188,7 @@ describe.skipIf(!hasRedisClusterTools())('sync --work on a Redis Cluster through
     // Why wait: until the node timeout (2 s) has passed, the other masters still report the
     // cluster ok and a command whose keys they serve succeeds; the case here is the cluster that
     // knows its master is gone (a CLI that starts fast used to land inside that window).
-    await untilAsync(async () => {
+    await until(async () => {
       const states = await Promise.all(started.ports.filter((port) => port !== victim).map(clusterStateOn));
       return states.every((state) => state === 'fail');
     });
