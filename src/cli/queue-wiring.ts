@@ -21,7 +21,7 @@ import {
 } from '../queue/connection.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from '../queue/redis-watch.js';
 import { startWorkers, type RunningWorkers, type StallSettings } from '../queue/worker.js';
-import { enqueueRunJobs, type ChunkSink, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
+import { enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
 import { openQueues, type Queues } from '../queue/queues.js';
 import { createCallRecorder, type CallRecorder } from '../store/call-metrics.js';
 import { createStore, type Store } from '../store/store.js';
@@ -162,12 +162,16 @@ export function jobSettings(config: Config): JobQueueSettings {
   };
 }
 
+/** How a sync's enqueue runs besides the defaults: where its chunks go, and at what pace. */
+export type EnqueueRoute = Pick<EnqueueOptions, 'sink' | 'pace'>;
+
 /**
- * Everything runSync needs, wired to this process's store, queue and API client; `sink` is where
- * the enqueue's chunks go when not added in this thread (threaded-enqueue.ts).
+ * Everything runSync needs, wired to this process's store, queue and API client; `route` says
+ * where the enqueue's chunks go when not added in this thread (threaded-enqueue.ts) and at what
+ * pace (enqueue-pace.ts).
  */
-export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger, sink?: ChunkSink): SyncDeps {
-  const enqueue: EnqueueOptions = { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config), ...(sink ? { sink } : {}) };
+export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger, route: EnqueueRoute = {}): SyncDeps {
+  const enqueue: EnqueueOptions = { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config), ...route };
   return {
     api,
     retryTable: config.api.retryTable,

@@ -28,6 +28,8 @@ export interface RunWaitOptions {
    */
   workers?: Pick<RunningWorkers, 'close' | 'finished'>;
   timeoutMs?: number;
+  /** When `timeoutMs` started to count (epoch ms; default: when the wait starts). */
+  timeoutFrom?: number;
 }
 
 /** Waits for the run, reporting on stderr what a person needs to know; returns counts and status. */
@@ -38,6 +40,7 @@ export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait>
       signal: options.signal,
       ...(options.workers === undefined ? {} : { finishedHere: options.workers.finished }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.timeoutFrom === undefined ? {} : { timeoutFrom: options.timeoutFrom }),
       onProgress: (c) => options.bars.update('jobs', c.finishedJobs, c.totalJobs),
       onIdle: (idleMs) =>
         logger.warn(

@@ -12,7 +12,8 @@ import type { Plan } from '../domain/plan.js';
 import type { Store } from '../store/store.js';
 import type { NewRun } from '../store/run-types.js';
 import { BACKOFF_TYPE } from './backoff.js';
-import { jobSpecs, perChatbotJobSpecs, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
+import { UNPACED, type EnqueuePace } from './enqueue-pace.js';
+import { jobCountOf, jobSpecs, perChatbotJobSpecs, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
 
 /** Retention: a count of jobs to keep, `true` (remove at once) or `false` (keep all). */
 export type Retention = boolean | number | { count: number } | { age: number; count?: number };
@@ -34,6 +35,8 @@ export interface EnqueueOptions {
   chunkSize?: number;
   /** Where the chunks go (default: added here, one after another; threaded-enqueue.ts hands them to a thread). */
   sink?: ChunkSink;
+  /** When each chunk of a sync's run may go in (default: at once; enqueue-pace.ts for `sync --work`). */
+  pace?: EnqueuePace;
 }
 
 /**
@@ -110,13 +113,22 @@ export async function addChunk(part: readonly JobSpec[], runId: string, chatbot:
 }
 
 /**
- * Adds `specs` as jobs of the existing run `runId`, chunk by chunk (addChunk); the total last,
- * once every job is in. Returns how many jobs were added.
+ * Adds `specs` (`run.total` of them) as jobs of the existing run, chunk by chunk (addChunk) at
+ * the pace `options.pace` allows; the total last, once every job is in. Returns how many jobs
+ * were added.
  */
-async function addRunJobs(specs: Iterable<JobSpec>, runId: string, chatbot: string, options: EnqueueOptions, at: number): Promise<number> {
+async function addRunJobs(
+  specs: Iterable<JobSpec>,
+  run: { runId: string; chatbot: string; total: number },
+  options: EnqueueOptions,
+  at: number,
+): Promise<number> {
+  const { runId, chatbot, total } = run;
   const sink = options.sink ?? inThisThread(options);
+  const pace = options.pace ?? UNPACED;
   let added = 0;
   for (const part of chunksOf(specs, Math.max(1, options.chunkSize ?? CHUNK))) {
+    await pace.beforeChunk(runId, added, total);
     added += part.length;
     await sink.add(part, runId, chatbot, at);
   }
@@ -138,7 +150,9 @@ export function inThisThread(target: ChunkTarget): ChunkSink {
  * summary and rejected rows). A plan without jobs marks the run done. Returns the job count.
  */
 export async function enqueueRunJobs(plan: Plan, runId: string, options: EnqueueOptions, now: number = Date.now()): Promise<number> {
-  return await addRunJobs(jobSpecs(plan, runId, options.jobs.deleteBatchSize), runId, plan.chatbot, options, now);
+  const { deleteBatchSize } = options.jobs;
+  const run = { runId, chatbot: plan.chatbot, total: jobCountOf(plan, deleteBatchSize) };
+  return await addRunJobs(jobSpecs(plan, runId, deleteBatchSize), run, options, now);
 }
 
 /**
@@ -153,6 +167,6 @@ export async function enqueuePerChatbot<P extends { serialNumber: string }>(
 ): Promise<EnqueuedRun> {
   const specs = perChatbotJobSpecs(kind, payloads, run.id);
   await options.store.runs.createRun({ ...run, status: 'enqueuing' });
-  await addRunJobs(specs, run.id, run.chatbot, options, run.startedAt);
+  await addRunJobs(specs, { runId: run.id, chatbot: run.chatbot, total: specs.length }, options, run.startedAt);
   return { runId: run.id, jobIds: specs.map((spec) => spec.id) };
 }

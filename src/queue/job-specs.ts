@@ -36,6 +36,11 @@ function deleteBatches(
   return batches;
 }
 
+/** How many jobs `jobSpecs` makes of `plan`, without building them. */
+export function jobCountOf(plan: Plan, deleteBatchSize: number): number {
+  return plan.creates.length + plan.updates.length + deleteBatches(plan.deletes, Math.max(1, deleteBatchSize)).length;
+}
+
 /** The jobs a plan becomes, creates first, then updates, then delete batches. */
 export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): JobSpec[] {
   return [...jobSpecs(plan, runId, deleteBatchSize)];

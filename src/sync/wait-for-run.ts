@@ -20,6 +20,8 @@ export interface WaitOptions {
   pollMs?: number;
   /** Give up after this long (throws WAIT_TIMEOUT; the run goes on in the queue). */
   timeoutMs?: number;
+  /** When `timeoutMs` started to count (epoch ms; default: when the wait starts). */
+  timeoutFrom?: number;
   /** Default 10 s: a working worker beats with every job it starts or finishes. */
   idleAfterMs?: number;
   /**
@@ -91,7 +93,7 @@ async function idleFor(store: Store, runId: string, chatbot: string | undefined)
 export async function waitForRun(store: Store, runId: string, options: WaitOptions = {}): Promise<RunCounts> {
   const pollMs = options.pollMs ?? 250;
   const idleAfterMs = options.idleAfterMs ?? 10_000;
-  const started = Date.now();
+  const started = options.timeoutFrom ?? Date.now();
   let lastStateAt = 0;
   let reportedIdle = false;
   const pause = pauseBetweenReads(runId, options.finishedHere);

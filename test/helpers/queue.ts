@@ -17,6 +17,7 @@ import { planSync } from '../../src/domain/planner.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { syncStores } from '../../src/sync/sync-stores.js';
 import { enqueueRunJobs, type ChunkSink, type JobQueueSettings } from '../../src/queue/enqueue.js';
+import type { EnqueuePace } from '../../src/queue/enqueue-pace.js';
 import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../src/queue/worker.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
@@ -140,6 +141,8 @@ export interface SyncedRun {
   jobs?: JobQueueSettings;
   /** Where the chunks go (default: added in this thread). */
   sink?: ChunkSink;
+  /** When each chunk may go in (default: at once). */
+  pace?: EnqueuePace;
 }
 
 /** What runSync returns for `plan` when the guard passed (feed stats as `feed` says; the remote read whole). */
@@ -180,6 +183,7 @@ export async function enqueueAsSync(bench: Pick<QueueBench, 'store' | 'queues'>,
     store: bench.store,
     jobs: run.jobs ?? TEST_JOB_SETTINGS,
     ...(run.sink ? { sink: run.sink } : {}),
+    ...(run.pace ? { pace: run.pace } : {}),
   });
   return runId;
 }

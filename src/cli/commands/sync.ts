@@ -14,8 +14,9 @@ import { EXIT, exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
 import { durationMs } from '../option-values.js';
-import { createProgressBars } from '../progress.js';
-import { syncDeps } from '../queue-wiring.js';
+import { paceEnqueue, type PacedEnqueue } from '../../queue/enqueue-pace.js';
+import { createProgressBars, type ProgressBars } from '../progress.js';
+import { syncDeps, type EnqueueRoute } from '../queue-wiring.js';
 import { waitForRunInCli } from '../run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
 import { heapPolicyPays, keepHeapNearLive } from '../heap-growth.js';
@@ -59,6 +60,28 @@ async function syncAndReport(deps: SyncDeps, request: SyncRequest, report: strin
   return { summary: planned.summary, rejected: planned.rejected, replication: planned.replication };
 }
 
+/**
+ * Where the sync's chunks go and at what pace: with --work to the session's enqueue thread,
+ * paced by the session's own workers (enqueue-pace.ts), its progress on the jobs bar.
+ */
+function enqueueRouteOf(
+  session: SyncSession,
+  bars: ProgressBars,
+  timeoutMs: number | undefined,
+): { route: EnqueueRoute; pace?: PacedEnqueue } {
+  const sink = session.enqueueThread?.sink;
+  // Why paced only with --work: the run's workers are then this command's own, and it waits for them anyway.
+  if (session.workers === undefined) return { route: sink ? { sink } : {} };
+  const pace = paceEnqueue({
+    writes: session.ctx.queues.writes,
+    store: session.ctx.store,
+    signal: session.signal,
+    ...(timeoutMs === undefined ? {} : { releaseAfterMs: timeoutMs }),
+    onProgress: (finished, total) => bars.update('jobs', finished, total),
+  });
+  return { route: { ...(sink ? { sink } : {}), pace }, pace };
+}
+
 /** Runs one sync in an open session, prints its summary, and returns the exit code it earned. */
 export async function performSync(
   io: CliIo,
@@ -67,8 +90,9 @@ export async function performSync(
   flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number },
 ): Promise<ExitCode> {
   const bars = createProgressBars(io, flags.json);
+  const { route, pace } = enqueueRouteOf(session, bars, flags.timeoutMs);
   const deps = {
-    ...syncDeps(session.api, session.ctx, session.config, session.logger, session.enqueueThread?.sink),
+    ...syncDeps(session.api, session.ctx, session.config, session.logger, route),
     signal: session.signal,
     progress: {
       feed: (_rows: number, bytes: number, total: number | undefined) => bars.update('feed', bytes, total ?? bytes),
@@ -88,6 +112,8 @@ export async function performSync(
       signal: session.signal,
       ...(session.workers ? { workers: session.workers } : {}),
       ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
+      // Why from the first chunk: with a paced enqueue the run's jobs were already being worked.
+      ...(pace?.startedAt() === undefined ? {} : { timeoutFrom: pace.startedAt() }),
     });
     summary.result = resultOf(counts);
     if (status !== undefined) summary.status = status;

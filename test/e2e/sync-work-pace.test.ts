@@ -1,0 +1,76 @@
+/**
+ * `sync --work` enqueues its run at the pace its own workers take the jobs (src/queue/enqueue-pace.ts).
+ * What a user relies on must not change with it: a Ctrl-C or a --timeout while the run is still
+ * going in leaves the whole run in the queue (sealed, every job), which `runs resume --work`
+ * then finishes with zero duplicate creates.
+ */
+import { describe, expect, it } from 'vitest';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+import { expectConverged } from '../helpers/converged.js';
+import { startCli } from '../helpers/cli-process.js';
+import { jsonOf, runCli } from './run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+
+const BOT = 'bot-pace';
+/** More than the pace keeps ahead (500), so that most of the run is still to go in when it stops. */
+const ROWS = 2500;
+const bench = useSyncBench('sync-pace');
+
+interface RunShown {
+  status: string;
+  counts: { totalJobs: number; finishedJobs: number };
+}
+
+/** A bench whose chatbot exists, the feed of ROWS new listings, and the flags of a slow `sync --work` (~200 writes/s). */
+async function slowRun() {
+  const { sim, env, dir } = await bench.open({ chatbots: [BOT], faults: { latencyMs: 20 } });
+  const feed = writeNativeCsv(
+    dir,
+    'feed.csv',
+    Array.from({ length: ROWS }, (_, i) => nativeCsvRow(sampleListing(i))),
+  );
+  const args = ['sync', '--chatbot', BOT, '--feed', feed, '--work', '--concurrency', '4', '--json'];
+  return { sim, env, feed, args };
+}
+
+/** The run as `runs show` prints it. */
+async function shown(env: Record<string, string>, runId: string): Promise<RunShown> {
+  const run = await runCli(['runs', 'show', runId, '--json'], env);
+  expect(run.code, run.stderr).toBe(0);
+  return jsonOf<RunShown>(run);
+}
+
+describe('sync --work with its enqueue paced by its workers', () => {
+  it('a Ctrl-C while the run still goes in leaves every job in the queue; `runs resume --work` finishes it', async () => {
+    const { sim, env, feed, args } = await slowRun();
+    const sync = startCli(args, env);
+    const until = Date.now() + 30_000;
+    while (sim.state.listings(BOT).length < 100 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    // At ~200 writes/s the pace holds all but ~600 of the 2,500 jobs back at this point.
+    const { code } = await sync.stop('SIGINT');
+    expect(code).toBe(1);
+    const runId = /runs resume (run-[0-9a-z-]+) --work/.exec(sync.stderr())?.[1] ?? '';
+    expect(runId, sync.stderr()).not.toBe('');
+    expect(sync.stderr()).not.toMatch(/internal error|\n\s+at /);
+    expect(await shown(env, runId)).toMatchObject({ status: 'running', counts: { totalJobs: ROWS } });
+
+    sim.state.setFaults({ latencyMs: 0 });
+    const resumed = await runCli(['runs', 'resume', runId, '--work', '--json'], env, 60_000);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(jsonOf<{ status: string }>(resumed).status).toBe('done');
+    await expectConverged(sim, BOT, ROWS, feed, env);
+  }, 90_000);
+
+  it('--timeout counts from the first job: the command stops waiting in time, and the run is in the queue whole', async () => {
+    const { env, args } = await slowRun();
+    const started = Date.now();
+    // The whole run would take ~13 s at ~200 writes/s.
+    const run = await runCli([...args, '--timeout', '2s'], env, 30_000);
+    const seconds = (Date.now() - started) / 1000;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/has not finished after 2 s/);
+    expect(seconds).toBeLessThan(8);
+    const runId = /run (run-[0-9a-z-]+) has not finished/.exec(run.stderr)?.[1] ?? '';
+    expect((await shown(env, runId)).counts.totalJobs).toBe(ROWS);
+  }, 60_000);
+});
