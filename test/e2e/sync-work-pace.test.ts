@@ -61,6 +61,33 @@ describe('sync --work with its enqueue paced by its workers', () => {
     await expectConverged(sim, BOT, ROWS, feed, env);
   }, 90_000);
 
+  it('a sync --work killed while its run still goes in: once its lease is stale the chatbot is freed or `runs resume` finishes the run, and the feed converges with zero duplicate creates', async () => {
+    const { sim, env, feed, args } = await slowRun();
+    const sync = startCli(args, env);
+    const until = Date.now() + 30_000;
+    while (sim.state.listings(BOT).length < 100 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    await sync.stop('SIGKILL');
+    const killedAt = Date.now();
+    sim.state.setFaults({ latencyMs: 0 });
+
+    // The dead process's run holds the chatbot until its lease is stale (30 s without a heartbeat).
+    // Then the next sync takes over once that run is over, or names `runs resume` while its
+    // jobs wait: resumed, they run under their own ids and claims (those the dead process held
+    // once their locks expire); the jobs the pace never added were never listed.
+    let next = await runCli(args, env, 60_000);
+    const resumed: number[] = [];
+    while (next.code === 3 && Date.now() < killedAt + 120_000) {
+      const interrupted = /runs resume (run-[0-9a-z-]+) --work/.exec(next.stderr)?.[1];
+      if (interrupted === undefined) await new Promise((resolve) => setTimeout(resolve, 2000));
+      else resumed.push((await runCli(['runs', 'resume', interrupted, '--work', '--json'], env, 90_000)).code ?? -1);
+      next = await runCli(args, env, 60_000);
+    }
+    expect(next.code, next.stderr).toBe(0);
+    expect(Date.now() - killedAt).toBeGreaterThan(25_000);
+    expect(resumed.every((code) => code === 0)).toBe(true);
+    await expectConverged(sim, BOT, ROWS, feed, env);
+  }, 240_000);
+
   it('--timeout counts from the first job: the command stops waiting in time, and the run is in the queue whole', async () => {
     const { env, args } = await slowRun();
     const started = Date.now();
