@@ -19,6 +19,7 @@
  * errors, Redis away), or a read of the queue fails.
  */
 import type { Queue } from 'bullmq';
+import { sleep } from '../abortable-sleep.js';
 import type { Store } from '../store/store.js';
 
 /** Waits that keep the enqueue a little ahead of the workers (see enqueue.ts `addRunJobs`). */
@@ -68,20 +69,6 @@ export const STALL_MS = 1000;
 /** A pace that never waits (a sync whose workers run elsewhere, or none). */
 export const UNPACED: EnqueuePace = { beforeChunk: () => Promise.resolve() };
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** The pace of one command's enqueue (one run at a time). */
 export function paceEnqueue(options: PaceOptions): PacedEnqueue {
   const minAhead = options.minAhead ?? MIN_AHEAD;
@@ -127,7 +114,7 @@ export function paceEnqueue(options: PaceOptions): PacedEnqueue {
       startedAt ??= Date.now();
       if (added < minAhead) return;
       try {
-        while (!mustRelease(Date.now()) && (await fedWithout(runId, added, total))) await pause(LOOK_MS, options.signal);
+        while (!mustRelease(Date.now()) && (await fedWithout(runId, added, total))) await sleep(LOOK_MS, options.signal);
       } catch {
         // Why silent: the enqueue's own next step meets the same Redis and reports it.
         released = true;
