@@ -148,6 +148,24 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     expect(new Set(await Promise.all(queueKeys.map(slotOf))).size).toBe(1);
   }, 240_000);
 
+  it('sync --work of a run longer than the pace keeps ahead: its looks at the run and the queue work on the cluster, and the run converges', async () => {
+    const prefix = uniquePrefix('cluster-pace');
+    // ~200 writes/s (4 in flight at 20 ms): the pace holds 1,200 jobs back to ~500 ahead for most of the run.
+    const s = await startTestSim({ chatbots: ['bot-paced'], faults: { latencyMs: 20 } });
+    sim = s;
+    const feed = await feedFile('bot-paced', 1200, 11);
+    const run = await runCli(
+      ['sync', '--chatbot', 'bot-paced', '--feed', feed, '--work', '--concurrency', '4', '--json'],
+      clusterEnv(s, prefix),
+      120_000,
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expectClean(run);
+    expect(jsonOf<SyncSummary>(run).result).toMatchObject({ created: 1200, failed: 0 });
+    expect(s.state.listings('bot-paced')).toHaveLength(1200);
+    expect(s.state.duplicateCreates('bot-paced')).toEqual([]);
+  }, 150_000);
+
   it('three worker processes share --global-concurrency (the request permit pool on the cluster): the service never sees more in flight', async () => {
     const prefix = uniquePrefix('cluster-workers');
     const s = await startTestSim({ chatbots: ['bot-many'], faults: { latencyMs: 20 } });
