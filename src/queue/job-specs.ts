@@ -28,7 +28,11 @@ function deleteBatches(
   batchSize: number,
 ): Array<{ keyType: PlannedDelete['keyType']; items: PlannedDelete[] }> {
   const byType = new Map<PlannedDelete['keyType'], PlannedDelete[]>();
-  for (const planned of deletes) byType.set(planned.keyType, [...(byType.get(planned.keyType) ?? []), planned]);
+  for (const planned of deletes) {
+    const ofType = byType.get(planned.keyType);
+    if (ofType === undefined) byType.set(planned.keyType, [planned]);
+    else ofType.push(planned);
+  }
   const batches: Array<{ keyType: PlannedDelete['keyType']; items: PlannedDelete[] }> = [];
   for (const [keyType, items] of byType) {
     for (let i = 0; i < items.length; i += batchSize) batches.push({ keyType, items: items.slice(i, i + batchSize) });
@@ -38,7 +42,11 @@ function deleteBatches(
 
 /** How many jobs `jobSpecs` makes of `plan`, without building them. */
 export function jobCountOf(plan: Plan, deleteBatchSize: number): number {
-  return plan.creates.length + plan.updates.length + deleteBatches(plan.deletes, Math.max(1, deleteBatchSize)).length;
+  const deletesByType = new Map<PlannedDelete['keyType'], number>();
+  for (const planned of plan.deletes) deletesByType.set(planned.keyType, (deletesByType.get(planned.keyType) ?? 0) + 1);
+  let batches = 0;
+  for (const count of deletesByType.values()) batches += Math.ceil(count / Math.max(1, deleteBatchSize));
+  return plan.creates.length + plan.updates.length + batches;
 }
 
 /** The jobs a plan becomes, creates first, then updates, then delete batches. */

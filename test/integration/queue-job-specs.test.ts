@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/api/retry.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
-import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, jobSpecs, jobSpecsOf, perChatbotJobSpecs } from '../../src/queue/job-specs.js';
+import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, jobCountOf, jobSpecs, jobSpecsOf, perChatbotJobSpecs } from '../../src/queue/job-specs.js';
 import { ApiError } from '../../src/api/errors.js';
 import { listingHash } from '../../src/domain/hash.js';
 import type { Plan } from '../../src/domain/plan.js';
@@ -37,6 +37,11 @@ describe('plan → job specs', () => {
     ],
   };
   const specs = jobSpecsOf(plan, 'run-0000000001-ab', 2);
+
+  it('counts the jobs a plan becomes without building them (what the enqueue tells its progress bar)', () => {
+    for (const batchSize of [1, 2, 3, 5, 100])
+      expect(jobCountOf(plan, batchSize)).toBe(jobSpecsOf(plan, 'run-0000000001-ab', batchSize).length);
+  });
 
   it('gives ids BullMQ accepts (no ":" and never all digits), deterministic per run', () => {
     for (const spec of specs) {
