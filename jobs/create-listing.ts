@@ -23,9 +23,11 @@ export const createListingJob: JobKind<CreateListingData> = {
     const { data } = ctx;
     const go = await prepareWrite(ctx, deps);
     if ('finished' in go) return go.finished;
-    const result = await ensureListing(ctx, deps, data, go.lookUpFirst, go.entry);
-    await recordWrite(ctx, deps, 'created', result.remoteId);
-    return { outcome: 'created', remoteId: result.remoteId, ...(result.how === 'adopted' ? { note: 'found by lookup' } : {}) };
+    return await go.underClaim(async () => {
+      const result = await ensureListing(ctx, deps, data, go);
+      await recordWrite(ctx, deps, 'created', result.remoteId);
+      return { outcome: 'created', remoteId: result.remoteId, ...(result.how === 'adopted' ? { note: 'found by lookup' } : {}) };
+    });
   },
   async onFinalFailure(ctx, deps, failure) {
     await recordFailure(ctx, deps, [ctx.data.key], failure, 1);

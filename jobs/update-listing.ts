@@ -24,18 +24,20 @@ export const updateListingJob: JobKind<UpdateListingData> = {
     const { data } = ctx;
     const go = await prepareWrite(ctx, deps);
     if ('finished' in go) return go.finished;
-    const callCtx = ctx.signal === undefined ? { listingKey: data.key } : { listingKey: data.key, signal: ctx.signal };
-    const matched = await deps.api.updateListing(data.update, callCtx);
-    if (matched > 0) {
-      await recordWrite(ctx, deps, 'updated', data.remoteId ?? go.entry?.remoteId);
-      return { outcome: 'updated' };
-    }
-    const { Key: _key, KeyType: _keyType, ...listing } = data.update;
-    ctx.log(`update of ${data.key} matched nothing; creating it`);
-    // The entry is left out: it describes the listing that vanished, not one to adopt.
-    const result = await ensureListing(ctx, deps, { ...data, listing }, go.lookUpFirst, undefined);
-    await recordWrite(ctx, deps, 'created', result.remoteId);
-    return { outcome: 'created', remoteId: result.remoteId, note: 'update matched nothing' };
+    return await go.underClaim(async () => {
+      const callCtx = ctx.signal === undefined ? { listingKey: data.key } : { listingKey: data.key, signal: ctx.signal };
+      const matched = await deps.api.updateListing(data.update, callCtx);
+      if (matched > 0) {
+        await recordWrite(ctx, deps, 'updated', data.remoteId ?? go.entry?.remoteId);
+        return { outcome: 'updated' as const };
+      }
+      const { Key: _key, KeyType: _keyType, ...listing } = data.update;
+      ctx.log(`update of ${data.key} matched nothing; creating it`);
+      // The entry is left out: it describes the listing that vanished, not one to adopt.
+      const result = await ensureListing(ctx, deps, { ...data, listing }, { ...go, entry: undefined });
+      await recordWrite(ctx, deps, 'created', result.remoteId);
+      return { outcome: 'created' as const, remoteId: result.remoteId, note: 'update matched nothing' };
+    });
   },
   async onFinalFailure(ctx, deps, failure) {
     await recordFailure(ctx, deps, [ctx.data.key], failure, 1);

@@ -23,6 +23,12 @@ export class ListingSyncError extends Error {
  */
 export const KEY_CLAIMED = 'KEY_CLAIMED';
 
+/**
+ * A create was about to be sent later than its key claim's fence (CallContext.sendBy): nothing
+ * was sent; the job confirms its claim again and sends then (store/write-claims.ts).
+ */
+export const SEND_WINDOW_PASSED = 'SEND_WINDOW_PASSED';
+
 /** Thrown for bad flags, bad env, bad config files: the CLI maps it to exit code 2. */
 export class UsageError extends ListingSyncError {
   constructor(message: string, details: Record<string, unknown> = {}) {

@@ -5,9 +5,11 @@
  * differs, extra copies deleted by NewOaks id, the oldest kept).
  */
 import { DEFAULT_VOLATILE_FIELDS, diffListing } from '../../src/domain/compare.js';
-import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { ListingWrite, SyncKeyType } from '../../src/domain/listing.js';
+import type { CallContext } from '../../src/api/client-contract.js';
+import { SEND_WINDOW_PASSED, errorCode } from '../../src/errors.js';
 import type { JobContext, JobDeps } from './job-context.js';
+import type { WriteGo } from './record.js';
 import { lookUpKey } from './lookup.js';
 
 export interface EnsureTarget {
@@ -25,18 +27,14 @@ export interface EnsureResult {
 }
 
 /**
- * Creates the listing, or adopts the copy a lookup finds. `lookUpFirst` says whether an earlier
- * attempt may have reached the service; `entry` is the ledger's current entry for the key.
+ * Creates the listing, or adopts the copy a lookup finds. `go` is the key's claim for this start
+ * (record.ts prepareWrite): whether an earlier attempt may have reached the service, the ledger's
+ * current entry for the key, and the fence the create must be sent by.
  */
-export async function ensureListing<T>(
-  ctx: JobContext<T>,
-  deps: JobDeps,
-  target: EnsureTarget,
-  lookUpFirst: boolean,
-  entry: LedgerEntry | undefined,
-): Promise<EnsureResult> {
+export async function ensureListing<T>(ctx: JobContext<T>, deps: JobDeps, target: EnsureTarget, go: WriteGo): Promise<EnsureResult> {
+  const { entry } = go;
   const callCtx = ctx.signal === undefined ? { listingKey: target.key } : { listingKey: target.key, signal: ctx.signal };
-  if (lookUpFirst || entry !== undefined) {
+  if (go.lookUpFirst || entry !== undefined) {
     const found = await lookUpKey(deps, target.chatbot, target.keyType, target.listing, ctx.signal);
     const [keep, ...extras] = found;
     if (keep !== undefined) {
@@ -54,6 +52,30 @@ export async function ensureListing<T>(
       return { remoteId: keep.id, how: 'adopted' };
     }
   }
-  const remoteId = await deps.api.createListing(target.listing, callCtx);
+  const remoteId = await createWithinFence(ctx, deps, target.listing, callCtx, go);
   return { remoteId, how: 'created' };
+}
+
+/**
+ * Sends the create by the claim's fence; past it (nothing was sent), confirms the claim and tries
+ * again. Why: another start of this job may take the key over once the fence and the longest
+ * request have passed (store/write-claims.ts), so a create must never leave later than that.
+ */
+async function createWithinFence<T>(
+  ctx: JobContext<T>,
+  deps: JobDeps,
+  listing: ListingWrite,
+  callCtx: CallContext,
+  go: WriteGo,
+): Promise<string> {
+  let sendBy = go.sendBy;
+  for (;;) {
+    try {
+      return await deps.api.createListing(listing, { ...callCtx, sendBy });
+    } catch (thrown) {
+      if (errorCode(thrown) !== SEND_WINDOW_PASSED) throw thrown;
+      ctx.log('the key claim was confirmed too long ago to send the create; confirming it again');
+      sendBy = await go.confirm();
+    }
+  }
 }

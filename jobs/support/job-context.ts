@@ -21,6 +21,11 @@ export interface JobContext<T> {
    * the service: creates look their key up first.
    */
   attemptsStarted: number;
+  /**
+   * Names this start of the job (BullMQ's lock token): a start whose lock was lost may still be
+   * running while the job starts again, and the key claim tells the two apart.
+   */
+  attemptToken: string;
   runId: string;
   /** Appends a line to the job's log (shown in the dashboard). */
   log(line: string): void;
@@ -55,6 +60,11 @@ export interface JobDeps {
   now(): number;
   /** Fields whose change alone never triggers an update (defaults to the domain's list). */
   volatileFields?: readonly string[];
+  /**
+   * How long after its last probe an earlier start of a job may still be sending a create
+   * (send-window.ts sendWindowMs of the client's timeouts; default: the default timeouts).
+   */
+  sendWindowMs?: number;
   runSync?: RunSyncFn;
 }
 

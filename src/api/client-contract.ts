@@ -11,7 +11,23 @@ export interface CallContext {
   listingKey?: string;
   /** Aborts the request (e.g. worker shutdown). */
   signal?: AbortSignal;
+  /**
+   * The latest `performance.now()` at which the request may still be sent; past it the client
+   * throws SEND_WINDOW_PASSED without sending. A job's create sets it to its claim's fence
+   * (jobs/support/send-window.ts).
+   */
+  sendBy?: number;
 }
+
+/** The client's timeouts, which together bound how long one request can be in flight. */
+export interface RequestTimeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+}
+
+/** The client's timeouts unless configured (LISTING_SYNC_TIMEOUT_*_MS). */
+export const DEFAULT_REQUEST_TIMEOUTS: Readonly<RequestTimeouts> = { connectMs: 5000, headersMs: 30_000, bodyMs: 30_000 };
 
 export interface ApiClient {
   /** Endpoint 1. Resolves to Data (1 = success). */

@@ -8,7 +8,8 @@ import { Agent, request } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { authHeaders, type ApiCredentials } from './auth-headers.js';
-import type { ApiClient, CallContext } from './client-contract.js';
+import { DEFAULT_REQUEST_TIMEOUTS, type ApiClient, type CallContext } from './client-contract.js';
+import { ListingSyncError, SEND_WINDOW_PASSED } from '../errors.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
 import { describeIssues, readResponse, type RawResponse } from './read-response.js';
@@ -53,8 +54,6 @@ export interface ApiClientOptions {
   onCall?: (event: ApiCallEvent) => void;
 }
 
-const DEFAULT_TIMEOUTS = { connectMs: 5000, headersMs: 30_000, bodyMs: 30_000 } as const;
-
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
@@ -82,7 +81,7 @@ function envelopeCodeOf(err: unknown): number | undefined {
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const timeouts = { ...DEFAULT_REQUEST_TIMEOUTS, ...options.timeouts };
   const agent = new Agent({
     connections: options.connections ?? 16,
     connect: { timeout: timeouts.connectMs },
@@ -118,6 +117,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   ): Promise<z.infer<S>> {
     const started = performance.now();
     const listingKey = ctx.listingKey;
+    if (ctx.sendBy !== undefined && started > ctx.sendBy) {
+      throw new ListingSyncError(
+        SEND_WINDOW_PASSED,
+        `${endpoint} for ${listingKey ?? 'a listing'} not sent: its key claim is older than the send fence and must be confirmed first`,
+        {
+          retryable: true,
+        },
+      );
+    }
     let status: number | undefined;
     try {
       const headers = { ...authHeaders(endpoint, options.credentials, listingKey), 'content-type': 'application/json' };

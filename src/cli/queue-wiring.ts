@@ -3,6 +3,7 @@
  * API client, the sync use case's dependencies and this process's workers. Used by the worker,
  * runs, jobs and schedule commands, `sync`, `chatbot edit --many` and the demo.
  */
+import { sendWindowMs } from '../../jobs/support/send-window.js';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import type { RedisClient } from '../store/redis-client.js';
@@ -219,6 +220,7 @@ export async function startConfiguredWorkers(
       store: ctx.store,
       logger,
       now: () => Date.now(),
+      sendWindowMs: sendWindowMs(config.api.timeouts),
       runSync: evaluatingAfter(scheduledRunSync(syncDeps(api, ctx, config, logger), ctx.store.runs), healthDeps(ctx, config, logger)),
     },
     logger,

@@ -3,6 +3,7 @@
  * the registered kind, and routes failures through error-mapping.ts. A final failure is recorded
  * (failed keys + run outcome) before BullMQ is told, so a run's counts never miss a job.
  */
+import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/support/job-context.js';
 import { jobKind } from '../../jobs/registry.js';
@@ -15,14 +16,19 @@ export function runIdOf(data: unknown): string {
   return typeof runId === 'string' ? runId : '';
 }
 
-/** The plain context for a job (also used to record failures of jobs that never ran here). */
-export function contextOf<T>(job: Job, data: T, signal?: AbortSignal): JobContext<T> {
+/**
+ * The plain context for a job (also used to record failures of jobs that never ran here).
+ * `token`: BullMQ's lock token for this start of the job, which names the start in key claims; a
+ * context made without one gets a name of its own, so it never passes for another start.
+ */
+export function contextOf<T>(job: Job, data: T, signal?: AbortSignal, token?: string): JobContext<T> {
   const ctx: JobContext<T> = {
     id: job.id ?? '',
     name: job.name,
     data,
     attemptsMade: job.attemptsMade,
     attemptsStarted: Math.max(1, job.attemptsStarted),
+    attemptToken: token ?? `untracked-${randomUUID()}`,
     runId: runIdOf(data),
     // Why not awaited: a log line is for humans; it must not slow or fail the write.
     log: (line) => void job.log(line).catch(() => undefined),
@@ -106,7 +112,7 @@ export function createProcessor(
   return async (job, token, signal) => {
     const { kind, data } = await rejectMalformed(job, deps);
     try {
-      return await kind.process(contextOf(job, data, signal), deps);
+      return await kind.process(contextOf(job, data, signal, token), deps);
     } catch (thrown) {
       // Another job is writing this key: wait without using an attempt (not a failure).
       if (errorCode(thrown) === KEY_CLAIMED && token !== undefined) {

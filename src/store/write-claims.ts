@@ -5,13 +5,21 @@
  * (d) says whether the create must look the key up first, and (e) returns the ledger entry.
  * It replaces the two HGETs the probe used to send: the claim costs no extra round trip.
  *
- * A claim is `jobId \t expiresAt \t state` in a hash per chatbot and key type, written here and
- * removed by the job-finish script with the ledger write. Rules, each a "why":
+ * A claim is `jobId \t expiresAt \t state \t attempt \t confirmedAt` in a hash per chatbot and key
+ * type, written here and removed by the job-finish script with the ledger write. `attempt` is the
+ * token BullMQ gave the job's current start; `confirmedAt` is when that start last probed (Redis
+ * time). Rules, each a "why":
  * - another job's live claim → wait (the caller delays the job without using an attempt): two
  *   writes of one key in flight at once is how two runs create one listing twice;
  * - another job's expired claim, or a claim marked `doubt` (its job failed for good after it may
  *   have sent the request) → claim it, but look the key up before creating: that earlier request
  *   may have reached the service;
+ * - an earlier start of the SAME job (another attempt token) → wait until `confirmedAt` plus the
+ *   send window has passed, then claim it and look up first. Why: a start whose lock was lost in
+ *   a Redis outage is still running; BullMQ starts the job again beside it, and both used to pass
+ *   this probe under the one job id and create the listing twice. A start sends its create only
+ *   within a fence of its probe (else it probes again, jobs/support/send-window.ts), and a
+ *   request ends within the client's timeouts, so past the window the earlier start can no longer be sending;
  * - Redis restarted since the run was planned (its `run_id` differs from the one stored on the
  *   run, or the run record is gone) → look up before creating, for the rest of the run: with AOF
  *   `everysec` a crash may have lost the last second, claims and ledger entries included.
@@ -34,19 +42,29 @@ import { BEAT_LEASE_LUA, NOW_LUA, SERVER_ID_LUA } from './run-lua.js';
  */
 export const CLAIM_MS = 5 * 60_000;
 
+/** `claimFields(claim)`: holder job id, expiresAt, state, attempt token, confirmedAt. */
+const CLAIM_FIELDS_LUA = `
+local function claimFields(claim)
+  local parts = {}
+  for part in string.gmatch(claim .. '\\t', '([^\\t]*)\\t') do parts[#parts + 1] = part end
+  return parts[1], tonumber(parts[2]) or 0, parts[3] or '', parts[4] or '', tonumber(parts[5]) or 0
+end
+`;
+
 /**
- * ARGV: runId, claimMs, n, then n × (key, jobId): the probes of n jobs of one run (group-commit.ts),
- * in order, each as if alone; the run, the clock, the lease beat and the server id are read once.
+ * ARGV: runId, claimMs, sendWindowMs, n, then n × (key, jobId, attempt): the probes of n jobs of
+ * one run (group-commit.ts), in order, each as if alone; the run, the clock, the lease beat and
+ * the server id are read once.
  */
-const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}
+const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}${CLAIM_FIELDS_LUA}
 local ledgerKey, tombKey, claimsKey, runKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local runId, claimMs, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local runId, claimMs, sendWindow, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local run = redis.call('HMGET', runKey, 'status', 'server')
 local now = nowMs()
 local beaten = false
 local restarted = 0
 if (not run[2]) or run[2] ~= serverId() then restarted = 1 end
-local function probe(key, jobId)
+local function probe(key, jobId, attempt)
   local newer = newerWriter(ledgerKey, tombKey, key, runId)
   if newer then return {'superseded', newer} end
   if run[1] == 'cancelled' then return {'cancelled'} end
@@ -54,16 +72,37 @@ local function probe(key, jobId)
   local doubt = 0
   local claim = redis.call('HGET', claimsKey, key)
   if claim then
-    local holder, expires, state = string.match(claim, '^([^\\t]*)\\t([^\\t]*)\\t?(.*)$')
-    if holder ~= jobId and state ~= 'doubt' and tonumber(expires) > now then return {'claimed', holder, tostring(tonumber(expires) - now)} end
-    if holder ~= jobId or state == 'doubt' then doubt = 1 end
+    local holder, expires, state, holderAttempt, confirmed = claimFields(claim)
+    if holder ~= jobId then
+      if state ~= 'doubt' and expires > now then return {'claimed', holder, tostring(expires - now), 0} end
+      doubt = 1
+    elseif state == 'doubt' then
+      doubt = 1
+    elseif holderAttempt ~= '' and holderAttempt ~= attempt then
+      if confirmed + sendWindow > now then return {'claimed', holder, tostring(confirmed + sendWindow - now), 1} end
+      doubt = 1
+    end
   end
-  redis.call('HSET', claimsKey, key, jobId .. '\\t' .. (now + claimMs) .. '\\t')
+  redis.call('HSET', claimsKey, key, jobId .. '\\t' .. (now + claimMs) .. '\\t\\t' .. attempt .. '\\t' .. now)
   return {'ok', redis.call('HGET', ledgerKey, key) or '', doubt, restarted}
 end
 local replies = {}
-for i = 1, n do replies[i] = probe(ARGV[2 + 2 * i], ARGV[3 + 2 * i]) end
+for i = 1, n do replies[i] = probe(ARGV[2 + 3 * i], ARGV[3 + 3 * i], ARGV[4 + 3 * i]) end
 return replies
+`);
+
+/**
+ * ARGV: key, jobId, attempt. A start that ended in an error (its requests are over) leaves the
+ * claim to the job's next start: the attempt token is cleared, the claim itself still holds
+ * against other jobs until the job finishes.
+ */
+const END_ATTEMPT = luaScript(`${CLAIM_FIELDS_LUA}
+local claim = redis.call('HGET', KEYS[1], ARGV[1])
+if not claim then return 0 end
+local holder, expires, state, holderAttempt, confirmed = claimFields(claim)
+if holder ~= ARGV[2] or holderAttempt ~= ARGV[3] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], holder .. '\\t' .. expires .. '\\t' .. state .. '\\t\\t' .. confirmed)
+return 1
 `);
 
 export interface WriteTarget {
@@ -72,13 +111,24 @@ export interface WriteTarget {
   key: string;
   runId: string;
   jobId: string;
+  /**
+   * Which start of the job probes (BullMQ's lock token for it): two starts of one job never
+   * write at once (see the rules above).
+   */
+  attempt: string;
 }
 
 /** What the probe decided for one job's write. */
 export type PreparedWrite =
   | { kind: 'superseded'; newerRun: string }
   | { kind: 'cancelled' }
-  | { kind: 'claimed'; byJob: string; retryInMs: number }
+  | {
+      kind: 'claimed';
+      byJob: string;
+      retryInMs: number;
+      /** The holder is an earlier start of the same job (its lock lost, maybe still sending). */
+      earlierAttempt: boolean;
+    }
   | {
       kind: 'go';
       entry?: LedgerEntry;
@@ -93,7 +143,7 @@ function decide(reply: unknown[]): PreparedWrite {
   const kind = reply[0];
   if (kind === 'superseded') return { kind, newerRun: String(reply[1]) };
   if (kind === 'cancelled') return { kind };
-  if (kind === 'claimed') return { kind, byJob: String(reply[1]), retryInMs: Number(reply[2]) };
+  if (kind === 'claimed') return { kind, byJob: String(reply[1]), retryInMs: Number(reply[2]), earlierAttempt: reply[3] === 1 };
   const entryText = String(reply[1] ?? '');
   const entry = entryText === '' ? undefined : decodeLedgerEntry(entryText);
   return { kind: 'go', ...(entry ? { entry } : {}), inDoubt: reply[2] === 1, redisRestarted: reply[3] === 1 };
@@ -109,14 +159,24 @@ export class WriteClaimStore {
 
   /**
    * The superseded check, the cancel check, the claim and the ledger entry, in one script; the
-   * probes of concurrent jobs of one run (one chatbot, one key type) share one call.
+   * probes of concurrent jobs of one run (one chatbot, one key type) share one call. `sendWindow`:
+   * how long an earlier start of a job may still be sending after its last probe (the jobs' send
+   * window, jobs/support/send-window.ts); by default as long as a claim, which is always safe.
    */
-  async prepareWrite(target: WriteTarget, claimMs: number = CLAIM_MS): Promise<PreparedWrite> {
-    const group = `${target.chatbot}\t${target.keyType}\t${target.runId}\t${claimMs}`;
-    return await this.batches.submit(group, target, (targets) => this.probe(targets, claimMs));
+  async prepareWrite(target: WriteTarget, claimMs: number = CLAIM_MS, sendWindow: number = claimMs): Promise<PreparedWrite> {
+    const group = `${target.chatbot}\t${target.keyType}\t${target.runId}\t${claimMs}\t${sendWindow}`;
+    return await this.batches.submit(group, target, (targets) => this.probe(targets, claimMs, sendWindow));
   }
 
-  private async probe(targets: readonly WriteTarget[], claimMs: number): Promise<PreparedWrite[]> {
+  /**
+   * This start of the job ended in an error, so it sends nothing more: the job's next start may
+   * take the claim at once (and looks the key up first, as every later start does).
+   */
+  async endAttempt(target: WriteTarget): Promise<void> {
+    await runLua(this.redis, END_ATTEMPT, [this.keys.claims(target.chatbot, target.keyType)], [target.key, target.jobId, target.attempt]);
+  }
+
+  private async probe(targets: readonly WriteTarget[], claimMs: number, sendWindow: number): Promise<PreparedWrite[]> {
     const { keys } = this;
     const first = targets[0] as WriteTarget;
     const reply = (await runLua(
@@ -129,7 +189,7 @@ export class WriteClaimStore {
         keys.run(first.chatbot, first.runId),
         keys.lease(first.chatbot),
       ],
-      [first.runId, claimMs, targets.length, ...targets.flatMap((target) => [target.key, target.jobId])],
+      [first.runId, claimMs, sendWindow, targets.length, ...targets.flatMap((target) => [target.key, target.jobId, target.attempt])],
     )) as unknown[][];
     return reply.map(decide);
   }

@@ -10,7 +10,7 @@ import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { linesSaying, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
-import { simEnv } from '../helpers/sim.js';
+import { CRASH_RECOVERY_ENV, simEnv } from '../helpers/sim.js';
 
 const BOT = 'bot-outage';
 const OUTAGE_LINE = /is not answering/;
@@ -48,6 +48,8 @@ function startWorker(b: QueueBench, url: string, extra: readonly string[] = []):
     LISTING_SYNC_BACKOFF_MS: '5',
     LISTING_SYNC_BACKOFF_MAX_MS: '50',
     LOG_LEVEL: 'info',
+    // A worker stopped while Redis was away could not release its claims: a later one waits out the send window.
+    ...CRASH_RECOVERY_ENV,
   };
   return startCli(['worker', '--concurrency', '4', '--lock-duration-ms', '1500', '--stalled-interval-ms', '500', ...extra], env);
 }

@@ -10,6 +10,7 @@ import { expectConverged } from '../helpers/converged.js';
 import { startCli } from '../helpers/cli-process.js';
 import { jsonOf, runCli } from './run-cli.js';
 import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { CRASH_RECOVERY_ENV } from '../helpers/sim.js';
 
 const BOT = 'bot-pace';
 /** More than the pace keeps ahead (500), so that most of the run is still to go in when it stops. */
@@ -23,7 +24,9 @@ interface RunShown {
 
 /** A bench whose chatbot exists, the feed of ROWS new listings, and the flags of a slow `sync --work` (~200 writes/s). */
 async function slowRun() {
-  const { sim, env, dir } = await bench.open({ chatbots: [BOT], faults: { latencyMs: 20 } });
+  const opened = await bench.open({ chatbots: [BOT], faults: { latencyMs: 20 } });
+  const { sim, dir } = opened;
+  const env = { ...opened.env, ...CRASH_RECOVERY_ENV };
   const feed = writeNativeCsv(
     dir,
     'feed.csv',

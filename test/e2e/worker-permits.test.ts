@@ -18,7 +18,7 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { feedOf, openQueueBench, type QueueBench } from '../helpers/queue.js';
-import { cliEnv } from '../helpers/sim.js';
+import { CRASH_RECOVERY_ENV, cliEnv } from '../helpers/sim.js';
 import { jsonOf, runCli } from './run-cli.js';
 
 const url = inject('redisUrl');
@@ -41,7 +41,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function env(b: QueueBench): Record<string, string> {
-  return cliEnv(b.sim, url, b.prefix, { LOG_LEVEL: 'info', LISTING_SYNC_PERMIT_TTL_MS: String(TTL_MS) });
+  return cliEnv(b.sim, url, b.prefix, { LOG_LEVEL: 'info', LISTING_SYNC_PERMIT_TTL_MS: String(TTL_MS), ...CRASH_RECOVERY_ENV });
 }
 
 /** Starts `count` workers with `args` and waits until each said it started. */

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { storeKeys } from '../../src/store/keys.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
+import { CRASH_RECOVERY_ENV } from '../helpers/sim.js';
 
 const url = inject('redisUrl');
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -46,6 +47,7 @@ function env(b: QueueBench): NodeJS.ProcessEnv {
     LISTING_SYNC_BACKOFF_MS: '5',
     LISTING_SYNC_BACKOFF_MAX_MS: '50',
     LOG_LEVEL: 'info',
+    ...CRASH_RECOVERY_ENV,
   };
 }
 

@@ -31,6 +31,18 @@ export function simEnv(sim: RunningSimulator): Record<string, string> {
 }
 
 /**
+ * Short client timeouts for tests that kill a worker mid-run. Why: a start of a job that died
+ * holding a key claim keeps it for the send window (the fence plus connect + headers + body
+ * timeouts, 70 s by default: store/write-claims.ts); with these it is 8 s, and the run converges
+ * within the test's time. The simulator answers well within them.
+ */
+export const CRASH_RECOVERY_ENV: Readonly<Record<string, string>> = {
+  LISTING_SYNC_TIMEOUT_CONNECT_MS: '1000',
+  LISTING_SYNC_TIMEOUT_HEADERS_MS: '2000',
+  LISTING_SYNC_TIMEOUT_BODY_MS: '2000',
+};
+
+/**
  * The env of a CLI process (sync, worker…) against `sim` and Redis at `redisUrl` under `prefix`:
  * fast backoff so retries do not slow a test, warnings only; `extra` wins.
  */

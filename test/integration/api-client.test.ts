@@ -7,6 +7,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiCallEvent, type ApiClientOptions } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/client-contract.js';
@@ -14,6 +15,7 @@ import { ENDPOINTS, ENDPOINT_NAMES, type EndpointName } from '../../src/api/endp
 import { isRateLimited, mayHaveReachedService, retryAfterMs } from '../../src/api/errors.js';
 import { normaliseReadItem } from '../../src/api/normalise-read.js';
 import { isRetryable } from '../../src/api/retry-policy.js';
+import { SEND_WINDOW_PASSED } from '../../src/errors.js';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import { createLogger } from '../../src/logger.js';
 import { DEFAULT_SIM_RANDOM_CODE, startSimulator, type RunningSimulator, type SimOptions } from '../../src/sim/server.js';
@@ -176,6 +178,17 @@ describe.each(targets)('ApiClient behaviour against the $name', (target) => {
     expect(err.message).toMatch(/SaleType: /);
     expect(isRetryable(err)).toBe(false);
     if (sim) expect(sim.state.calls()).toEqual([]);
+  });
+
+  it("refuses to send a call past its sendBy (a key claim's fence), sending nothing; before it, sends", async () => {
+    const { options, chatbot, sim } = await target.connect();
+    const api = client(options);
+    const listing = freshListing(chatbot, 5);
+    const err = await failure(api.createListing(listing, { listingKey: listing.MLSNumber, sendBy: performance.now() - 1 }));
+    expect(err.code).toBe(SEND_WINDOW_PASSED);
+    expect(err.message).toContain(listing.MLSNumber);
+    if (sim) expect(sim.state.calls()).toEqual([]);
+    expect(await api.createListing(listing, { sendBy: performance.now() + 2000 })).toMatch(/\S/);
   });
 });
 

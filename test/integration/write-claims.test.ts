@@ -8,9 +8,24 @@
 import { describe, expect, it } from 'vitest';
 import { reconcileRun } from '../../src/queue/reconcile-run.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
+import { createListingDataSchema, createListingJob } from '../../jobs/create-listing.js';
+import { jobSpecsOf } from '../../src/queue/job-specs.js';
+import { silentLogger } from '../../src/logger.js';
+import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
+import { KEY_CLAIMED } from '../../src/errors.js';
+import { CLAIM_MS } from '../../src/store/write-claims.js';
+import { SEND_FENCE_MS } from '../../jobs/support/send-window.js';
 import { feedContent, feedOf, nextRunId, queueBenchPerTest, simContent } from '../helpers/queue.js';
 
 const BOT = 'bot-claims';
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
 const openBench = queueBenchPerTest();
 
 describe('key claims', () => {
@@ -44,16 +59,19 @@ describe('key claims', () => {
     const bench = await openBench({ chatbots: [BOT] }, 'claims');
     const runId = nextRunId();
     await bench.store.runs.createRun({ id: runId, chatbot: BOT, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now() });
-    const target = { chatbot: BOT, keyType: 'MLSNumber' as const, key: 'ML1', runId, jobId: 'job-a' };
+    const target = { chatbot: BOT, keyType: 'MLSNumber' as const, key: 'ML1', runId, jobId: 'job-a', attempt: 'a1' };
     expect(await bench.store.claims.prepareWrite(target)).toMatchObject({ kind: 'go', inDoubt: false, redisRestarted: false });
-    const waiting = await bench.store.claims.prepareWrite({ ...target, jobId: 'job-b' });
-    expect(waiting).toMatchObject({ kind: 'claimed', byJob: 'job-a' });
-    // The same job (a retry, a stall recovery) takes its own claim back at once.
+    const waiting = await bench.store.claims.prepareWrite({ ...target, jobId: 'job-b', attempt: 'b1' });
+    expect(waiting).toMatchObject({ kind: 'claimed', byJob: 'job-a', earlierAttempt: false });
+    // The same start probing again (a probe re-sent after a reconnect) keeps its claim.
     expect(await bench.store.claims.prepareWrite(target)).toMatchObject({ kind: 'go', inDoubt: false });
     // An expired claim of another job: go, but in doubt.
     await bench.store.claims.prepareWrite({ ...target, key: 'ML2' }, 1);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(await bench.store.claims.prepareWrite({ ...target, key: 'ML2', jobId: 'job-c' })).toMatchObject({ kind: 'go', inDoubt: true });
+    expect(await bench.store.claims.prepareWrite({ ...target, key: 'ML2', jobId: 'job-c', attempt: 'c1' })).toMatchObject({
+      kind: 'go',
+      inDoubt: true,
+    });
     // A final failure leaves its claim as doubt: the next writer looks up first.
     await bench.store.jobFinish.finishJob({
       chatbot: BOT,
@@ -67,7 +85,10 @@ describe('key claims', () => {
       mode: 'fail',
       failures: [{ key: 'ML1', jobId: 'job-a', runId, code: 'X', message: 'x', attempts: 3, at: 1 }],
     });
-    expect(await bench.store.claims.prepareWrite({ ...target, jobId: 'job-d' })).toMatchObject({ kind: 'go', inDoubt: true });
+    expect(await bench.store.claims.prepareWrite({ ...target, jobId: 'job-d', attempt: 'd1' })).toMatchObject({
+      kind: 'go',
+      inDoubt: true,
+    });
     // A written key releases its claim.
     await bench.store.jobFinish.finishJob({
       chatbot: BOT,
@@ -83,6 +104,73 @@ describe('key claims', () => {
     });
     expect(await bench.redis.hget(bench.store.keys.claims(BOT, 'MLSNumber'), 'ML1')).toBeNull();
   });
+
+  it("a second start of a job (its first start's lock lost in an outage, still running) waits for the first start's send window; past it, takes over and looks up", async () => {
+    const bench = await openBench({ chatbots: [BOT] }, 'claims');
+    const runId = nextRunId();
+    await bench.store.runs.createRun({ id: runId, chatbot: BOT, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now() });
+    const first = { chatbot: BOT, keyType: 'MLSNumber' as const, key: 'ML1', runId, jobId: 'job-a', attempt: 'token-1' };
+    const second = { ...first, attempt: 'token-2' };
+    expect(await bench.store.claims.prepareWrite(first, CLAIM_MS, 60_000)).toMatchObject({ kind: 'go', inDoubt: false });
+    const held = await bench.store.claims.prepareWrite(second, CLAIM_MS, 60_000);
+    expect(held).toMatchObject({ kind: 'claimed', byJob: 'job-a', earlierAttempt: true });
+    expect(held.kind === 'claimed' && held.retryInMs).toBeGreaterThan(55_000);
+    // The window counts from the first start's last probe: with a 50 ms window, 60 ms later it is over.
+    expect(await bench.store.claims.prepareWrite(first, CLAIM_MS, 50)).toMatchObject({ kind: 'go' });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await bench.store.claims.prepareWrite(second, CLAIM_MS, 50)).toMatchObject({ kind: 'go', inDoubt: true });
+    // Now the first start is the one that waits: it must not send beside the second.
+    expect(await bench.store.claims.prepareWrite(first, CLAIM_MS, 60_000)).toMatchObject({ kind: 'claimed', earlierAttempt: true });
+  });
+
+  it('two starts of one create job running at once (a lock lost while the first is sending): one create reaches the service, the other start adopts it', async () => {
+    const bench = await openBench({ chatbots: [BOT], faults: { latencyMs: 60 } }, 'claims');
+    const [listing] = feedOf(BOT, 0, 1);
+    const plan = await bench.plan(BOT, [listing as NonNullable<typeof listing>]);
+    const runId = nextRunId();
+    await bench.store.runs.createRun({ id: runId, chatbot: BOT, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now() });
+    const [spec] = jobSpecsOf(plan, runId, 100);
+    const data = createListingDataSchema.parse(spec?.data);
+    const deps = { api: bench.api, retryTable: DEFAULT_RETRY_TABLE, store: bench.store, logger: silentLogger(), now: () => Date.now() };
+    const start = (attemptToken: string, attemptsStarted: number) =>
+      createListingJob.process(
+        { id: 'job-1', name: 'create-listing', data, attemptsMade: 0, attemptsStarted, attemptToken, runId, log: () => undefined },
+        deps,
+      );
+    const firstStart = start('token-1', 1);
+    await until(() => bench.sim.state.inFlight() > 0); // the first start's create is on its way
+    // The second start (BullMQ re-ran the job) is told to wait, not to create beside it.
+    await expect(start('token-2', 2)).rejects.toMatchObject({ code: KEY_CLAIMED });
+    await expect(firstStart).resolves.toMatchObject({ outcome: 'created' });
+    // Once the first start recorded its write, the second looks up and adopts what it created.
+    await expect(start('token-2', 2)).resolves.toMatchObject({ outcome: 'created', note: 'found by lookup' });
+    expect(bench.sim.state.callCounts().createListing).toBe(1);
+    expect(bench.sim.state.duplicateCreates(BOT)).toEqual([]);
+  });
+
+  it('a create that could not be sent within its fence after the probe (a slow lookup) confirms its claim again, then sends once', async () => {
+    const bench = await openBench({ chatbots: [BOT], faults: { latencyMs: SEND_FENCE_MS + 200 } }, 'claims');
+    const plan = await bench.plan(BOT, feedOf(BOT, 0, 1));
+    const runId = nextRunId();
+    await bench.store.runs.createRun({ id: runId, chatbot: BOT, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now() });
+    const data = createListingDataSchema.parse(jobSpecsOf(plan, runId, 100)[0]?.data);
+    const deps = { api: bench.api, retryTable: DEFAULT_RETRY_TABLE, store: bench.store, logger: silentLogger(), now: () => Date.now() };
+    const lines: string[] = [];
+    // A second start: it looks the key up first, which takes longer than the fence.
+    const ctx = {
+      id: 'job-1',
+      name: 'create-listing',
+      data,
+      attemptsMade: 1,
+      attemptsStarted: 2,
+      attemptToken: 't2',
+      runId,
+      log: (line: string) => lines.push(line),
+    };
+    await expect(createListingJob.process(ctx, deps)).resolves.toMatchObject({ outcome: 'created' });
+    expect(lines.filter((line) => line.includes('confirming it again'))).toHaveLength(1);
+    expect(bench.sim.state.callCounts().createListing).toBe(1);
+  }, 20_000);
 
   it('after a Redis restart (the run_id stored on the run differs), creates look up first: a listing whose create reached the service but whose record was lost is adopted, not created again', async () => {
     const bench = await openBench({ chatbots: [BOT] }, 'claims');
