@@ -19,7 +19,8 @@
  *   a Redis outage is still running; BullMQ starts the job again beside it, and both used to pass
  *   this probe under the one job id and create the listing twice. A start sends its create only
  *   within a fence of its probe (else it probes again, jobs/support/send-window.ts), and a
- *   request ends within the client's timeouts, so past the window the earlier start can no longer be sending;
+ *   request ends within the client's timeouts: past the window, the earlier start cannot still
+ *   be sending. A start that ended in an error hands its claim on at once (endAttempt);
  * - Redis restarted since the run was planned (its `run_id` differs from the one stored on the
  *   run, or the run record is gone) → look up before creating, for the rest of the run: with AOF
  *   `everysec` a crash may have lost the last second, claims and ledger entries included.
