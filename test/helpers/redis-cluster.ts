@@ -51,27 +51,33 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/** Runs `use` on a one-off connection to the node on `port`, no retries, always disconnected. */
+async function onNode<T>(port: number, password: string | undefined, use: (node: Redis) => Promise<T>): Promise<T> {
+  const node = new Redis(port, '127.0.0.1', {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    ...(password === undefined ? {} : { password }),
+  });
+  node.on('error', () => undefined);
+  try {
+    await node.connect();
+    return await use(node);
+  } finally {
+    node.disconnect();
+  }
+}
+
 async function clusterReady(ports: readonly number[], password: string | undefined): Promise<boolean> {
   for (const port of ports) {
-    const node = new Redis(port, '127.0.0.1', {
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      retryStrategy: () => null,
-      ...(password === undefined ? {} : { password }),
-    });
-    node.on('error', () => undefined);
-    try {
-      await node.connect();
+    const ready = await onNode(port, password, async (node) => {
       const info = String(await node.call('CLUSTER', 'INFO'));
       if (!info.includes('cluster_state:ok')) return false;
       // A replica that has not synced yet would not take over its master's slots.
       const replication = await node.info('replication');
-      if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) return false;
-    } catch {
-      return false;
-    } finally {
-      node.disconnect();
-    }
+      return !(replication.includes('role:slave') && !replication.includes('master_link_status:up'));
+    }).catch(() => false);
+    if (!ready) return false;
   }
   return true;
 }
@@ -85,24 +91,12 @@ interface Replication {
 }
 
 async function replicationOf(port: number, password: string | undefined): Promise<Replication> {
-  const node = new Redis(port, '127.0.0.1', {
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-    ...(password === undefined ? {} : { password }),
-  });
-  node.on('error', () => undefined);
-  try {
-    await node.connect();
-    const info = await node.info('replication');
-    const field = (name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
-    const role = field('role') ?? '';
-    const masterPort = field('master_port');
-    const offset = role === 'slave' ? field('slave_repl_offset') : field('master_repl_offset');
-    return { role, masterPort: masterPort === undefined ? undefined : Number(masterPort), offset: Number(offset ?? -1) };
-  } finally {
-    node.disconnect();
-  }
+  const info = await onNode(port, password, (node) => node.info('replication'));
+  const field = (name: string): string | undefined => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
+  const role = field('role') ?? '';
+  const masterPort = field('master_port');
+  const offset = role === 'slave' ? field('slave_repl_offset') : field('master_repl_offset');
+  return { role, masterPort: masterPort === undefined ? undefined : Number(masterPort), offset: Number(offset ?? -1) };
 }
 
 /**
@@ -114,11 +108,8 @@ async function replicationOf(port: number, password: string | undefined): Promis
  * hands its slots to a replica that holds nothing, which is Redis losing its data, not the
  * failover a test means to show (the flake behind 'Missing key for job' in the failover tests).
  */
-async function replicasStreaming(
-  started: { ports: readonly number[]; client: () => Cluster },
-  password: string | undefined,
-): Promise<void> {
-  const client = started.client();
+async function replicasStreaming(ports: readonly number[], password: string | undefined): Promise<void> {
+  const client = clusterClient(ports, password);
   try {
     // 64 keys cover the three masters' slot ranges with certainty beyond any test's needs.
     const keys = Array.from({ length: 64 }, (_, i) => `replication-probe-${i}`);
@@ -129,7 +120,7 @@ async function replicasStreaming(
   }
   const end = Date.now() + 30_000;
   for (;;) {
-    const nodes = await Promise.all(started.ports.map(async (port) => ({ port, ...(await replicationOf(port, password)) })));
+    const nodes = await Promise.all(ports.map(async (port) => ({ port, ...(await replicationOf(port, password)) })));
     const lagging = nodes.filter((node) => {
       if (node.role !== 'slave') return false;
       const master = nodes.find((other) => other.port === node.masterPort);
@@ -234,7 +225,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
       if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     if (!ready) throw new Error('the cluster did not reach cluster_state:ok');
-    if (replicas > 0) await replicasStreaming({ ports, client: () => clusterClient(ports, password) }, password);
+    if (replicas > 0) await replicasStreaming(ports, password);
   } catch (thrown) {
     await close();
     throw thrown;
