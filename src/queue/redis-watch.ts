@@ -42,6 +42,15 @@ const CONNECTION_MESSAGE =
  */
 const LOCK_LOST = /could not renew lock|Missing lock for job|Lock mismatch for job/i;
 
+/**
+ * BullMQ's word that a job in flight has no record in Redis any more: removed by hand, or lost
+ * with Redis's data (a failover to a replica that had not received it). Each such job fails every
+ * move it tries (finish, retry, delay), so it used to be a raw error line per job and move. The
+ * reconciler records those jobs as failed and ends their run (README "Every run ends"); one line
+ * per interval says what happened and what follows.
+ */
+const JOB_GONE = /Missing key for job/i;
+
 /** True when `err` says Redis could not be reached (as opposed to a failed command). */
 export function isRedisConnectionError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
@@ -140,7 +149,8 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
       if (isRedisConnectionError(err)) return outage(err);
       const message = err instanceof Error ? err.message : String(err);
       const lockLost = LOCK_LOST.test(message);
-      const kind = lockLost ? 'lock lost' : message;
+      const jobGone = JOB_GONE.test(message);
+      const kind = lockLost ? 'lock lost' : jobGone ? 'job gone' : message;
       const at = now();
       if (at - (lastErrorLine.get(kind) ?? Number.NEGATIVE_INFINITY) < intervalMs) return;
       lastErrorLine.set(kind, at);
@@ -148,6 +158,13 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
         logger.warn(
           { err: message },
           'jobs in flight lost their lock (Redis was away longer than the lock lasts): they run again, and a create run again looks its key up first',
+        );
+        return;
+      }
+      if (jobGone) {
+        logger.warn(
+          { err: message },
+          'jobs in flight are gone from the queue (removed by hand, or lost with Redis data): their outcome cannot be recorded; the reconciler records them as failed and ends their run, and the next sync plans them again',
         );
         return;
       }

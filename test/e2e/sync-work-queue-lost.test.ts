@@ -1,0 +1,102 @@
+/**
+ * `sync --work` whose queued jobs vanish from Redis mid-run (deleted by hand, or lost with a
+ * master that failed over to a replica that had not received them): the command still ends, by
+ * itself and soon (the reconciler records the vanished jobs as failed and ends the run), exit 1,
+ * with one line about the vanished jobs instead of a raw error per job and move, no stack
+ * trace, and nothing created twice; the next sync of the same feed creates the rest, still
+ * without a duplicate create.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { writeFeedCsv } from '../../bench/generate-feed.js';
+import type { RunningSimulator } from '../../src/sim/server.js';
+import { linesSaying, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
+import { expectConverged } from '../helpers/converged.js';
+import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { cliEnv, startTestSim } from '../helpers/sim.js';
+import { jsonOf, runCli } from './run-cli.js';
+
+const redisUrl = inject('redisUrl');
+const BOT = 'bot-queue-lost';
+const ROWS = 200;
+
+let sim: RunningSimulator | undefined;
+let sync: CliProcess | undefined;
+let prefix = '';
+let dir = '';
+
+afterEach(async (ctx) => {
+  await sync?.kill();
+  sync = undefined;
+  await sim?.close();
+  sim = undefined;
+  if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  dir = '';
+  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
+  prefix = '';
+});
+
+/** Deletes every key of the writes queue under `prefix` (its jobs, lists and counters), keeping the tool's own records. */
+async function deleteWritesQueue(): Promise<number> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    let deleted = 0;
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*listing-writes*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.del(...keys);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+interface Summary {
+  status?: string;
+  jobs?: number;
+  result?: { created: number; failed: number };
+}
+
+describe('sync --work whose queued jobs vanish from Redis mid-run', () => {
+  it('ends by itself as failed with one line about it, nothing created twice; the next sync creates the rest', async () => {
+    prefix = uniquePrefix('queue-lost');
+    dir = mkdtempSync(join(tmpdir(), 'ls-queue-lost-'));
+    const s = await startTestSim({ chatbots: [BOT], faults: { latencyMs: 40 } });
+    sim = s;
+    const feed = join(dir, 'feed.csv');
+    await writeFeedCsv(feed, { listings: ROWS, seed: 7, profile: 'native' });
+    // A short reconcile interval keeps the test short; the default (30 s) ends the run the same way.
+    const env = cliEnv(s, redisUrl, prefix, { LISTING_SYNC_CONCURRENCY: '4', LISTING_SYNC_RECONCILE_MS: '1000' });
+
+    sync = startCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env);
+    const end = Date.now() + 30_000;
+    while (s.state.listings(BOT).length < 30 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await deleteWritesQueue(), 'queue keys deleted').toBeGreaterThan(0);
+
+    const code = await sync.exited(45_000);
+    const stderr = sync.stderr();
+    expect(code, stderr).toBe(1);
+    const summary = jsonOf<Summary>({ code: 1, stdout: sync.stdout(), stderr });
+    expect(summary.status).toBe('failed');
+    const created = s.state.listings(BOT).length;
+    expect(created, 'killed mid-run').toBeLessThan(ROWS);
+    expect(summary.result?.created).toBeLessThanOrEqual(created);
+    expect((summary.result?.created ?? 0) + (summary.result?.failed ?? 0)).toBe(ROWS);
+    expect(s.state.duplicateCreates(BOT)).toEqual([]);
+
+    expect(stackTraceLines(stderr), stderr).toEqual([]);
+    expect(stderr, 'no raw BullMQ error per job').not.toMatch(/"worker error"/);
+    expect(linesSaying(stderr, /gone from the queue/).length, stderr).toBeGreaterThanOrEqual(1);
+    expect(linesSaying(stderr, /gone from the queue/).length, stderr).toBeLessThanOrEqual(2);
+    expect(linesSaying(stderr, /left the queue without finishing; recorded as failed/), stderr).toHaveLength(1);
+
+    const next = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env, 60_000);
+    expect(next.code, next.stderr).toBe(0);
+    await expectConverged(s, BOT, ROWS, feed, env);
+  }, 120_000);
+});

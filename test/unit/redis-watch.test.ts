@@ -1,0 +1,57 @@
+/**
+ * The Redis watch's lines for errors BullMQ emits per job: a storm of the same fact (locks lost
+ * in an outage, jobs whose record vanished from Redis) is one warning per interval that says
+ * what follows, not a raw error line per job and move; any other error keeps its own line.
+ */
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { createRedisWatch } from '../../src/queue/redis-watch.js';
+
+interface Line {
+  level: number;
+  msg: string;
+  err?: string;
+}
+
+function watched(intervalMs: number): { report: (message: string) => void; lines: Line[]; advance: (ms: number) => void } {
+  const lines: Line[] = [];
+  let clock = 1_000_000;
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Line) } });
+  const watch = createRedisWatch(logger, { intervalMs, now: () => clock });
+  return {
+    report: (message) => watch.report(new Error(message), 'worker'),
+    lines,
+    advance: (ms) => void (clock += ms),
+  };
+}
+
+describe('redis watch: per-job errors from BullMQ', () => {
+  it('jobs gone from the queue: one warning per interval naming the reconciler, not a line per job and move', () => {
+    const { report, lines, advance } = watched(5000);
+    for (let job = 32; job < 40; job += 1) {
+      report(`Missing key for job create.bot.MLSNumber.${job}.run-1. moveToFinished`);
+      report(`Missing key for job create.bot.MLSNumber.${job}.run-1. moveToDelayed`);
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 40, msg: expect.stringContaining('gone from the queue') as string });
+    expect(lines[0]?.msg).toMatch(/reconciler records them as failed/);
+    advance(5000);
+    report('Missing key for job create.bot.MLSNumber.40.run-1. retryJob');
+    expect(lines).toHaveLength(2);
+  });
+
+  it('locks lost and jobs gone are told apart; another error keeps its own error line', () => {
+    const { report, lines } = watched(5000);
+    report('Missing lock for job create.bot.MLSNumber.1.run-1. moveToFinished');
+    report('Missing key for job create.bot.MLSNumber.2.run-1. moveToFinished');
+    report('ERR unknown command');
+    expect(lines.map((line) => [line.level, line.msg.split(' ').slice(0, 3).join(' ')])).toEqual([
+      [40, 'jobs in flight'],
+      [40, 'jobs in flight'],
+      [50, 'worker error'],
+    ]);
+    expect(lines[0]?.msg).toMatch(/lost their lock/);
+    expect(lines[1]?.msg).toMatch(/gone from the queue/);
+    expect(lines[2]?.err).toBe('ERR unknown command');
+  });
+});
