@@ -8,6 +8,8 @@ import type { Store } from '../store/store.js';
 import type { Logger } from '../logger.js';
 import type { RunningWorkers } from '../queue/worker.js';
 import { waitForRun } from '../sync/wait-for-run.js';
+import type { QueueActivity } from '../queue/queue-activity.js';
+import { idleMessage } from './idle-message.js';
 import type { ProgressBars } from './progress.js';
 
 export interface RunWait {
@@ -30,6 +32,38 @@ export interface RunWaitOptions {
   timeoutMs?: number;
   /** When `timeoutMs` started to count (epoch ms; default: when the wait starts). */
   timeoutFrom?: number;
+  /** The writes queue now, to say why the run shows no progress (idle-message.ts). */
+  queueActivity?: () => Promise<QueueActivity>;
+  /** How long a stopped process's jobs may wait for their key claims (the send window). */
+  heldForMs?: number;
+}
+
+/** How long the idle line waits for the queue's state: Redis being away is one of the causes it names. */
+const ACTIVITY_READ_MS = 1000;
+
+/** The queue's activity, or undefined when it cannot be read within ACTIVITY_READ_MS. */
+async function activityIfQuick(read: (() => Promise<QueueActivity>) | undefined): Promise<QueueActivity | undefined> {
+  if (read === undefined) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ACTIVITY_READ_MS)));
+  try {
+    return await Promise.race([read().catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Logs why the run shows no progress; the queue is read for that only, and a failed or slow read gives the general line. */
+async function explainIdle(options: RunWaitOptions, idleMs: number): Promise<void> {
+  const queue = await activityIfQuick(options.queueActivity);
+  const message = idleMessage({
+    runId: options.runId,
+    idleMs,
+    workersHere: options.workers !== undefined,
+    ...(queue === undefined ? {} : { queue }),
+    ...(options.heldForMs === undefined ? {} : { heldForMs: options.heldForMs }),
+  });
+  options.logger.warn({ runId: options.runId, idleSeconds: Math.round(idleMs / 1000) }, message);
 }
 
 /** Waits for the run, reporting on stderr what a person needs to know; returns counts and status. */
@@ -42,13 +76,7 @@ export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait>
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
       ...(options.timeoutFrom === undefined ? {} : { timeoutFrom: options.timeoutFrom }),
       onProgress: (c) => options.bars.update('jobs', c.finishedJobs, c.totalJobs),
-      onIdle: (idleMs) =>
-        logger.warn(
-          { runId, idleSeconds: Math.round(idleMs / 1000) },
-          options.workers !== undefined
-            ? `run ${runId}: no job started or finished for ${Math.round(idleMs / 1000)} s (is Redis answering? is the queue paused? see \`listing-sync jobs resume\`)`
-            : `run ${runId}: no worker is working on it (nothing for ${Math.round(idleMs / 1000)} s): start \`listing-sync worker\`, or finish it here with \`listing-sync runs resume ${runId} --work\``,
-        ),
+      onIdle: (idleMs) => void explainIdle(options, idleMs),
     });
     return { counts, status: (await store.runs.runState(runId)).status };
   } catch (thrown) {

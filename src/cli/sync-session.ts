@@ -14,6 +14,9 @@ import type { CliIo } from './io.js';
 import { enqueueThreadOnStack, queueContextOnStack, recordedClientOnStack, workersOnStack } from './on-stack.js';
 import type { EnqueueThread } from '../queue/threaded-enqueue.js';
 import type { QueueContext } from './queue-wiring.js';
+import { queueActivity } from '../queue/queue-activity.js';
+import { sendWindowMs } from '../../jobs/support/send-window.js';
+import type { RunWaitOptions } from './run-waiting.js';
 
 export interface SyncSession {
   config: Config;
@@ -60,4 +63,9 @@ export async function openSyncSession(
   // as its jobs' (under --global-concurrency, the permits every worker process shares).
   session.api = session.workers.api;
   return session;
+}
+
+/** What a wait for a run of this session needs to say why the run shows no progress (idle-message.ts). */
+export function idleHints(session: SyncSession): Pick<RunWaitOptions, 'queueActivity' | 'heldForMs'> {
+  return { queueActivity: () => queueActivity(session.ctx.queues.writes), heldForMs: sendWindowMs(session.config.api.timeouts) };
 }

@@ -6,41 +6,20 @@
  * trace, and nothing created twice; the next sync of the same feed creates the rest, still
  * without a duplicate create.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { writeFeedCsv } from '../../bench/generate-feed.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
-import { linesSaying, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
+import { describe, expect, it } from 'vitest';
+import { linesSaying, stackTraceLines, startCli } from '../helpers/cli-process.js';
 import { expectConverged } from '../helpers/converged.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { cliEnv, startTestSim } from '../helpers/sim.js';
+import { feedScenarioPerTest } from '../helpers/feed-scenario.js';
+import { cliEnv } from '../helpers/sim.js';
 import { jsonOf, runCli } from './run-cli.js';
 
-const redisUrl = inject('redisUrl');
 const BOT = 'bot-queue-lost';
 const ROWS = 200;
-
-let sim: RunningSimulator | undefined;
-let sync: CliProcess | undefined;
-let prefix = '';
-let dir = '';
-
-afterEach(async (ctx) => {
-  await sync?.kill();
-  sync = undefined;
-  await sim?.close();
-  sim = undefined;
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  dir = '';
-  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
-  prefix = '';
-});
+const scenarios = feedScenarioPerTest('queue-lost');
 
 /** Deletes every key of the writes queue under `prefix` (its jobs, lists and counters), keeping the tool's own records. */
-async function deleteWritesQueue(): Promise<number> {
+async function deleteWritesQueue(redisUrl: string, prefix: string): Promise<number> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
     let cursor = '0';
@@ -64,19 +43,14 @@ interface Summary {
 
 describe('sync --work whose queued jobs vanish from Redis mid-run', () => {
   it('ends by itself as failed with one line about it, nothing created twice; the next sync creates the rest', async () => {
-    prefix = uniquePrefix('queue-lost');
-    dir = mkdtempSync(join(tmpdir(), 'ls-queue-lost-'));
-    const s = await startTestSim({ chatbots: [BOT], faults: { latencyMs: 40 } });
-    sim = s;
-    const feed = join(dir, 'feed.csv');
-    await writeFeedCsv(feed, { listings: ROWS, seed: 7, profile: 'native' });
+    const { sim: s, redisUrl, prefix, feed } = await scenarios.start({ chatbot: BOT, rows: ROWS, seed: 7, latencyMs: 40 });
     // A short reconcile interval keeps the test short; the default (30 s) ends the run the same way.
     const env = cliEnv(s, redisUrl, prefix, { LISTING_SYNC_CONCURRENCY: '4', LISTING_SYNC_RECONCILE_MS: '1000' });
 
-    sync = startCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env);
+    const sync = scenarios.track(startCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env));
     const end = Date.now() + 30_000;
     while (s.state.listings(BOT).length < 30 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(await deleteWritesQueue(), 'queue keys deleted').toBeGreaterThan(0);
+    expect(await deleteWritesQueue(redisUrl, prefix), 'queue keys deleted').toBeGreaterThan(0);
 
     const code = await sync.exited(45_000);
     const stderr = sync.stderr();

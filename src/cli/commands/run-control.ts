@@ -23,7 +23,7 @@ import { createProgressBars } from '../progress.js';
 import { announceRun } from '../run-alerts.js';
 import { waitForRunInCli, type RunWait } from '../run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
-import { openSyncSession, type SyncSession } from '../sync-session.js';
+import { idleHints, openSyncSession, type SyncSession } from '../sync-session.js';
 import { addRedisOptions, withQueue, type RedisFlags } from '../with-queue.js';
 
 interface ResumeFlags extends RedisFlags, Pick<ConfigFlags, 'apiBaseUrl' | 'concurrency' | 'globalConcurrency' | 'rate'> {
@@ -85,6 +85,7 @@ async function resume(host: CommandHost, id: string, flags: ResumeFlags): Promis
     logger: session.logger,
     signal: session.signal,
     ...(session.workers ? { workers: session.workers } : {}),
+    ...idleHints(session),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
   });
   await bars.stop();

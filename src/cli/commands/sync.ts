@@ -21,7 +21,7 @@ import { waitForRunInCli } from '../run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
 import { heapPolicyPays, keepHeapNearLive } from '../heap-growth.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
-import { openSyncSession, type SyncSession } from '../sync-session.js';
+import { idleHints, openSyncSession, type SyncSession } from '../sync-session.js';
 import { replicationLine } from '../format-replication.js';
 import { announceRun } from '../run-alerts.js';
 
@@ -111,6 +111,7 @@ export async function performSync(
       logger: session.logger,
       signal: session.signal,
       ...(session.workers ? { workers: session.workers } : {}),
+      ...idleHints(session),
       ...(flags.timeoutMs === undefined ? {} : { timeoutMs: flags.timeoutMs }),
       // Why from the first chunk: with a paced enqueue the run's jobs were already being worked.
       ...(pace?.startedAt() === undefined ? {} : { timeoutFrom: pace.startedAt() }),

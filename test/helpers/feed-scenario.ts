@@ -1,0 +1,70 @@
+/**
+ * The set-up of an e2e test that runs CLI processes against the simulator on one generated feed:
+ * a simulator holding the chatbot, a native CSV feed of `rows` listings in a directory of its
+ * own, a Redis prefix of its own. Registered per test file: after each test the processes it
+ * tracked are killed, the simulator closed, the directory removed, and the prefix cleaned when
+ * the test passed (a failed test leaves its keys to look at).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, inject } from 'vitest';
+import { writeFeedCsv } from '../../bench/generate-feed.js';
+import type { RunningSimulator } from '../../src/sim/server.js';
+import type { CliProcess } from './cli-process.js';
+import { cleanPrefix, uniquePrefix } from './redis.js';
+import { startTestSim } from './sim.js';
+
+export interface FeedScenario {
+  sim: RunningSimulator;
+  redisUrl: string;
+  prefix: string;
+  /** The feed file's path. */
+  feed: string;
+}
+
+export interface FeedScenarioOptions {
+  chatbot: string;
+  rows: number;
+  seed: number;
+  latencyMs: number;
+}
+
+export interface FeedScenarios {
+  start(options: FeedScenarioOptions): Promise<FeedScenario>;
+  /** Kills `process` after the test if it still runs; returns it. */
+  track(process: CliProcess): CliProcess;
+}
+
+export function feedScenarioPerTest(label: string): FeedScenarios {
+  const redisUrl = inject('redisUrl');
+  let sim: RunningSimulator | undefined;
+  let prefix = '';
+  let dir = '';
+  const processes: CliProcess[] = [];
+
+  afterEach(async (ctx) => {
+    await Promise.all(processes.splice(0).map((process) => process.kill()));
+    await sim?.close();
+    sim = undefined;
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+    dir = '';
+    if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
+    prefix = '';
+  });
+
+  return {
+    async start(options) {
+      prefix = uniquePrefix(label);
+      dir = mkdtempSync(join(tmpdir(), `ls-${label}-`));
+      sim = await startTestSim({ chatbots: [options.chatbot], faults: { latencyMs: options.latencyMs } });
+      const feed = join(dir, 'feed.csv');
+      await writeFeedCsv(feed, { listings: options.rows, seed: options.seed, profile: 'native' });
+      return { sim, redisUrl, prefix, feed };
+    },
+    track(process) {
+      processes.push(process);
+      return process;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The line a waiting command prints when its run shows no progress: it names the likeliest
+ * cause from what the queue is doing (no worker, a paused queue, jobs held by another or a
+ * stopped process), and the general line when the queue could not be read.
+ */
+import { describe, expect, it } from 'vitest';
+import { idleMessage } from '../../src/cli/idle-message.js';
+
+const base = { runId: 'run-1', idleMs: 11_400, workersHere: true };
+
+describe('idleMessage', () => {
+  it('without workers here: start a worker, or finish the run here', () => {
+    expect(idleMessage({ ...base, workersHere: false })).toBe(
+      'run run-1: no worker is working on it (nothing for 11 s): start `listing-sync worker`, or finish it here with `listing-sync runs resume run-1 --work`',
+    );
+  });
+
+  it('a paused queue: says so and how to resume it', () => {
+    const line = idleMessage({ ...base, queue: { paused: true, active: 3, ready: 10 } });
+    expect(line).toMatch(
+      /^run run-1: no job started or finished for 11 s: the writes queue is paused; resume it with `listing-sync jobs resume`$/,
+    );
+  });
+
+  it('jobs held elsewhere and none ready: another process holds them, or one that stopped, for up to its send window', () => {
+    const line = idleMessage({ ...base, queue: { paused: false, active: 4, ready: 0 }, heldForMs: 69_500 });
+    expect(line).toMatch(/4 job\(s\) are held by another worker process, or by one that stopped/);
+    expect(line).toMatch(/up to ~70 s after it stopped/);
+    expect(line).not.toMatch(/is Redis answering/);
+  });
+
+  it('the queue unread (Redis away) or jobs ready but none started: the general line', () => {
+    const general =
+      /^run run-1: no job started or finished for 11 s \(is Redis answering\? is the queue paused\? see `listing-sync jobs resume`\)$/;
+    expect(idleMessage(base)).toMatch(general);
+    expect(idleMessage({ ...base, queue: { paused: false, active: 2, ready: 5 } })).toMatch(general);
+  });
+});
