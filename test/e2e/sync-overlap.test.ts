@@ -6,7 +6,7 @@
  * chatbot already held, counted even if healed later).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -15,7 +15,8 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import type { SimFaults } from '../../src/sim/types.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { uniquePrefix } from '../helpers/redis.js';
+import { releaseScene } from '../helpers/feed-scenario.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
 import { CLI_ENTRY, jsonOf, runCli, type CliRun } from './run-cli.js';
 
@@ -36,11 +37,9 @@ afterEach(async (ctx) => {
       await exited;
     }
   }
-  await sim?.close();
+  await releaseScene({ sim, dir, redisUrl, prefix, passed: (ctx.task.result?.errors ?? []).length === 0 });
   sim = undefined;
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
   dir = '';
-  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
   prefix = '';
 });
 

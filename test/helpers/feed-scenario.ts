@@ -36,6 +36,22 @@ export interface FeedScenarios {
   track(process: CliProcess): CliProcess;
 }
 
+/**
+ * Ends what an e2e test set up: closes its simulator, removes its directory, and cleans its Redis
+ * prefix when the test passed (a failed test leaves its keys to look at). Empty values are skipped.
+ */
+export async function releaseScene(scene: {
+  sim: RunningSimulator | undefined;
+  dir: string;
+  redisUrl: string;
+  prefix: string;
+  passed: boolean;
+}): Promise<void> {
+  await scene.sim?.close();
+  if (scene.dir !== '') rmSync(scene.dir, { recursive: true, force: true });
+  if (scene.prefix !== '' && scene.passed) await cleanPrefix(scene.redisUrl, scene.prefix);
+}
+
 export function feedScenarioPerTest(label: string): FeedScenarios {
   const redisUrl = inject('redisUrl');
   let sim: RunningSimulator | undefined;
@@ -45,11 +61,9 @@ export function feedScenarioPerTest(label: string): FeedScenarios {
 
   afterEach(async (ctx) => {
     await Promise.all(processes.splice(0).map((process) => process.kill()));
-    await sim?.close();
+    await releaseScene({ sim, dir, redisUrl, prefix, passed: (ctx.task.result?.errors ?? []).length === 0 });
     sim = undefined;
-    if (dir !== '') rmSync(dir, { recursive: true, force: true });
     dir = '';
-    if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
     prefix = '';
   });
 
