@@ -45,5 +45,13 @@ export async function inspectRun(store: Store, writes: Queue, runId: string): Pr
       if (locked) inspection.active += 1;
     });
   }
+  if (inspection.missing.length > 0) {
+    // Why read the outcomes again: a job that finished after they were first read and was then
+    // removed from the queue (removeOnComplete) looks missing, though its outcome is recorded (a
+    // job records it before BullMQ completes it). Read after the job records, the outcomes hold
+    // every job that finished before its record went, so only the truly lost ones stay missing.
+    const recorded = await store.runs.jobOutcomes(runId);
+    inspection.missing = inspection.missing.filter((jobId) => !recorded.has(jobId));
+  }
   return inspection;
 }
