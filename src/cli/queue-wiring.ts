@@ -226,7 +226,10 @@ export async function startConfiguredWorkers(
     logger,
   });
   const reconciler = startWorkerUpkeep(ctx, config, logger);
+  // Jobs gone from the queue end their run only through the reconciler: it hurries (reconciler.ts).
+  const stopHurrying = ctx.watch.onJobGone(() => reconciler.hurry());
   const alerting = await startAlerting(config, ctx, logger).catch(async (thrown: unknown) => {
+    stopHurrying();
     await reconciler.stop();
     await workers.close();
     throw thrown;
@@ -234,6 +237,7 @@ export async function startConfiguredWorkers(
   return {
     ...workers,
     async close() {
+      stopHurrying();
       await reconciler.stop();
       await workers.close();
       // Last: the write workers stop taking jobs as promptly as before, and an alert their last jobs led to may still go out.

@@ -23,17 +23,40 @@ export interface ReconcilerOptions {
 export interface RunningReconciler {
   /** One pass now (tests, and the first pass at start). */
   pass(): Promise<void>;
+  /**
+   * Jobs were seen gone from the queue: for the next HURRY_MS, pass every HURRY_PASS_MS and
+   * inspect a run after HURRY_INSPECT_AFTER_MS without progress (instead of one interval).
+   */
+  hurry(): void;
   stop(): Promise<void>;
 }
+
+/**
+ * How the reconciler hurries once BullMQ reports jobs gone from the queue. Why: a run whose jobs
+ * vanished (deleted by hand, or lost in a failover to a replica that had not received them) ends
+ * only when the reconciler records them, which by the interval rule (inspect after one interval
+ * without progress, passes one interval apart) took ~2 × 30 s while `sync --work` sat waiting.
+ * Why still wait for a few seconds without progress rather than inspect at once: a job whose
+ * record is gone may still have its request in flight, and its outcome recorded when the answer
+ * comes is the true one; inspected at once, it would be counted failed first.
+ */
+export const HURRY_MS = 60_000;
+export const HURRY_PASS_MS = 1000;
+export const HURRY_INSPECT_AFTER_MS = 5000;
 
 /** Starts reconciling every `intervalMs`; the first pass runs soon after start. */
 export function startReconciler(options: ReconcilerOptions): RunningReconciler {
   const { store, writes, logger } = options;
   const intervalMs = options.intervalMs ?? 30_000;
+  const base = options.reconcile ?? DEFAULT_RECONCILE;
+  const hurried: ReconcileOptions = { ...base, inspectAfterMs: Math.min(base.inspectAfterMs, HURRY_INSPECT_AFTER_MS) };
+  let hurriedUntil = 0;
+  let hurryTimer: NodeJS.Timeout | undefined;
   async function reconcileAll(stopped: () => boolean): Promise<void> {
     for (const runId of await store.runs.openRuns()) {
       if (stopped()) return;
-      const result = await reconcileRun(store, writes, runId, Date.now(), options.reconcile ?? DEFAULT_RECONCILE);
+      const now = Date.now();
+      const result = await reconcileRun(store, writes, runId, now, now < hurriedUntil ? hurried : base);
       if (result.recorded > 0)
         logger.warn(
           { runId, jobs: result.recorded, status: result.status },
@@ -45,5 +68,25 @@ export function startReconciler(options: ReconcilerOptions): RunningReconciler {
     if (!stopped()) await options.upkeep?.();
   }
 
-  return startPeriodicPass(reconcileAll, intervalMs, logger, 'reconciler pass failed; trying again at the next interval');
+  const periodic = startPeriodicPass(reconcileAll, intervalMs, logger, 'reconciler pass failed; trying again at the next interval');
+  function calmDown(): void {
+    clearInterval(hurryTimer);
+    hurryTimer = undefined;
+  }
+  return {
+    pass: () => periodic.pass(),
+    hurry() {
+      hurriedUntil = Date.now() + HURRY_MS;
+      if (hurryTimer !== undefined) return;
+      hurryTimer = setInterval(() => {
+        if (Date.now() >= hurriedUntil) calmDown();
+        else void periodic.pass();
+      }, HURRY_PASS_MS);
+      hurryTimer.unref();
+    },
+    async stop() {
+      calmDown();
+      await periodic.stop();
+    },
+  };
 }

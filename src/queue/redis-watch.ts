@@ -94,6 +94,11 @@ export interface RedisWatch {
   isUp(): boolean;
   /** Calls `listener` whenever a followed connection loses Redis; returns the unsubscribe. */
   onDown(listener: () => void): () => void;
+  /**
+   * Calls `listener` whenever BullMQ reports a job in flight gone from the queue (every report,
+   * not once per interval: the listener throttles itself); returns the unsubscribe.
+   */
+  onJobGone(listener: () => void): () => void;
 }
 
 /** A watch that logs through `logger`. */
@@ -103,6 +108,7 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
   const now = options.now ?? Date.now;
   const followed = new Set<RedisClient>();
   const downListeners = new Set<() => void>();
+  const jobGoneListeners = new Set<() => void>();
   let downSince: number | undefined;
   let lastOutageLine = Number.NEGATIVE_INFINITY;
   const lastErrorLine = new Map<string, number>();
@@ -150,6 +156,7 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
       const message = err instanceof Error ? err.message : String(err);
       const lockLost = LOCK_LOST.test(message);
       const jobGone = JOB_GONE.test(message);
+      if (jobGone) for (const listener of jobGoneListeners) listener();
       const kind = lockLost ? 'lock lost' : jobGone ? 'job gone' : message;
       const at = now();
       if (at - (lastErrorLine.get(kind) ?? Number.NEGATIVE_INFINITY) < intervalMs) return;
@@ -164,7 +171,7 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
       if (jobGone) {
         logger.warn(
           { err: message },
-          'jobs in flight are gone from the queue (removed by hand, or lost with Redis data): their outcome cannot be recorded; the reconciler records them as failed and ends their run, and the next sync plans them again',
+          'jobs in flight are gone from the queue (removed by hand, or lost with Redis data): their outcome cannot be recorded; the reconciler records them as failed and ends their run within seconds, and the next sync plans them again',
         );
         return;
       }
@@ -181,6 +188,10 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
     onDown(listener) {
       downListeners.add(listener);
       return () => void downListeners.delete(listener);
+    },
+    onJobGone(listener) {
+      jobGoneListeners.add(listener);
+      return () => void jobGoneListeners.delete(listener);
     },
   };
   return watch;

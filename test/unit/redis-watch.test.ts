@@ -40,6 +40,21 @@ describe('redis watch: per-job errors from BullMQ', () => {
     expect(lines).toHaveLength(2);
   });
 
+  it('tells its job-gone listeners of every such report (they make the reconciler hurry), and nothing else', () => {
+    const logger = createLogger({ level: 'silent' });
+    const watch = createRedisWatch(logger, { intervalMs: 5000, now: () => 0 });
+    let heard = 0;
+    const unsubscribe = watch.onJobGone(() => void (heard += 1));
+    watch.report(new Error('Missing key for job create.bot.MLSNumber.1.run-1. moveToFinished'), 'worker');
+    watch.report(new Error('Missing key for job create.bot.MLSNumber.2.run-1. moveToFinished'), 'worker');
+    watch.report(new Error('Missing lock for job create.bot.MLSNumber.3.run-1. moveToFinished'), 'worker');
+    watch.report(new Error('ERR unknown command'), 'worker');
+    expect(heard).toBe(2);
+    unsubscribe();
+    watch.report(new Error('Missing key for job create.bot.MLSNumber.4.run-1. moveToFinished'), 'worker');
+    expect(heard).toBe(2);
+  });
+
   it('locks lost and jobs gone are told apart; another error keeps its own error line', () => {
     const { report, lines } = watched(5000);
     report('Missing lock for job create.bot.MLSNumber.1.run-1. moveToFinished');
