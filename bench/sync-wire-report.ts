@@ -30,6 +30,21 @@ function median(values: readonly number[]): number {
 
 const f2 = (n: number): string => n.toFixed(2);
 
+/**
+ * Whole seconds of the writes phase counted as its start: the sync's writes/s climbs over about
+ * that long (JIT warm-up, the enqueue thread at work) while the bare loop's is flat from its first.
+ */
+const START_SECONDS = 3;
+
+/** Mean writes/s over whole seconds from START_SECONDS on (NaN when the phase is shorter). */
+function steadyPerSecond(bySecond: readonly number[]): number {
+  const steady = bySecond.slice(START_SECONDS);
+  return steady.length === 0 ? Number.NaN : steady.reduce((a, b) => a + b, 0) / steady.length;
+}
+
+/** "676 679 706 …": writes answered in each whole second of a phase. */
+const perSecondText = (bySecond: readonly number[]): string => bySecond.join(' ');
+
 interface RoundFigures {
   writesRatio: number;
   idealSeconds: number;
@@ -40,6 +55,8 @@ interface RoundFigures {
   commandsPerJob: number;
   callsRatio: number;
   exact: boolean;
+  /** The sync's writes/s ÷ the bare loop's, each from START_SECONDS on (not a target: where the gap is). */
+  steadyRatio: number;
 }
 
 function figures(info: WireInfo, round: WireRound): RoundFigures {
@@ -55,6 +72,7 @@ function figures(info: WireInfo, round: WireRound): RoundFigures {
     commandsPerJob: cli.cli.redis.commands / jobs,
     callsRatio: cli.calls / cli.minimalCalls,
     exact: cli.created === info.creates && cli.failed === 0 && cli.duplicateCreates === 0 && cli.listings === info.creates,
+    steadyRatio: steadyPerSecond(cli.writesBySecond) / steadyPerSecond(round.bare.bySecond),
   };
 }
 
@@ -137,6 +155,7 @@ export function printWire(info: WireInfo): string {
     const r = figures(info, round);
     lines.push(
       `round ${i + 1} (load ${f2(round.load)}): bare loop ${round.bare.perSecond.toFixed(0)}/s; sync --work writes ${round.cli.writesPerSecond.toFixed(0)}/s = ${f2(r.writesRatio)} of bare; whole ${f2(round.cli.cli.seconds)} s = ${f2(r.wholeBareRatio)} of the bare loop's ${f2(round.bare.wallSeconds)} s, ${f2(r.wholeRatio)} of ideal ${f2(r.idealSeconds)} s; Redis ${f2(r.roundTripsPerJob)} round trips / ${f2(r.commandsPerJob)} cmds per job; calls ${round.cli.calls}/${round.cli.minimalCalls}; max in flight ${round.cli.maxInFlight}; slots busy bare ${f2(round.bare.slotsBusy)} / sync ${f2(round.cli.slotsBusy)}; RSS ${round.cli.cli.peakRssMiB.toFixed(0)} MiB`,
+      `  writes per second: bare ${perSecondText(round.bare.bySecond)}; sync ${perSecondText(round.cli.writesBySecond)}; from second ${START_SECONDS + 1} on sync ÷ bare ${f2(r.steadyRatio)}`,
     );
   }
   for (const p of info.processes)
@@ -170,6 +189,15 @@ export function wireSection(info: WireInfo): string {
     '| round | load 1 min | bare loop writes/s | sync --work writes/s | ÷ bare | bare loop s | whole s (ideal) | whole ÷ bare loop / ÷ ideal | Redis round trips / cmds per job | calls / minimal | max in flight | slots busy: bare / sync | peak RSS MiB |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...roundRows(info),
+    '',
+    `Writes answered in each whole second of the writes phase (not a target: it shows whether a gap is a slow start or the steady pace; "steady" = from second ${START_SECONDS + 1} on):`,
+    '',
+    '| round | bare loop | sync --work | steady sync ÷ bare |',
+    '|---:|---|---|---:|',
+    ...info.rounds.map(
+      (round, i) =>
+        `| ${i + 1} | ${perSecondText(round.bare.bySecond)} | ${perSecondText(round.cli.writesBySecond)} | ${f2(figures(info, round).steadyRatio)} |`,
+    ),
   ];
   if (info.processes.length > 0)
     parts.push(

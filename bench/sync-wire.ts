@@ -49,16 +49,34 @@ export async function wireSimulator(latencyMs: number): Promise<RunningSimulator
   return await startSimulator({ port: 0, host: '127.0.0.1', chatbots: [WIRE_CHATBOT], faults: { latencyMs } });
 }
 
+/** The writes phase as the simulator saw it. */
+export interface WritesPhase {
+  writes: number;
+  seconds: number;
+  perSecond: number;
+  /**
+   * Writes answered in each whole second of the phase, from the first write (the last, partial
+   * second left out): whether a gap to the bare loop is a slow start or the steady pace.
+   */
+  bySecond: number[];
+}
+
 /** Creates per second between the first and the last create the simulator answered. */
-export function writesPhase(sim: RunningSimulator): { writes: number; seconds: number; perSecond: number } {
+export function writesPhase(sim: RunningSimulator): WritesPhase {
   const times = sim.state
     .calls()
     .filter((call) => call.endpoint === 'createListing' || call.endpoint === 'updateListing' || call.endpoint === 'deleteListings')
     .map((call) => call.at);
-  if (times.length < 2) return { writes: times.length, seconds: 0, perSecond: 0 };
-  const seconds = (Math.max(...times) - Math.min(...times)) / 1000;
+  if (times.length < 2) return { writes: times.length, seconds: 0, perSecond: 0, bySecond: [] };
+  const first = Math.min(...times);
+  const seconds = (Math.max(...times) - first) / 1000;
+  const bySecond = Array.from({ length: Math.floor(seconds) }, () => 0);
+  for (const at of times) {
+    const second = Math.floor((at - first) / 1000);
+    if (second < bySecond.length) bySecond[second] = (bySecond[second] ?? 0) + 1;
+  }
   // Why writes − 1: n answers span n − 1 intervals; the same on both sides of the ratio.
-  return { writes: times.length, seconds, perSecond: (times.length - 1) / seconds };
+  return { writes: times.length, seconds, perSecond: (times.length - 1) / seconds, bySecond };
 }
 
 /**
@@ -82,6 +100,8 @@ export interface BareResult {
   perSecond: number;
   /** First create answered → last (the writes phase). */
   seconds: number;
+  /** WritesPhase.bySecond. */
+  bySecond: number[];
   /** The loop's own time for all creates, first request sent → last answer read. */
   wallSeconds: number;
   failures: number;
@@ -114,6 +134,7 @@ export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
     return {
       perSecond: phase.perSecond,
       seconds: phase.seconds,
+      bySecond: phase.bySecond,
       wallSeconds: own.seconds,
       failures: own.failures,
       maxInFlight: sim.state.maxInFlight(),
@@ -128,6 +149,8 @@ export interface CliWorkResult {
   cli: CliRun;
   writesPerSecond: number;
   writesSeconds: number;
+  /** WritesPhase.bySecond. */
+  writesBySecond: number[];
   writes: number;
   calls: number;
   minimalCalls: number;
@@ -194,6 +217,7 @@ export async function runCliWork(
       cli,
       writesPerSecond: phase.perSecond,
       writesSeconds: phase.seconds,
+      writesBySecond: phase.bySecond,
       writes: phase.writes,
       calls,
       // One list page of the empty chatbot, one create per listing.
