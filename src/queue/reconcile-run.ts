@@ -35,6 +35,8 @@ export interface ReconcileResult {
   recorded: number;
   /** Jobs without an outcome that still exist in the queue. */
   remaining: number;
+  /** True when the run's jobs were read from the queue (inspectRun: one read per unfinished job). */
+  inspected?: boolean;
 }
 
 async function recordLost(store: Store, runId: string, chatbot: string, jobIds: readonly string[], now: number): Promise<void> {
@@ -81,7 +83,7 @@ export async function reconcileRun(
   if (state.status === 'enqueuing') await store.runs.sealRun(runId, chatbot, inspection.listed, now);
   const settled = await store.runs.settleRun(runId, chatbot, now);
   const remaining = inspection.unfinished.length - lost.length;
-  if (settled !== undefined) return { status: settled, recorded: lost.length, remaining: 0 };
+  if (settled !== undefined) return { status: settled, recorded: lost.length, remaining: 0, inspected: true };
   if (remaining > 0 && inspection.active === 0 && idleMs >= options.stuckAfterMs) {
     const minutes = Math.round(idleMs / 60_000);
     await store.runs.markStuck(
@@ -90,7 +92,7 @@ export async function reconcileRun(
       now,
       `${remaining} job(s) without progress for ${minutes} min and none being worked on (no worker running? queue paused?)`,
     );
-    return { status: 'stuck', recorded: lost.length, remaining };
+    return { status: 'stuck', recorded: lost.length, remaining, inspected: true };
   }
-  return { status: (await store.runs.runState(runId)).status ?? state.status, recorded: lost.length, remaining };
+  return { status: (await store.runs.runState(runId)).status ?? state.status, recorded: lost.length, remaining, inspected: true };
 }

@@ -18,14 +18,16 @@ export interface ReconcilerOptions {
   reconcile?: ReconcileOptions;
   /** Extra periodic upkeep (retention), run after the runs are reconciled. */
   upkeep?: () => Promise<void>;
+  /** How it hurries once told that jobs are gone (default DEFAULT_HURRY; tests shorten it). */
+  hurry?: Partial<HurrySettings>;
 }
 
 export interface RunningReconciler {
   /** One pass now (tests, and the first pass at start). */
   pass(): Promise<void>;
   /**
-   * Jobs were seen gone from the queue: for the next HURRY_MS, pass every HURRY_PASS_MS and
-   * inspect a run after HURRY_INSPECT_AFTER_MS without progress (instead of one interval).
+   * Jobs were seen gone from the queue: for a while (HurrySettings), pass more often and inspect a
+   * run after a few seconds without progress instead of one interval.
    */
   hurry(): void;
   stop(): Promise<void>;
@@ -40,23 +42,46 @@ export interface RunningReconciler {
  * record is gone may still have its request in flight, and its outcome recorded when the answer
  * comes is the true one; inspected at once, it would be counted failed first.
  */
-export const HURRY_MS = 60_000;
-export const HURRY_PASS_MS = 1000;
-export const HURRY_INSPECT_AFTER_MS = 5000;
+export interface HurrySettings {
+  /** How long the reconciler hurries after the last report of jobs gone. */
+  forMs: number;
+  /** Time between two hurried passes. */
+  passMs: number;
+  /** A run is inspected after this long without progress, and at most once per this long. */
+  inspectAfterMs: number;
+}
+
+export const DEFAULT_HURRY: Readonly<HurrySettings> = { forMs: 60_000, passMs: 1000, inspectAfterMs: 5000 };
 
 /** Starts reconciling every `intervalMs`; the first pass runs soon after start. */
 export function startReconciler(options: ReconcilerOptions): RunningReconciler {
   const { store, writes, logger } = options;
   const intervalMs = options.intervalMs ?? 30_000;
   const base = options.reconcile ?? DEFAULT_RECONCILE;
-  const hurried: ReconcileOptions = { ...base, inspectAfterMs: Math.min(base.inspectAfterMs, HURRY_INSPECT_AFTER_MS) };
+  const hurry = { ...DEFAULT_HURRY, ...options.hurry };
+  const hurried: ReconcileOptions = { ...base, inspectAfterMs: Math.min(base.inspectAfterMs, hurry.inspectAfterMs) };
   let hurriedUntil = 0;
   let hurryTimer: NodeJS.Timeout | undefined;
+  /**
+   * When a hurried pass last read each run's jobs. Why: a pass every second must not read every
+   * job of a big run every second (a 100k-job run stalled by something else, a paused queue say);
+   * a run is read at most once per `hurry.inspectAfterMs` while hurrying.
+   */
+  const hurriedInspections = new Map<string, number>();
+  function ruleFor(runId: string, now: number): ReconcileOptions {
+    if (now >= hurriedUntil) {
+      hurriedInspections.clear();
+      return base;
+    }
+    return now - (hurriedInspections.get(runId) ?? Number.NEGATIVE_INFINITY) < hurry.inspectAfterMs ? base : hurried;
+  }
   async function reconcileAll(stopped: () => boolean): Promise<void> {
     for (const runId of await store.runs.openRuns()) {
       if (stopped()) return;
       const now = Date.now();
-      const result = await reconcileRun(store, writes, runId, now, now < hurriedUntil ? hurried : base);
+      const rule = ruleFor(runId, now);
+      const result = await reconcileRun(store, writes, runId, now, rule);
+      if (rule === hurried && result.inspected === true) hurriedInspections.set(runId, now);
       if (result.recorded > 0)
         logger.warn(
           { runId, jobs: result.recorded, status: result.status },
@@ -76,12 +101,12 @@ export function startReconciler(options: ReconcilerOptions): RunningReconciler {
   return {
     pass: () => periodic.pass(),
     hurry() {
-      hurriedUntil = Date.now() + HURRY_MS;
+      hurriedUntil = Date.now() + hurry.forMs;
       if (hurryTimer !== undefined) return;
       hurryTimer = setInterval(() => {
         if (Date.now() >= hurriedUntil) calmDown();
         else void periodic.pass();
-      }, HURRY_PASS_MS);
+      }, hurry.passMs);
       hurryTimer.unref();
     },
     async stop() {
