@@ -4,7 +4,7 @@
  * It never retries: retry policy belongs to the queue (retry-policy.ts decides, BullMQ repeats).
  */
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { authHeaders, type ApiCredentials } from './auth-headers.js';
@@ -13,6 +13,7 @@ import { ListingSyncError, SEND_WINDOW_PASSED } from '../errors.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
 import { describeIssues, readResponse, type RawResponse } from './read-response.js';
+import { requestTargets } from './request-target.js';
 import {
   chatbotSettingsSchema,
   createListingDataSchema,
@@ -89,6 +90,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     bodyTimeout: timeouts.bodyMs,
   });
   const baseUrl = trimSlash(options.baseUrl);
+  const targetOf = requestTargets();
 
   function report(
     endpoint: EndpointName,
@@ -138,8 +140,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       let raw: RawResponse;
       try {
-        const response = await request(url, {
-          dispatcher: agent,
+        const response = await agent.request({
+          ...targetOf(url),
           method: ENDPOINTS[endpoint].method,
           headers,
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
