@@ -1,11 +1,27 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_RESO_CREDENTIALS } from '../../src/sim/reso/server.js';
+import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { CLI_ENTRY, runCli } from './run-cli.js';
 
-const redisUrl = inject('redisUrl');
 const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Why a Redis of its own (when redis-server is on PATH): the demo works under its fixed prefix
+ * `listing-sync-demo`, which it cleans first; on the shared Redis the test would wipe a person's
+ * demo and leave its own keys behind.
+ */
+let ownRedis: RedisProcess | undefined;
+let redisUrl = inject('redisUrl');
+beforeAll(async () => {
+  if (!hasRedisServer()) return;
+  ownRedis = await startRedisProcess({ args: ['--appendonly', 'no'] });
+  redisUrl = ownRedis.url;
+});
+afterAll(async () => {
+  await ownRedis?.close();
+});
 
 describe('npm run demo', () => {
   it('the README command syncs the sample feed through injected faults, converges, then replicates an MLS', async () => {
