@@ -29,6 +29,9 @@ export interface CliRun {
   stderr: string;
   /** Spawn → exit. */
   seconds: number;
+  /** Date.now() at spawn and at exit: to line the run up with the simulator's call times. */
+  spawnedAt: number;
+  exitedAt: number;
   /** Peak resident set (VmHWM), MiB; 0 when /proc could not be read. */
   peakRssMiB: number;
   redis: ClientCounts;
@@ -88,6 +91,7 @@ function takeCounts(file: string): ClientCounts {
 export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   const countsFile = join(tmpdir(), `bench-redis-counts-${process.pid}-${Date.now()}.json`);
   const started = performance.now();
+  const spawnedAt = Date.now();
   // e.g. BENCH_CLI_NODE_ARGS='--cpu-prof --cpu-prof-dir=DIR' profiles the CLI process.
   const nodeArgs = (process.env.BENCH_CLI_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
   const child = spawn(process.execPath, [...nodeArgs, '--require', PRELOAD, CLI_BIN, ...args], {
@@ -104,6 +108,7 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): P
   }, 20);
   const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
   const seconds = (performance.now() - started) / 1000;
+  const exitedAt = Date.now();
   clearInterval(poll);
-  return { code, stdout, stderr, seconds, peakRssMiB: peak, redis: takeCounts(countsFile) };
+  return { code, stdout, stderr, seconds, spawnedAt, exitedAt, peakRssMiB: peak, redis: takeCounts(countsFile) };
 }

@@ -155,7 +155,7 @@ export function printWire(info: WireInfo): string {
     const r = figures(info, round);
     lines.push(
       `round ${i + 1} (load ${f2(round.load)}): bare loop ${round.bare.perSecond.toFixed(0)}/s; sync --work writes ${round.cli.writesPerSecond.toFixed(0)}/s = ${f2(r.writesRatio)} of bare; whole ${f2(round.cli.cli.seconds)} s = ${f2(r.wholeBareRatio)} of the bare loop's ${f2(round.bare.wallSeconds)} s, ${f2(r.wholeRatio)} of ideal ${f2(r.idealSeconds)} s; Redis ${f2(r.roundTripsPerJob)} round trips / ${f2(r.commandsPerJob)} cmds per job; calls ${round.cli.calls}/${round.cli.minimalCalls}; max in flight ${round.cli.maxInFlight}; slots busy bare ${f2(round.bare.slotsBusy)} / sync ${f2(round.cli.slotsBusy)}; RSS ${round.cli.cli.peakRssMiB.toFixed(0)} MiB`,
-      `  writes per second: bare ${perSecondText(round.bare.bySecond)}; sync ${perSecondText(round.cli.writesBySecond)}; from second ${START_SECONDS + 1} on sync ÷ bare ${f2(r.steadyRatio)}`,
+      `  writes per second: bare ${perSecondText(round.bare.bySecond)}; sync ${perSecondText(round.cli.writesBySecond)}; from second ${START_SECONDS + 1} on sync ÷ bare ${f2(r.steadyRatio)}; sync spawn → first write ${f2(round.cli.leadSeconds)} s, last write → exit ${f2(round.cli.tailSeconds)} s`,
     );
   }
   for (const p of info.processes)
@@ -190,13 +190,13 @@ export function wireSection(info: WireInfo): string {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...roundRows(info),
     '',
-    `Writes answered in each whole second of the writes phase (not a target: it shows whether a gap is a slow start or the steady pace; "steady" = from second ${START_SECONDS + 1} on):`,
+    `Writes answered in each whole second of the writes phase (not a target: it shows whether a gap is a slow start or the steady pace; "steady" = from second ${START_SECONDS + 1} on), and the sync's time outside that phase: spawn → first write answered (start-up, feed, snapshot, plan, guard, first enqueue) and last write answered → exit:`,
     '',
-    '| round | bare loop | sync --work | steady sync ÷ bare |',
-    '|---:|---|---|---:|',
+    '| round | bare loop | sync --work | steady sync ÷ bare | sync: spawn → first write s | last write → exit s |',
+    '|---:|---|---|---:|---:|---:|',
     ...info.rounds.map(
       (round, i) =>
-        `| ${i + 1} | ${perSecondText(round.bare.bySecond)} | ${perSecondText(round.cli.writesBySecond)} | ${f2(figures(info, round).steadyRatio)} |`,
+        `| ${i + 1} | ${perSecondText(round.bare.bySecond)} | ${perSecondText(round.cli.writesBySecond)} | ${f2(figures(info, round).steadyRatio)} | ${f2(round.cli.leadSeconds)} | ${f2(round.cli.tailSeconds)} |`,
     ),
   ];
   if (info.processes.length > 0)

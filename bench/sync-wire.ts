@@ -59,6 +59,9 @@ export interface WritesPhase {
    * second left out): whether a gap to the bare loop is a slow start or the steady pace.
    */
   bySecond: number[];
+  /** Date.now() of the first and the last write answered (0 when none). */
+  firstAt: number;
+  lastAt: number;
 }
 
 /** Creates per second between the first and the last create the simulator answered. */
@@ -67,16 +70,18 @@ export function writesPhase(sim: RunningSimulator): WritesPhase {
     .calls()
     .filter((call) => call.endpoint === 'createListing' || call.endpoint === 'updateListing' || call.endpoint === 'deleteListings')
     .map((call) => call.at);
-  if (times.length < 2) return { writes: times.length, seconds: 0, perSecond: 0, bySecond: [] };
+  if (times.length < 2)
+    return { writes: times.length, seconds: 0, perSecond: 0, bySecond: [], firstAt: times[0] ?? 0, lastAt: times[0] ?? 0 };
   const first = Math.min(...times);
-  const seconds = (Math.max(...times) - first) / 1000;
+  const last = Math.max(...times);
+  const seconds = (last - first) / 1000;
   const bySecond = Array.from({ length: Math.floor(seconds) }, () => 0);
   for (const at of times) {
     const second = Math.floor((at - first) / 1000);
     if (second < bySecond.length) bySecond[second] = (bySecond[second] ?? 0) + 1;
   }
   // Why writes − 1: n answers span n − 1 intervals; the same on both sides of the ratio.
-  return { writes: times.length, seconds, perSecond: (times.length - 1) / seconds, bySecond };
+  return { writes: times.length, seconds, perSecond: (times.length - 1) / seconds, bySecond, firstAt: first, lastAt: last };
 }
 
 /**
@@ -151,6 +156,10 @@ export interface CliWorkResult {
   writesSeconds: number;
   /** WritesPhase.bySecond. */
   writesBySecond: number[];
+  /** Spawn → first write answered: start-up, feed, snapshot, plan, guard and first enqueue. */
+  leadSeconds: number;
+  /** Last write answered → exit: the run's end noticed, the summary printed, connections closed. */
+  tailSeconds: number;
   writes: number;
   calls: number;
   minimalCalls: number;
@@ -218,6 +227,8 @@ export async function runCliWork(
       writesPerSecond: phase.perSecond,
       writesSeconds: phase.seconds,
       writesBySecond: phase.bySecond,
+      leadSeconds: (phase.firstAt - cli.spawnedAt) / 1000,
+      tailSeconds: (cli.exitedAt - phase.lastAt) / 1000,
       writes: phase.writes,
       calls,
       // One list page of the empty chatbot, one create per listing.
