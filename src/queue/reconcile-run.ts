@@ -35,8 +35,8 @@ export interface ReconcileResult {
   recorded: number;
   /** Jobs without an outcome that still exist in the queue. */
   remaining: number;
-  /** True when the run's jobs were read from the queue (inspectRun: one read per unfinished job). */
-  inspected?: boolean;
+  /** Whether the run's jobs were read from the queue (inspectRun: one read per unfinished job). */
+  inspected: boolean;
 }
 
 async function recordLost(store: Store, runId: string, chatbot: string, jobIds: readonly string[], now: number): Promise<void> {
@@ -61,21 +61,22 @@ export async function reconcileRun(
   const state = await store.runs.runState(runId);
   if (state.status === undefined || state.chatbot === undefined) {
     await store.runs.closeOpen(runId);
-    return { recorded: 0, remaining: 0 };
+    return { recorded: 0, remaining: 0, inspected: false };
   }
   const { chatbot } = state;
   if (state.status === 'planned' || (isFinalStatus(state.status) && state.status !== 'stuck')) {
     await store.runs.closeOpen(runId);
-    return { status: state.status, recorded: 0, remaining: 0 };
+    return { status: state.status, recorded: 0, remaining: 0, inspected: false };
   }
   if (state.status === 'enqueuing' && (await leaseIsLive(store, chatbot, runId, options.staleLeaseMs))) {
-    return { status: state.status, recorded: 0, remaining: state.totalJobs - state.finishedJobs };
+    return { status: state.status, recorded: 0, remaining: state.totalJobs - state.finishedJobs, inspected: false };
   }
   const idleMs = now - (state.progressAt ?? state.startedAt ?? now);
   const needsInspection = state.status === 'enqueuing' || state.finishedJobs < state.totalJobs;
-  if (!needsInspection) return { status: (await store.runs.settleRun(runId, chatbot, now)) ?? state.status, recorded: 0, remaining: 0 };
+  if (!needsInspection)
+    return { status: (await store.runs.settleRun(runId, chatbot, now)) ?? state.status, recorded: 0, remaining: 0, inspected: false };
   if (state.status !== 'enqueuing' && idleMs < options.inspectAfterMs)
-    return { status: state.status, recorded: 0, remaining: state.totalJobs - state.finishedJobs };
+    return { status: state.status, recorded: 0, remaining: state.totalJobs - state.finishedJobs, inspected: false };
 
   const inspection = await inspectRun(store, writes, runId);
   const lost = [...inspection.missing, ...inspection.failedUnrecorded.map((f) => f.jobId)];

@@ -81,7 +81,7 @@ export function startReconciler(options: ReconcilerOptions): RunningReconciler {
       const now = Date.now();
       const rule = ruleFor(runId, now);
       const result = await reconcileRun(store, writes, runId, now, rule);
-      if (rule === hurried && result.inspected === true) hurriedInspections.set(runId, now);
+      if (rule === hurried && result.inspected) hurriedInspections.set(runId, now);
       if (result.recorded > 0)
         logger.warn(
           { runId, jobs: result.recorded, status: result.status },
