@@ -43,13 +43,16 @@ const CONNECTION_MESSAGE =
 const LOCK_LOST = /could not renew lock|Missing lock for job|Lock mismatch for job/i;
 
 /**
- * BullMQ's word that a job in flight has no record in Redis any more: removed by hand, or lost
- * with Redis's data (a failover to a replica that had not received it). Each such job fails every
- * move it tries (finish, retry, delay), so it used to be a raw error line per job and move. The
- * reconciler records those jobs as failed and ends their run (README "Every run ends"); one line
- * per interval says what happened and what follows.
+ * BullMQ's word that a job in flight is no longer where its worker left it: its record is gone
+ * ("Missing key": removed by hand, or lost with Redis's data in a failover to a replica that had
+ * not received it), or the record is there but the queue's active list no longer holds it ("is
+ * not in the active state": the queue's lists were deleted while its lock and record survived, or
+ * came back on a half-synced replica). Each such job fails every move it tries (finish, retry,
+ * delay), so it used to be a raw error line per job and move. The reconciler records those jobs
+ * as failed and ends their run (README "Every run ends"); one line per interval says what
+ * happened and what follows.
  */
-const JOB_GONE = /Missing key for job/i;
+const JOB_GONE = /Missing key for job|is not in the active state/i;
 
 /** True when `err` says Redis could not be reached (as opposed to a failed command). */
 export function isRedisConnectionError(err: unknown): boolean {

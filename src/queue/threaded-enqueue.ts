@@ -17,7 +17,7 @@ import { addChunk, type ChunkSink, type ChunkTarget } from './enqueue.js';
 import { ENQUEUE_THREAD_WINDOW, type EnqueueThreadData, type FromEnqueueThread, type ToEnqueueThread } from './enqueue-thread-protocol.js';
 
 /** How long `close` lets the thread finish its chunks and quit Redis before stopping it. */
-const CLOSE_GRACE_MS = 5000;
+export const CLOSE_GRACE_MS = 5000;
 
 /**
  * How long the chunks after the first wait for a thread that is not ready yet before they are
@@ -43,8 +43,14 @@ export function enqueueThreadPays(): boolean {
   return availableParallelism() > 1;
 }
 
+export interface EnqueueThreadOptions {
+  /** How long the chunks after the first wait for a thread not ready yet (default THREAD_READY_WAIT_MS). */
+  readyWaitMs?: number;
+}
+
 /** Starts the enqueue thread; `here` is where chunks go while it is not ready. */
-export function startEnqueueThread(data: EnqueueThreadData, here: ChunkTarget): EnqueueThread {
+export function startEnqueueThread(data: EnqueueThreadData, here: ChunkTarget, options: EnqueueThreadOptions = {}): EnqueueThread {
+  const readyWaitMs = options.readyWaitMs ?? THREAD_READY_WAIT_MS;
   // Why a small young generation: the thread's garbage (chunks, encoded commands) is short-lived.
   const worker: Worker = startModuleThread(import.meta.url, './enqueue-worker.js', data, { maxYoungGenerationSizeMb: 8 });
   let ready = false;
@@ -102,7 +108,7 @@ export function startEnqueueThread(data: EnqueueThreadData, here: ChunkTarget): 
         unlessBroken();
       }
       if (!ready || closing) {
-        readyBy ??= Date.now() + THREAD_READY_WAIT_MS;
+        readyBy ??= Date.now() + readyWaitMs;
         return await addChunk(part, runId, chatbot, here, at);
       }
       while (pending >= ENQUEUE_THREAD_WINDOW && failure === undefined) await changed();

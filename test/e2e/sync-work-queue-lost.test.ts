@@ -1,7 +1,7 @@
 /**
  * `sync --work` whose queued jobs vanish from Redis mid-run (deleted by hand, or lost with a
  * master that failed over to a replica that had not received them): the command still ends, by
- * itself and within seconds with the default settings (the jobs' "gone" errors make the
+ * itself and within seconds, long before a reconcile interval (the jobs' "gone" errors make the
  * reconciler hurry: it records the vanished jobs as failed and ends the run), exit 1,
  * with one line about the vanished jobs instead of a raw error per job and move, no stack
  * trace, and nothing created twice; the next sync of the same feed creates the rest, still
@@ -45,17 +45,16 @@ interface Summary {
 describe('sync --work whose queued jobs vanish from Redis mid-run', () => {
   it('ends by itself as failed with one line about it, nothing created twice; the next sync creates the rest', async () => {
     const { sim: s, redisUrl, prefix, feed } = await scenarios.start({ chatbot: BOT, rows: ROWS, seed: 7, latencyMs: 40 });
-    // The default reconcile interval (30 s): the run must end well within one, not after two.
-    const env = cliEnv(s, redisUrl, prefix, { LISTING_SYNC_CONCURRENCY: '4' });
+    // A reconcile interval of ten minutes: the run can end within this test only through the
+    // hurry that the vanished jobs' errors start, whatever this machine's speed.
+    const env = cliEnv(s, redisUrl, prefix, { LISTING_SYNC_CONCURRENCY: '4', LISTING_SYNC_RECONCILE_MS: '600000' });
 
     const sync = scenarios.track(startCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env));
     const end = Date.now() + 30_000;
     while (s.state.listings(BOT).length < 30 && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await deleteWritesQueue(redisUrl, prefix), 'queue keys deleted').toBeGreaterThan(0);
-    const deletedAt = Date.now();
 
-    const code = await sync.exited(45_000);
-    expect(Date.now() - deletedAt, 'ms from the deletion to the exit').toBeLessThan(20_000);
+    const code = await sync.exited(90_000);
     const stderr = sync.stderr();
     expect(code, stderr).toBe(1);
     const summary = jsonOf<Summary>({ code: 1, stdout: sync.stdout(), stderr });
@@ -75,5 +74,5 @@ describe('sync --work whose queued jobs vanish from Redis mid-run', () => {
     const next = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env, 60_000);
     expect(next.code, next.stderr).toBe(0);
     await expectConverged(s, BOT, ROWS, feed, env);
-  }, 120_000);
+  }, 180_000);
 });

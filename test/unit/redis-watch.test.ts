@@ -31,6 +31,8 @@ describe('redis watch: per-job errors from BullMQ', () => {
     for (let job = 32; job < 40; job += 1) {
       report(`Missing key for job create.bot.MLSNumber.${job}.run-1. moveToFinished`);
       report(`Missing key for job create.bot.MLSNumber.${job}.run-1. moveToDelayed`);
+      // BullMQ's other word for it: the record survived (its lock too) while the queue's lists went.
+      report(`Job create.bot.MLSNumber.${job}.run-1 is not in the active state. moveToFinished`);
     }
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 40, msg: expect.stringContaining('gone from the queue') as string });
@@ -47,12 +49,13 @@ describe('redis watch: per-job errors from BullMQ', () => {
     const unsubscribe = watch.onJobGone(() => void (heard += 1));
     watch.report(new Error('Missing key for job create.bot.MLSNumber.1.run-1. moveToFinished'), 'worker');
     watch.report(new Error('Missing key for job create.bot.MLSNumber.2.run-1. moveToFinished'), 'worker');
+    watch.report(new Error('Job create.bot.MLSNumber.5.run-1 is not in the active state. moveToFinished'), 'worker');
     watch.report(new Error('Missing lock for job create.bot.MLSNumber.3.run-1. moveToFinished'), 'worker');
     watch.report(new Error('ERR unknown command'), 'worker');
-    expect(heard).toBe(2);
+    expect(heard).toBe(3);
     unsubscribe();
     watch.report(new Error('Missing key for job create.bot.MLSNumber.4.run-1. moveToFinished'), 'worker');
-    expect(heard).toBe(2);
+    expect(heard).toBe(3);
   });
 
   it('locks lost and jobs gone are told apart; another error keeps its own error line', () => {
