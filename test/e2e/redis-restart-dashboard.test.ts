@@ -5,7 +5,7 @@
  * the outage in a line or two, never a stack trace, and stops promptly.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { linesSaying, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
+import { linesSaying, PROMPT_EXIT_MS, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { uniquePrefix } from '../helpers/redis.js';
 
@@ -71,7 +71,8 @@ async function expectOutagePages(base: string): Promise<void> {
 async function expectQuietStop(d: CliProcess): Promise<void> {
   const { code, ms } = await d.stop();
   expect(code).toBe(0);
-  expect(ms).toBeLessThan(3000);
+  expect(ms).toBeLessThan(PROMPT_EXIT_MS);
+  expect(d.stderr()).not.toContain('forcing exit');
   const stderr = d.stderr();
   expect(stackTraceLines(stderr), stderr).toEqual([]);
   expect(stderr).not.toMatch(/Unhandled error event|dashboard request failed/);

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
-import { linesSaying, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
+import { linesSaying, PROMPT_EXIT_MS, stackTraceLines, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { CRASH_RECOVERY_ENV, simEnv } from '../helpers/sim.js';
@@ -103,9 +103,9 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
       await expectConverged(b, runId, feed);
       const { code, ms } = await worker.stop();
       expect(code).toBe(0);
-      expect(ms).toBeLessThan(5000);
+      expect(ms).toBeLessThan(PROMPT_EXIT_MS);
       expectQuietOutage(worker.stderr());
-    }, 60_000);
+    }, 180_000);
   }
 
   it('two workers sharing --global-concurrency 3 through a Redis SIGKILL and restart: never more than 3 in flight, the run converges', async () => {
@@ -130,7 +130,7 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
       expect((await w.stop()).code).toBe(0);
       expect(stackTraceLines(w.stderr()), w.stderr()).toEqual([]);
     }
-  }, 60_000);
+  }, 180_000);
 
   it('SIGTERM while Redis is down mid-run: exits promptly; a worker started later finishes the run without duplicates', async () => {
     bench = await openBench('stop-while-down', 40);
@@ -144,9 +144,10 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
     await worker.waitFor(OUTAGE_LINE);
     const { code, ms } = await worker.stop();
     expect(code).toBe(0);
-    // Well under the 30 s forced-exit timer. Not instant: BullMQ's watchdog on a blocking fetch
+    // Within the forced-exit timer, not by it. Not instant: BullMQ's watchdog on a blocking fetch
     // queued while Redis is away (drainDelay 5 s + 1 s) holds the process until it fires.
-    expect(ms).toBeLessThan(8000);
+    expect(ms).toBeLessThan(PROMPT_EXIT_MS);
+    expect(worker.stderr()).not.toContain('forcing exit');
     expect(stackTraceLines(worker.stderr()), worker.stderr()).toEqual([]);
     expect(linesSaying(worker.stderr(), /shutting down while Redis is not answering/)).toHaveLength(1);
 
@@ -154,7 +155,7 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
     worker = startWorker(b, server.url);
     await expectConverged(b, runId, feed);
     expect((await worker.stop()).code).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it('started while Redis is down: one clear JSON line per retry interval, exits promptly on SIGTERM', async () => {
     bench = await openBench('down-at-start', 0);
@@ -165,7 +166,7 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
     await new Promise((resolve) => setTimeout(resolve, 7000)); // past the 5 s reporting interval
     const { code, ms } = await worker.stop();
     expect(code).toBe(0);
-    expect(ms).toBeLessThan(3000); // the forced-exit timer is 30 s
+    expect(ms).toBeLessThan(PROMPT_EXIT_MS);
     const stderr = worker.stderr();
     expect(stackTraceLines(stderr), stderr).toEqual([]);
     const outage = linesSaying(stderr, OUTAGE_LINE);
@@ -176,7 +177,7 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
     expect(linesSaying(stderr, /stopped before Redis answered/)).toHaveLength(1);
     expect(linesSaying(stderr, /workers started/)).toHaveLength(0);
     await server.start(); // for the bench's cleanup
-  }, 30_000);
+  }, 90_000);
 
   it('started while Redis is down: starts working once Redis comes up', async () => {
     bench = await openBench('up-later', 10);
@@ -193,5 +194,5 @@ describe.skipIf(!HAS_REDIS_SERVER)(`worker through a Redis restart${HAS_REDIS_SE
     await expectConverged(b, runId, feed);
     expect((await worker.stop()).code).toBe(0);
     expect(stackTraceLines(worker.stderr())).toEqual([]);
-  }, 30_000);
+  }, 90_000);
 });

@@ -20,6 +20,14 @@ export interface CliProcess {
   kill(): Promise<void>;
 }
 
+/**
+ * How long a stop may take and still count as prompt: well within the CLI's forced-exit timer
+ * (30 s, src/cli/main.ts), which is what a process held by a forgotten handle would sit out (and
+ * then say "forcing exit"). Why not tighter: how fast a loaded machine ends a process is not what
+ * these tests judge.
+ */
+export const PROMPT_EXIT_MS = 20_000;
+
 const running = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
 
 export function startCli(args: readonly string[], env: Readonly<Record<string, string>>): CliProcess {
@@ -36,7 +44,7 @@ export function startCli(args: readonly string[], env: Readonly<Record<string, s
     child,
     stdout: () => out,
     stderr: () => err,
-    async waitFor(pattern, timeoutMs = 15_000) {
+    async waitFor(pattern, timeoutMs = 30_000) {
       const end = Date.now() + timeoutMs;
       while (!pattern.test(out) && !pattern.test(err)) {
         if (!running(child)) throw new Error(`exited (${child.exitCode}) before ${pattern}:\n${err}`);

@@ -168,7 +168,6 @@ describe('feeds served over HTTP', () => {
   it('stops paging promptly when the sync is aborted', async () => {
     endlessPages();
     const controller = new AbortController();
-    const started = Date.now();
     const reading = readFeed({ source: `${base}/odata/Property`, profile: 'reso' }, controller.signal).catch((error: unknown) => error);
     while (requested.length < 20) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort(new Error('interrupted'));
@@ -178,8 +177,8 @@ describe('feeds served over HTTP', () => {
     });
     const pagesAtAbort = requested.length;
     await new Promise((resolve) => setTimeout(resolve, 50));
+    // The pages are endless: that the read ended at all shows the abort stopped it.
     expect(requested.length).toBeLessThanOrEqual(pagesAtAbort + 1);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('refuses an @odata.nextLink to another origin without asking it', async () => {
