@@ -10,13 +10,14 @@
  */
 import type { Queue } from 'bullmq';
 import type { Store } from '../store/store.js';
+import { orphanJobs } from './orphan-jobs.js';
 
 export interface RunInspection {
   /** Job ids listed under the run. */
   listed: number;
   /** Listed job ids without a final outcome. */
   unfinished: string[];
-  /** Unfinished and no longer in the queue at all. */
+  /** Unfinished and no longer in the queue: the record gone, or held by no list (orphan-jobs.ts). */
   missing: string[];
   /** Unfinished, in the queue's failed set: they failed for good but their outcome was never recorded. */
   failedUnrecorded: Array<{ jobId: string; reason: string }>;
@@ -32,6 +33,8 @@ export async function inspectRun(store: Store, writes: Queue, runId: string): Pr
   const unfinished = [...new Set(listed)].filter((jobId) => !outcomes.has(jobId));
   const inspection: RunInspection = { listed: listed.length, unfinished, missing: [], failedUnrecorded: [], active: 0 };
   const jobKey = (jobId: string): string => writes.toKey(jobId);
+  /** Unfinished jobs with a record that no worker holds: in a list of the queue, or orphans. */
+  const waiting: string[] = [];
   for (let i = 0; i < unfinished.length; i += CHUNK) {
     const part = unfinished.slice(i, i + CHUNK);
     const pipe = store.redis.pipeline();
@@ -42,12 +45,14 @@ export async function inspectRun(store: Store, writes: Queue, runId: string): Pr
       const locked = replies[2 * j + 1]?.[1] === 1;
       if (fields[0] === null || fields[0] === undefined) inspection.missing.push(jobId);
       else if (fields[1] && fields[2]) inspection.failedUnrecorded.push({ jobId, reason: fields[2] });
+      else if (!locked && !fields[1]) waiting.push(jobId);
       if (locked) inspection.active += 1;
     });
   }
+  inspection.missing.push(...(await orphanJobs(store.redis, writes, waiting)));
   if (inspection.missing.length > 0) {
     // Why read the outcomes again: a job that finished after they were first read and was then
-    // removed from the queue (removeOnComplete) looks missing, though its outcome is recorded (a
+    // removed from the queue (removeOnComplete) looks missing or orphaned, though its outcome is recorded (a
     // job records it before BullMQ completes it). Read after the job records, the outcomes hold
     // every job that finished before its record went, so only the truly lost ones stay missing.
     const recorded = await store.runs.jobOutcomes(runId);
