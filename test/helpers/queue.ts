@@ -16,6 +16,8 @@ import type { Plan, PlanInMemory } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
 import { silentLogger, type Logger } from '../../src/logger.js';
 import { syncStores } from '../../src/sync/sync-stores.js';
+import { holdingChatbot } from '../../src/sync/hold-chatbot.js';
+import { syncLease } from '../../src/sync/sync-lease.js';
 import { enqueueRunJobs, type ChunkSink, type JobQueueSettings } from '../../src/queue/enqueue.js';
 import type { EnqueuePace } from '../../src/queue/enqueue-pace.js';
 import { openQueues, type Queues } from '../../src/queue/queues.js';
@@ -137,6 +139,8 @@ export interface SyncedRun {
   runId?: string;
   /** The feed the summary names. Default: a native feed of exactly the plan's valid rows, none rejected. */
   feed?: { source: string; profile: string; rows: number; rejected: RejectedRow[] };
+  /** Default true: hold the chatbot's lease while enqueueing, as a sync does; false for tests that enqueue two runs of one chatbot at once. */
+  holdChatbot?: boolean;
   /** Default: TEST_JOB_SETTINGS. */
   jobs?: JobQueueSettings;
   /** Where the chunks go (default: added in this thread). */
@@ -177,14 +181,26 @@ function outcomeOf(plan: Plan, runId: string, feed: SyncedRun['feed']): SyncOutc
  */
 export async function enqueueAsSync(bench: Pick<QueueBench, 'store' | 'queues'>, plan: Plan, run: SyncedRun = {}): Promise<string> {
   const runId = run.runId ?? nextRunId();
-  await syncStores(bench.store).saveRun(outcomeOf(plan, runId, run.feed));
-  await enqueueRunJobs(plan, runId, {
-    writes: bench.queues.writes,
-    store: bench.store,
-    jobs: run.jobs ?? TEST_JOB_SETTINGS,
-    ...(run.sink ? { sink: run.sink } : {}),
-    ...(run.pace ? { pace: run.pace } : {}),
-  });
+  const enqueue = async (): Promise<void> => {
+    await syncStores(bench.store).saveRun(outcomeOf(plan, runId, run.feed));
+    await enqueueRunJobs(plan, runId, {
+      writes: bench.queues.writes,
+      store: bench.store,
+      jobs: run.jobs ?? TEST_JOB_SETTINGS,
+      ...(run.sink ? { sink: run.sink } : {}),
+      ...(run.pace ? { pace: run.pace } : {}),
+    });
+  };
+  // Why hold the chatbot as a sync does: a reconciler (in a worker process of the test) seals an
+  // enqueuing run whose enqueuer holds no live lease with the jobs listed so far; without the
+  // lease, a slow enqueue on a loaded machine lost the rest of its run to that seal.
+  if (run.holdChatbot === false) await enqueue();
+  else
+    await holdingChatbot(
+      syncLease(bench.store, bench.queues.writes),
+      { chatbot: plan.chatbot, runId, waitMs: 0, logger: silentLogger() },
+      enqueue,
+    );
   return runId;
 }
 

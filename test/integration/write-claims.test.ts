@@ -15,7 +15,7 @@ import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { KEY_CLAIMED } from '../../src/errors.js';
 import { CLAIM_MS } from '../../src/store/write-claims.js';
 import { SEND_FENCE_MS } from '../../jobs/support/send-window.js';
-import { feedContent, feedOf, nextRunId, queueBenchPerTest, simContent } from '../helpers/queue.js';
+import { enqueueAsSync, feedContent, feedOf, nextRunId, queueBenchPerTest, simContent } from '../helpers/queue.js';
 
 const BOT = 'bot-claims';
 
@@ -41,7 +41,11 @@ describe('key claims', () => {
       const sofar = feedOf(BOT, 0, from + 8);
       const [planA, planB] = [await bench.plan(BOT, sofar), await bench.plan(BOT, sofar)];
       expect([planA.creates.length, planB.creates.length]).toEqual([8, 8]);
-      const [runA, runB] = await Promise.all([bench.enqueue(planA, nextRunId()), bench.enqueue(planB, nextRunId())]);
+      // Two runs of one chatbot at once, past its lease (which would refuse the second): the claims alone must hold.
+      const [runA, runB] = await Promise.all([
+        enqueueAsSync(bench, planA, { runId: nextRunId(), holdChatbot: false }),
+        enqueueAsSync(bench, planB, { runId: nextRunId(), holdChatbot: false }),
+      ]);
       const [countsA, countsB] = await Promise.all([
         waitForRun(bench.store, runA, { pollMs: 20 }),
         waitForRun(bench.store, runB, { pollMs: 20 }),
