@@ -68,11 +68,14 @@ function stderrOf(run: CliRun): { plain: string[]; warnings: string[] } {
 describe('sync --replicate against a misbehaving MLS', () => {
   it('two processes on one credential stay within its budget in every rolling second and hour at the server, and both converge', async () => {
     const [botA, botB] = ['bot-budget-a', 'bot-budget-b'];
-    // 40 records in pages of 4: 10 requests per process, 20 in all, against 3/s: the budget binds
+    // 40 records in pages of 4: 10 requests per process, 20 in all, against 2/s: the budget binds
     // for several seconds while both run. The hour window (24) is just above the 20 they need.
+    // Why the credential's budget is set below what the MLS enforces (3/s): the MLS (in this test's
+    // process) stamps a request when its event loop gets to it, so a loaded machine's lag can bunch
+    // requests sent 750 ms apart; a second process spending its own 2/s would still make 4/s there.
     const budget = { perSecond: 3, perHour: 24 };
     const f = await start({ chatbots: [botA, botB], records: 40, photos: 1, reso: { maxTop: 4, budget }, label: 'reso-budget' });
-    const extra = ['--feed-budget', '3/s,24/h', '--feed-page-size', '4'];
+    const extra = ['--feed-budget', '2/s,24/h', '--feed-page-size', '4'];
     const [a, b] = await Promise.all([f.replicate(botA, { extra }), f.replicate(botB, { extra })]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
@@ -86,8 +89,9 @@ describe('sync --replicate against a misbehaving MLS', () => {
     expect(mostInWindow(arrivals, 1000)).toBeLessThanOrEqual(budget.perSecond);
     expect(mostInWindow(arrivals, 3_600_000)).toBeLessThanOrEqual(budget.perHour);
     expect(counters.maxPerSecond).toBeLessThanOrEqual(budget.perSecond);
-    // The two runs overlapped (so the one budget was shared, not taken in turns): 20 requests at 3 per second take 6 s or more.
-    expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThanOrEqual(((20 - budget.perSecond) / budget.perSecond) * 1000);
+    // The one budget was shared: 20 requests at 2 per second span 9 s or more; with a budget each
+    // the two processes would be done in 4.5 s. 8 s leaves room for the MLS's own lag in stamping.
+    expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeGreaterThanOrEqual(8000);
 
     // Both converge: every record on each chatbot, created once.
     const expected = f
