@@ -13,6 +13,8 @@ export interface IdleFacts {
   queue?: QueueActivity;
   /** How long a stopped process's jobs may wait before they run again (its key claims' send window). */
   heldForMs?: number;
+  /** The run is not sealed yet: its enqueuer (this process's, another, or one that stopped) has not added every job. */
+  enqueuing?: boolean;
 }
 
 export function idleMessage(facts: IdleFacts): string {
@@ -27,5 +29,8 @@ export function idleMessage(facts: IdleFacts): string {
     const upTo = facts.heldForMs === undefined ? '' : ` (up to ~${Math.ceil(facts.heldForMs / 1000)} s after it stopped)`;
     return `run ${runId}: no job started or finished for ${seconds} s: ${queue.active} job(s) are held by another worker process, or by one that stopped; those of a stopped process run here once their locks and key claims expire${upTo}, so that nothing it may have sent is sent twice`;
   }
+  if (facts.enqueuing === true && (queue === undefined || queue.ready === 0))
+    // Why name the stopped enqueuer: after a crash mid-enqueue this is what the run looks like, and waiting is the fix.
+    return `run ${runId}: no job started or finished for ${seconds} s: the run is not all in the queue yet, and the process adding its jobs may have stopped; once that process's lease is stale (about 30 s after it stopped), the jobs it never added are recorded as failed and the rest finishes here (the next sync plans them again)`;
   return `run ${runId}: no job started or finished for ${seconds} s (is Redis answering? is the queue paused? see \`listing-sync jobs resume\`)`;
 }

@@ -38,11 +38,15 @@ export interface RunWaitOptions {
   heldForMs?: number;
 }
 
-/** How long the idle line waits for the queue's state: Redis being away is one of the causes it names. */
-const ACTIVITY_READ_MS = 1000;
+/**
+ * How long the idle line waits for the queue's state: Redis being away is one of the causes it
+ * names. Why seconds: the line comes after 10 s without progress, and a loaded Redis or machine
+ * can take more than a second to answer; read late, the specific cause is still the better line.
+ */
+const ACTIVITY_READ_MS = 5000;
 
-/** The queue's activity, or undefined when it cannot be read within ACTIVITY_READ_MS. */
-async function activityIfQuick(read: (() => Promise<QueueActivity>) | undefined): Promise<QueueActivity | undefined> {
+/** What `read` gives, or undefined when it fails or takes longer than ACTIVITY_READ_MS. */
+async function readIfQuick<T>(read: (() => Promise<T>) | undefined): Promise<T | undefined> {
   if (read === undefined) return undefined;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ACTIVITY_READ_MS)));
@@ -55,11 +59,15 @@ async function activityIfQuick(read: (() => Promise<QueueActivity>) | undefined)
 
 /** Logs why the run shows no progress; the queue is read for that only, and a failed or slow read gives the general line. */
 async function explainIdle(options: RunWaitOptions, idleMs: number): Promise<void> {
-  const queue = await activityIfQuick(options.queueActivity);
+  const [queue, state] = await Promise.all([
+    readIfQuick(options.queueActivity),
+    readIfQuick(() => options.store.runs.runState(options.runId)),
+  ]);
   const message = idleMessage({
     runId: options.runId,
     idleMs,
     workersHere: options.workers !== undefined,
+    enqueuing: state?.status === 'enqueuing',
     ...(queue === undefined ? {} : { queue }),
     ...(options.heldForMs === undefined ? {} : { heldForMs: options.heldForMs }),
   });

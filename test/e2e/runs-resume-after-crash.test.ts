@@ -3,7 +3,8 @@
  * once, the jobs the dead process held wait for its locks and key claims, and while only those
  * are left the command says so (held by another process, or one that stopped), not "is Redis
  * answering? is the queue paused?", which sent operators looking at the wrong thing. The run
- * then finishes with every listing once and zero duplicate creates.
+ * then finishes with every listing once and zero duplicate creates (after one more sync when the
+ * crash came before every listed job was added: those are recorded as failed, never sent).
  */
 import { describe, expect, it } from 'vitest';
 import { linesSaying, stackTraceLines, startCli } from '../helpers/cli-process.js';
@@ -34,15 +35,28 @@ describe('runs resume --work after a crash of sync --work', () => {
     expect(runId).not.toBe('');
 
     const resumed = await runCli(['runs', 'resume', runId, '--work', '--json'], env, 110_000);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(jsonOf<{ status?: string }>(resumed).status).toBe('done');
+    // A crash leaves what was added so far (README "Guarantees"): on a loaded machine the enqueue
+    // thread may not have added every job the run listed when the process died; those are recorded
+    // as failed (exit 1) and the next sync plans them again. Whichever it was, nothing is sent twice.
+    const { status, result } = jsonOf<{ status?: string; result?: { created: number; failed: number } }>(resumed);
+    expect(['done', 'failed'], resumed.stderr).toContain(status);
+    expect(resumed.code, resumed.stderr).toBe(status === 'done' ? 0 : 1);
     const idle = linesSaying(resumed.stderr, /no job started or finished/);
     expect(idle.length, resumed.stderr).toBeGreaterThanOrEqual(1);
     for (const line of idle) {
-      expect(String(line.msg)).toMatch(/job\(s\) are held by another worker process, or by one that stopped/);
+      expect(String(line.msg)).toMatch(
+        /job\(s\) are held by another worker process, or by one that stopped|the run is not all in the queue yet, and the process adding its jobs may have stopped/,
+      );
       expect(String(line.msg)).not.toMatch(/is Redis answering/);
     }
     expect(stackTraceLines(resumed.stderr), resumed.stderr).toEqual([]);
+    expect(s.state.duplicateCreates(BOT)).toEqual([]);
+    if (status === 'failed') {
+      // Only jobs never added failed: the service holds exactly what the run created.
+      expect(s.state.listings(BOT).length).toBe(result?.created);
+      const next = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--work', '--json'], env, 110_000);
+      expect(next.code, next.stderr).toBe(0);
+    }
     await expectConverged(s, BOT, ROWS, feed, env);
-  }, 150_000);
+  }, 240_000);
 });

@@ -29,6 +29,17 @@ describe('idleMessage', () => {
     expect(line).not.toMatch(/is Redis answering/);
   });
 
+  it('a run not all in the queue yet and nothing ready: its enqueuer may have stopped, and what follows once its lease is stale', () => {
+    for (const queue of [undefined, { paused: false, active: 0, ready: 0 }]) {
+      const line = idleMessage({ ...base, enqueuing: true, ...(queue === undefined ? {} : { queue }) });
+      expect(line).toMatch(/the run is not all in the queue yet, and the process adding its jobs may have stopped/);
+      expect(line).toMatch(/the jobs it never added are recorded as failed and the rest finishes here/);
+      expect(line).not.toMatch(/is Redis answering/);
+    }
+    // Jobs ready but none started is not the enqueuer's doing: the general line.
+    expect(idleMessage({ ...base, enqueuing: true, queue: { paused: false, active: 0, ready: 3 } })).toMatch(/is Redis answering/);
+  });
+
   it('the queue unread (Redis away) or jobs ready but none started: the general line', () => {
     const general =
       /^run run-1: no job started or finished for 11 s \(is Redis answering\? is the queue paused\? see `listing-sync jobs resume`\)$/;
