@@ -41,8 +41,8 @@ export interface RunWaitOptions {
 /** How long the idle line waits for the queue's state: Redis being away is one of the causes it names. */
 const ACTIVITY_READ_MS = 1000;
 
-/** The queue's activity, or undefined when it cannot be read within ACTIVITY_READ_MS. */
-async function activityIfQuick(read: (() => Promise<QueueActivity>) | undefined): Promise<QueueActivity | undefined> {
+/** What `read` reads, or undefined when it cannot be read within ACTIVITY_READ_MS. */
+async function readIfQuick<T>(read: (() => Promise<T>) | undefined): Promise<T | undefined> {
   if (read === undefined) return undefined;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ACTIVITY_READ_MS)));
@@ -55,7 +55,9 @@ async function activityIfQuick(read: (() => Promise<QueueActivity>) | undefined)
 
 /** Logs why the run shows no progress; the queue is read for that only, and a failed or slow read gives the general line. */
 async function explainIdle(options: RunWaitOptions, idleMs: number): Promise<void> {
-  const queue = await activityIfQuick(options.queueActivity);
+  // Why silent while the service is down: the breaker said so in one line, and says when it is back.
+  if ((await readIfQuick(() => options.store.breaker.outage())) !== undefined) return;
+  const queue = await readIfQuick(options.queueActivity);
   const message = idleMessage({
     runId: options.runId,
     idleMs,

@@ -7,6 +7,23 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { ChatbotHealthView } from './types.js';
 
+/**
+ * `listing_sync_service_up`: 1 while the service answers, 0 while it is down for everyone (the
+ * service breaker is open: work is paused); absent when Redis cannot be read.
+ */
+export function registerServiceMetric(registry: Registry, up: () => number | undefined): void {
+  new Gauge({
+    name: 'listing_sync_service_up',
+    help: 'Whether the service answers (1) or is down for everyone and the work paused (0), as the service breaker says',
+    registers: [registry],
+    collect() {
+      this.reset();
+      const value = up();
+      if (value !== undefined) this.set(value);
+    },
+  });
+}
+
 export function registerHealthMetrics(registry: Registry, views: () => readonly ChatbotHealthView[]): void {
   new Gauge({
     name: 'listing_sync_chatbot_status',
