@@ -108,10 +108,12 @@ export function startServiceBreaker(options: ServiceBreakerOptions): ServiceBrea
     logger.info({ downMs }, `the service answers again after ${seconds} s: work resumes`);
   };
 
-  const answered = (): void => {
+  // Why awaited: a failure counted after this answer must not reach Redis before the reset. It
+  // costs a round trip only on the first answer after a failure was seen.
+  const answered = async (): Promise<void> => {
     if (!streakMayRun) return;
     streakMayRun = false;
-    void store.recordUp(false).catch(onError);
+    await store.recordUp(false).catch(onError);
   };
   const failed = async (err: unknown, chatbot: string | undefined): Promise<void> => {
     // Why only calls about a chatbot: the probe reads that chatbot's list.
@@ -173,12 +175,12 @@ export function startServiceBreaker(options: ServiceBreakerOptions): ServiceBrea
         );
       try {
         const result = await call();
-        answered();
+        await answered();
         return result;
       } catch (thrown) {
         const verdict = serviceVerdict(thrown, retryTable);
         if (verdict === 'down') await failed(thrown, chatbot);
-        else if (verdict === 'up') answered();
+        else if (verdict === 'up') await answered();
         throw thrown;
       }
     },
