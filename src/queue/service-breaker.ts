@@ -26,11 +26,12 @@ import { failureLine, serviceVerdict } from './error-mapping.js';
 
 /**
  * Failures in a row (no answer in between, all processes together) that open the breaker. Why 20:
- * an outage fails every request in flight at once, so with the default 16 requests in flight per
- * process it opens within about one round of them, having cost each job at most one attempt; while
- * a listing the service fails on alone fails once per attempt, between which other listings get
- * answers. Twenty in a row stays out of reach of the faults a healthy service shows: even with a
- * third of all requests failing at random, twenty in a row is a one-in-three-billion event.
+ * an outage fails every request in flight at once, so with the default 8 requests in flight per
+ * process it opens within a few rounds of them, having cost the jobs of those rounds an attempt
+ * each (out of 10 by default); a listing the service fails on alone fails once per attempt, and
+ * other listings get answers in between. Twenty in a row stays out of reach of the faults a healthy
+ * service shows: with a third of all requests failing at random, twenty in a row is about a
+ * one-in-three-billion event.
  */
 export const OPEN_AFTER = 20;
 /** The first probe's wait after the breaker opened; each failed probe doubles it, up to PROBE_MAX_MS. */
