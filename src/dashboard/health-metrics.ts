@@ -17,9 +17,10 @@ export function registerServiceMetric(registry: Registry, up: () => number | und
     help: 'Whether the service answers (1) or is down for everyone and the work paused (0), as the service breaker says',
     registers: [registry],
     collect() {
-      this.reset();
       const value = up();
-      if (value !== undefined) this.set(value);
+      // Why remove when unknown: an unlabelled gauge reads 0 by default, which would say "down".
+      if (value === undefined) this.remove();
+      else this.set(value);
     },
   });
 }
