@@ -255,7 +255,10 @@ async function startOn(
   follow(writes);
   let syncRuns: Worker | undefined;
   if (deps.runSync !== undefined) {
-    syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), processor, {
+    // Why without the breaker: a scheduled sync's reads are its own (not through the breaker), and
+    // holding the writes queue for them would put the sync back to spin against a down service.
+    const syncProcessor = createProcessor(deps, { ...mapping, breaker: undefined }, options.attempts);
+    syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), syncProcessor, {
       ...common,
       connection: syncConnection,
       concurrency: 1,
