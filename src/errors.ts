@@ -29,6 +29,12 @@ export const KEY_CLAIMED = 'KEY_CLAIMED';
  */
 export const SEND_WINDOW_PASSED = 'SEND_WINDOW_PASSED';
 
+/**
+ * The service is down for everyone (the breaker is open, src/queue/service-breaker.ts): the call
+ * was not sent. Not a failure of the job: it goes back to the queue without using an attempt.
+ */
+export const SERVICE_DOWN = 'SERVICE_DOWN';
+
 /** Thrown for bad flags, bad env, bad config files: the CLI maps it to exit code 2. */
 export class UsageError extends ListingSyncError {
   constructor(message: string, details: Record<string, unknown> = {}) {

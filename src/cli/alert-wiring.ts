@@ -35,6 +35,7 @@ export function healthDeps(ctx: QueueContext, config: Config, logger: Logger): H
     addAlert: async (jobId, alert, message) => void (await addAlertJob(ctx.queues.alerts, jobId, { alert, message }, settings)),
     now: () => Date.now(),
     logger,
+    outage: () => ctx.store.breaker.outage(),
     async failureCodes(chatbot, runId) {
       const codes = new Map<string, number>();
       for (const keyType of ['MLSNumber', 'URL'] as const)

@@ -22,7 +22,7 @@ import {
 } from '../queue/connection.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from '../queue/redis-watch.js';
 import { startWorkers, type RunningWorkers, type StallSettings } from '../queue/worker.js';
-import { enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
+import { ATTEMPTS_CEILING, enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
 import { openQueues, type Queues } from '../queue/queues.js';
 import { createCallRecorder, type CallRecorder } from '../store/call-metrics.js';
 import { createStore, type Store } from '../store/store.js';
@@ -155,7 +155,7 @@ function unlessRedisAway(work: Promise<void>, watch: RedisWatch): Promise<void> 
 export function jobSettings(config: Config): JobQueueSettings {
   const { retention } = config;
   return {
-    attempts: config.jobs.attempts,
+    attempts: ATTEMPTS_CEILING,
     backoffMs: config.jobs.backoffMs,
     keepCompleted: { age: retention.completedJobHours * 3600, count: config.jobs.keepCompleted },
     keepFailed: { age: retention.keepDays * 86_400, count: config.jobs.keepFailed },
@@ -213,6 +213,7 @@ export async function startConfiguredWorkers(
     permitTtlMs: config.worker.permitTtlMs,
     ...(config.worker.rate === undefined ? {} : { rate: config.worker.rate }),
     backoff: { baseMs: config.jobs.backoffMs, maxMs: config.jobs.backoffMaxMs },
+    attempts: config.jobs.attempts,
     stall,
     retryTable: config.api.retryTable,
     deps: {

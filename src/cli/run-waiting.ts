@@ -59,6 +59,8 @@ async function readIfQuick<T>(read: (() => Promise<T>) | undefined): Promise<T |
 
 /** Logs why the run shows no progress; the queue is read for that only, and a failed or slow read gives the general line. */
 async function explainIdle(options: RunWaitOptions, idleMs: number): Promise<void> {
+  // Why silent while the service is down: the breaker said so in one line, and says when it is back.
+  if ((await readIfQuick(() => options.store.breaker.outage())) !== undefined) return;
   const [queue, state] = await Promise.all([
     readIfQuick(options.queueActivity),
     readIfQuick(() => options.store.runs.runState(options.runId)),

@@ -14,7 +14,7 @@ import { createHandlers, type Handler } from './handlers.js';
 import { answerRedisOutage, redisGate, whileRedisAnswers } from './redis-gate.js';
 import { isRedisConnectionError } from '../queue/redis-watch.js';
 import { hostName, isLoopback, securityHeaders } from './security.js';
-import type { DashboardOptions, DashboardRequest } from './types.js';
+import type { DashboardData, DashboardOptions, DashboardRequest, ServiceOutageView } from './types.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
@@ -41,6 +41,11 @@ function plain(res: Response, status: number, text: string): void {
 function normaliseBase(basePath: string | undefined): string {
   const trimmed = (basePath ?? '').replace(/\/+$/, '');
   return trimmed === '' ? '' : trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The service outage now, or undefined when there is none or it cannot be read. */
+async function serviceOutageOf(data: DashboardData): Promise<ServiceOutageView | undefined> {
+  return await data.serviceOutage?.().catch(() => undefined);
 }
 
 /** Builds the dashboard as an express app (not listening; see server.ts). */
@@ -90,7 +95,9 @@ export function createDashboardApp(options: DashboardOptions): Express {
         form: singleValues(req.body),
         identity: identityOf(res),
       };
-      handler(request)
+      // Why best effort: the banner must not fail a page; Redis trouble shows on the page's own reads.
+      serviceOutageOf(options.data)
+        .then((outage) => handler(outage === undefined ? request : { ...request, outage }))
         .then((result) => {
           res.status(result.status);
           if (result.headers) res.set(result.headers);

@@ -43,6 +43,7 @@ export function createHandlers(ctx: HandlerContext) {
     base: ctx.basePath,
     readOnly: ctx.readOnly,
     csrfToken: ctx.csrf.tokenFor(req.identity),
+    ...(req.outage === undefined ? {} : { outage: req.outage }),
   });
   const htmlPage = (status: number, body: string): HandlerResult => ({ status, headers: { ...HTML }, body });
   const notFound = (req: DashboardRequest, what: string): HandlerResult => htmlPage(404, messagePage(pageContext(req), 'Not found', what));

@@ -7,6 +7,24 @@
 import { Gauge, type Registry } from 'prom-client';
 import type { ChatbotHealthView } from './types.js';
 
+/**
+ * `listing_sync_service_up`: 1 while the service answers, 0 while it is down for everyone (the
+ * service breaker is open: work is paused); absent when Redis cannot be read.
+ */
+export function registerServiceMetric(registry: Registry, up: () => number | undefined): void {
+  new Gauge({
+    name: 'listing_sync_service_up',
+    help: 'Whether the service answers (1) or is down for everyone and the work paused (0), as the service breaker says',
+    registers: [registry],
+    collect() {
+      const value = up();
+      // Why remove when unknown: an unlabelled gauge reads 0 by default, which would say "down".
+      if (value === undefined) this.remove();
+      else this.set(value);
+    },
+  });
+}
+
 export function registerHealthMetrics(registry: Registry, views: () => readonly ChatbotHealthView[]): void {
   new Gauge({
     name: 'listing_sync_chatbot_status',

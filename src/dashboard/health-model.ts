@@ -4,7 +4,15 @@
  * monitor), since-when from the stored state, the runs of a period, the remembered final failures
  * by envelope Code, and the alert configurations (webhooks masked) with their last deliveries.
  */
-import { DEFAULT_THRESHOLDS, deriveHealth, hasEnded, lastHealthyRun, statusOfRun, type RunFacts } from '../domain/health/status.js';
+import {
+  DEFAULT_THRESHOLDS,
+  deriveHealth,
+  hasEnded,
+  lastHealthyRun,
+  statusOfRun,
+  type RunFacts,
+  type ServiceOutage,
+} from '../domain/health/status.js';
 import { maskWebhookUrl } from '../domain/health/webhook-url.js';
 import { HEALTH_FIELD, type AlertStore } from '../store/alert-store.js';
 import type { Store } from '../store/store.js';
@@ -28,10 +36,16 @@ function streakOf(runs: readonly RunFacts[], status: string): number {
   return streak;
 }
 
-async function chatbotHealth(store: Store, alerts: AlertStore, chatbot: string, now: number): Promise<ChatbotHealthView> {
+async function chatbotHealth(
+  store: Store,
+  alerts: AlertStore,
+  chatbot: string,
+  now: number,
+  outage: ServiceOutage | undefined,
+): Promise<ChatbotHealthView> {
   const [records, states] = await Promise.all([store.runs.listRuns({ chatbot, limit: RUNS_READ }), alerts.states(chatbot)]);
   const runs = records.filter(isSyncRun).map(runFactsOf);
-  const verdict = deriveHealth(runs, now, DEFAULT_THRESHOLDS);
+  const verdict = deriveHealth(runs, now, DEFAULT_THRESHOLDS, outage);
   const view: ChatbotHealthView = { chatbot, status: verdict?.status ?? 'unknown', reasons: verdict?.reasons ?? [], streak: 0 };
   const newest = runs[0];
   if (newest !== undefined)
@@ -46,20 +60,24 @@ async function chatbotHealth(store: Store, alerts: AlertStore, chatbot: string, 
   if (verdict !== undefined) {
     const stored = states.get(HEALTH_FIELD)?.state;
     view.since = stored?.status === verdict.status ? stored.since : (verdict.run?.finishedAt ?? verdict.run?.startedAt);
-    view.streak = verdict.status === 'stale' ? 1 : streakOf(runs, verdict.status);
+    view.streak = verdict.status === 'stale' || verdict.status === 'service-down' ? 1 : streakOf(runs, verdict.status);
   }
   return view;
 }
 
 /** Why failing chatbots first: the page is read to find trouble. */
-const ORDER = ['failed', 'refused', 'budget', 'stale', 'skipped', 'unknown', 'healthy'];
+const ORDER = ['service-down', 'failed', 'refused', 'budget', 'stale', 'skipped', 'unknown', 'healthy'];
 
 export function createHealthData(store: Store, alerts: AlertStore, alertsQueue: string, now: () => number = () => Date.now()): HealthData {
   return {
     async health() {
-      const [tracked, recent] = await Promise.all([alerts.trackedChatbots(), store.runs.listRuns({ limit: RECENT_RUNS })]);
+      const [tracked, recent, outage] = await Promise.all([
+        alerts.trackedChatbots(),
+        store.runs.listRuns({ limit: RECENT_RUNS }),
+        store.breaker.outage(),
+      ]);
       const chatbots = [...new Set([...tracked, ...recent.filter(isSyncRun).map((run) => run.chatbot)])];
-      const views = await Promise.all(chatbots.map((chatbot) => chatbotHealth(store, alerts, chatbot, now())));
+      const views = await Promise.all(chatbots.map((chatbot) => chatbotHealth(store, alerts, chatbot, now(), outage)));
       return views.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || a.chatbot.localeCompare(b.chatbot));
     },
     async chatbotRuns(chatbot, sinceMs) {

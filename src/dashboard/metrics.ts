@@ -15,8 +15,8 @@
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { renderCallMetrics } from './call-exposition.js';
 import { registerRunMetrics } from './run-metrics.js';
-import { registerHealthMetrics } from './health-metrics.js';
-import type { CallMetricsView, ChatbotHealthView, RunSampleView } from './types.js';
+import { registerHealthMetrics, registerServiceMetric } from './health-metrics.js';
+import type { CallMetricsView, ChatbotHealthView, RunSampleView, ServiceOutageView } from './types.js';
 
 /** Where a scrape reads the shared numbers (DashboardData provides all three). */
 export interface MetricsSources {
@@ -25,6 +25,8 @@ export interface MetricsSources {
   callMetrics?(): Promise<CallMetricsView>;
   runMetrics?(): Promise<readonly RunSampleView[]>;
   chatbotHealth?(): Promise<readonly ChatbotHealthView[]>;
+  /** The service outage going on now (undefined: the service is up). */
+  serviceOutage?(): Promise<ServiceOutageView | undefined>;
 }
 
 export interface MetricsRegistry {
@@ -51,6 +53,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   let runSamples: readonly RunSampleView[] = [];
   /** The chatbots' health read by the scrape in progress. */
   let health: readonly ChatbotHealthView[] = [];
+  /** Whether the service is up (the breaker closed), as the scrape in progress read it; undefined: unknown. */
+  let serviceUp: number | undefined;
 
   // Registered for its collect callback; nothing else sets it.
   new Gauge({
@@ -71,6 +75,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   });
   registerRunMetrics(registry, () => runSamples);
   registerHealthMetrics(registry, () => health);
+  registerServiceMetric(registry, () => serviceUp);
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'listing_sync_' });
 
   return {
@@ -80,11 +85,13 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     },
     async render() {
       const from = sources;
-      const [calls, samples, healthViews] = await Promise.all([
+      const [calls, samples, healthViews, up] = await Promise.all([
         attempt(from?.callMetrics?.bind(from)),
         attempt(from?.runMetrics?.bind(from)),
         attempt(from?.chatbotHealth?.bind(from)),
+        attempt(from?.serviceOutage && (async () => ((await from.serviceOutage?.()) === undefined ? 1 : 0))),
       ]);
+      serviceUp = up;
       runSamples = samples ?? [];
       health = healthViews ?? [];
       return { contentType: registry.contentType, body: `${await registry.metrics()}\n${renderCallMetrics(calls)}` };

@@ -114,6 +114,7 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
         return false;
       }
     },
+    serviceOutage: () => store.breaker.outage(),
     async jobCounts() {
       const counts: Record<string, Record<string, number>> = {};
       for (const queue of [queues.writes, queues.syncRuns, queues.alerts])

@@ -55,5 +55,6 @@ export function whileRedisAnswers(sources: MetricsSources, available: () => bool
     callMetrics: read((from) => from.callMetrics?.()),
     runMetrics: read((from) => from.runMetrics?.()),
     chatbotHealth: read((from) => from.chatbotHealth?.()),
+    serviceOutage: read((from) => from.serviceOutage?.()),
   };
 }

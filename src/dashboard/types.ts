@@ -115,6 +115,14 @@ export interface DashboardData {
   chatbotHealth?(): Promise<ChatbotHealthView[]>;
   /** Health, charts and alerts (absent: those pages answer 404). */
   healthData?: HealthData;
+  /** The service outage going on now (the service breaker open), read for every page's banner and /metrics. */
+  serviceOutage?(): Promise<ServiceOutageView | undefined>;
+}
+
+/** The service is down for everyone: since when (epoch ms) and the failure that showed it. */
+export interface ServiceOutageView {
+  since: number;
+  reason: string;
 }
 
 /** Credentials the dashboard accepts, or the explicit choice to run without any on loopback. */
@@ -149,6 +157,8 @@ export interface DashboardRequest {
   form: Readonly<Record<string, string>>;
   /** Who is asking (user name, 'token' or 'local'): binds the CSRF token to the credentials. */
   identity: string;
+  /** The service outage going on now, shown on every page. */
+  outage?: ServiceOutageView;
 }
 
 /** What a handler answers; the express adapter writes it out verbatim. */

@@ -18,8 +18,16 @@ import { jobCountOf, jobSpecs, perChatbotJobSpecs, type JobSpec, type PerChatbot
 /** Retention: a count of jobs to keep, `true` (remove at once) or `false` (keep all). */
 export type Retention = boolean | number | { count: number } | { age: number; count?: number };
 
+/**
+ * The attempts a write job is enqueued with: a ceiling only (the most LISTING_SYNC_ATTEMPTS
+ * allows). Why: the worker that runs a job decides when its failure is final, from its own
+ * LISTING_SYNC_ATTEMPTS (processor.ts `isLastAttempt`), so a setting on a `worker` takes effect
+ * whatever process enqueued; BullMQ's own count must never end a job before the worker does.
+ */
+export const ATTEMPTS_CEILING = 1000;
+
 export interface JobQueueSettings {
-  /** Attempts per job (default 10: a run converges when a third of requests fail transiently). */
+  /** Attempts recorded on each job: a ceiling (ATTEMPTS_CEILING); the worker's own setting decides within it. */
   attempts: number;
   backoffMs: number;
   keepCompleted: Retention;

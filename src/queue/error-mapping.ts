@@ -5,7 +5,10 @@
  *   identical failures; ops fixes the key and resumes);
  * - rate limited (HTTP 429 / envelope Code 429) → rate-limit the whole queue for Retry-After (or a
  *   default) and put the job back: the attempt is not used up, and no other job hammers the service;
- * - retryable per the retry table → rethrow for exponential backoff;
+ * - the service down for everyone (the breaker is open: service-breaker.ts) → hold the whole queue
+ *   with its rate limit and put the job back: an outage uses no attempt;
+ * - retryable per the retry table → rethrow for exponential backoff (UnrecoverableError on the
+ *   worker's last attempt: the worker that runs the job decides how many it gets);
  * - anything else → UnrecoverableError, keeping the Code and Message on the job
  *   ("ENVELOPE_FAILURE 400: Status: must be one of …").
  * Errors that are not API errors (a Redis blip inside a processor) are retried: they say nothing
@@ -15,17 +18,33 @@ import { type Queue, UnrecoverableError, Worker } from 'bullmq';
 import { API_ERROR_CODES, isRateLimited } from '../api/errors.js';
 import { retryAfterWithin } from '../api/retry.js';
 import { isRetryable, type RetryTable } from '../api/retry-policy.js';
-import { coerceError, errorCode, errorFields } from '../errors.js';
+import { SERVICE_DOWN, coerceError, errorCode, errorFields } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { queueDisplayName } from './queues.js';
 
-export type ErrorVerdict = 'auth' | 'rate-limited' | 'retry' | 'fatal';
+export type ErrorVerdict = 'auth' | 'rate-limited' | 'service-down' | 'retry' | 'fatal';
 
 const API_CODES: ReadonlySet<string> = new Set(API_ERROR_CODES);
+
+/**
+ * What a call's failure says about the service as a whole (the breaker counts it):
+ * - 'down': it failed the way a service that is down for everyone fails — no connection, a reset,
+ *   a timeout, an HTTP 5xx or envelope failure the retry table calls transient;
+ * - 'up': it answered, if only to refuse this call (a 4xx, a business rejection, a 429, a rejected
+ *   credential): whatever is wrong is this call's, not an outage;
+ * - 'none': the call says nothing either way (never sent, aborted by us, not a service call).
+ */
+export function serviceVerdict(err: unknown, table: RetryTable): 'down' | 'up' | 'none' {
+  const { code, details } = errorFields(err);
+  if (code === undefined || !API_CODES.has(code) || code === 'ABORTED' || details.phase === 'before') return 'none';
+  if (isRateLimited(err)) return 'up';
+  return isRetryable(err, table) ? 'down' : 'up';
+}
 
 /** Decides what BullMQ should do with a failed attempt; `table` is the configured retry table. */
 export function classifyError(err: unknown, table: RetryTable): ErrorVerdict {
   const code = errorCode(err);
+  if (code === SERVICE_DOWN) return 'service-down';
   if (code === 'AUTH_FAILED') return 'auth';
   if (isRateLimited(err)) return 'rate-limited';
   if (!API_CODES.has(code)) return err instanceof UnrecoverableError ? 'fatal' : 'retry';
@@ -59,6 +78,8 @@ export interface ErrorMappingContext {
   defaultRateLimitMs: number;
   /** Upper bound on a Retry-After honoured (a service asking for an hour stalls every run). */
   maxRateLimitMs?: number;
+  /** The service breaker of this process: while it is open, a failure the outage explains uses no attempt. */
+  breaker?: { isOpen(): boolean; readonly holdMs: number };
 }
 
 /**
@@ -66,7 +87,8 @@ export interface ErrorMappingContext {
  * throw. `final` is true when this failure ends the job for good.
  */
 export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttempt: boolean): Promise<{ toThrow: Error; final: boolean }> {
-  const verdict = classifyError(err, ctx.retryTable);
+  let verdict = classifyError(err, ctx.retryTable);
+  if (verdict === 'retry' && ctx.breaker?.isOpen() === true && serviceVerdict(err, ctx.retryTable) === 'down') verdict = 'service-down';
   switch (verdict) {
     case 'auth':
       await ctx.queue.pause();
@@ -85,8 +107,18 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
       ctx.logger.debug({ queue: queueDisplayName(ctx.queue.name), waitMs }, 'service rate limit: slowing the whole queue');
       return { toThrow: Worker.RateLimitError(), final: false };
     }
+    case 'service-down':
+      // Why the queue's rate limit: it holds every worker of every process at once, and it expires
+      // by itself if they all die; the breaker renews it while the service stays down.
+      await ctx.queue.rateLimit(Math.max(1, ctx.breaker?.holdMs ?? ctx.defaultRateLimitMs));
+      return { toThrow: Worker.RateLimitError(), final: false };
     case 'retry':
-      return { toThrow: new Error(failureLine(err), { cause: err }), final: lastAttempt };
+      // Why UnrecoverableError on the last attempt: the job's own `attempts` is only a ceiling
+      // (enqueue.ts); the worker's LISTING_SYNC_ATTEMPTS decides when the failure is final.
+      return {
+        toThrow: lastAttempt ? new UnrecoverableError(failureLine(err)) : new Error(failureLine(err), { cause: err }),
+        final: lastAttempt,
+      };
     case 'fatal':
       return { toThrow: new UnrecoverableError(failureLine(err)), final: true };
   }

@@ -104,10 +104,22 @@ function claimWaitMs(thrown: unknown): number {
   return Math.max(50, Math.round(Math.min(remaining, CLAIM_WAIT_MAX_MS) * (0.5 + Math.random() / 2)));
 }
 
-/** The function BullMQ calls for each job of the writes and sync-runs queues. */
+/**
+ * Whether this attempt is the job's last: the worker's own attempt budget (LISTING_SYNC_ATTEMPTS
+ * of the process that runs the job), within the ceiling the job was enqueued with.
+ */
+export function isLastAttempt(job: Pick<Job, 'attemptsMade' | 'opts'>, workerAttempts: number | undefined): boolean {
+  return job.attemptsMade + 1 >= Math.min(job.opts.attempts ?? 1, workerAttempts ?? Number.POSITIVE_INFINITY);
+}
+
+/**
+ * The function BullMQ calls for each job of the writes and sync-runs queues. `attempts`: this
+ * worker's attempt budget per job (unset: the job's own).
+ */
 export function createProcessor(
   deps: JobDeps,
   mapping: ErrorMappingContext,
+  attempts?: number,
 ): (job: Job, token?: string, signal?: AbortSignal) => Promise<JobResult> {
   return async (job, token, signal) => {
     const { kind, data } = await rejectMalformed(job, deps);
@@ -119,8 +131,7 @@ export function createProcessor(
         await job.moveToDelayed(Date.now() + claimWaitMs(thrown), token);
         throw new DelayedError();
       }
-      const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const { toThrow, final } = await mapError(thrown, mapping, lastAttempt);
+      const { toThrow, final } = await mapError(thrown, mapping, isLastAttempt(job, attempts));
       if (final) await recordFinalFailure(job, describeFailure(thrown), deps, signal);
       throw toThrow;
     }

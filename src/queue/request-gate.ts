@@ -22,8 +22,11 @@ export function jobConcurrencyFor(requestLimit: number): number {
   return requestLimit + Math.max(1, requestLimit);
 }
 
-/** Runs a service call when the limit allows it (p-limit's shape; request-permits.ts `run` too). */
-export type RequestGate = <T>(call: () => Promise<T>) => Promise<T>;
+/**
+ * Runs a service call when the limit allows it (p-limit's shape; request-permits.ts `run` too).
+ * `chatbot`: the chatbot the call is about, when it has one (the service breaker probes its list).
+ */
+export type RequestGate = <T>(call: () => Promise<T>, chatbot?: string) => Promise<T>;
 
 /** At most `limit` calls in flight from this process. */
 export function localGate(limit: number): RequestGate {
@@ -34,12 +37,12 @@ export function localGate(limit: number): RequestGate {
 /** The same client with every call through `gate` (close() is not gated). */
 export function gateApiClient(api: ApiClient, gate: RequestGate): ApiClient {
   return {
-    editChatbot: (settings, ctx) => gate(() => api.editChatbot(settings, ctx)),
-    editKnowledge: (edit, ctx) => gate(() => api.editKnowledge(edit, ctx)),
-    createListing: (listing, ctx) => gate(() => api.createListing(listing, ctx)),
-    updateListing: (update, ctx) => gate(() => api.updateListing(update, ctx)),
-    listListings: (request, ctx) => gate(() => api.listListings(request, ctx)),
-    deleteListings: (request, ctx) => gate(() => api.deleteListings(request, ctx)),
+    editChatbot: (settings, ctx) => gate(() => api.editChatbot(settings, ctx), settings.serialNumber),
+    editKnowledge: (edit, ctx) => gate(() => api.editKnowledge(edit, ctx), edit.serialNumber),
+    createListing: (listing, ctx) => gate(() => api.createListing(listing, ctx), listing.SerialNumber),
+    updateListing: (update, ctx) => gate(() => api.updateListing(update, ctx), update.SerialNumber),
+    listListings: (request, ctx) => gate(() => api.listListings(request, ctx), request.SerialNumber),
+    deleteListings: (request, ctx) => gate(() => api.deleteListings(request, ctx), request.SerialNumber),
     listTables: (randomCode, ctx) => gate(() => api.listTables(randomCode, ctx)),
     close: () => api.close(),
   };

@@ -13,6 +13,7 @@ import type { RedisClient } from '../store/redis-client.js';
 import { closeConnection } from './connection.js';
 import type { RedisWatch } from './redis-watch.js';
 import type { RequestPermits } from './request-permits.js';
+import type { ServiceBreaker } from './service-breaker.js';
 
 export interface WorkerParts {
   /** Filled as the workers are created (a stop during start-up closes the ones that exist). */
@@ -23,6 +24,8 @@ export interface WorkerParts {
   watch: RedisWatch;
   /** This process's lease on the request permit pool, once started: given back after the workers closed. */
   permits?: RequestPermits;
+  /** This process's service breaker, once started: its ticks stop after the workers closed. */
+  breaker?: ServiceBreaker;
 }
 
 const ignore = (): void => undefined;
@@ -49,6 +52,7 @@ export function workerStopper(parts: WorkerParts): (force: boolean) => Promise<v
         await Promise.all(workers.map((worker) => worker.close(hardStop).catch(ignore)));
         // After the workers: no request of theirs is in flight any more, so the permits can go back.
         await parts.permits?.close();
+        await parts.breaker?.close();
         await queue.close().catch(ignore);
       } finally {
         unsubscribe();

@@ -25,7 +25,8 @@ import { finishedHere, type FinishedHere } from './finished-here.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from './redis-watch.js';
-import { gateApiClient, jobConcurrencyFor, localGate } from './request-gate.js';
+import { gateApiClient, jobConcurrencyFor, localGate, type RequestGate } from './request-gate.js';
+import { startServiceBreaker, type ServiceBreaker, type ServiceBreakerOptions } from './service-breaker.js';
 import { startRequestPermits, type RequestPermits } from './request-permits.js';
 import { workerStopper, type WorkerParts } from './worker-shutdown.js';
 import type { ApiClient } from '../api/client-contract.js';
@@ -58,6 +59,13 @@ export interface WorkerOptions {
   /** A global cap on jobs started per duration, across workers. */
   rate?: { max: number; durationMs: number };
   backoff?: BackoffSettings;
+  /**
+   * Attempts per job in this worker (LISTING_SYNC_ATTEMPTS of this process): the failure of the
+   * last one is final, whatever process enqueued the job (its own `attempts` is only a ceiling).
+   */
+  attempts?: number;
+  /** The service breaker's thresholds and intervals (tests shorten them; default: service-breaker.ts). */
+  breaker?: BreakerTiming;
   stall?: Partial<StallSettings>;
   /**
    * The configured retry table (config.api.retryTable): one table for the error mapping (retry
@@ -87,6 +95,8 @@ export interface WorkerOptions {
 }
 
 export const DEFAULT_PERMIT_TTL_MS = 10_000;
+
+export type BreakerTiming = Partial<Pick<ServiceBreakerOptions, 'openAfter' | 'probeFirstMs' | 'probeMaxMs' | 'tickMs'>>;
 
 export interface RunningWorkers {
   writes: Worker;
@@ -164,8 +174,8 @@ type StartOptions = WorkerOptions & {
  * on the permit pool (kept in `parts` so that the stop gives it back).
  */
 async function requestLimit(queue: Queue, parts: WorkerParts, options: StartOptions): Promise<RequestLimit> {
-  const { globalConcurrency: size, concurrency, deps } = options;
-  if (size === undefined) return { api: gateApiClient(deps.api, localGate(concurrency)), room: concurrency, follow: () => undefined };
+  const { globalConcurrency: size, concurrency } = options;
+  if (size === undefined) return { gate: localGate(concurrency), room: concurrency, follow: () => undefined };
   // Why removed: BullMQ's global concurrency counts active jobs, which also hold their slot during
   // their Redis bookkeeping (about 0.55 of G ÷ latency reached); the pool counts requests. An
   // earlier setting left on the queue would cap the jobs below what the permits allow.
@@ -180,7 +190,7 @@ async function requestLimit(queue: Queue, parts: WorkerParts, options: StartOpti
   });
   parts.permits = permits;
   return {
-    api: gateApiClient(deps.api, (call) => permits.run(call)),
+    gate: (call) => permits.run(call),
     // Why from one permit: the jobs a process takes follow its share (below); it starts small and
     // doubles with each renewal while it has work, rather than taking 2 × G jobs that other
     // processes then cannot run (each active job also costs lock renewals and CPU).
@@ -190,8 +200,8 @@ async function requestLimit(queue: Queue, parts: WorkerParts, options: StartOpti
 }
 
 interface RequestLimit {
-  /** The API client through this process's request limit. */
-  api: ApiClient;
+  /** This process's request limit. */
+  gate: RequestGate;
   /** Requests this process may have in flight at first: BullMQ's prefetch is sized on it. */
   room: number;
   /** Keeps the writes worker's job concurrency at twice the permits this process holds. */
@@ -208,7 +218,11 @@ async function startOn(
   const { redis, logger, stall, backoff, watch, retryTable } = options;
   const { workers } = parts;
   await checkEvictionPolicy(writesConnection, logger);
-  const { api, room, follow } = await requestLimit(queue, parts, options);
+  const { gate, room, follow } = await requestLimit(queue, parts, options);
+  const breaker = serviceBreakerOf(queue, gate, options);
+  parts.breaker = breaker;
+  // The breaker inside the limit: a call refused while the service is down never waits for a slot.
+  const api = gateApiClient(options.deps.api, (call, chatbot) => gate(() => breaker.run(call, chatbot), chatbot));
   const deps: JobDeps = { ...options.deps, retryTable, api };
   if (await queue.isPaused())
     logger.warn(
@@ -217,9 +231,9 @@ async function startOn(
   // Stopped while waiting for Redis: make no workers the stop would not know about.
   if (options.signal?.aborted) throw stoppedEarly();
 
-  const mapping: ErrorMappingContext = { queue, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000 };
+  const mapping: ErrorMappingContext = { queue, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000, breaker };
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
-  const processor = createProcessor(deps, mapping);
+  const processor = createProcessor(deps, mapping, options.attempts);
   const common = {
     prefix: redis.prefix,
     lockDuration: stall.lockDurationMs,
@@ -241,7 +255,10 @@ async function startOn(
   follow(writes);
   let syncRuns: Worker | undefined;
   if (deps.runSync !== undefined) {
-    syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), processor, {
+    // Why without the breaker: a scheduled sync's reads are its own (not through the breaker), and
+    // holding the writes queue for them would put the sync back to spin against a down service.
+    const syncProcessor = createProcessor(deps, { ...mapping, breaker: undefined }, options.attempts);
+    syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), syncProcessor, {
       ...common,
       connection: syncConnection,
       concurrency: 1,
@@ -260,5 +277,27 @@ async function startOn(
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   return { writes, api, finished: finishedHere(writes), ...(syncRuns ? { syncRuns } : {}) };
 }
+
+/**
+ * This process's service breaker (service-breaker.ts). Its probe goes through the request limit
+ * but not through the breaker, and is one list page of size 1: a read, never a write.
+ */
+function serviceBreakerOf(queue: Queue, gate: RequestGate, options: StartOptions): ServiceBreaker {
+  const { deps, logger, retryTable, watch } = options;
+  return startServiceBreaker({
+    ...options.breaker,
+    store: deps.store.breaker,
+    queue,
+    logger,
+    retryTable,
+    probe: (chatbot) => gate(() => deps.api.listListings({ SerialNumber: chatbot, PageNumber: 1, PageSize: 1 })),
+    // Why the send window: it bounds how long one request can be in flight (send-window.ts).
+    probeLeaseMs: deps.sendWindowMs ?? DEFAULT_PROBE_LEASE_MS,
+    onError: (err) => watch.report(err, 'breaker'),
+  });
+}
+
+/** A probe's lease without a configured send window: the default client timeouts and some margin. */
+const DEFAULT_PROBE_LEASE_MS = 70_000;
 
 type WorkerConnection = ReturnType<typeof createWorkerConnection>;

@@ -36,6 +36,7 @@ export const simFaultsSchema = z
     commitThenDropRate: rate,
     driftRate: rate,
     endpoints: z.array(z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]])).optional(),
+    outage: z.boolean().optional(),
   })
   .strict();
 

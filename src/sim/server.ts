@@ -45,6 +45,12 @@ function write(res: ServerResponse, result: HandlerResult): void {
 
 async function serve(ctx: SimContext, credentials: SimCredentials, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://sim.invalid');
+  // An outage (faults `outage`): the connection is reset before anything is read or done.
+  if (ctx.state.inOutage() && isServiceRequest(url.pathname)) {
+    ctx.state.countOutageReset();
+    req.socket.destroy();
+    return;
+  }
   // Why only service requests count: tests poll /__sim/state while a run is in flight.
   const leave = isServiceRequest(url.pathname) ? ctx.state.internals.metrics.enter() : () => {};
   res.once('close', leave);

@@ -41,6 +41,7 @@ export class SimState {
   private plan: FaultPlan;
   private lastId = 0;
   private drifted = 0;
+  private resets = 0;
   /** Creates through the API of a key (MLSNumber or Url) the chatbot already held at that moment. */
   private duplicateCreateLog: Array<{ chatbot: string; keyType: SyncKeyType; key: string }> = [];
   /**
@@ -259,6 +260,22 @@ export class SimState {
   resetCounters(): void {
     this.metrics.reset();
     this.duplicateCreateLog = [];
+    this.resets = 0;
+  }
+
+  /** Whether the service is down (faults `outage`): every service request's connection is reset. */
+  inOutage(): boolean {
+    return this.plan.current().outage === true;
+  }
+
+  /** Counts a request whose connection the outage reset. */
+  countOutageReset(): void {
+    this.resets += 1;
+  }
+
+  /** Requests whose connection an outage reset (since the last resetCounters). */
+  outageResets(): number {
+    return this.resets;
   }
 
   /** Replaces the faults (and restarts their PRNG from the new seed), e.g. set rates to 0 to let a run converge. */

@@ -30,6 +30,12 @@ export interface SimFaults {
   driftRate?: number;
   /** Restrict faults to these endpoints (default: all). Latency applies to all regardless. */
   endpoints?: ReadonlyArray<EndpointName>;
+  /**
+   * An outage of the whole service: while true, every request to the seven endpoints has its
+   * connection reset (the socket destroyed unanswered, nothing done), whatever `endpoints` says,
+   * until faults without it are set. The admin routes (/__sim/*) keep answering.
+   */
+  outage?: boolean;
 }
 
 export type SaleTypeReadForm = 'snake' | 'title' | 'lower' | 'short';

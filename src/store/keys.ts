@@ -33,6 +33,7 @@ export type KeyLayout = 'single' | 'cluster';
  * | `{p}:ls:source:{{chatbot}}:{feedId}`  | hash | a replication source: watermark, last run, totals       |
  * | `{p}:ls:sources`                      | set  | `chatbot\tfeedId` of every replication source          |
  * | `{p}:ls:{request-permits}`            | hash | the request permit pool: `born`, `h:{holder}` → lease   |
+ * | `{p}:ls:{service-breaker}`            | hash | the service breaker: open, since, reason, streak, probe  |
  *
  * Why a tombstone hash beside the ledger: a delete removes the ledger entry, yet an older run's
  * job must still see that a newer run touched the key (never resurrect a deleted listing).
@@ -42,7 +43,7 @@ export type KeyLayout = 'single' | 'cluster';
  * MLSNumber run believe it manages keys it never wrote. MLSNumber keeps the original key names,
  * so ledgers written before the split stay where they were.
  *
- * Why `{{…}}` (a literal Redis Cluster hash tag) in the budget, source and permit keys: each of their
+ * Why `{{…}}` (a literal Redis Cluster hash tag) in the budget, source, permit and breaker keys: each of their
  * scripts then touches one slot (a budget's two keys; one chatbot's sources) in both layouts.
  *
  * The cluster layout (`KeyLayout` 'cluster', chosen when listing-sync runs on a Redis Cluster):
@@ -86,6 +87,8 @@ export interface StoreKeys {
   feedSources(): string;
   /** The request permit pool every worker process leases from (permit-pool.ts); one key, its own hash tag. */
   requestPermits(): string;
+  /** The service breaker every process shares (service-breaker.ts); one key, its own hash tag. */
+  serviceBreaker(): string;
   /** What every per-chatbot key of one kind starts with, for SCAN (`runsOfChatbot`, `tombstones`). */
   chatbotKeyHead(kind: 'runsOfChatbot' | 'tombstones', keyType?: SyncKeyType): string;
   /** The chatbot a key found by SCAN under `head` belongs to. */
@@ -131,6 +134,7 @@ export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKe
     // Why a literal tag in both layouts: the pool's scripts touch this one key; on a cluster the
     // tag names its slot, and on one Redis no earlier key had this name to keep.
     requestPermits: () => `${base}:{request-permits}`,
+    serviceBreaker: () => `${base}:{service-breaker}`,
     chatbotKeyHead: (kind, keyType = 'MLSNumber') => (kind === 'runsOfChatbot' ? heads.runsOfChatbot() : heads.tombstones(keyType)),
     chatbotOfKey: (head, key) => {
       const rest = key.slice(head.length);

@@ -12,6 +12,7 @@ import { storeKeys, type StoreKeys } from './keys.js';
 import { LeaseStore } from './lease.js';
 import { LedgerStore } from './ledger.js';
 import { RunStore } from './runs.js';
+import { ServiceBreakerStore } from './service-breaker.js';
 import { WriteClaimStore } from './write-claims.js';
 
 export interface Store {
@@ -26,6 +27,8 @@ export interface Store {
   jobFinish: JobFinishStore;
   /** Replication sources: watermark and last run per (chatbot, feed). */
   feedSources: FeedSourceStore;
+  /** The service breaker every process shares (open while the service is down for everyone). */
+  breaker: ServiceBreakerStore;
   /** The Redis-held request budget of one feed credential (`id`: a stable hash, never the secret). */
   feedBudget(id: string, windows: FeedBudgetWindows, options?: FeedBudgetOptions): FeedBudget;
 }
@@ -45,6 +48,7 @@ export function createStore(redis: RedisClient, prefix: string): Store {
     keyIndex: new KeyIndexStore(redis, keys),
     jobFinish: new JobFinishStore(redis, keys, runs),
     feedSources: new FeedSourceStore(redis, keys),
+    breaker: new ServiceBreakerStore(redis, keys),
     feedBudget: (id, windows, options) => new FeedBudget(redis, keys, id, windows, options),
   };
 }

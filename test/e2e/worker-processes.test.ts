@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { storeKeys } from '../../src/store/keys.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
-import { feedContent, feedOf, openQueueBench, simContent, type QueueBench } from '../helpers/queue.js';
+import { enqueueAsSync, feedContent, feedOf, openQueueBench, simContent, TEST_JOB_SETTINGS, type QueueBench } from '../helpers/queue.js';
 import { CRASH_RECOVERY_ENV } from '../helpers/sim.js';
 
 const url = inject('redisUrl');
@@ -52,9 +52,14 @@ function env(b: QueueBench): NodeJS.ProcessEnv {
 }
 
 /** Starts `listing-sync worker` and resolves once it logged that its workers started. */
-async function startWorker(b: QueueBench, args: string[], startMs = 15_000): Promise<ChildProcess & { output: () => string }> {
+async function startWorker(
+  b: QueueBench,
+  args: string[],
+  startMs = 15_000,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<ChildProcess & { output: () => string }> {
   const child = spawn(process.execPath, [BIN, 'worker', '--lock-duration-ms', '1500', '--stalled-interval-ms', '500', ...args], {
-    env: env(b),
+    env: { ...env(b), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -122,6 +127,28 @@ describe('worker processes', () => {
     expect(left).toEqual({ wait: 0, active: 0, delayed: 0, failed: 0 });
     passed = true;
   }, 60_000);
+
+  it("LISTING_SYNC_ATTEMPTS=3 on a worker ends each failing job after 3 attempts, though the enqueuer's jobs allow 10", async () => {
+    bench = await openQueueBench(url, { chatbots: [BOT], faults: { envelopeFailureRate: 1, endpoints: ['createListing'] } }, 'attempts');
+    // Enqueued as a process whose own setting is 10 attempts would.
+    const plan = await bench.plan(BOT, feedOf(BOT, 0, 25));
+    const runId = await enqueueAsSync(bench, plan, { jobs: { ...TEST_JOB_SETTINGS, attempts: 10 } });
+    await startWorker(bench, ['--concurrency', '4'], 15_000, { LISTING_SYNC_ATTEMPTS: '3' });
+    expect(await waitForRun(bench.store, runId, { pollMs: 100 })).toMatchObject({ created: 0, failed: 25, finishedJobs: 25 });
+    await until(async () => (await bench!.queues.writes.getJobCounts('failed')).failed === 25);
+    const failed = await bench.queues.writes.getJobs(['failed']);
+    expect(failed.map((job) => job.attemptsMade)).toEqual(failed.map(() => 3));
+    expect(failed.every((job) => /ENVELOPE_FAILURE 500: Internal error, try again/.test(job.failedReason))).toBe(true);
+    // The service saw at least 3 creates of each key (more only for a job the breaker put back unspent).
+    const creates = new Map<string, number>();
+    for (const call of bench.sim.state.calls().filter((c) => c.endpoint === 'createListing')) {
+      const key = (call.body as { MLSNumber?: string }).MLSNumber ?? '';
+      creates.set(key, (creates.get(key) ?? 0) + 1);
+    }
+    expect(creates.size).toBe(25);
+    expect([...creates.values()].every((n) => n >= 3)).toBe(true);
+    passed = true;
+  }, 120_000);
 
   it('two worker processes never put more requests in flight than the global concurrency', async () => {
     bench = await openQueueBench(url, { chatbots: [BOT], faults: { latencyMs: 20 } }, 'global');

@@ -164,6 +164,31 @@ describe('dashboard pages', () => {
     }
   });
 
+  it('while the service is down every page shows a banner and /metrics says listing_sync_service_up 0; after, neither', async () => {
+    const url = await start();
+    const pages = ['/', `/runs/${RUN_ID}`, '/search?key=ML1', '/runs/no-such-run'];
+    const since = Date.UTC(2026, 0, 10, 2, 14, 3);
+    data.serviceOutage = async () => ({ since, reason: 'NETWORK: createListing: <connection reset>' });
+    for (const page of pages) {
+      const { body } = await get(`${url}${page}`);
+      expect(body, page).toContain(
+        '<div class="banner bad" role="alert" data-service="down"><strong>The service is down</strong> since 2026-01-10 02:14:03Z',
+      );
+      expect(body, page).toContain('(NETWORK: createListing: &lt;connection reset&gt;)');
+    }
+    expect((await get(`${url}/metrics`)).body).toMatch(/^listing_sync_service_up 0$/m);
+
+    data.serviceOutage = async () => undefined;
+    for (const page of pages) expect((await get(`${url}${page}`)).body, page).not.toContain('data-service');
+    expect((await get(`${url}/metrics`)).body).toMatch(/^listing_sync_service_up 1$/m);
+    // Unreadable (Redis away): the page still answers, without a banner; the gauge is absent, not a guess.
+    data.serviceOutage = async () => {
+      throw new Error('ECONNREFUSED');
+    };
+    expect((await get(`${url}/`)).status).toBe(200);
+    expect((await get(`${url}/metrics`)).body).not.toMatch(/^listing_sync_service_up \d/m);
+  });
+
   it('/healthz says ok when Redis answers and 503 when it does not', async () => {
     const url = await start();
     expect(await get(`${url}/healthz`)).toMatchObject({ status: 200, body: 'ok\n' });

@@ -82,3 +82,36 @@ describe('transition', () => {
     expect(transition(next, { status: 'healthy', run: run('r4', 'done', 0), reasons: [] }, NOW)?.event).toBe('recovered');
   });
 });
+
+describe('a service outage', () => {
+  const outage = { since: NOW - 60_000, reason: 'NETWORK: createListing: connection reset' };
+
+  it('makes a chatbot whose newest run is still going service-down, and leaves others as their runs say', () => {
+    const going = [run('r2', 'running', 0), run('r1', 'done', 2)];
+    expect(deriveHealth(going, NOW, DEFAULT_THRESHOLDS, outage)).toMatchObject({
+      status: 'service-down',
+      run: { runId: 'r2' },
+      since: outage.since,
+      reasons: [expect.stringContaining('the service is down since') as string],
+    });
+    expect(deriveHealth([run('r1', 'done', 2)], NOW, DEFAULT_THRESHOLDS, outage)).toMatchObject({ status: 'healthy' });
+    expect(deriveHealth(going, NOW, DEFAULT_THRESHOLDS)).toMatchObject({ status: 'healthy', run: { runId: 'r1' } });
+  });
+
+  it('announces service-down once per outage, then recovered when the run ends well', () => {
+    const healthy: HealthState = { status: 'healthy', since: NOW - 2 * HOUR, runId: 'r1', streak: 1 };
+    const down = transition(healthy, { status: 'service-down', run: run('r2', 'running', 0), since: outage.since, reasons: [] }, NOW);
+    expect(down).toMatchObject({ event: 'service-down', changeId: `service-down.${outage.since}`, next: { since: outage.since } });
+    if (down === undefined) throw new Error('no change');
+    // Still down at the next evaluation: nothing new to say.
+    expect(
+      transition(down.next, { status: 'service-down', run: run('r2', 'running', 0), since: outage.since, reasons: [] }, NOW),
+    ).toBeUndefined();
+    // A second outage during the same run is a change of its own.
+    expect(transition(healthy, { status: 'service-down', run: run('r2', 'running', 0), since: NOW, reasons: [] }, NOW)?.changeId).toBe(
+      `service-down.${NOW}`,
+    );
+    const back = transition(down.next, { status: 'healthy', run: run('r2', 'done', 0), reasons: [] }, NOW);
+    expect(back).toMatchObject({ event: 'recovered', changeId: 'healthy.r2' });
+  });
+});

@@ -5,7 +5,7 @@ import { page, type PageContext } from './layout.js';
 import { statusCell } from './runs-list.js';
 
 /** Statuses someone must look at (the row is marked, the status shown in the alarm colour). */
-const ATTENTION: ReadonlySet<string> = new Set(['failed', 'refused', 'stale', 'budget']);
+const ATTENTION: ReadonlySet<string> = new Set(['failed', 'refused', 'stale', 'budget', 'service-down']);
 
 export function healthStatusCell(status: string): SafeHtml {
   const tone = status === 'healthy' ? 'ok' : ATTENTION.has(status) ? 'bad' : 'muted';

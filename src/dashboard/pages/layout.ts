@@ -1,5 +1,6 @@
-/** The page shell every dashboard page shares: navigation, mode badge, stylesheet. */
-import { html, type SafeHtml } from '../html.js';
+/** The page shell every dashboard page shares: navigation, mode badge, stylesheet, the outage banner. */
+import { formatTime, html, type SafeHtml } from '../html.js';
+import type { ServiceOutageView } from '../types.js';
 
 export interface PageContext {
   /** Mount path prefix ('' or e.g. '/ops'), prepended to every link. */
@@ -7,6 +8,14 @@ export interface PageContext {
   readOnly: boolean;
   /** The CSRF token for forms on this page (bound to the caller's credentials). */
   csrfToken: string;
+  /** The service outage going on now: every page says so at the top. */
+  outage?: ServiceOutageView;
+}
+
+/** The banner while the service is down for everyone (the service breaker is open). */
+function outageBanner(outage: ServiceOutageView | undefined): SafeHtml | string {
+  if (outage === undefined) return '';
+  return html`<div class="banner bad" role="alert" data-service="down"><strong>The service is down</strong> since ${formatTime(outage.since)} (${outage.reason}). Work is paused without using attempts and resumes by itself once the service answers.</div>`;
 }
 
 /** `refreshSeconds`: the page reloads itself that often (a run in progress; the CSP allows no script, so no SSE). */
@@ -33,6 +42,7 @@ ${refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="$
   <a href="${base}/metrics">Metrics</a>
   <span class="mode">${ctx.readOnly ? 'read-only' : 'read-write'}</span>
 </header>
+${outageBanner(ctx.outage)}
 <main>
 ${body}
 </main>

@@ -16,6 +16,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; font-size: 12px; word-break: break-all; }
 .ok { color: var(--ok); font-weight: 600; } .bad { color: var(--bad); font-weight: 600; } .warn { color: var(--warn); font-weight: 600; }
 .muted { color: var(--muted); }
+.banner { padding: .6rem 1.5rem; background: #fdecea; border-bottom: 1px solid #f1b5ae; }
 .flash { padding: .6rem 1rem; margin-bottom: 1rem; border-radius: 4px; background: #e3f1e7; border: 1px solid #9fd0ad; }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 1rem; }
 .card { background: #fff; border: 1px solid var(--line); padding: .75rem 1rem; }

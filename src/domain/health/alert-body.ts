@@ -55,6 +55,7 @@ const HEADLINE: Readonly<Record<AlertMessage['status'], string>> = {
   skipped: 'Scheduled sync skipped (chatbot busy)',
   stale: 'No successful sync lately',
   budget: 'Feed request budget exhausted',
+  'service-down': 'Service down: sync paused',
   test: 'Test alert from listing-sync',
 };
 

@@ -5,14 +5,15 @@
  * Statuses: healthy (its newest run did what the feed says), refused (the guard refused it),
  * failed (jobs failed for good, the run ended unfinished, or more than `failedRowsPercent` of the
  * feed's rows failed), skipped (a scheduled run found the chatbot busy), budget (a feed request
- * budget ran out before the pull was complete), stale (no successful run within `staleAfterMs`).
+ * budget ran out before the pull was complete), stale (no successful run within `staleAfterMs`),
+ * service-down (a run of it is paused because the service is down for everyone).
  */
 
-export const HEALTH_STATUSES = ['healthy', 'refused', 'failed', 'skipped', 'stale', 'budget'] as const;
+export const HEALTH_STATUSES = ['healthy', 'refused', 'failed', 'skipped', 'stale', 'budget', 'service-down'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
 /** What an alert announces: a status entered, or `recovered` (back to healthy). */
-export const ALERT_EVENTS = ['refused', 'failed', 'recovered', 'skipped', 'stale', 'budget'] as const;
+export const ALERT_EVENTS = ['refused', 'failed', 'recovered', 'skipped', 'stale', 'budget', 'service-down'] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 
 /** The facts of one run the machine needs (built from a run record by src/sync). Times in epoch ms. */
@@ -48,6 +49,8 @@ export interface HealthVerdict {
   status: HealthStatus;
   /** The run that decided it (for stale: the newest run, if any). */
   run?: RunFacts;
+  /** For service-down: when the outage began (each outage is a change of its own). */
+  since?: number;
   reasons: string[];
 }
 
@@ -89,14 +92,35 @@ export function lastHealthyRun(runs: readonly RunFacts[], thresholds: HealthThre
   return runs.find((run) => hasEnded(run) && statusOfRun(run, thresholds).status === 'healthy');
 }
 
+/** The service breaker open (src/queue/service-breaker.ts): since when (epoch ms) and why. */
+export interface ServiceOutage {
+  since: number;
+  reason: string;
+}
+
 /**
- * A chatbot's status from its runs (newest first): the newest ended run decides; a healthy
+ * A chatbot's status from its runs (newest first) and the service: while the service is down
+ * (`outage`) a chatbot whose newest run is still going is service-down (that run waits for the
+ * service, and says nothing yet about the chatbot); otherwise the newest ended run decides; a healthy
  * chatbot whose newest successful run ended longer ago than `staleAfterMs` is stale (its schedule
  * stopped producing runs, or only runs that never end). Undefined when no run ended yet.
  * Why stale only replaces healthy: a failing chatbot already alerted, and flipping it to stale
  * would alert again about the same trouble.
  */
-export function deriveHealth(runs: readonly RunFacts[], now: number, thresholds: HealthThresholds): HealthVerdict | undefined {
+export function deriveHealth(
+  runs: readonly RunFacts[],
+  now: number,
+  thresholds: HealthThresholds,
+  outage?: ServiceOutage,
+): HealthVerdict | undefined {
+  const latest = runs[0];
+  if (outage !== undefined && latest !== undefined && !hasEnded(latest))
+    return {
+      status: 'service-down',
+      run: latest,
+      since: outage.since,
+      reasons: [`the service is down since ${new Date(outage.since).toISOString()} (${outage.reason}); run ${latest.runId} waits for it`],
+    };
   const newest = runs.find(hasEnded);
   if (newest === undefined) return undefined;
   const verdict = statusOfRun(newest, thresholds);

@@ -35,13 +35,14 @@ export function eventOf(status: HealthStatus): AlertEvent {
  */
 export function transition(previous: HealthState | undefined, verdict: HealthVerdict, now: number): HealthChange | undefined {
   const runId = verdict.run?.runId;
-  const changeId = `${verdict.status}.${runId ?? 'none'}`;
+  // Why an outage is named by its start: two outages during one run are two changes to announce.
+  const changeId = verdict.status === 'service-down' ? `service-down.${verdict.since ?? 0}` : `${verdict.status}.${runId ?? 'none'}`;
   if (previous !== undefined && previous.status === verdict.status) {
-    if (previous.runId === runId || verdict.status === 'stale') return undefined;
+    if (previous.runId === runId || verdict.status === 'stale' || verdict.status === 'service-down') return undefined;
     return { next: { ...previous, ...(runId === undefined ? {} : { runId }), streak: previous.streak + 1 }, changeId };
   }
   // Since when: the run's end says when the chatbot got there; a stale chatbot got there now.
-  const since = verdict.status === 'stale' ? now : (verdict.run?.finishedAt ?? verdict.run?.startedAt ?? now);
+  const since = verdict.status === 'stale' ? now : (verdict.since ?? verdict.run?.finishedAt ?? verdict.run?.startedAt ?? now);
   const next: HealthState = { status: verdict.status, since, ...(runId === undefined ? {} : { runId }), streak: 1 };
   if (previous === undefined && verdict.status === 'healthy') return { next, changeId };
   return { next, event: eventOf(verdict.status), changeId };

@@ -19,6 +19,7 @@ export function simStateView(ctx: SimContext): HandlerResult {
     maxInFlight: state.maxInFlight(),
     inFlight: state.inFlight(),
     faults: state.faults(),
+    outageResets: state.outageResets(),
   });
 }
 

@@ -12,6 +12,7 @@ import {
   deriveHealth,
   type HealthThresholds,
   type HealthVerdict,
+  type ServiceOutage,
 } from '../../domain/health/status.js';
 import { transition, type HealthState } from '../../domain/health/transition.js';
 import type { Logger } from '../../logger.js';
@@ -34,6 +35,8 @@ export interface HealthDeps {
   addAlert(jobId: string, alert: string, message: AlertMessage): Promise<void>;
   now(): number;
   logger: Logger;
+  /** The service outage going on now (the breaker open), if any: a run it holds makes its chatbot service-down. */
+  outage?(): Promise<ServiceOutage | undefined>;
   /** The envelope Codes a run's final job failures carried, with how many listings each (for a `failed` alert's reasons). */
   failureCodes?(chatbot: string, runId: string): Promise<ReadonlyMap<string, number>>;
 }
@@ -80,10 +83,11 @@ async function codeReasons(deps: HealthDeps, chatbot: string, runId: string): Pr
  * chatbots read the configurations once.
  */
 export async function evaluateChatbot(deps: HealthDeps, chatbot: string, configs?: readonly AlertConfig[]): Promise<string[]> {
-  const [records, stored, all] = await Promise.all([
+  const [records, stored, all, outage] = await Promise.all([
     deps.runs.listRuns({ chatbot, limit: RUNS_READ }),
     deps.alerts.states(chatbot),
     configs === undefined ? deps.alerts.listConfigs() : Promise.resolve(configs),
+    deps.outage?.(),
   ]);
   const runs = records.filter(isSyncRun).map(runFactsOf);
   if (runs.length === 0) return [];
@@ -97,7 +101,7 @@ export async function evaluateChatbot(deps: HealthDeps, chatbot: string, configs
       .map((config) => ({ field: alertField(config.name), thresholds: thresholdsOf(config), config })),
   ];
   for (const { field, thresholds, config } of fields) {
-    const verdict = deriveHealth(runs, now, thresholds);
+    const verdict = deriveHealth(runs, now, thresholds, outage);
     if (verdict === undefined) continue;
     const previous = stored.get(field);
     const change = transition(previous?.state, verdict, now);
