@@ -40,7 +40,7 @@ function guard(overrides: Partial<GuardInput>): ReturnType<typeof checkGuard> {
 
 describe('checkGuard', () => {
   it('passes a healthy run', () => {
-    expect(guard({ plan: planWith(gone(20)) })).toEqual({ ok: true, forced: false, reasons: [] });
+    expect(guard({ plan: planWith(gone(20)) })).toEqual({ ok: true, forced: false, reasons: [], wipes: [] });
   });
 
   it('refuses deletes above a percentage of the managed listings, naming the override', () => {
