@@ -18,10 +18,12 @@ export const SAMPLES_KEPT = 3;
 
 export interface ChangeSample {
   key: string;
-  from: unknown;
-  to: unknown;
+  /** Before (what the chatbot shows); absent means no value. */
+  from?: unknown;
+  /** After (what the plan writes); absent means no value. */
+  to?: unknown;
   /** The feed had no value and the field's default was filled in (a wipe sample only). */
-  filled?: true;
+  filled?: boolean;
 }
 
 /** How many listings a plan changes in one field, and the first SAMPLES_KEPT of them. */

@@ -144,6 +144,11 @@ export function parseGuardLimit(text: string, flag: string): GuardLimit {
   });
 }
 
+/** A guard limit as it is typed: '25' or '10%'. */
+export function formatGuardLimit(limit: GuardLimit): string {
+  return limit.kind === 'count' ? String(limit.value) : `${limit.value}%`;
+}
+
 /** Parses --max-deletes: '25' (a count) or '10%' (of the managed listings). Throws UsageError. */
 export function parseMaxDeletes(text: string): MaxDeletes {
   return parseGuardLimit(text, '--max-deletes');

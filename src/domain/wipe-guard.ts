@@ -67,22 +67,31 @@ export function judgeWipes(
 
 const BY_LOWER_NAME: ReadonlyMap<string, ListingFieldName> = new Map(LISTING_FIELD_NAMES.map((field) => [field.toLowerCase(), field]));
 
+/** The names of --allow-wipe as typed: repeated flags and comma lists, trimmed, blanks dropped. */
+function namesOf(values: readonly string[]): string[] {
+  return values
+    .flatMap((value) => value.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
+/** Why --allow-wipe `values` cannot be taken (names that are no listing field), or undefined when they can. */
+export function allowWipeProblem(values: readonly string[]): string | undefined {
+  const unknown = namesOf(values).filter((name) => !BY_LOWER_NAME.has(name.toLowerCase()));
+  if (unknown.length === 0) return undefined;
+  return `names no listing field: ${unknown.join(', ')}; the fields are ${LISTING_FIELD_NAMES.join(', ')}`;
+}
+
 /**
  * --allow-wipe as typed (repeated and/or comma lists, any case) → write-shape field names, each
  * once. Throws UsageError naming an unknown field and listing the fields there are.
  */
 export function parseAllowWipe(values: readonly string[]): ListingFieldName[] {
+  const problem = allowWipeProblem(values);
+  if (problem !== undefined) throw new UsageError(`--allow-wipe ${problem}`, { flag: '--allow-wipe', value: values.join(',') });
   const fields: ListingFieldName[] = [];
-  for (const name of values.flatMap((value) => value.split(','))) {
-    const trimmed = name.trim();
-    if (trimmed === '') continue;
-    const field = BY_LOWER_NAME.get(trimmed.toLowerCase());
-    if (field === undefined) {
-      throw new UsageError(`--allow-wipe: "${trimmed}" is not a listing field; the fields are ${LISTING_FIELD_NAMES.join(', ')}.`, {
-        flag: '--allow-wipe',
-        value: trimmed,
-      });
-    }
+  for (const name of namesOf(values)) {
+    const field = BY_LOWER_NAME.get(name.toLowerCase()) as ListingFieldName;
     if (!fields.includes(field)) fields.push(field);
   }
   return fields;

@@ -18,8 +18,8 @@ import { holdingChatbot, type SyncLease } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
 import type { SyncSummary } from '../store/run-summary.js';
-import { feedSummary, planCounts, type SyncOutcome, type SyncResult } from './summary.js';
-import type { SyncRequest } from './sync-request.js';
+import { feedSummary, syncSummary, type SyncOutcome, type SyncResult } from './summary.js';
+import { wipeLimitsOf, type SyncRequest } from './sync-request.js';
 import {
   dropDeletesOfPartialPull,
   finishReplication,
@@ -234,11 +234,12 @@ async function syncAs(
     // Listed so that its failure (a failed ledger or failed-keys read) is handled even while the feed is still being opened.
     planner,
   ]);
-  const { plan, adopt, remoteDuplicates, remoteUnkeyed, managedListings } = feed.planned;
+  const { plan, adopt, remoteDuplicates, remoteUnkeyed, managedListings, wipes } = feed.planned;
   if (replication) dropDeletesOfPartialPull(plan, replication);
 
   // Scope managed: only ledger entries a remote listing holds (see PlanResult.managedListings).
   const managedCount = request.deleteScope === 'all' ? snapshot.rows.length : managedListings;
+  const wipeLimits = wipeLimitsOf(request);
   const guard = checkGuard({
     plan,
     feedRows: feed.summary.rows,
@@ -251,28 +252,13 @@ async function syncAs(
     ...(lastRows === undefined ? {} : { lastSuccessfulFeedRows: lastRows }),
     maxDeletes,
     maxRejectedPercent: request.maxRejectedPercent,
+    wipes,
+    wipeLimits,
     force: request.force,
     ...(replication ? { incremental: true } : {}),
   });
 
-  const summary: SyncSummary = {
-    runId,
-    chatbot: request.chatbot,
-    dryRun: request.dryRun,
-    trigger: request.trigger ?? 'cli',
-    startedAt,
-    feed: feed.summary,
-    remote: {
-      listings: snapshot.rows.length,
-      virtualCount: snapshot.virtualCount,
-      complete: snapshot.complete,
-      incompleteReasons: snapshot.incompleteReasons,
-      duplicates: remoteDuplicates.length,
-      unkeyed: remoteUnkeyed.length,
-    },
-    plan: planCounts(plan),
-    guard: { ok: guard.ok, reasons: guard.reasons, forced: guard.forced },
-  };
+  const summary = syncSummary({ runId, request, startedAt, feed: feed.summary, snapshot, planned: feed.planned, guard, wipeLimits });
   const outcome: SyncOutcome = { summary, plan, rejected: feed.rejected, remoteDuplicates, remoteUnkeyed };
 
   const gone = plan.deletes.filter((planned) => planned.reason === 'gone').length;
