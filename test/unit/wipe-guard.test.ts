@@ -173,8 +173,8 @@ describe('--allow-wipe', () => {
   });
 
   it('refuses an unknown field, listing the fields there are', () => {
-    expect(() => parseAllowWipe(['Price'])).toThrow(
-      /--allow-wipe: "Price" is not a listing field; the fields are SaleType, Status, .*SalePrice/,
+    expect(() => parseAllowWipe(['Price,SalePrice', 'Beds'])).toThrow(
+      /^--allow-wipe names no listing field: Price, Beds; the fields are SaleType, Status, .*SalePrice/,
     );
   });
 });
