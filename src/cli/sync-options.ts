@@ -128,7 +128,8 @@ export function toSyncRequest(raw: RawSyncOptions, extra: { dryRun: boolean; tri
       const key = String(issue.path[0] ?? '');
       const flag = FLAG_NAMES[key] ?? `--${key}`;
       const value = given.get(key);
-      return `${flag} ${issue.message}${value === undefined ? '' : ` (got '${String(value)}')`}`;
+      // A repeatable flag's message names the bad values itself.
+      return `${flag} ${issue.message}${value === undefined || Array.isArray(value) ? '' : ` (got '${String(value)}')`}`;
     });
     throw new UsageError(problems.length === 1 ? `${problems[0]}` : `invalid sync options:\n  ${problems.join('\n  ')}`);
   }
