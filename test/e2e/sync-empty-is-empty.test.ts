@@ -4,7 +4,7 @@
  * fields as "0", "", null or left out), so the same feed synced twice makes no write the second
  * time; and a feed that later fills the field is still written (the ledger hash sees it).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, inject, it } from 'vitest';
@@ -14,7 +14,8 @@ import { EMPTY_READ_FORMS } from '../../src/sim/read-shape.js';
 import { makeRecord } from '../../src/sim/reso/records.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import type { EmptyReadForm, OptionalReadField, ReadForms } from '../../src/sim/types.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { releaseScene } from '../helpers/feed-scenario.js';
+import { uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
 import { jsonOf, runCli } from './run-cli.js';
 
@@ -26,11 +27,9 @@ let prefix = '';
 let dir = '';
 
 afterEach(async (ctx) => {
-  await sim?.close();
+  await releaseScene({ sim, dir, redisUrl, prefix, passed: (ctx.task.result?.errors ?? []).length === 0 });
   sim = undefined;
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
   dir = '';
-  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
   prefix = '';
 });
 

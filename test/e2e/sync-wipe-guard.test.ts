@@ -5,14 +5,15 @@
  * with --allow-wipe or --force (recorded on the run, shown on the dashboard's run page), and an
  * ordinary night passes with exactly its writes, its dry run listing the prices it changes.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { releaseScene } from '../helpers/feed-scenario.js';
+import { uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
 
@@ -29,11 +30,9 @@ let dir = '';
 afterEach(async (ctx) => {
   await dashboard?.kill();
   dashboard = undefined;
-  await sim?.close();
+  await releaseScene({ sim, dir, redisUrl, prefix, passed: (ctx.task.result?.errors ?? []).length === 0 });
   sim = undefined;
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
   dir = '';
-  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
   prefix = '';
 });
 
