@@ -18,7 +18,7 @@ import { holdingChatbot, type SyncLease } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
 import type { SyncSummary } from '../store/run-summary.js';
-import { feedSummary, syncSummary, type SyncOutcome, type SyncResult } from './summary.js';
+import { feedSummary, planCounts, wipesSummary, type SyncOutcome, type SyncResult } from './summary.js';
 import { wipeLimitsOf, type SyncRequest } from './sync-request.js';
 import {
   dropDeletesOfPartialPull,
@@ -258,7 +258,26 @@ async function syncAs(
     ...(replication ? { incremental: true } : {}),
   });
 
-  const summary = syncSummary({ runId, request, startedAt, feed: feed.summary, snapshot, planned: feed.planned, guard, wipeLimits });
+  const summary: SyncSummary = {
+    runId,
+    chatbot: request.chatbot,
+    dryRun: request.dryRun,
+    trigger: request.trigger ?? 'cli',
+    startedAt,
+    feed: feed.summary,
+    remote: {
+      listings: snapshot.rows.length,
+      virtualCount: snapshot.virtualCount,
+      complete: snapshot.complete,
+      incompleteReasons: snapshot.incompleteReasons,
+      duplicates: remoteDuplicates.length,
+      unkeyed: remoteUnkeyed.length,
+    },
+    plan: planCounts(plan),
+    changes: feed.planned.fieldChanges,
+    guard: { ok: guard.ok, reasons: guard.reasons, forced: guard.forced },
+    wipes: wipesSummary(wipeLimits, guard.wipes),
+  };
   const outcome: SyncOutcome = { summary, plan, rejected: feed.rejected, remoteDuplicates, remoteUnkeyed };
 
   const gone = plan.deletes.filter((planned) => planned.reason === 'gone').length;

@@ -4,13 +4,10 @@
  */
 import { formatGuardLimit, type GuardVerdict } from '../domain/guard.js';
 import type { DeletesWithheld, Plan } from '../domain/plan.js';
-import type { PlanResult } from '../domain/planner.js';
-import type { RemoteSnapshot } from '../domain/snapshot/remote.js';
 import type { WipeLimits } from '../domain/wipe-guard.js';
 import { displaySource } from '../feed/feed-source.js';
 import type { FeedRow, FeedStats } from '../feed/open-feed.js';
 import type { SyncSummary } from '../store/run-summary.js';
-import type { SyncRequest } from './sync-request.js';
 
 export type RejectedRow = Extract<FeedRow, { kind: 'rejected' }>;
 
@@ -72,40 +69,7 @@ export function planCounts(plan: Plan): SyncSummary['plan'] {
   return counts;
 }
 
-/** What a sync's summary is made of, once its plan is checked by the guard. */
-export interface SummaryParts {
-  runId: string;
-  request: SyncRequest;
-  startedAt: string;
-  feed: SyncSummary['feed'];
-  snapshot: Omit<RemoteSnapshot, 'chatbot'>;
-  planned: PlanResult<Plan>;
-  guard: GuardVerdict;
-  wipeLimits: WipeLimits;
-}
-
-/** The summary a sync prints and records (before its jobs are enqueued). */
-export function syncSummary(parts: SummaryParts): SyncSummary {
-  const { request, snapshot, planned, guard, wipeLimits } = parts;
-  return {
-    runId: parts.runId,
-    chatbot: request.chatbot,
-    dryRun: request.dryRun,
-    trigger: request.trigger ?? 'cli',
-    startedAt: parts.startedAt,
-    feed: parts.feed,
-    remote: {
-      listings: snapshot.rows.length,
-      virtualCount: snapshot.virtualCount,
-      complete: snapshot.complete,
-      incompleteReasons: snapshot.incompleteReasons,
-      duplicates: planned.remoteDuplicates.length,
-      unkeyed: planned.remoteUnkeyed.length,
-    },
-    plan: planCounts(planned.plan),
-    changes: planned.fieldChanges,
-    guard: { ok: guard.ok, reasons: guard.reasons, forced: guard.forced },
-    // The overrides as the run had them (--force is guard.forced), with every field it would empty.
-    wipes: { maxWipes: formatGuardLimit(wipeLimits.maxWipes), allowWipe: [...wipeLimits.allowWipe], fields: guard.wipes },
-  };
+/** The wipe guard's part of a summary: the overrides as the run had them (--force is guard.forced), and every field it would empty. */
+export function wipesSummary(limits: WipeLimits, judged: GuardVerdict['wipes']): NonNullable<SyncSummary['wipes']> {
+  return { maxWipes: formatGuardLimit(limits.maxWipes), allowWipe: [...limits.allowWipe], fields: judged };
 }
