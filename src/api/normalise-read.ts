@@ -2,10 +2,29 @@
  * Turns a RealEstateList item (read shape, api-spec 2.4) into the write shape's types so the
  * planner can compare it with a feed listing. Only fields the read shape returns are set:
  * AreaUnit and Location never are. Empty text means "no value" and leaves the field absent.
+ *
+ * Empty is empty: this is the one place where the service's read forms of an unset optional
+ * value are read, and every form reads as "no value" (absent): '', null, a member left out, and
+ * for an optional number 0 (how the service reads back an unset Latitude/Longitude). So a feed
+ * that leaves an optional field empty equals what the service shows for it, and an unchanged feed
+ * costs no write. A field absent here is not compared (compare.ts); a feed that later sets it is
+ * still written, because the ledger hash of what was written differs (planner.ts).
  */
 import type { ListingFields } from '../domain/listing.js';
 import type { RemoteListing } from '../domain/snapshot/remote.js';
-import { readExtensionColumn, readImages, readNumber, readSaleType, readSpaceType, readStatus, readText, readTours } from './read-forms.js';
+import {
+  memberText,
+  noneIfZero,
+  readCoordinate,
+  readExtensionColumn,
+  readImages,
+  readNumber,
+  readSaleType,
+  readSpaceType,
+  readStatus,
+  readText,
+  readTours,
+} from './read-forms.js';
 import type { ListingRead } from './schemas.js';
 
 /** A value the read shape held that no known form matched (reported by the caller, never thrown). */
@@ -67,10 +86,6 @@ function presentFields(s: Staged): Fields {
   return f;
 }
 
-function coordinate(value: number | null): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-}
-
 /** Same as normaliseReadItem, plus every value that was present but unreadable. */
 export function normaliseReadItemWithIssues(item: ListingRead): NormalisedRead {
   const issues: ReadIssue[] = [];
@@ -81,6 +96,10 @@ export function normaliseReadItemWithIssues(item: ListingRead): NormalisedRead {
     if (value === undefined && raw.trim() !== '') issues.push({ field, value: raw });
     return value;
   }
+  // An optional member: its forms of "no value" ('', null, left out) read alike (module comment).
+  const text = (field: keyof Staged, raw: string | null | undefined): string | undefined => take(field, memberText(raw), readText);
+  const amount = (field: keyof Staged, raw: string | number | null | undefined): number | undefined =>
+    noneIfZero(take(field, memberText(raw), readNumber));
 
   // Issues are listed in this order: text fields, numbers, then the enumerations and lists.
   const staged: Staged = {
@@ -88,11 +107,11 @@ export function normaliseReadItemWithIssues(item: ListingRead): NormalisedRead {
     PropertyType: take('PropertyType', item.PropertyType, readText),
     Url: take('Url', item.Url, readText),
     MLSNumber: take('MLSNumber', item.MLSNumber, readText),
-    Description: take('Description', item.Description, readText),
-    Address: take('Address', item.Address, readText),
-    City: take('City', item.City, readText),
-    State: take('State', item.State, readText),
-    ZIP: take('ZIP', item.ZIP, readText),
+    Description: text('Description', item.Description),
+    Address: text('Address', item.Address),
+    City: text('City', item.City),
+    State: text('State', item.State),
+    ZIP: text('ZIP', item.ZIP),
     Bedrooms: take('Bedrooms', item.Bedrooms, readNumber),
     Bathrooms: take('Bathrooms', item.Bathrooms, readNumber),
     YearBuilt: take('YearBuilt', item.YearBuilt, readNumber),
@@ -100,25 +119,25 @@ export function normaliseReadItemWithIssues(item: ListingRead): NormalisedRead {
     LotArea: take('LotArea', item.LotArea, readNumber),
     BuildingArea: take('BuildingArea', item.BuildingArea, readNumber),
     ParkingSpots: take('ParkingSpots', item.ParkingSpots, readNumber),
-    SalePrice: take('SalePrice', item.SalePrice, readNumber),
-    RentPrice: take('RentPrice', item.RentPrice, readNumber),
-    UnitAreaPrice: take('UnitAreaPrice', item.UnitAreaPrice, readNumber),
-    HOAMonth: take('HOAMonth', item.HOAMonth, readNumber),
-    ZestimatePrice: take('ZestimatePrice', item.ZestimatePrice, readNumber),
-    DepositFee: take('DepositFee', item.DepositFee, readNumber),
+    SalePrice: amount('SalePrice', item.SalePrice),
+    RentPrice: amount('RentPrice', item.RentPrice),
+    UnitAreaPrice: amount('UnitAreaPrice', item.UnitAreaPrice),
+    HOAMonth: amount('HOAMonth', item.HOAMonth),
+    ZestimatePrice: amount('ZestimatePrice', item.ZestimatePrice),
+    DepositFee: amount('DepositFee', item.DepositFee),
     SaleType: take('SaleType', item.SaleType, readSaleType),
     Status: take('Status', item.Status, readStatus),
-    Tours: take('Tours', item.Tours, readTours),
-    SpaceType: take('SpaceType', item.SpaceType, readSpaceType),
-    Images: take('Images', item.Images, readImages),
-    ExtensionColumn: take('ExtensionColumn', item.ExtensionColumn, readExtensionColumn),
-    Latitude: coordinate(item.LATITUDE),
-    Longitude: coordinate(item.LONGITUDE),
+    Tours: take('Tours', memberText(item.Tours), readTours),
+    SpaceType: take('SpaceType', memberText(item.SpaceType), readSpaceType),
+    Images: take('Images', memberText(item.Images), readImages),
+    ExtensionColumn: take('ExtensionColumn', memberText(item.ExtensionColumn), readExtensionColumn),
+    Latitude: readCoordinate(item.LATITUDE),
+    Longitude: readCoordinate(item.LONGITUDE),
   };
 
   // Why: Price is a display value; SalePrice/RentPrice are what we write. Price only fills the
   // one the SaleType calls for when the service left that one empty.
-  const price = readNumber(item.Price);
+  const price = noneIfZero(readNumber(memberText(item.Price)));
   if (price !== undefined) {
     if (staged.SaleType === 'for_sale' && staged.SalePrice === undefined) staged.SalePrice = price;
     if (staged.SaleType === 'for_rent' && staged.RentPrice === undefined) staged.RentPrice = price;

@@ -4,6 +4,30 @@
  */
 import { SALE_TYPES, SPACE_TYPES, STATUSES, TOURS, type ExtensionEntry, type SaleType } from '../domain/listing.js';
 
+/**
+ * An optional member as text: null and a member left out are '' (no value), and a number member
+ * sent as a JSON number is its decimal text. Why: the service renders an unset optional value as
+ * '', null or not at all, and these must all read alike (an unchanged feed costs no write).
+ */
+export function memberText(value: string | number | null | undefined): string {
+  return value === null || value === undefined ? '' : String(value);
+}
+
+/**
+ * An optional number as the service reads it back: 0 is no value. Why: the service reads an
+ * unset Latitude or Longitude (and may read other unset optional numbers) back as 0, so 0 cannot
+ * be told from unset; a feed that leaves the field empty must equal it, or every such listing is
+ * rewritten on every run. A feed's explicit 0 is written as 0 and reads back as no value too.
+ */
+export function noneIfZero(value: number | undefined): number | undefined {
+  return value === 0 ? undefined : value;
+}
+
+/** LATITUDE/LONGITUDE: a finite number other than 0 (null, absent and 0 are no value: see noneIfZero). */
+export function readCoordinate(value: number | null | undefined): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? noneIfZero(value) : undefined;
+}
+
 /** Trimmed text, or undefined when empty/whitespace. */
 export function readText(value: string): string | undefined {
   const trimmed = value.trim();

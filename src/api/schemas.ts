@@ -107,26 +107,33 @@ export const deleteRequestSchema = z
   .strict();
 export type DeleteRequest = z.infer<typeof deleteRequestSchema>;
 
+/**
+ * Members of optional fields: a service may render an unset one as '', null or not at all, and a
+ * number member as 0 or "0" too (normalise-read.ts reads every such form as "no value").
+ */
+const optionalText = z.string().nullish();
+const optionalNumberText = z.union([z.string(), z.number()]).nullish();
+
 /** 2.4 list item (read shape): numbers as strings ('' = none), SaleType/Images in loose forms. */
 export const listingReadSchema = z.object({
   ID: z.number().int(),
   PropertyType: z.string(),
   SaleType: z.string(),
   Status: z.string(),
-  Images: z.string(),
+  Images: optionalText,
   CurrencySymbol: z.string(),
-  Price: z.string(),
-  State: z.string(),
-  City: z.string(),
-  Address: z.string(),
-  ZIP: z.string(),
-  Area: z.string(),
+  Price: optionalNumberText,
+  State: optionalText,
+  City: optionalText,
+  Address: optionalText,
+  ZIP: optionalText,
+  Area: optionalNumberText,
   Url: z.string(),
-  Tours: z.string(),
-  Description: z.string(),
-  SpaceType: z.string(),
-  LATITUDE: z.number().nullable(),
-  LONGITUDE: z.number().nullable(),
+  Tours: optionalText,
+  Description: optionalText,
+  SpaceType: optionalText,
+  LATITUDE: z.number().nullish(),
+  LONGITUDE: z.number().nullish(),
   Bathrooms: z.string(),
   Bedrooms: z.string(),
   YearBuilt: z.string(),
@@ -135,13 +142,13 @@ export const listingReadSchema = z.object({
   LotArea: z.string(),
   BuildingArea: z.string(),
   ParkingSpots: z.string(),
-  RentPrice: z.string(),
-  DepositFee: z.string(),
-  SalePrice: z.string(),
-  UnitAreaPrice: z.string(),
-  ZestimatePrice: z.string(),
-  HOAMonth: z.string(),
-  ExtensionColumn: z.string(),
+  RentPrice: optionalNumberText,
+  DepositFee: optionalNumberText,
+  SalePrice: optionalNumberText,
+  UnitAreaPrice: optionalNumberText,
+  ZestimatePrice: optionalNumberText,
+  HOAMonth: optionalNumberText,
+  ExtensionColumn: optionalText,
 });
 export type ListingRead = z.infer<typeof listingReadSchema>;
 

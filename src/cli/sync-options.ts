@@ -10,6 +10,7 @@ import { DELETE_SCOPES, SYNC_MODES } from '../domain/plan.js';
 import { UsageError } from '../errors.js';
 import type { SyncRequest } from '../sync/sync-request.js';
 import { addReplicateOptions, replicateRequest, type ReplicateFlags } from './replicate-options.js';
+import { addWipeOptions, wipeFlagsShape, wipeRequest, type WipeFlags } from './wipe-options.js';
 
 const PROFILES = ['native', 'redfin', 'reso'] as const;
 const FORMATS = ['csv', 'json', 'ndjson'] as const;
@@ -37,10 +38,10 @@ export function addSyncOptions(command: Command): Command {
     .option('--max-rejected <p%>', 'refuse when more than this share of rows is rejected', '5%')
     .option('--page-size <n>', 'RealEstateList page size for the snapshot', '100')
     .option('--force', 'run even when the safety guard refuses (the summary says it was forced)', false);
-  return addReplicateOptions(described);
+  return addReplicateOptions(addWipeOptions(described));
 }
 
-export interface RawSyncOptions extends ReplicateFlags {
+export interface RawSyncOptions extends ReplicateFlags, WipeFlags {
   chatbot: string;
   feed: string;
   profile: string;
@@ -105,6 +106,7 @@ const optionsSchema = z.object({
   maxRejected: percent,
   pageSize: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(10_000)),
   force: z.boolean(),
+  ...wipeFlagsShape,
 });
 
 const FLAG_NAMES: Readonly<Record<string, string>> = {
@@ -113,6 +115,8 @@ const FLAG_NAMES: Readonly<Record<string, string>> = {
   maxDeletes: '--max-deletes',
   maxRejected: '--max-rejected',
   pageSize: '--page-size',
+  maxWipes: '--max-wipes',
+  allowWipe: '--allow-wipe',
 };
 
 /** Turns parsed command-line options into a SyncRequest, or throws one UsageError naming every bad flag. */
@@ -124,7 +128,8 @@ export function toSyncRequest(raw: RawSyncOptions, extra: { dryRun: boolean; tri
       const key = String(issue.path[0] ?? '');
       const flag = FLAG_NAMES[key] ?? `--${key}`;
       const value = given.get(key);
-      return `${flag} ${issue.message}${value === undefined ? '' : ` (got '${String(value)}')`}`;
+      // A repeatable flag's message names the bad values itself.
+      return `${flag} ${issue.message}${value === undefined || Array.isArray(value) ? '' : ` (got '${String(value)}')`}`;
     });
     throw new UsageError(problems.length === 1 ? `${problems[0]}` : `invalid sync options:\n  ${problems.join('\n  ')}`);
   }
@@ -149,6 +154,7 @@ export function toSyncRequest(raw: RawSyncOptions, extra: { dryRun: boolean; tri
     maxRejectedPercent: o.maxRejected,
     pageSize: o.pageSize,
     force: o.force,
+    ...wipeRequest(raw),
     dryRun: extra.dryRun,
     trigger: extra.trigger ?? 'cli',
     ...(replicate === undefined ? {} : { replicate }),

@@ -72,11 +72,10 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       const record = await store.runs.getRun(runId);
       if (!record) return undefined;
       const rejected = (await store.runs.rejectedRows(runId)).map(rejectedRowOf).filter((row): row is RejectedRowView => row !== undefined);
-      const feed = record.summary?.feed;
-      const remote = record.summary?.remote;
+      const { feed, remote, changes, wipes } = record.summary ?? {};
       const detail: RunDetail = {
         ...runListItemOf(record),
-        summary: { ...(feed ? { feed } : {}), ...(remote ? { remote } : {}) },
+        summary: { ...(feed ? { feed } : {}), ...(remote ? { remote } : {}), ...(changes ? { changes } : {}), ...(wipes ? { wipes } : {}) },
         rejected,
       };
       return detail;

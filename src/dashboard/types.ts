@@ -4,6 +4,7 @@
  * credential because nothing here carries one.
  */
 import type { Logger } from '../logger.js';
+import type { SyncSummary } from '../store/run-summary.js';
 import type { MetricsRegistry } from './metrics.js';
 import type { BoardQueue } from './bull-board.js';
 
@@ -44,7 +45,14 @@ export interface RejectedRowView {
 /** A run with what its page shows beyond the list row. */
 export interface RunDetail extends RunListItem {
   /** Free-form JSON objects from the run's summary (feed stats, remote snapshot stats). */
-  summary: { feed?: Record<string, unknown>; remote?: Record<string, unknown> };
+  summary: {
+    feed?: Record<string, unknown>;
+    remote?: Record<string, unknown>;
+    /** Per field, the listings the plan changed, with samples. */
+    changes?: SyncSummary['changes'];
+    /** The field-wipe guard's limits and what it found. */
+    wipes?: SyncSummary['wipes'];
+  };
   rejected: readonly RejectedRowView[];
 }
 

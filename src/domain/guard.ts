@@ -4,9 +4,14 @@
  * refuses such a run (exit 3 in the CLI) with reasons that say how to override.
  */
 import { UsageError } from '../errors.js';
+import type { FieldWipe } from './field-changes.js';
+import { percentText, plural } from './guard-text.js';
 import type { Plan } from './plan.js';
+import { judgeWipes, type JudgedWipe, type WipeLimits } from './wipe-guard.js';
 
-export type MaxDeletes = { kind: 'count'; value: number } | { kind: 'percent'; value: number };
+/** A guard's limit as typed: a count, or a percentage of a base (`--max-deletes`, `--max-wipes`). */
+export type GuardLimit = { kind: 'count'; value: number } | { kind: 'percent'; value: number };
+export type MaxDeletes = GuardLimit;
 
 export interface GuardInput {
   plan: Plan;
@@ -36,6 +41,10 @@ export interface GuardInput {
   maxDeletes: MaxDeletes;
   /** Default 5. */
   maxRejectedPercent: number;
+  /** Fields the plan would empty on listings that hold them (PlanResult.wipes); none when absent. */
+  wipes?: readonly FieldWipe[];
+  /** --max-wipes and --allow-wipe (wipe-guard.ts); defaults when absent. */
+  wipeLimits?: WipeLimits;
   force: boolean;
 }
 
@@ -44,19 +53,12 @@ export interface GuardVerdict {
   forced: boolean;
   /** One sentence per refusal reason, naming the numbers and the flag that overrides it. */
   reasons: string[];
+  /** Each field the plan would empty on held values, with the guard's verdict on it. */
+  wipes: JudgedWipe[];
 }
 
 export const DEFAULT_MAX_DELETES: MaxDeletes = { kind: 'percent', value: 10 };
 export const DEFAULT_MAX_REJECTED_PERCENT = 5;
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
-}
-
-/** Rounds a percentage for messages: 12.345 → "12.3". */
-function percentText(value: number): string {
-  return String(Math.round(value * 10) / 10);
-}
 
 /** The smallest --max-deletes percentage that would allow `deletes` of `managed` (for the message). */
 function percentNeeded(deletes: number, managed: number): string {
@@ -112,29 +114,42 @@ function emptyFeedReason(input: GuardInput): string | undefined {
  */
 export function checkGuard(input: GuardInput): GuardVerdict {
   const gone = input.plan.deletes.filter((planned) => planned.reason === 'gone').length;
+  const wipes = judgeWipes(input.wipes ?? [], input.wipeLimits);
   const reasons = [
     input.incremental === true ? undefined : emptyFeedReason(input),
     deletesReason(gone, input),
+    ...wipes.reasons,
     rejectedReason(input),
     input.incremental === true ? undefined : truncatedReason(input),
     incompleteReason(input),
   ].filter((reason): reason is string => reason !== undefined);
-  if (reasons.length === 0) return { ok: true, forced: false, reasons };
-  return input.force ? { ok: true, forced: true, reasons } : { ok: false, forced: false, reasons };
+  const judged = wipes.judged;
+  if (reasons.length === 0) return { ok: true, forced: false, reasons, wipes: judged };
+  return input.force ? { ok: true, forced: true, reasons, wipes: judged } : { ok: false, forced: false, reasons, wipes: judged };
 }
 
 const COUNT = /^\d+$/;
 const PERCENT = /^(\d+(?:\.\d+)?)\s*%$/;
 
-/** Parses --max-deletes: '25' (a count) or '10%' (of the managed listings). Throws UsageError. */
-export function parseMaxDeletes(text: string): MaxDeletes {
+/** Parses a guard limit typed after `flag`: '25' (a count) or '10%'. Throws UsageError. */
+export function parseGuardLimit(text: string, flag: string): GuardLimit {
   const trimmed = text.trim();
   if (COUNT.test(trimmed)) return { kind: 'count', value: Number(trimmed) };
   const match = PERCENT.exec(trimmed);
   const value = match?.[1] === undefined ? Number.NaN : Number(match[1]);
   if (value >= 0 && value <= 100) return { kind: 'percent', value };
-  throw new UsageError(
-    `--max-deletes must be a whole number of listings (e.g. 25) or a percentage from 0% to 100% (e.g. 10%), got "${text}".`,
-    { flag: '--max-deletes', value: text },
-  );
+  throw new UsageError(`${flag} must be a whole number of listings (e.g. 25) or a percentage from 0% to 100% (e.g. 10%), got "${text}".`, {
+    flag,
+    value: text,
+  });
+}
+
+/** A guard limit as it is typed: '25' or '10%'. */
+export function formatGuardLimit(limit: GuardLimit): string {
+  return limit.kind === 'count' ? String(limit.value) : `${limit.value}%`;
+}
+
+/** Parses --max-deletes: '25' (a count) or '10%' (of the managed listings). Throws UsageError. */
+export function parseMaxDeletes(text: string): MaxDeletes {
+  return parseGuardLimit(text, '--max-deletes');
 }

@@ -11,6 +11,7 @@
  * its kept copy in the caller's array, so no per-key object is built for 1M remote listings.
  */
 import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
+import { fieldChangeCounter, holdersOf, type FieldTally, type FieldWipe } from './field-changes.js';
 import { listingHash } from './hash.js';
 import type { Ledger } from './ledger-entry.js';
 import type { ListingFields, SyncKeyType } from './listing.js';
@@ -80,11 +81,19 @@ export interface PlanResult<P extends Plan = PlanInMemory> {
    * no longer holds are left out: they would dilute the percentage).
    */
   managedListings: number;
+  /** Per field, how many updates change it, with the first samples (write-shape field order). */
+  fieldChanges: FieldTally[];
+  /** Fields the updates would empty on listings that hold a value today (field-changes.ts); checked by the guard. */
+  wipes: FieldWipe[];
 }
 
 export interface Planner<P extends Plan = PlanInMemory> {
-  /** Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws. */
-  add(key: string, listing: ListingFields): void;
+  /**
+   * Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws.
+   * `filled`: the bits (field-changes.ts filledBit) of the fields whose value is a default filled
+   * in for want of one in the feed, so filling one over a value the chatbot holds counts as a wipe.
+   */
+  add(key: string, listing: ListingFields, filled?: number): void;
   /**
    * The feed names `key` but its row was rejected: leave that remote listing exactly as it is
    * (no update, and above all no delete). Repeats and unknown keys are no-ops.
@@ -103,6 +112,11 @@ export interface Planner<P extends Plan = PlanInMemory> {
   /** Completes the plan once the whole feed was added; call once, then the planner is spent. */
   finish(): PlanResult<P>;
 }
+
+/** What `seen` holds per remote position: not in the feed, listed by it, or held (its row was rejected). */
+const UNSEEN = 0;
+const MATCHED = 1;
+const HELD = 2;
 
 /** Change entry of an update caused by the ledger hash, for fields the read shape does not show. */
 export const HIDDEN_FIELDS_CHANGE = '(hidden fields)';
@@ -139,8 +153,9 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
   const options = { volatileFields: context.volatileFields ?? DEFAULT_VOLATILE_FIELDS };
   const index = context.index ?? indexRemoteKeys(remote, context.keyType);
   if (index.keyType !== context.keyType) throw new Error(`createPlanner: the index is by ${index.keyType}, the plan by ${context.keyType}`);
-  // One byte per remote position: 1 once the feed held the key of the copy kept there.
+  // One byte per remote position: MATCHED once the feed listed the key of the copy kept there, HELD when its row was rejected.
   const seen = new Uint8Array(remote.length);
+  const counter = fieldChangeCounter();
   const createdKeys = new Set<string>();
   let unchanged = 0;
   let held = 0;
@@ -154,8 +169,8 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
   function hold(key: string): void {
     if (finished) throw new Error('Planner.hold called after finish()');
     const position = index.kept.get(key);
-    if (position === undefined || seen[position] === 1) return;
-    seen[position] = 1;
+    if (position === undefined || seen[position] !== UNSEEN) return;
+    seen[position] = HELD;
     held += 1;
   }
 
@@ -169,7 +184,7 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     removed.add(key);
   }
 
-  function add(key: string, listing: ListingFields): void {
+  function add(key: string, listing: ListingFields, filled = 0): void {
     if (finished) throw new Error('Planner.add called after finish()');
     const position = index.kept.get(key);
     if (position === undefined) {
@@ -178,10 +193,11 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
       writes.addCreate({ key, listing });
       return;
     }
-    if (seen[position] === 1) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
-    seen[position] = 1;
+    if (seen[position] !== UNSEEN) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
+    seen[position] = MATCHED;
     const changes = diffListing(listing, remote.fields(position), options);
     if (changes.length > 0) {
+      counter.changed(key, changes, filled);
       writes.addUpdate({ key, listing, hash: listingHash(listing), remoteId: remote.id(position), changes });
       return;
     }
@@ -192,7 +208,10 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     if (forced === undefined) {
       unchanged += 1;
       if (recorded === undefined) adopt.push({ key, hash: listingHash(listing), remoteId: remote.id(position) });
-    } else writes.addUpdate({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
+      return;
+    }
+    counter.changed(key, [forced], 0);
+    writes.addUpdate({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
   }
 
   function plannedDeletes(): PlannedDelete[] {
@@ -205,11 +224,11 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     const goneFromFeed = (key: string): boolean =>
       context.mode === 'mirror' || removed.has(key) || (sweptKeys !== undefined && !sweptKeys.has(key));
     for (const [key, position] of index.kept) {
-      if (seen[position] === 0 && goneFromFeed(key) && managed(key, position))
+      if (seen[position] === UNSEEN && goneFromFeed(key) && managed(key, position))
         deletes.push({ key, keyType: context.keyType, reason: 'gone', listingKey: key });
     }
     for (const [key, positions] of index.copies) {
-      const inFeed = seen[positions[0] as number] === 1;
+      const inFeed = seen[positions[0] as number] !== UNSEEN;
       if (!inFeed && !managed(key, positions[0] as number)) continue;
       for (const position of positions.slice(1)) {
         deletes.push({ key: remote.id(position), keyType: 'NewOaks', reason: 'duplicate', listingKey: key });
@@ -247,7 +266,18 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     const remoteDuplicates = [...index.copies]
       .map(([key, positions]) => ({ key, ids: positions.map((position) => remote.id(position)) }))
       .sort((a, b) => compareText(a.key, b.key));
-    return { plan, adopt, remoteDuplicates, remoteUnkeyed: [...index.unkeyed], managedListings: ledger.heldBy(index) };
+    const { changes: fieldChanges, wipes } = counter.finish(
+      holdersOf(counter.wipedFields(), remote, (position) => seen[position] === MATCHED),
+    );
+    return {
+      plan,
+      adopt,
+      remoteDuplicates,
+      remoteUnkeyed: [...index.unkeyed],
+      managedListings: ledger.heldBy(index),
+      fieldChanges,
+      wipes,
+    };
   }
 
   return { add, hold, withholdDeletes, remove, finish };

@@ -55,7 +55,14 @@ export interface FeedOptions {
 }
 
 export type FeedRow =
-  | { kind: 'listing'; line: number; key: string; listing: ListingFields }
+  | {
+      kind: 'listing';
+      line: number;
+      key: string;
+      listing: ListingFields;
+      /** The bits (domain/field-changes.ts filledBit) of the fields filled with their default for want of a value; absent when none. */
+      filled?: number;
+    }
   | RejectedFeedRow
   | { kind: 'excluded'; line: number; key: string; reason: string };
 

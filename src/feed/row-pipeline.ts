@@ -3,6 +3,7 @@
  * per-row allocations beyond the listing itself: column lookups were resolved when the
  * mapping was compiled.
  */
+import { filledBit } from '../domain/field-changes.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { BrokenKeyReader } from './broken-row-keys.js';
 import type { FeedRow, FeedStats, RejectedFeedRow } from './open-feed.js';
@@ -25,6 +26,8 @@ export function rowPipeline(
 ): RowPipeline {
   const keyField = keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
   const rulesByField = new Map<string, FieldRule>(compiled.rules.map((rule) => [rule.field, rule]));
+  // Each rule's field as a bit of the row's filled mask: a row carries one number, not a list.
+  const ruleBits = compiled.rules.map((rule) => filledBit(rule.field));
   const keyRule = rulesByField.get(keyField);
   const stats: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
   const firstLine = firstSeenLines();
@@ -87,11 +90,14 @@ export function rowPipeline(
     const checked = checkListing(values, record, rulesByField);
     if (!checked.ok) return reject(line, checked.field, checked.value, checked.reason, key);
     stats.valid++;
+    if (filled.length === 0) return { kind: 'listing', line, key, listing: checked.listing };
+    let mask = 0;
     for (const index of filled) {
       const field = (compiled.rules[index] as FieldRule).field;
       stats.filledDefaults[field] = (stats.filledDefaults[field] ?? 0) + 1;
+      mask |= ruleBits[index] as number;
     }
-    return { kind: 'listing', line, key, listing: checked.listing };
+    return { kind: 'listing', line, key, listing: checked.listing, filled: mask };
   };
   return { stats, toRow };
 }

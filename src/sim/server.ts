@@ -8,6 +8,7 @@ import { DEFAULT_SIM_CHATBOTS, DEFAULT_SIM_CREDENTIALS, DEFAULT_SIM_RANDOM_CODE,
 import { envelopeFactory, type HandlerResult } from './envelope.js';
 import type { SimContext } from './handlers/context.js';
 import { listenHttp, readBodyWithin } from './http-host.js';
+import { checkedReadForms } from './read-shape.js';
 import { handleRequest, isServiceRequest, type Outcome } from './router.js';
 import { SimState } from './state.js';
 import type { SimCredentials, SimOptions } from './types.js';
@@ -88,7 +89,7 @@ export async function startSimulator(options: SimOptions = {}): Promise<RunningS
     envelopes: envelopeFactory(options.version ?? '1.0'),
     maxPageSize: options.maxPageSize ?? 100,
     pageSizeCap: options.pageSizeCap ?? Infinity,
-    readForms: options.readForms ?? {},
+    readForms: checkedReadForms(options.readForms ?? {}),
   };
   const listening = await listenHttp(
     (req, res) => void serve(ctx, credentials, req, res),

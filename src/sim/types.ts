@@ -41,10 +41,42 @@ export interface SimFaults {
 export type SaleTypeReadForm = 'snake' | 'title' | 'lower' | 'short';
 export type ImagesReadForm = 'json' | 'comma' | 'semicolon';
 
+/**
+ * How an optional field without a value is rendered: `zero` (0, or "0" in a member the spec
+ * types as text), `blank` (""), `null`, or `absent` (the member is left out).
+ */
+export type EmptyReadForm = 'zero' | 'blank' | 'null' | 'absent';
+
+/** The optional write-shape fields the read shape shows (Location is never shown). */
+export type OptionalReadField =
+  | 'Images'
+  | 'Tours'
+  | 'Description'
+  | 'ExtensionColumn'
+  | 'Address'
+  | 'City'
+  | 'State'
+  | 'ZIP'
+  | 'Latitude'
+  | 'Longitude'
+  | 'SalePrice'
+  | 'UnitAreaPrice'
+  | 'HOAMonth'
+  | 'ZestimatePrice'
+  | 'RentPrice'
+  | 'SpaceType'
+  | 'DepositFee';
+
 /** How the read shape (api-spec 2.4) renders the members whose form the spec leaves open. */
 export interface ReadForms {
   saleType?: SaleTypeReadForm;
   images?: ImagesReadForm;
+  /**
+   * Per optional field, how "no value" is rendered (read-shape.ts EMPTY_READ_FORMS lists what
+   * each field allows). Default: Latitude and Longitude `zero`, as the service reads them back;
+   * every other field `blank`, as the spec says.
+   */
+  empty?: Partial<Record<OptionalReadField, EmptyReadForm>>;
 }
 
 export interface SimOptions {

@@ -8,6 +8,7 @@
  * record never breaks a page (the dashboard, `runs show`).
  */
 import { z } from 'zod';
+import { fieldChangesSchema, wipesSchema } from './field-summary.js';
 import { RUN_STATUSES, RUN_TRIGGERS } from './run-types.js';
 
 const count = z.number();
@@ -69,7 +70,11 @@ export const syncSummarySchema = z.object({
   feed: feedSchema,
   remote: remoteSchema,
   plan: planSchema,
+  /** Per field, the listings the plan changes (absent on runs recorded before it was counted). */
+  changes: fieldChangesSchema.optional(),
   guard: guardSchema,
+  /** The field-wipe guard's limits and findings (absent on runs recorded before it). */
+  wipes: wipesSchema.optional(),
   finishedAt: z.string().optional(),
   /** Jobs enqueued (absent for a dry run or a refused run). */
   jobs: count.optional(),
@@ -106,7 +111,9 @@ export const runSummarySchema = z
     feed: part(feedSchema),
     remote: part(remoteSchema),
     plan: part(planSchema),
+    changes: part(fieldChangesSchema),
     guard: part(guardSchema),
+    wipes: part(wipesSchema),
     finishedAt: part(z.string()),
     jobs: part(count),
     status: part(z.string()),

@@ -1,4 +1,5 @@
 /** Renders a SyncSummary for people (the --json form is the object itself). */
+import { showSample } from '../domain/field-changes.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { RejectedRow } from './summary.js';
 
@@ -12,6 +13,43 @@ function filled(defaults: Record<string, number>): string {
   return parts.length === 0 ? '' : `\n  defaults filled: ${parts.join(', ')}`;
 }
 
+type Sample = NonNullable<SyncSummary['changes']>[number]['samples'][number];
+
+function examples(samples: readonly Sample[], count: number): string {
+  const shown = samples.map(showSample);
+  const more = count > samples.length ? ` (and ${count - samples.length} more)` : '';
+  return `e.g. ${shown.join('; ')}${more}`;
+}
+
+/** Lines under a heading: the first after it, the others indented to its text. */
+function block(heading: string, lines: readonly string[]): string[] {
+  return lines.map((line, i) => `${i === 0 ? heading.padEnd(8) : ' '.repeat(8)}${line}`);
+}
+
+/** Per field, how many listings the plan changes, with samples (what a dry run is read for). */
+function changeLines(changes: SyncSummary['changes']): string[] {
+  return block(
+    'changes',
+    (changes ?? []).map(
+      (change) =>
+        `${change.field}: ${change.count} ${change.count === 1 ? 'listing' : 'listings'}, ${examples(change.samples, change.count)}`,
+    ),
+  );
+}
+
+const VERDICT_TEXT = { refused: 'REFUSED (see the guard)', allowed: 'allowed by --allow-wipe', within: 'within --max-wipes' } as const;
+
+/** Each field the plan would empty on held values, with the guard's verdict (a refused one's samples are in its reason). */
+function wipeLines(wipes: SyncSummary['wipes']): string[] {
+  return block(
+    'wipes',
+    (wipes?.fields ?? []).map((wipe) => {
+      const head = `${wipe.field}: emptied on ${wipe.count} of the ${wipe.holders} listings that hold it, ${VERDICT_TEXT[wipe.verdict]}`;
+      return wipe.verdict === 'refused' ? head : `${head}; ${examples(wipe.samples, wipe.count)}`;
+    }),
+  );
+}
+
 export function formatSummary(summary: SyncSummary, rejected: readonly RejectedRow[] = []): string {
   const { feed, remote, plan, guard } = summary;
   const lines = [
@@ -23,8 +61,10 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
     ...remote.incompleteReasons.map((reason) => `          ${reason}`),
     `plan    create ${plan.create}, update ${plan.update}, delete ${plan.delete}, unchanged ${plan.unchanged}${plan.held > 0 ? `, held ${plan.held} (rejected rows: left as they are)` : ''}${plan.adopted ? `; ${plan.adopted} unchanged listings adopted into the ledger` : ''}`,
     ...(plan.deletesWithheld ? [`          deletes withheld: ${plan.deletesWithheld.reason}`] : []),
+    ...changeLines(summary.changes),
     `guard   ${guard.ok ? (guard.forced ? 'FORCED past the guard' : 'ok') : 'REFUSED: nothing was changed'}`,
     ...guard.reasons.map((reason) => `          ${reason}`),
+    ...wipeLines(summary.wipes),
   ];
   if (summary.jobs !== undefined) lines.push(`jobs    ${summary.jobs} enqueued`);
   if (summary.result) {

@@ -46,7 +46,7 @@ export interface PlannedFeed<P extends Plan = PlanInMemory> {
 
 /** Plans listings that arrived before the planner was ready; returns an empty list to wait in. */
 function planAll(planner: Planner<Plan>, listings: readonly ListingRow[]): ListingRow[] {
-  for (const row of listings) planner.add(row.key, row.listing);
+  for (const row of listings) planner.add(row.key, row.listing, row.filled);
   return [];
 }
 
@@ -99,7 +99,7 @@ export async function planFeedRows<P extends Plan>(
       if (row.kind === 'listing') {
         if (ready !== undefined) {
           if (waiting.length > 0) waiting = planAll(ready, waiting);
-          ready.add(row.key, row.listing);
+          ready.add(row.key, row.listing, row.filled);
         } else {
           waiting.push(row);
           if (waiting.length >= maxWaiting) {

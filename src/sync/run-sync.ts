@@ -18,8 +18,8 @@ import { holdingChatbot, type SyncLease } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
 import type { SyncSummary } from '../store/run-summary.js';
-import { feedSummary, planCounts, type SyncOutcome, type SyncResult } from './summary.js';
-import type { SyncRequest } from './sync-request.js';
+import { feedSummary, planCounts, wipesSummary, type SyncOutcome, type SyncResult } from './summary.js';
+import { wipeLimitsOf, type SyncRequest } from './sync-request.js';
 import {
   dropDeletesOfPartialPull,
   finishReplication,
@@ -234,11 +234,12 @@ async function syncAs(
     // Listed so that its failure (a failed ledger or failed-keys read) is handled even while the feed is still being opened.
     planner,
   ]);
-  const { plan, adopt, remoteDuplicates, remoteUnkeyed, managedListings } = feed.planned;
+  const { plan, adopt, remoteDuplicates, remoteUnkeyed, managedListings, wipes } = feed.planned;
   if (replication) dropDeletesOfPartialPull(plan, replication);
 
   // Scope managed: only ledger entries a remote listing holds (see PlanResult.managedListings).
   const managedCount = request.deleteScope === 'all' ? snapshot.rows.length : managedListings;
+  const wipeLimits = wipeLimitsOf(request);
   const guard = checkGuard({
     plan,
     feedRows: feed.summary.rows,
@@ -251,6 +252,8 @@ async function syncAs(
     ...(lastRows === undefined ? {} : { lastSuccessfulFeedRows: lastRows }),
     maxDeletes,
     maxRejectedPercent: request.maxRejectedPercent,
+    wipes,
+    wipeLimits,
     force: request.force,
     ...(replication ? { incremental: true } : {}),
   });
@@ -271,7 +274,9 @@ async function syncAs(
       unkeyed: remoteUnkeyed.length,
     },
     plan: planCounts(plan),
+    changes: feed.planned.fieldChanges,
     guard: { ok: guard.ok, reasons: guard.reasons, forced: guard.forced },
+    wipes: wipesSummary(wipeLimits, guard.wipes),
   };
   const outcome: SyncOutcome = { summary, plan, rejected: feed.rejected, remoteDuplicates, remoteUnkeyed };
 

@@ -2,7 +2,9 @@
  * What a sync decided (its outcome), and the parts of its summary built from the plan and the
  * feed. The summary's shape is a schema in src/store/run-summary.ts: the run record stores it.
  */
+import { formatGuardLimit, type GuardVerdict } from '../domain/guard.js';
 import type { DeletesWithheld, Plan } from '../domain/plan.js';
+import type { WipeLimits } from '../domain/wipe-guard.js';
 import { displaySource } from '../feed/feed-source.js';
 import type { FeedRow, FeedStats } from '../feed/open-feed.js';
 import type { SyncSummary } from '../store/run-summary.js';
@@ -65,4 +67,9 @@ export function planCounts(plan: Plan): SyncSummary['plan'] {
   if (plan.deletesWithheld !== undefined)
     counts.deletesWithheld = { ...plan.deletesWithheld, reason: withheldReason(plan, plan.deletesWithheld) };
   return counts;
+}
+
+/** The wipe guard's part of a summary: the overrides as the run had them (--force is guard.forced), and every field it would empty. */
+export function wipesSummary(limits: WipeLimits, judged: GuardVerdict['wipes']): NonNullable<SyncSummary['wipes']> {
+  return { maxWipes: formatGuardLimit(limits.maxWipes), allowWipe: [...limits.allowWipe], fields: judged };
 }

@@ -4,7 +4,9 @@
  * before the sync runs.
  */
 import { z } from 'zod';
+import { parseGuardLimit } from '../domain/guard.js';
 import { SYNC_KEY_TYPES } from '../domain/listing.js';
+import { DEFAULT_MAX_WIPES, type WipeLimits } from '../domain/wipe-guard.js';
 import { DELETE_SCOPES, SYNC_MODES } from '../domain/plan.js';
 import { ListingSyncError } from '../errors.js';
 import { PROFILE_NAMES } from '../feed/record-mapping.js';
@@ -54,6 +56,10 @@ export const syncRequestSchema = z.object({
   /** How long to wait for another run of the chatbot to end before refusing (default 0: refuse at once). */
   waitForLockMs: z.number().min(0).optional(),
   replicate: replicateSchema.optional(),
+  /** --max-wipes as typed ('10%' or a count; default 10%): the field-wipe guard's limit. */
+  maxWipes: z.string().optional(),
+  /** --allow-wipe: fields (write-shape names) this run may empty whatever --max-wipes says. */
+  allowWipe: z.array(z.string()).optional(),
 });
 
 export type SyncRequest = z.infer<typeof syncRequestSchema>;
@@ -70,4 +76,10 @@ export function parseStoredRequest(payload: unknown, what: string): SyncRequest 
     'INVALID_INPUT',
     `${what}: the stored sync request is not one this version can run (${problems.join('; ')}); add the schedule again`,
   );
+}
+
+/** The field-wipe guard's limits a request asks for (the defaults where it names none). */
+export function wipeLimitsOf(request: SyncRequest): WipeLimits {
+  const maxWipes = request.maxWipes === undefined ? DEFAULT_MAX_WIPES : parseGuardLimit(request.maxWipes, '--max-wipes');
+  return { maxWipes, allowWipe: request.allowWipe ?? [] };
 }

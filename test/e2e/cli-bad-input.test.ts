@@ -138,6 +138,16 @@ it('a bad --key-type or --sale-type lists the allowed values', async () => {
   );
 });
 
+it('an --allow-wipe that names no listing field lists the fields; a bad --max-wipes shows the forms it takes', async () => {
+  const feed = await file('feed.csv', 'MLSNumber\nML1\n');
+  expect(await rejects(['sync', '--chatbot', BOT, '--feed', feed, '--allow-wipe', 'SalePrice,Price', '--allow-wipe', 'Beds'])).toBe(
+    'listing-sync: --allow-wipe names no listing field: Price, Beds; the fields are SaleType, Status, CurrencySymbol, PropertyType, Bedrooms, Bathrooms, Url, MLSNumber, YearBuilt, DaysOnMarket, LotArea, BuildingArea, AreaUnit, Images, Tours, ParkingSpots, Description, ExtensionColumn, Location, Address, City, State, ZIP, Latitude, Longitude, SalePrice, UnitAreaPrice, HOAMonth, ZestimatePrice, RentPrice, SpaceType, DepositFee',
+  );
+  expect(await rejects(['sync', '--chatbot', BOT, '--feed', feed, '--max-wipes', 'many'])).toBe(
+    "listing-sync: --max-wipes must be a whole number of listings (e.g. 25) or a percentage from 0% to 100% (e.g. 10%) (got 'many')",
+  );
+});
+
 it('a missing --chatbot and a bad page number say which flag', async () => {
   expect(await rejects(['listings', 'list'])).toBe("listing-sync: --chatbot is required (the chatbot's serial number)");
   expect(await rejects(['listings', 'list', '--chatbot', BOT, '--page-size', '0'])).toBe(

@@ -179,4 +179,32 @@ describe('sync --replicate', () => {
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(s.state.listings(BOT)).toHaveLength(8);
   });
+
+  it('refuses a pull whose records stopped carrying a field (the wipe guard): nothing changed, the watermark kept; --allow-wipe applies it', async () => {
+    const f = await setUp(12);
+    const { sim: s, reso: r } = f;
+    const first = jsonOf<Replicated>(await replicate(f));
+    expect(s.state.listings(BOT).every((listing) => listing.Description !== undefined)).toBe(true);
+    // The server stops sending PublicRemarks (the listings' Description) on every record it changes.
+    r.state.records.modify({ keys: f.keys(), drop: ['PublicRemarks'], timestamp: after(first.replication.watermark ?? '', 5) });
+    s.state.resetCounters();
+    const refused = await replicate(f);
+    expect(refused.code, refused.stderr).toBe(3);
+    const out = jsonOf<
+      Replicated & { guard: { reasons: string[] }; wipes: { fields: Array<{ field: string; count: number; verdict: string }> } }
+    >(refused);
+    expect(out.guard.reasons).toHaveLength(1);
+    expect(out.guard.reasons[0]).toMatch(
+      /^The plan would empty Description on 12 listings of the 12 that hold it \(100%\).*--allow-wipe Description or --force/,
+    );
+    expect(out.wipes.fields).toMatchObject([{ field: 'Description', count: 12, verdict: 'refused' }]);
+    expect(out.replication).toMatchObject({ status: 'refused', watermark: first.replication.watermark });
+    expect(s.state.writeCalls()).toBe(0);
+    expect(s.state.listings(BOT).every((listing) => listing.Description !== undefined)).toBe(true);
+
+    const allowed = await replicate(f, ['--allow-wipe', 'Description']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(jsonOf<Replicated>(allowed).plan).toMatchObject({ update: 12 });
+    expect(s.state.listings(BOT).filter((listing) => listing.Description !== undefined)).toEqual([]);
+  });
 });

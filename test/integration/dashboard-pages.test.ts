@@ -88,6 +88,40 @@ describe('dashboard pages', () => {
     expect(body).toMatch(/<td class="mono">A1<\/td><td>create<\/td><td class="num">5<\/td>\s*<td class="mono">500<\/td>/);
   });
 
+  it('names each field the plan empties with its count, holders, verdict and examples, and what it changes per field', async () => {
+    const url = await start();
+    data.run.summary.wipes = {
+      maxWipes: '10%',
+      allowWipe: ['HOAMonth'],
+      fields: [
+        { field: 'Bedrooms', count: 342, holders: 350, verdict: 'refused', samples: [{ key: 'K1', from: 3, to: 0, filled: true }] },
+        { field: 'HOAMonth', count: 40, holders: 60, verdict: 'allowed', samples: [{ key: HOSTILE, from: 120 }] },
+      ],
+    };
+    data.run.summary.changes = [{ field: 'Bedrooms', count: 342, samples: [{ key: 'K1', from: 3, to: 0 }] }];
+    const { body } = await get(`${url}/runs/${RUN_ID}`);
+    expect(body).toContain('Fields emptied (2)');
+    expect(body).toContain('--max-wipes 10% · --allow-wipe HOAMonth');
+    expect(body).toContain(
+      '<td>Bedrooms</td><td class="num">342</td><td class="num">350</td><td><span class="bad">refused</span></td><td class="mono">K1 3 → 0 (default)</td>',
+    );
+    expect(body).toContain(
+      '<td>HOAMonth</td><td class="num">40</td><td class="num">60</td><td><span class="warn">allowed (--allow-wipe)</span>',
+    );
+    expect(body).toContain('&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt; 120 → (empty)');
+    expect(body).toMatch(/<table id="changes">.*<td>Bedrooms<\/td><td class="num">342<\/td><td class="mono">K1 3 → 0<\/td>/s);
+    expect(body).not.toContain('<script>');
+  });
+
+  it('shows no wipe table for a run without wipes, and says a run changed nothing', async () => {
+    const url = await start();
+    data.run.summary.wipes = { maxWipes: '10%', allowWipe: [], fields: [] };
+    data.run.summary.changes = [];
+    const { body } = await get(`${url}/runs/${RUN_ID}`);
+    expect(body).not.toContain('Fields emptied');
+    expect(body).toContain('<h2>Changes by field</h2><p class="muted">No listing changes.</p>');
+  });
+
   it('escapes hostile feed values everywhere they appear', async () => {
     const url = await start();
     for (const path of [`/runs/${RUN_ID}`, `/search?key=${encodeURIComponent(HOSTILE)}`]) {

@@ -232,7 +232,7 @@ describe('listing endpoints', () => {
     expect(above.env).toMatchObject({ Success: false, Code: 400, Message: 'PageSize: must be at most 100 (got 101)' });
   });
 
-  it('renders the read shape of spec 2.4 (default forms: title SaleType, JSON Images)', async () => {
+  it('renders the read shape of spec 2.4 (default forms: title SaleType, JSON Images, unset coordinates 0 as the service reads them)', async () => {
     const rent = sampleListing(2, { Tours: '3D', ExtensionColumn: [{ Key: 'Pool', value: 'yes' }] });
     const bare = sampleListing(3, { Latitude: undefined, Longitude: undefined, Images: undefined, Description: undefined });
     const s = await sim({ listings: { 'bot-demo': [sampleListing(1), rent, bare] } });
@@ -244,7 +244,33 @@ describe('listing endpoints', () => {
     expect(rented).toMatchObject({ SaleType: 'For Rent', Price: String(rent.RentPrice), Tours: '3D', Area: String(rent.BuildingArea) });
     expect(JSON.parse(rented?.ExtensionColumn ?? '')).toEqual([{ Key: 'Pool', value: 'yes' }]);
     expect(rented).toMatchObject({ Bathrooms: String(rent.Bathrooms), LATITUDE: rent.Latitude, LONGITUDE: rent.Longitude });
-    expect(plain).toMatchObject({ LATITUDE: null, LONGITUDE: null, Images: '', Description: '', UnitAreaPrice: '', ExtensionColumn: '' });
+    expect(plain).toMatchObject({ LATITUDE: 0, LONGITUDE: 0, Images: '', Description: '', UnitAreaPrice: '', ExtensionColumn: '' });
+  });
+
+  it('renders an optional field without a value in the form readForms.empty chooses: 0, "0", "", null or left out', async () => {
+    const bare = sampleListing(3, {
+      Latitude: undefined,
+      Description: undefined,
+      SalePrice: undefined,
+      HOAMonth: undefined,
+      City: undefined,
+    });
+    const s = await sim({
+      readForms: { empty: { Latitude: 'null', Description: 'absent', SalePrice: 'zero', HOAMonth: 'null', City: 'absent' } },
+      listings: { 'bot-demo': [bare] },
+    });
+    const [item] = (await listPage(s, {})).List;
+    expect(listingReadSchema.strict().parse(item)).toEqual(item);
+    expect(item).toMatchObject({ LATITUDE: null, LONGITUDE: bare.Longitude, SalePrice: '0', HOAMonth: null, UnitAreaPrice: '' });
+    expect(item).not.toHaveProperty('Description');
+    expect(item).not.toHaveProperty('City');
+  });
+
+  it('refuses an empty form a field does not allow (0 for a text member) and a field that is not optional', async () => {
+    await expect(sim({ readForms: { empty: { Description: 'zero' } } })).rejects.toThrow(
+      /Description may be rendered empty as blank, null, absent, not zero/,
+    );
+    await expect(sim({ readForms: { empty: { Bedrooms: 'null' } as never } })).rejects.toThrow(/Bedrooms is not an optional field/);
   });
 
   it.each([

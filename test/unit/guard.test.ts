@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FieldWipe } from '../../src/domain/field-changes.js';
 import { checkGuard, parseMaxDeletes, type GuardInput } from '../../src/domain/guard.js';
 import { LedgerByPosition } from '../../src/domain/snapshot/ledger-by-position.js';
 import type { Plan, PlannedDelete } from '../../src/domain/plan.js';
@@ -40,7 +41,7 @@ function guard(overrides: Partial<GuardInput>): ReturnType<typeof checkGuard> {
 
 describe('checkGuard', () => {
   it('passes a healthy run', () => {
-    expect(guard({ plan: planWith(gone(20)) })).toEqual({ ok: true, forced: false, reasons: [] });
+    expect(guard({ plan: planWith(gone(20)) })).toEqual({ ok: true, forced: false, reasons: [], wipes: [] });
   });
 
   it('refuses deletes above a percentage of the managed listings, naming the override', () => {
@@ -146,5 +147,37 @@ describe('the base of a percentage --max-deletes', () => {
     const result = planSync({ ...context, index, ledger });
     expect(result.managedListings).toBe(100);
     expect(verdictWith(result).ok).toBe(false);
+  });
+});
+
+/** A field emptied on `count` of its `holders`, with up to three samples. */
+function wipe(field: string, count: number, holders: number): FieldWipe {
+  const samples = Array.from({ length: Math.min(count, 3) }, (_, i) => ({ key: String(1000 + i), from: 100 + i }));
+  return { field, count, holders, samples };
+}
+
+describe('checkGuard and the field-wipe guard', () => {
+  it('refuses more than 10% of the holders, naming the field, its count, three samples and the overrides', () => {
+    const verdict = guard({ wipes: [wipe('SalePrice', 350, 350)] });
+    expect(verdict.ok).toBe(false);
+    expect(verdict.reasons).toEqual([
+      'The plan would empty SalePrice on 350 listings of the 350 that hold it (100%), more than --max-wipes 10% (35), e.g. 1000 100 → (empty); 1001 101 → (empty); 1002 102 → (empty). Check the feed; if it is right, rerun with --allow-wipe SalePrice or --force.',
+    ]);
+    expect(verdict.wipes.map((judged) => judged.verdict)).toEqual(['refused']);
+  });
+
+  it('lets an allowed field through and still refuses the others; --force passes with the reasons kept', () => {
+    const wipes = [wipe('Bedrooms', 300, 320), wipe('SalePrice', 350, 350)];
+    const allowed = guard({ wipes, wipeLimits: { maxWipes: { kind: 'percent', value: 10 }, allowWipe: ['Bedrooms'] } });
+    expect(allowed.ok).toBe(false);
+    expect(allowed.wipes.map((judged) => [judged.field, judged.verdict])).toEqual([
+      ['Bedrooms', 'allowed'],
+      ['SalePrice', 'refused'],
+    ]);
+    expect(allowed.reasons).toHaveLength(1);
+    expect(allowed.reasons[0]).toContain('--allow-wipe SalePrice');
+    const forced = guard({ wipes, force: true });
+    expect(forced).toMatchObject({ ok: true, forced: true });
+    expect(forced.reasons).toHaveLength(2);
   });
 });

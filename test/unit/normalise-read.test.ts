@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseReadItem, normaliseReadItemWithIssues } from '../../src/api/normalise-read.js';
-import type { ListingRead } from '../../src/api/schemas.js';
+import { listingReadSchema, type ListingRead } from '../../src/api/schemas.js';
+import { diffListing } from '../../src/domain/compare.js';
+import { EMPTY_READ_FORMS, renderListing } from '../../src/sim/read-shape.js';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+import type { EmptyReadForm, OptionalReadField } from '../../src/sim/types.js';
 
 /** A read item with every member empty, as the service returns a bare listing. */
 function blank(overrides: Partial<ListingRead> = {}): ListingRead {
@@ -133,7 +137,7 @@ describe('normaliseReadItem', () => {
       ['.5', 0.5],
       ['0', 0],
     ])('%j → %j', (text, expected) => {
-      expect(fieldsOf({ SalePrice: text }).SalePrice).toBe(expected);
+      expect(fieldsOf({ Bedrooms: text }).Bedrooms).toBe(expected);
     });
 
     it.each(['', '   ', '\t'])('%j is absent', (text) => {
@@ -231,6 +235,31 @@ describe('normaliseReadItem', () => {
     const fields = fieldsOf({});
     expect(fields).not.toHaveProperty('Latitude');
     expect(fields).not.toHaveProperty('Longitude');
+  });
+
+  it('reads 0 as no value for the optional numbers (how the service reads an unset Latitude back), null and a left-out member too', () => {
+    const zero = fieldsOf({ LATITUDE: 0, LONGITUDE: 0, SalePrice: '0', HOAMonth: 0, DepositFee: null, Price: '0', SaleType: 'For Sale' });
+    for (const field of ['Latitude', 'Longitude', 'SalePrice', 'HOAMonth', 'DepositFee']) expect(zero).not.toHaveProperty(field);
+    const { ZestimatePrice: _z, Description: _d, City: _c, ...rest } = blank({ ZestimatePrice: '5', Description: 'x', City: 'y' });
+    const left = normaliseReadItemWithIssues(rest);
+    expect(left.listing.fields).not.toHaveProperty('ZestimatePrice');
+    expect(left.listing.fields).not.toHaveProperty('Description');
+    expect(left.issues).toEqual([]);
+    // A required number keeps its 0: a studio has 0 bedrooms.
+    expect(fieldsOf({ Bedrooms: '0' }).Bedrooms).toBe(0);
+  });
+
+  describe('empty is empty: every form the simulator may render an unset optional field in equals a feed without it', () => {
+    const cases = (Object.entries(EMPTY_READ_FORMS) as Array<[OptionalReadField, readonly EmptyReadForm[]]>).flatMap(([field, forms]) =>
+      forms.map((form) => [field, form] as const),
+    );
+    it.each(cases)('%s rendered %s', (field, form) => {
+      const { SerialNumber: _s, ...feed } = sampleListing(4, { [field]: undefined });
+      const item = renderListing({ ...sampleListing(4, { [field]: undefined }), ID: '9' }, { empty: { [field]: form } });
+      const { listing, issues } = normaliseReadItemWithIssues(listingReadSchema.parse(item));
+      expect(issues).toEqual([]);
+      expect(diffListing(feed, listing.fields, { volatileFields: [] })).toEqual([]);
+    });
   });
 
   it('treats Tours "" as absent and reads known tour kinds', () => {

@@ -24,7 +24,13 @@ const summary: SyncSummary = {
   },
   remote: { listings: 8, virtualCount: 8, complete: true, incompleteReasons: [], duplicates: 0, unkeyed: 0 },
   plan: { create: 2, update: 1, delete: 0, unchanged: 6, held: 1 },
+  changes: [{ field: 'SalePrice', count: 1, samples: [{ key: 'K1', from: 350000 }] }],
   guard: { ok: false, reasons: ['too many deletes'], forced: false },
+  wipes: {
+    maxWipes: '10%',
+    allowWipe: ['Bedrooms'],
+    fields: [{ field: 'SalePrice', count: 1, holders: 8, verdict: 'within', samples: [{ key: 'K1', from: 350000 }] }],
+  },
   finishedAt: '2026-11-21T02:00:05.000Z',
 };
 
@@ -50,6 +56,15 @@ describe('stored run summaries', () => {
     expect(read?.plan).toEqual(summary.plan);
     expect(read?.note).toBe('kept');
     expect(syncSummaryOf(read)).toBeUndefined();
+  });
+
+  it('read a record without the per-field parts (older versions) whole, and drop a damaged wipes part alone', () => {
+    const { changes: _changes, wipes: _wipes, ...older } = summary;
+    expect(syncSummaryOf(readRunSummary(JSON.stringify(older)))).toEqual(older);
+    const damaged = readRunSummary(JSON.stringify({ ...summary, wipes: { fields: 'odd' } }));
+    expect(damaged?.wipes).toBeUndefined();
+    expect(damaged?.changes).toEqual(summary.changes);
+    expect(damaged?.guard).toEqual(summary.guard);
   });
 
   it('read a skipped run, a run without a summary and unreadable text without throwing', () => {

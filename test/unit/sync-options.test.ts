@@ -1,9 +1,11 @@
 /**
  * --max-rejected is parsed once, by the CLI's sync options (the guard only compares the number):
  * what it accepts, the number the sync request carries, and the usage error naming the flag.
+ * Also --replicate's options, and the wipe guard's --max-wipes and --allow-wipe.
  */
 import { describe, expect, it } from 'vitest';
 import { toSyncRequest, type RawSyncOptions } from '../../src/cli/sync-options.js';
+import { parseStoredRequest, wipeLimitsOf } from '../../src/sync/sync-request.js';
 
 const RAW: RawSyncOptions = {
   chatbot: 'bot-1',
@@ -60,6 +62,34 @@ describe('--replicate', () => {
   ])('refuses %j with a USAGE error', (raw, message) => {
     expect(() => toSyncRequest(raw, { dryRun: false })).toThrow(
       expect.objectContaining({ code: 'USAGE', message: expect.stringContaining(message) }),
+    );
+  });
+});
+
+describe('--max-wipes and --allow-wipe', () => {
+  it('carry the limit as typed and the allowed fields in write-shape spelling, each once; a stored request reads them back', () => {
+    const request = toSyncRequest({ ...RAW, maxWipes: '25', allowWipe: ['saleprice,HOAMonth', 'SalePrice'] }, { dryRun: false });
+    expect(request).toMatchObject({ maxWipes: '25', allowWipe: ['SalePrice', 'HOAMonth'] });
+    expect(wipeLimitsOf(parseStoredRequest(JSON.parse(JSON.stringify(request)), 'schedule'))).toEqual({
+      maxWipes: { kind: 'count', value: 25 },
+      allowWipe: ['SalePrice', 'HOAMonth'],
+    });
+  });
+
+  it('default to 10% and no field when not given (a request stored by an older version too)', () => {
+    const request = toSyncRequest(RAW, { dryRun: false });
+    expect(request.allowWipe).toBeUndefined();
+    expect(wipeLimitsOf(request)).toEqual({ maxWipes: { kind: 'percent', value: 10 }, allowWipe: [] });
+  });
+
+  it('report a bad --max-wipes and an unknown --allow-wipe field together, with the other bad flags', () => {
+    expect(() => toSyncRequest({ ...RAW, maxWipes: '10 %%', allowWipe: ['Price'], pageSize: 'x' }, { dryRun: false })).toThrow(
+      expect.objectContaining({
+        code: 'USAGE',
+        message: expect.stringMatching(
+          /--page-size .*\n {2}--max-wipes must be .*\n {2}--allow-wipe names no listing field: Price; the fields are /,
+        ),
+      }),
     );
   });
 });

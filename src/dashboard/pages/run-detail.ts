@@ -2,6 +2,7 @@
 import { displayValue, formatDuration, formatTime, html, type SafeHtml } from '../html.js';
 import type { FailedJobView, RunDetail } from '../types.js';
 import { page, type PageContext } from './layout.js';
+import { changesSection, wipesSection } from './run-fields.js';
 import { guardCell, statusCell } from './runs-list.js';
 
 /** Rows shown inline; the CSV download always holds every rejected row. */
@@ -89,6 +90,8 @@ export function runDetailPage(ctx: PageContext, run: RunDetail, failed: readonly
 <h1>Run <span class="mono">${run.runId}</span></h1>
 ${live ? progressBar(run) : ''}
 ${overview(run)}
+${wipesSection(run)}
+${changesSection(run)}
 ${failedSection(ctx, run, failed)}
 ${rejectedSection(ctx, run)}`;
   return page(ctx, `Run ${run.runId}`, body, live ? PROGRESS_REFRESH_SECONDS : undefined);

@@ -63,6 +63,8 @@ export const modifySchema = z
     timestamp: stampSchema.optional(),
     /** Default: ListPrice raised by 1000, a change every planner sees. */
     changes: changesSchema.optional(),
+    /** Members the records no longer carry, as a server that stopped sending a field (no default change then). */
+    drop: z.array(changesSchema.keyof()).optional(),
   })
   .strict();
 

@@ -50,11 +50,12 @@ export class ResoRecords {
     return keys;
   }
 
-  /** Changes members of records (default: ListPrice + 1000) and stamps them. */
+  /** Changes members of records (default: ListPrice + 1000, unless members are dropped), drops members, and stamps them. */
   modify(input: ModifyInput): void {
     this.stampEach(input.keys, input.timestamp, (record) => {
-      const changes = input.changes ?? { ListPrice: record.property.ListPrice + 1000 };
+      const changes = input.changes ?? (input.drop === undefined ? { ListPrice: record.property.ListPrice + 1000 } : {});
       Object.assign(record.property, changes);
+      for (const member of input.drop ?? []) delete (record.property as unknown as Record<string, unknown>)[member];
     });
   }
 
