@@ -41,7 +41,9 @@ function extensionRule(existing: FieldRule | undefined, sources: readonly Column
     return entries.length === 0 ? before : entries;
   };
   const names = sources.map((column) => `'${column.name}'`).join(', ');
-  return computedRule('ExtensionColumn', `columns ${names}`, read, (record) => sources.map((column) => column.get(record)).join('|'));
+  const rule = computedRule('ExtensionColumn', `columns ${names}`, read, (record) => sources.map((column) => column.get(record)).join('|'));
+  // The profile's own ExtensionColumn columns are still read: their entries come first.
+  return { ...rule, reads: [...(existing?.reads ?? []), ...sources.map((column) => column.name)] };
 }
 
 /** Returns the mapping with the file applied; throws MAPPING_INVALID when it names columns the feed lacks. */

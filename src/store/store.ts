@@ -5,6 +5,7 @@
 import { layoutOf, type RedisClient } from './redis-client.js';
 import { FailedKeyStore } from './failed-keys.js';
 import { FeedBudget, type FeedBudgetOptions, type FeedBudgetWindows } from './feed-budget.js';
+import { FeedShapeStore } from './feed-shapes.js';
 import { FeedSourceStore } from './feed-sources.js';
 import { JobFinishStore } from './job-finish.js';
 import { KeyIndexStore } from './key-index.js';
@@ -26,6 +27,8 @@ export interface Store {
   jobFinish: JobFinishStore;
   /** Replication sources: watermark and last run per (chatbot, feed). */
   feedSources: FeedSourceStore;
+  /** The shape of each (chatbot, feed) after its last run allowed to proceed. */
+  feedShapes: FeedShapeStore;
   /** The Redis-held request budget of one feed credential (`id`: a stable hash, never the secret). */
   feedBudget(id: string, windows: FeedBudgetWindows, options?: FeedBudgetOptions): FeedBudget;
 }
@@ -45,6 +48,7 @@ export function createStore(redis: RedisClient, prefix: string): Store {
     keyIndex: new KeyIndexStore(redis, keys),
     jobFinish: new JobFinishStore(redis, keys, runs),
     feedSources: new FeedSourceStore(redis, keys),
+    feedShapes: new FeedShapeStore(redis, keys),
     feedBudget: (id, windows, options) => new FeedBudget(redis, keys, id, windows, options),
   };
 }

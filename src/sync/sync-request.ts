@@ -54,6 +54,8 @@ export const syncRequestSchema = z.object({
   /** How long to wait for another run of the chatbot to end before refusing (default 0: refuse at once). */
   waitForLockMs: z.number().min(0).optional(),
   replicate: replicateSchema.optional(),
+  /** Go on although the feed lost columns (or their values) since the last run, and record its new shape (`--accept-shape`). */
+  acceptShape: z.boolean().optional(),
 });
 
 export type SyncRequest = z.infer<typeof syncRequestSchema>;
