@@ -79,7 +79,7 @@ describe('the shape a feed reports', () => {
     expect([rowsOf('ListPrice'), rowsOf('BathroomsHalf'), rowsOf('ListingURL'), rowsOf('Latitude')]).toEqual([2, 2, 3, 0]);
   });
 
-  it('names what a mapping file reads: its columns and extension columns', async () => {
+  it('names what a mapping file reads: its columns, extension columns and templates', async () => {
     const mapping = join(dir, 'mapping.json');
     await writeFile(
       mapping,
@@ -87,11 +87,13 @@ describe('the shape a feed reports', () => {
         profile: 'redfin',
         columns: { SalePrice: 'LIST PRICE' },
         extension: ['FAVORITE'],
+        templates: { Url: 'https://acme.example/{MLS#}' },
       }),
     );
     const text = `SALE TYPE,PROPERTY TYPE,LIST PRICE,MLS#,FAVORITE\nMLS Listing,Condo,370000,M1,Y\n`;
     const { header } = await shapeOf('mapped.csv', text, { profile: 'redfin', mapping });
     expect(header?.reads).toContainEqual({ column: 'LIST PRICE', fields: ['SalePrice'] });
     expect(header?.reads).toContainEqual({ column: 'FAVORITE', fields: ['ExtensionColumn'] });
+    expect(header?.reads).toContainEqual({ column: 'MLS#', fields: ['Url', 'MLSNumber'] });
   });
 });
