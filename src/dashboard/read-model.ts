@@ -74,9 +74,10 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       const rejected = (await store.runs.rejectedRows(runId)).map(rejectedRowOf).filter((row): row is RejectedRowView => row !== undefined);
       const feed = record.summary?.feed;
       const remote = record.summary?.remote;
+      const shape = record.summary?.shape;
       const detail: RunDetail = {
         ...runListItemOf(record),
-        summary: { ...(feed ? { feed } : {}), ...(remote ? { remote } : {}) },
+        summary: { ...(feed ? { feed } : {}), ...(remote ? { remote } : {}), ...(shape ? { shape } : {}) },
         rejected,
       };
       return detail;

@@ -41,10 +41,16 @@ export interface RejectedRowView {
   reason: string;
 }
 
+/** What the feed-shape check found on a run: refused, or accepted with --accept-shape. */
+export interface RunShapeView {
+  accepted: boolean;
+  drift: ReadonlyArray<{ kind: string; column: string; fields: readonly string[] }>;
+}
+
 /** A run with what its page shows beyond the list row. */
 export interface RunDetail extends RunListItem {
   /** Free-form JSON objects from the run's summary (feed stats, remote snapshot stats). */
-  summary: { feed?: Record<string, unknown>; remote?: Record<string, unknown> };
+  summary: { feed?: Record<string, unknown>; remote?: Record<string, unknown>; shape?: RunShapeView };
   rejected: readonly RejectedRowView[];
 }
 

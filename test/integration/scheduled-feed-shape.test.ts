@@ -11,6 +11,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createClientFromConfig } from '../../src/cli/api-wiring.js';
 import { openQueueContext, syncDeps } from '../../src/cli/queue-wiring.js';
 import { resolveConfig } from '../../src/config.js';
+import { createStoreDashboardData } from '../../src/dashboard/read-model.js';
 import { createLogger } from '../../src/logger.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { scheduledRunSync } from '../../src/sync/scheduled-run.js';
@@ -99,6 +100,11 @@ describe('a scheduled sync of a feed that lost a column', () => {
     const record = await ctx.store.runs.getRun(refused.runId);
     expect(record).toMatchObject({ status: 'refused', trigger: 'schedule', summary: { shape: { stage: 'header', accepted: false } } });
     expect(sim.state.writeCalls()).toBe(0);
+    // The dashboard's run page reads it from the same record.
+    expect((await createStoreDashboardData(ctx.store, ctx.queues).getRun(refused.runId))?.summary.shape).toMatchObject({
+      accepted: false,
+      drift: [{ kind: 'gone', column: 'Description', fields: ['Description'] }],
+    });
 
     const accepting = { ...stored, acceptShape: true };
     const accepted = await scheduled(accepting);
