@@ -108,22 +108,24 @@ export function compareShapes(previous: RecordedShape, current: FeedHeader | Fee
     return now !== undefined && now.size > 0 && !now.has(normal(column)) && [...now].every((name) => present.has(name));
   };
   const hadValues = (field: string): boolean => (previous.fields[field] ?? 0) > 0;
-  const before = (rows: number) => ({ rows, of: previous.rows, runId: previous.runId });
+  const driftOf = (kind: ShapeDrift['kind'], read: CountedColumnRead, column: string, fields: string[]): ShapeDrift => {
+    const lookalike = lookalikeColumn(read.column, added);
+    return {
+      kind,
+      format: current.format,
+      column,
+      fields,
+      before: { rows: read.rows, of: previous.rows, runId: previous.runId },
+      ...(kind === 'emptied' && isWhole(current) ? { rowsNow: current.rows } : {}),
+      ...(lookalike === undefined ? {} : { lookalike }),
+    };
+  };
   const goneThreshold = current.format === 'json' || previous.format === 'json' ? SHAPE_HANDFUL : 1;
   const drift: ShapeDrift[] = [];
   for (const read of previous.reads) {
     if (present.has(normal(read.column)) || read.rows < goneThreshold) continue;
     const fields = read.fields.filter((field) => hadValues(field) && !remapped(field, read.column));
-    if (fields.length === 0) continue;
-    const lookalike = lookalikeColumn(read.column, added);
-    drift.push({
-      kind: 'gone',
-      format: current.format,
-      column: read.column,
-      fields,
-      before: before(read.rows),
-      ...(lookalike === undefined ? {} : { lookalike }),
-    });
+    if (fields.length > 0) drift.push(driftOf('gone', read, read.column, fields));
   }
   if (!isWhole(current) || current.rows === 0) return drift;
   const nowByColumn = new Map(current.reads.map((read) => [normal(read.column), read]));
@@ -134,17 +136,7 @@ export function compareShapes(previous: RecordedShape, current: FeedHeader | Fee
     const stillRead = now.fields.filter((field) => read.fields.includes(field));
     const withValues = stillRead.filter(hadValues);
     const fields = withValues.length > 0 ? withValues : stillRead;
-    if (fields.length === 0) continue;
-    const lookalike = lookalikeColumn(read.column, added);
-    drift.push({
-      kind: 'emptied',
-      format: current.format,
-      column: now.column,
-      fields,
-      before: before(read.rows),
-      rowsNow: current.rows,
-      ...(lookalike === undefined ? {} : { lookalike }),
-    });
+    if (fields.length > 0) drift.push(driftOf('emptied', read, now.column, fields));
   }
   return drift;
 }

@@ -8,16 +8,12 @@
  * The export is reference data beside the clone, not a fixture: without it the test is skipped
  * with a message, except under CI (env CI set), where it fails.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/server.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { cliEnv, startTestSim } from '../helpers/sim.js';
+import { describe, expect, it } from 'vitest';
+import { simScenePerTest } from '../helpers/feed-scenario.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
 
-const redisUrl = inject('redisUrl');
 const BOT = 'bot-shape';
 const EXPORT = resolve(import.meta.dirname, '../../../shared/data/redfin_export_chicago_2022.csv');
 const inCi = (process.env.CI ?? '') !== '';
@@ -32,18 +28,7 @@ interface Summary {
   result?: { created: number; updated: number; deleted: number; failed: number };
 }
 
-let sim: RunningSimulator | undefined;
-let prefix = '';
-let dir = '';
-
-afterEach(async (ctx) => {
-  await sim?.close();
-  sim = undefined;
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  dir = '';
-  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
-  prefix = '';
-});
+const scenes = simScenePerTest('sync-shape');
 
 /** A CSV line's cells as written (quotes kept), so joining them with ',' gives the line back. */
 function rawCells(line: string): string[] {
@@ -104,11 +89,7 @@ const VARIANTS = [
 describe.skipIf(!existsSync(EXPORT) && !inCi)('a feed whose shape changed (the real Redfin export)', () => {
   it('is refused with the column and field named and nothing written; --accept-shape lets it through once and records it', async () => {
     if (!existsSync(EXPORT)) throw new Error(`CI is set but ${MISSING}`);
-    prefix = uniquePrefix('sync-shape');
-    dir = mkdtempSync(join(tmpdir(), 'ls-shape-'));
-    const s = await startTestSim({ chatbots: [BOT] });
-    sim = s;
-    const env = cliEnv(s, redisUrl, prefix);
+    const { sim: s, env, dir } = await scenes.start({ chatbots: [BOT] });
     // One path for every night: the shape is kept per (chatbot, feed path).
     const feed = join(dir, 'redfin-export.csv');
     const sync = async (...flags: string[]): Promise<CliRun & { summary: Summary }> => {

@@ -4,30 +4,15 @@
  * `"templates": {"Url": "https://acme.example/homes/{ListingId}"}` it syncs, and each listing the
  * service holds has the pattern's Url with its ListingId URL-encoded.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/server.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { cliEnv, startTestSim } from '../helpers/sim.js';
+import { describe, expect, it } from 'vitest';
+import { simScenePerTest } from '../helpers/feed-scenario.js';
 import { jsonOf, runCli } from './run-cli.js';
 
-const redisUrl = inject('redisUrl');
 const BOT = 'bot-template';
 
-let sim: RunningSimulator | undefined;
-let prefix = '';
-let dir = '';
-
-afterEach(async (ctx) => {
-  await sim?.close();
-  sim = undefined;
-  if (dir !== '') rmSync(dir, { recursive: true, force: true });
-  dir = '';
-  if (prefix !== '' && (ctx.task.result?.errors ?? []).length === 0) await cleanPrefix(redisUrl, prefix);
-  prefix = '';
-});
+const scenes = simScenePerTest('url-template');
 
 /** RESO records as an MLS without listing URLs sends them: ListingURL null or absent. */
 const KEYS = ['A-17/2', 'B 18', 'C19'];
@@ -55,11 +40,7 @@ interface Summary {
 
 describe('a RESO feed without ListingURL', () => {
   it('is rejected row by row pointing to templates, and syncs with a URL template', async () => {
-    prefix = uniquePrefix('url-template');
-    dir = mkdtempSync(join(tmpdir(), 'ls-template-'));
-    const s = await startTestSim({ chatbots: [BOT] });
-    sim = s;
-    const env = cliEnv(s, redisUrl, prefix);
+    const { sim: s, env, dir } = await scenes.start({ chatbots: [BOT] });
     const feed = join(dir, 'inventory.json');
     writeFileSync(feed, JSON.stringify({ value: records }));
     const mapping = join(dir, 'reso-url.json');

@@ -12,6 +12,7 @@ import {
   type FeedHeader,
   type FeedShape,
   type RecordedShape,
+  type ShapeDrift,
 } from '../../src/domain/feed-shape.js';
 
 const REDFIN_COLUMNS = ['SALE TYPE', 'PRICE', 'BEDS', 'BATHS', 'MLS#', 'NEXT OPEN HOUSE START TIME', 'SOURCE'];
@@ -45,6 +46,23 @@ function tonight(columns: readonly string[], reads: readonly CountedColumnRead[]
   return { format, columns, reads, fields, rows: 350 };
 }
 
+/** A drift as compareShapes reports it, against run-1 of 350 rows. */
+const drift = (
+  kind: ShapeDrift['kind'],
+  format: ShapeDrift['format'],
+  column: string,
+  fields: string[],
+  rows: number,
+  more: Partial<ShapeDrift> = {},
+): ShapeDrift => ({
+  kind,
+  format,
+  column,
+  fields,
+  before: { rows, of: 350, runId: 'run-1' },
+  ...more,
+});
+
 const readsOf = (shape: RecordedShape, change: Record<string, number | null>): CountedColumnRead[] =>
   shape.reads.flatMap((read) => {
     const rows = change[read.column];
@@ -57,18 +75,10 @@ describe('compareShapes', () => {
     const previous = lastRun();
     const columns = REDFIN_COLUMNS.map((name) => (name === 'PRICE' ? 'LIST PRICE' : name));
     const header: FeedHeader = { format: 'csv', columns, reads: previous.reads.filter((read) => read.column !== 'PRICE') };
-    const drift = compareShapes(previous, header);
-    expect(drift).toEqual([
-      {
-        kind: 'gone',
-        format: 'csv',
-        column: 'PRICE',
-        fields: ['SalePrice'], // RentPrice had no value from it: nothing to lose
-        before: { rows: 350, of: 350, runId: 'run-1' },
-        lookalike: 'LIST PRICE',
-      },
-    ]);
-    const reason = describeDrift(drift[0] as (typeof drift)[number]);
+    const found = compareShapes(previous, header);
+    // RentPrice had no value from it: nothing to lose.
+    expect(found).toEqual([drift('gone', 'csv', 'PRICE', ['SalePrice'], 350, { lookalike: 'LIST PRICE' })]);
+    const reason = describeDrift(found[0] as ShapeDrift);
     expect(reason).toContain("column 'PRICE' (SalePrice) is gone; 'LIST PRICE' is new and looks like it");
     expect(reason).toContain('"columns": {"SalePrice": "LIST PRICE"} in a --mapping file');
     expect(reason).toContain('--accept-shape');
@@ -77,27 +87,18 @@ describe('compareShapes', () => {
   it('finds a dropped column gone with no look-alike when no new column resembles it', () => {
     const previous = lastRun();
     const columns = REDFIN_COLUMNS.filter((name) => name !== 'PRICE');
-    const drift = compareShapes(previous, tonight(columns, readsOf(previous, { PRICE: null })));
-    expect(drift).toHaveLength(1);
-    expect(drift[0]).toMatchObject({ kind: 'gone', column: 'PRICE', fields: ['SalePrice'] });
-    expect(drift[0]?.lookalike).toBeUndefined();
-    expect(describeDrift(drift[0] as (typeof drift)[number])).toContain('is gone; no new column looks like it');
+    const found = compareShapes(previous, tonight(columns, readsOf(previous, { PRICE: null })));
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ kind: 'gone', column: 'PRICE', fields: ['SalePrice'] });
+    expect(found[0]?.lookalike).toBeUndefined();
+    expect(describeDrift(found[0] as ShapeDrift)).toContain('is gone; no new column looks like it');
   });
 
   it('finds a read column emptied when it had values in a handful of rows and has none now', () => {
     const previous = lastRun();
-    const drift = compareShapes(previous, tonight(REDFIN_COLUMNS, readsOf(previous, { BEDS: 0 })));
-    expect(drift).toEqual([
-      {
-        kind: 'emptied',
-        format: 'csv',
-        column: 'BEDS',
-        fields: ['Bedrooms'],
-        before: { rows: 344, of: 350, runId: 'run-1' },
-        rowsNow: 350,
-      },
-    ]);
-    expect(describeDrift(drift[0] as (typeof drift)[number])).toMatch(
+    const found = compareShapes(previous, tonight(REDFIN_COLUMNS, readsOf(previous, { BEDS: 0 })));
+    expect(found).toEqual([drift('emptied', 'csv', 'BEDS', ['Bedrooms'], 344, { rowsNow: 350 })]);
+    expect(describeDrift(found[0] as ShapeDrift)).toMatch(
       /column 'BEDS' \(Bedrooms\) is empty on all 350 rows; it had values on 344 of 350 rows/,
     );
   });
@@ -146,20 +147,9 @@ describe('compareShapes', () => {
       fields: { MLSNumber: 350, SalePrice: 350, Bathrooms: 3, Url: 0 },
     });
     const reads: CountedColumnRead[] = previous.reads.map((read) => ({ ...read, rows: read.column === 'ListingId' ? 350 : 0 }));
-    const drift = compareShapes(previous, tonight(['ListingId', 'ListPriceAmount'], reads, 'json'));
-    expect(drift).toEqual([
-      {
-        kind: 'gone',
-        format: 'json',
-        column: 'ListPrice',
-        fields: ['SalePrice'],
-        before: { rows: 350, of: 350, runId: 'run-1' },
-        lookalike: 'ListPriceAmount',
-      },
-    ]);
-    expect(describeDrift(drift[0] as (typeof drift)[number])).toMatch(
-      /^the feed's shape changed: member 'ListPrice' \(SalePrice\) is gone/,
-    );
+    const found = compareShapes(previous, tonight(['ListingId', 'ListPriceAmount'], reads, 'json'));
+    expect(found).toEqual([drift('gone', 'json', 'ListPrice', ['SalePrice'], 350, { lookalike: 'ListPriceAmount' })]);
+    expect(describeDrift(found[0] as ShapeDrift)).toMatch(/^the feed's shape changed: member 'ListPrice' \(SalePrice\) is gone/);
   });
 
   it('counts a JSON member present but empty in every record as emptied', () => {
