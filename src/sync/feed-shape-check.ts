@@ -8,7 +8,8 @@
 import { compareShapes, describeDrift, type FeedHeader, type FeedShape, type RecordedShape } from '../domain/feed-shape.js';
 import type { GuardVerdict } from '../domain/guard.js';
 import type { Plan } from '../domain/plan.js';
-import { displaySource } from '../feed/feed-source.js';
+import { resolve } from 'node:path';
+import { displaySource, isUrl } from '../feed/feed-source.js';
 import type { OpenFeed } from '../feed/open-feed.js';
 import { stableFeedId } from '../store/feed-sources.js';
 import type { SyncSummary } from '../store/run-summary.js';
@@ -40,12 +41,13 @@ export interface ShapeCheck {
 
 /**
  * The id a source's shape is kept under: a replicated source's own id (replication-ids.ts), else
- * a hash of the feed's display form (a path, or a URL without credentials and query).
+ * a hash of the feed's display form (a URL without credentials and query; a path made absolute,
+ * so `./acme.csv` typed by hand is the schedule's `/feeds/acme.csv`).
  */
 export function shapeSourceId(request: SyncRequest): string {
-  return request.replicate === undefined
-    ? stableFeedId('feed', displaySource(request.feed.source))
-    : replicationFeedId(request.feed.source);
+  const source = request.feed.source;
+  if (request.replicate !== undefined) return replicationFeedId(source);
+  return stableFeedId('feed', isUrl(source) ? displaySource(source) : resolve(source));
 }
 
 /**

@@ -3,6 +3,7 @@
  * run has nothing to compare with, --accept-shape turns a refusal into a recorded acceptance, an
  * incremental pull is never compared, and the guard's verdict takes the check's refusal.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FeedShape, RecordedShape } from '../../src/domain/feed-shape.js';
 import { guardWithShape, shapeSourceId, startShapeCheck, type FeedShapeRecords } from '../../src/sync/feed-shape-check.js';
@@ -91,5 +92,8 @@ describe('the feed-shape check of a sync', () => {
     const rotated = request({ feed: { source: 'https://v:q@feeds.example/acme.csv?token=y', profile: 'redfin' } });
     expect(shapeSourceId(url)).toBe(shapeSourceId(rotated));
     expect(shapeSourceId(request())).not.toBe(shapeSourceId(request({ feed: { source: '/feeds/other.csv', profile: 'redfin' } })));
+    // A path typed relative to where the command runs is the same feed as its absolute form.
+    const here = request({ feed: { source: 'acme.csv', profile: 'redfin' } });
+    expect(shapeSourceId(here)).toBe(shapeSourceId(request({ feed: { source: join(process.cwd(), 'acme.csv'), profile: 'redfin' } })));
   });
 });
