@@ -28,6 +28,8 @@ const MAY_IMPORT = {
 /** Packages only some folders may use. */
 const PACKAGE_OWNERS = {
   bullmq: ['queue'],
+  // BullMQ's own cron parser: schedules are read the way BullMQ reads them (src/queue/cron.ts).
+  'cron-parser': ['queue'],
   ioredis: ['store', 'queue', 'cli'],
   undici: ['api', 'feed'],
   'csv-parse': ['feed'],

@@ -2,19 +2,7 @@
  * "Did you mean …?" for unknown field names: compares the typed name with every valid name and
  * with each CamelCase word of it (so 'Colour' finds ChatBubbleColor and UserMessageColor).
  */
-
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
+import { editDistance as distance } from '../domain/edit-distance.js';
 
 function words(name: string): string[] {
   return name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [name];

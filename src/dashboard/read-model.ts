@@ -72,10 +72,16 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       const record = await store.runs.getRun(runId);
       if (!record) return undefined;
       const rejected = (await store.runs.rejectedRows(runId)).map(rejectedRowOf).filter((row): row is RejectedRowView => row !== undefined);
-      const { feed, remote, changes, wipes } = record.summary ?? {};
+      const { feed, remote, changes, wipes, shape } = record.summary ?? {};
       const detail: RunDetail = {
         ...runListItemOf(record),
-        summary: { ...(feed ? { feed } : {}), ...(remote ? { remote } : {}), ...(changes ? { changes } : {}), ...(wipes ? { wipes } : {}) },
+        summary: {
+          ...(feed ? { feed } : {}),
+          ...(remote ? { remote } : {}),
+          ...(changes ? { changes } : {}),
+          ...(wipes ? { wipes } : {}),
+          ...(shape ? { shape } : {}),
+        },
         rejected,
       };
       return detail;

@@ -42,6 +42,12 @@ export interface RejectedRowView {
   reason: string;
 }
 
+/** What the feed-shape check found on a run: refused, or accepted with --accept-shape. */
+export interface RunShapeView {
+  accepted: boolean;
+  drift: ReadonlyArray<{ kind: string; column: string; fields: readonly string[] }>;
+}
+
 /** A run with what its page shows beyond the list row. */
 export interface RunDetail extends RunListItem {
   /** Free-form JSON objects from the run's summary (feed stats, remote snapshot stats). */
@@ -52,6 +58,8 @@ export interface RunDetail extends RunListItem {
     changes?: SyncSummary['changes'];
     /** The field-wipe guard's limits and what it found. */
     wipes?: SyncSummary['wipes'];
+    /** What the feed-shape check found (refused, or accepted with --accept-shape). */
+    shape?: RunShapeView;
   };
   rejected: readonly RejectedRowView[];
 }

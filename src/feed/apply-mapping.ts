@@ -4,6 +4,7 @@
  */
 import type { ListingFieldName } from '../domain/listing.js';
 import { mappingInvalid } from './feed-error.js';
+import { templateRule } from './field-template.js';
 import { valueKindOf, READERS } from './value-kinds.js';
 import type { MappingFile } from './mapping-schema.js';
 import { columnRule, computedRule, constantRule, ruleFor, setRule, type FieldRule, type RecordMapping } from './record-mapping.js';
@@ -41,7 +42,9 @@ function extensionRule(existing: FieldRule | undefined, sources: readonly Column
     return entries.length === 0 ? before : entries;
   };
   const names = sources.map((column) => `'${column.name}'`).join(', ');
-  return computedRule('ExtensionColumn', `columns ${names}`, read, (record) => sources.map((column) => column.get(record)).join('|'));
+  const rule = computedRule('ExtensionColumn', `columns ${names}`, read, (record) => sources.map((column) => column.get(record)).join('|'));
+  // The profile's own ExtensionColumn columns are still read: their entries come first.
+  return { ...rule, reads: [...(existing?.reads ?? []), ...sources.map((column) => column.name)] };
 }
 
 /** Returns the mapping with the file applied; throws MAPPING_INVALID when it names columns the feed lacks. */
@@ -58,6 +61,11 @@ export function applyMapping(base: RecordMapping | undefined, file: MappingFile,
     if (column === undefined) continue;
     const reader = file.money.has(field) ? toMoney : READERS[valueKindOf(field)];
     setRule(mapping, columnRule(field, column, { reader }));
+  }
+  for (const [field, template] of file.templates) {
+    const rule = templateRule(field, template.text, template.parts, columns);
+    if ('missing' in rule) problems.push(...rule.missing.map((name) => `templates.${field}: the feed has no column '${name}'`));
+    else setRule(mapping, rule);
   }
   const edit = (section: string, field: ListingFieldName, change: (rule: FieldRule) => FieldRule): void => {
     const rule = ruleFor(mapping, field);

@@ -3,6 +3,7 @@
  * the sync's side, feed-worker.ts in the worker). A feed error crosses as worker-thread.ts
  * `SentError`, so exit codes and messages are the same as when the feed is read in-thread.
  */
+import type { FeedHeader, FeedShape } from '../domain/feed-shape.js';
 import type { SentError } from '../worker-thread.js';
 import type { FeedOptions, FeedRow, FeedStats } from './open-feed.js';
 
@@ -26,11 +27,11 @@ export interface FeedWorkerData {
 
 export type FromFeedWorker =
   /** The feed opened (header, format and key column checked). */
-  | { type: 'opened'; progress: FeedProgress }
+  | { type: 'opened'; progress: FeedProgress; header: FeedHeader | undefined }
   /** The next rows in file order; one credit was spent on them. */
   | { type: 'rows'; rows: FeedRow[]; stats: FeedStats; progress: FeedProgress }
   /** Every row was sent. */
-  | { type: 'end'; stats: FeedStats; progress: FeedProgress }
+  | { type: 'end'; stats: FeedStats; progress: FeedProgress; shape: FeedShape | undefined }
   /** Opening or reading failed; nothing follows. */
   | { type: 'failed'; error: SentError };
 

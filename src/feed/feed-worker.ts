@@ -31,7 +31,7 @@ const send = (message: FromFeedWorker): void => port.postMessage(message);
 async function run(): Promise<void> {
   const { options } = workerData as FeedWorkerData;
   const feed = await openFeedInThisThread(options);
-  send({ type: 'opened', progress: feed.progress() });
+  send({ type: 'opened', progress: feed.progress(), header: feed.header });
   let rows: FeedRow[] = [];
   try {
     for await (const row of feed.rows) {
@@ -46,7 +46,7 @@ async function run(): Promise<void> {
     // Also before a failure: the rows read before damage later in the file are delivered, as in-thread.
     if (rows.length > 0) send({ type: 'rows', rows, stats: feed.stats(), progress: feed.progress() });
   }
-  send({ type: 'end', stats: feed.stats(), progress: feed.progress() });
+  send({ type: 'end', stats: feed.stats(), progress: feed.progress(), shape: feed.shape() });
 }
 
 run().catch((thrown: unknown) => send({ type: 'failed', error: sendableError(thrown) }));

@@ -1,14 +1,16 @@
 /**
  * The mapping file: JSON that starts from a profile (or from nothing) and renames columns,
  * sets constants and defaults, maps enum values, parses money, converts units and puts extra
- * columns into ExtensionColumn. Loading validates it and reports every problem at once.
+ * columns into ExtensionColumn, builds text fields from patterns. Loading validates it and reports
+ * every problem at once.
  * The format is documented in README.md, "Mapping files".
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LISTING_FIELD_NAMES, listingFieldsSchema, type ListingFieldName } from '../domain/listing.js';
 import { mappingInvalid } from './feed-error.js';
-import { fieldNamed, isNumericField } from './value-kinds.js';
+import { parseTemplate, type TemplatePart } from './field-template.js';
+import { fieldNamed, isNumericField, valueKindOf } from './value-kinds.js';
 import { PROFILE_NAMES } from './record-mapping.js';
 
 export const AREA_UNIT_NAMES = ['sqft', 'sqm', 'acres', 'hectares'] as const;
@@ -34,6 +36,9 @@ export const mappingFileSchema = z.strictObject({
     )
     .optional(),
   extension: z.array(z.string().trim().min(1, 'a source column name is required')).optional(),
+  templates: z
+    .record(z.string(), z.string().trim().min(1, 'a pattern such as "https://acme.example/homes/{ListingId}" is required'))
+    .optional(),
 });
 
 type RawMappingFile = z.infer<typeof mappingFileSchema>;
@@ -50,9 +55,11 @@ export interface MappingFile {
   readonly money: ReadonlySet<ListingFieldName>;
   readonly units: ReadonlyMap<ListingFieldName, number>;
   readonly extension: readonly string[];
+  /** Text fields built from a pattern over the record's columns (field-template.ts). */
+  readonly templates: ReadonlyMap<ListingFieldName, { readonly text: string; readonly parts: readonly TemplatePart[] }>;
 }
 
-const FIELD_SECTIONS: ReadonlySet<string> = new Set(['columns', 'constants', 'defaults', 'enums', 'units']);
+const FIELD_SECTIONS: ReadonlySet<string> = new Set(['columns', 'constants', 'defaults', 'enums', 'units', 'templates']);
 
 const SQFT_PER_UNIT: Readonly<Record<AreaUnitName, number>> = {
   sqft: 1,
@@ -121,7 +128,19 @@ function canonicalise(path: string, raw: RawMappingFile, problems: string[]): Ma
     if (!isNumericField(target)) problems.push(`units.${target}: ${target} is not a numeric field`);
     units.set(target, typeof unit === 'number' ? unit : SQFT_PER_UNIT[unit.from] / SQFT_PER_UNIT[unit.to]);
   }
-  const base = { path, columns, constants, defaults, enums, money, units, extension: raw.extension ?? [] };
+  const templates = new Map<ListingFieldName, { text: string; parts: readonly TemplatePart[] }>();
+  for (const [target, text] of fieldMap('templates', raw.templates)) {
+    if (valueKindOf(target) !== 'text') problems.push(`templates.${target}: ${target} is not a text field`);
+    for (const [section, set] of [
+      ['columns', columns],
+      ['constants', constants],
+    ] as const)
+      if (set.has(target)) problems.push(`${target}: set by both "${section}" and "templates" (keep one)`);
+    const parsed = parseTemplate(text);
+    if ('problem' in parsed) problems.push(`templates.${target}: ${parsed.problem}`);
+    else templates.set(target, { text, parts: parsed.parts });
+  }
+  const base = { path, columns, constants, defaults, enums, money, units, extension: raw.extension ?? [], templates };
   return raw.profile === undefined ? base : { ...base, profile: raw.profile };
 }
 

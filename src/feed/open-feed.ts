@@ -5,12 +5,14 @@
  */
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../errors.js';
+import type { FeedHeader, FeedShape } from '../domain/feed-shape.js';
 import type { ListingFields } from '../domain/listing.js';
 import { applyMapping } from './apply-mapping.js';
 import { csvBrokenKeyReader, jsonBrokenKeyReader } from './broken-row-keys.js';
 import { openFileSource, openUrlSource, type ByteBudget, type ByteSource } from './byte-source.js';
 import { encodingName, type ByteCounter } from './decode.js';
 import { feedInterrupted, feedUnreadable } from './feed-error.js';
+import { feedHeader, shapeTracker } from './feed-shape-tracker.js';
 import { displaySource, isUrl, localFileBytes } from './feed-source.js';
 import { loadMappingFile, type MappingFile } from './mapping-schema.js';
 import { openRecords, type Opened } from './open-records.js';
@@ -101,6 +103,13 @@ export interface OpenFeed {
   progress(): { bytes: number; totalBytes?: number };
   /** Where the importer runs: this thread, or a worker thread (large local files, see openFeed). */
   readonly readIn: 'main' | 'worker';
+  /** The columns and what the mapping reads, known once the feed is open (absent for a RESO pull, known only as it comes). */
+  readonly header?: FeedHeader;
+  /**
+   * The shape of the records read (whole once the rows ended): undefined before the first record of
+   * a pull, and before the end when the feed is read in a worker thread.
+   */
+  shape(): FeedShape | undefined;
 }
 
 const PROFILES: Readonly<Record<ProfileName, ProfileBuilder>> = {
@@ -249,12 +258,17 @@ async function openInThisThread(options: FeedOptions, signal: AbortSignal | unde
     const keyRule = ruleFor(mapping, options.keyType === 'MLSNumber' ? 'MLSNumber' : 'Url');
     const brokenKey =
       opened.shape === 'csv' ? csvBrokenKeyReader(keyRule, opened.columns.names, opened.delimiter ?? ',') : jsonBrokenKeyReader(keyRule);
-    const pipeline = rowPipeline(mapping, compileMapping(mapping), options.keyType, brokenKey);
+    const compiled = compileMapping(mapping);
+    const header = feedHeader(opened.shape, opened.columns, compiled.rules);
+    const shape = shapeTracker(header, opened.columns, compiled.rules, compiled.produced);
+    const pipeline = rowPipeline(mapping, compiled, options.keyType, brokenKey, shape);
     return {
       rows: rowIterable(opened.items, pipeline.toRow),
       stats: () => pipeline.stats,
       progress: () => (totalBytes === undefined ? { bytes: counter.bytes } : { bytes: counter.bytes, totalBytes }),
       readIn: 'main',
+      header,
+      shape: () => shape.shape(),
     };
   } catch (thrown) {
     // Why: a feed refused here must not leave its file handle or socket open.

@@ -14,6 +14,13 @@ export interface FieldRule {
   readonly source: string;
   /** The one source column the rule reads, when it reads exactly one (used to find key columns). */
   readonly column?: string;
+  /**
+   * Every source column whose values the field is made of (the feed's shape check watches them:
+   * src/domain/feed-shape.ts); columns that only choose between others (a sale type) are left out.
+   */
+  readonly reads?: readonly string[];
+  /** The columns read may be empty on every row of a healthy feed (an open-house time): no "emptied" check. */
+  readonly sparse?: boolean;
   /** The source value as it was, reported with a rejection. */
   readonly raw: (record: SourceRecord) => unknown;
   /** The field's value, or undefined when the record has none. */
@@ -53,7 +60,20 @@ export function columnRule(
     return { field, source: `no ${options.label ?? field} column`, raw: nothing, read: nothing, ...fallback };
   }
   const get = column.get;
-  return { field, source: `column '${column.name}'`, column: column.name, raw: get, read: (record) => reader(get(record)), ...fallback };
+  return {
+    field,
+    source: `column '${column.name}'`,
+    column: column.name,
+    reads: [column.name],
+    raw: get,
+    read: (record) => reader(get(record)),
+    ...fallback,
+  };
+}
+
+/** `rule` reading the values of `columns` (those the source lacks are left out), for the shape check. */
+export function reading(rule: FieldRule, ...columns: (Column | undefined)[]): FieldRule {
+  return { ...rule, reads: columns.filter((column): column is Column => column !== undefined).map((column) => column.name) };
 }
 
 /** A rule that always gives the same value. */
@@ -87,6 +107,8 @@ export interface CompiledMapping {
   readonly rules: readonly FieldRule[];
   /** Builds one record's field values; pushes the index (in `rules`) of each rule that fell back to its default. */
   readonly map: (record: SourceRecord, filled: number[]) => Record<string, unknown>;
+  /** Per rule (index in `rules`), how many records `map` got a value for from the feed (defaults not counted). */
+  readonly produced: Uint32Array;
 }
 
 /** Freezes the rules into the per-record function. */
@@ -99,6 +121,7 @@ export function compileMapping(mapping: RecordMapping): CompiledMapping {
     if (setter === undefined) throw new Error(`compileMapping: rule for unknown field ${String(rule.field)}`);
     return setter;
   });
+  const produced = new Uint32Array(count);
   const map = (record: SourceRecord, filled: number[]): Record<string, unknown> => {
     const values: Record<string, unknown> = {};
     for (let i = 0; i < count; i++) {
@@ -108,10 +131,10 @@ export function compileMapping(mapping: RecordMapping): CompiledMapping {
         if (rule.fallback === undefined) continue;
         value = rule.fallback;
         filled.push(i);
-      }
+      } else produced[i] = (produced[i] as number) + 1;
       (setters[i] as (typeof setters)[number])(values, value);
     }
     return values;
   };
-  return { rules, map };
+  return { rules, map, produced };
 }

@@ -6,6 +6,7 @@
 import { filledBit } from '../domain/field-changes.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { BrokenKeyReader } from './broken-row-keys.js';
+import type { ShapeTracker } from './feed-shape-tracker.js';
 import type { FeedRow, FeedStats, RejectedFeedRow } from './open-feed.js';
 import type { CompiledMapping, FieldRule, RecordMapping } from './record-mapping.js';
 import type { SourceItem } from './source-record.js';
@@ -17,12 +18,13 @@ export interface RowPipeline {
   readonly toRow: (item: SourceItem) => FeedRow;
 }
 
-/** `brokenKey` reads the key of a record too broken to map (wrong field count, not JSON). */
+/** `brokenKey` reads the key of a record too broken to map (wrong field count, not JSON); `shape` counts every mapped record. */
 export function rowPipeline(
   mapping: RecordMapping,
   compiled: CompiledMapping,
   keyType: SyncKeyType,
   brokenKey: BrokenKeyReader,
+  shape: ShapeTracker,
 ): RowPipeline {
   const keyField = keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
   const rulesByField = new Map<string, FieldRule>(compiled.rules.map((rule) => [rule.field, rule]));
@@ -65,6 +67,7 @@ export function rowPipeline(
     if (item.problem !== undefined) return rejectBroken(item, item.problem);
     filled.length = 0;
     const values = compiled.map(record, filled);
+    shape.observe(record);
     const keyValue = values[keyField];
     const key = typeof keyValue === 'string' ? keyValue.trim() : undefined;
     if (key === undefined || key === '') {

@@ -8,6 +8,7 @@
  * pays for itself on large feeds (see openFeed).
  */
 import type { Worker } from 'node:worker_threads';
+import type { FeedHeader, FeedShape } from '../domain/feed-shape.js';
 import { ListingSyncError } from '../errors.js';
 import { feedInterrupted } from './feed-error.js';
 import { displaySource } from './feed-source.js';
@@ -32,6 +33,8 @@ export async function openFeedInWorker(options: FeedOptions, signal?: AbortSigna
   const worker = startFeedWorker({ options: { ...options, thread: 'main' } });
   const batches: FeedRow[][] = [];
   let stats: FeedStats | undefined;
+  let header: FeedHeader | undefined;
+  let shape: FeedShape | undefined;
   let progress: FeedProgress = { bytes: 0 };
   let opened = false;
   let ended = false;
@@ -53,11 +56,16 @@ export async function openFeedInWorker(options: FeedOptions, signal?: AbortSigna
     if (message.type === 'failed') failure = receivedError(message.error);
     else {
       progress = message.progress;
-      if (message.type === 'opened') opened = true;
-      else {
+      if (message.type === 'opened') {
+        opened = true;
+        header = message.header;
+      } else {
         stats = message.stats;
         if (message.type === 'rows') batches.push(message.rows);
-        else ended = true;
+        else {
+          ended = true;
+          shape = message.shape;
+        }
       }
     }
     wake();
@@ -132,5 +140,7 @@ export async function openFeedInWorker(options: FeedOptions, signal?: AbortSigna
     stats: () => stats ?? { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} },
     progress: () => progress,
     readIn: 'worker',
+    ...(header === undefined ? {} : { header }),
+    shape: () => shape,
   };
 }

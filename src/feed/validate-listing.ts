@@ -48,6 +48,13 @@ function problem(issue: Issue, shown: string, empty: boolean, source: string): s
 }
 
 /** Validates mapped values; on failure, names the first bad field with the source value it came from. */
+/**
+ * Said when Url is required and empty. Why: many MLSs leave ListingURL empty, and a brokerage's
+ * site links its listings by a pattern the mapping file can build (field-template.ts).
+ */
+const URL_FROM_TEMPLATE =
+  'map a column that holds it, or build it from a pattern: "templates": {"Url": "https://…/{ListingId}"} in a --mapping file';
+
 export function checkListing(values: Record<string, unknown>, record: SourceRecord, rulesByField: ReadonlyMap<string, FieldRule>): Checked {
   if (quickValid(values)) return { ok: true, listing: values as ListingFields };
   const result = listingFieldsSchema.safeParse(values);
@@ -61,5 +68,6 @@ export function checkListing(values: Record<string, unknown>, record: SourceReco
   const where = rule === undefined ? 'the record' : rule.source;
   const named = rule !== undefined && !empty && rule.source !== `column '${field}'` && rule.source !== 'a constant';
   const suffix = named ? ` (${where})` : '';
-  return { ok: false, field, value: shown, reason: `${field}: ${problem(issue, shown, empty, where)}${suffix}` };
+  const hint = field === 'Url' && empty && !where.startsWith('template ') ? `; ${URL_FROM_TEMPLATE}` : '';
+  return { ok: false, field, value: shown, reason: `${field}: ${problem(issue, shown, empty, where)}${suffix}${hint}` };
 }

@@ -25,6 +25,7 @@ const STORE_KINDS: Readonly<Record<string, string>> = {
   'alert-state': 'health',
   'health-chatbots': 'health',
   '{request-permits}': 'request-permits',
+  shape: 'feed-shapes',
 };
 
 /** The per-run keys `{p}:ls:run:{runId}[:part]` (on a cluster `{p}:ls:run:{{chatbot}}:{runId}[:part]`), by part. */

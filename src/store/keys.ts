@@ -34,6 +34,7 @@ export type KeyLayout = 'single' | 'cluster';
  * | `{p}:ls:sources`                      | set  | `chatbot\tfeedId` of every replication source          |
  * | `{p}:ls:{request-permits}`            | hash | the request permit pool: `born`, `h:{holder}` → lease   |
  * | `{p}:ls:{service-breaker}`            | hash | the service breaker: open, since, reason, streak, probe  |
+ * | `{p}:ls:shape:{chatbot}:{sourceId}`   | str  | JSON shape of a feed after its last allowed run (feed-shapes.ts) |
  *
  * Why a tombstone hash beside the ledger: a delete removes the ledger entry, yet an older run's
  * job must still see that a newer run touched the key (never resurrect a deleted listing).
@@ -89,6 +90,8 @@ export interface StoreKeys {
   requestPermits(): string;
   /** The service breaker every process shares (service-breaker.ts); one key, its own hash tag. */
   serviceBreaker(): string;
+  /** The shape a (chatbot, feed) had after its last run allowed to proceed (`sourceId`: a stable hash). */
+  feedShape(chatbot: string, sourceId: string): string;
   /** What every per-chatbot key of one kind starts with, for SCAN (`runsOfChatbot`, `tombstones`). */
   chatbotKeyHead(kind: 'runsOfChatbot' | 'tombstones', keyType?: SyncKeyType): string;
   /** The chatbot a key found by SCAN under `head` belongs to. */
@@ -135,6 +138,7 @@ export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKe
     // tag names its slot, and on one Redis no earlier key had this name to keep.
     requestPermits: () => `${base}:{request-permits}`,
     serviceBreaker: () => `${base}:{service-breaker}`,
+    feedShape: (chatbot, sourceId) => `${base}:shape:${tag(chatbot)}:${sourceId}`,
     chatbotKeyHead: (kind, keyType = 'MLSNumber') => (kind === 'runsOfChatbot' ? heads.runsOfChatbot() : heads.tombstones(keyType)),
     chatbotOfKey: (head, key) => {
       const rest = key.slice(head.length);

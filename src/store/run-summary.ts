@@ -47,6 +47,25 @@ const planSchema = z.object({
 
 const guardSchema = z.object({ ok: z.boolean(), reasons: z.array(z.string()), forced: z.boolean() });
 
+/** What the feed-shape check found (src/domain/feed-shape.ts ShapeDrift), present only when the feed lost a column or its values. */
+const shapeSchema = z.object({
+  /** header: found when the feed opened, before anything else was read; rows: once the feed was read. */
+  stage: z.enum(['header', 'rows']),
+  /** The run went on with --accept-shape (and recorded the new shape). */
+  accepted: z.boolean(),
+  drift: z.array(
+    z.object({
+      kind: z.enum(['gone', 'emptied']),
+      format: z.enum(['csv', 'json']),
+      column: z.string(),
+      fields: z.array(z.string()),
+      before: z.object({ rows: count, of: count, runId: z.string() }),
+      rowsNow: count.optional(),
+      lookalike: z.string().optional(),
+    }),
+  ),
+});
+
 const resultSchema = z.object({
   created: count,
   updated: count,
@@ -82,6 +101,8 @@ export const syncSummarySchema = z.object({
   status: z.enum(RUN_STATUSES).optional(),
   /** Final outcome once the run's jobs finished (sync --wait / --work). */
   result: resultSchema.optional(),
+  /** Set when the feed lost a column (or its values) since the last run of the same feed. */
+  shape: shapeSchema.optional(),
 });
 
 export type SyncSummary = z.infer<typeof syncSummarySchema>;
@@ -118,6 +139,7 @@ export const runSummarySchema = z
     jobs: part(count),
     status: part(z.string()),
     result: part(resultSchema),
+    shape: part(shapeSchema),
     skipped: part(z.string()),
   })
   .loose();

@@ -5,6 +5,7 @@
 import { layoutOf, type RedisClient } from './redis-client.js';
 import { FailedKeyStore } from './failed-keys.js';
 import { FeedBudget, type FeedBudgetOptions, type FeedBudgetWindows } from './feed-budget.js';
+import { FeedShapeStore } from './feed-shapes.js';
 import { FeedSourceStore } from './feed-sources.js';
 import { JobFinishStore } from './job-finish.js';
 import { KeyIndexStore } from './key-index.js';
@@ -29,6 +30,8 @@ export interface Store {
   feedSources: FeedSourceStore;
   /** The service breaker every process shares (open while the service is down for everyone). */
   breaker: ServiceBreakerStore;
+  /** The shape of each (chatbot, feed) after its last run allowed to proceed. */
+  feedShapes: FeedShapeStore;
   /** The Redis-held request budget of one feed credential (`id`: a stable hash, never the secret). */
   feedBudget(id: string, windows: FeedBudgetWindows, options?: FeedBudgetOptions): FeedBudget;
 }
@@ -49,6 +52,7 @@ export function createStore(redis: RedisClient, prefix: string): Store {
     jobFinish: new JobFinishStore(redis, keys, runs),
     feedSources: new FeedSourceStore(redis, keys),
     breaker: new ServiceBreakerStore(redis, keys),
+    feedShapes: new FeedShapeStore(redis, keys),
     feedBudget: (id, windows, options) => new FeedBudget(redis, keys, id, windows, options),
   };
 }

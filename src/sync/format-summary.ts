@@ -50,7 +50,28 @@ function wipeLines(wipes: SyncSummary['wipes']): string[] {
   );
 }
 
+/** The drift a run went on with (--accept-shape), one line; nothing otherwise (a refusal's reasons are the guard's). */
+function acceptedShape(summary: SyncSummary): string[] {
+  const shape = summary.shape;
+  if (shape?.accepted !== true) return [];
+  const what = shape.drift.map((drift) => `'${drift.column}' (${drift.fields.join(', ')}) ${drift.kind === 'gone' ? 'gone' : 'emptied'}`);
+  const recorded = summary.dryRun ? "a real run records it as the feed's shape" : "recorded as the feed's shape from now on";
+  return [`shape   changed, accepted with --accept-shape (${recorded}): ${what.join('; ')}`];
+}
+
+/** A run refused as soon as its feed opened: only the header was read. */
+function refusedAtHeader(summary: SyncSummary): string {
+  const lines = [
+    `run ${summary.runId} · chatbot ${summary.chatbot}${summary.dryRun ? ' · dry run (nothing was changed)' : ''}`,
+    `feed    ${summary.feed.source}: refused at its header; its rows, the chatbot's listings and a plan were not read`,
+    'guard   REFUSED: nothing was changed',
+    ...summary.guard.reasons.map((reason) => `          ${reason}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
 export function formatSummary(summary: SyncSummary, rejected: readonly RejectedRow[] = []): string {
+  if (summary.shape?.stage === 'header' && !summary.guard.ok) return refusedAtHeader(summary);
   const { feed, remote, plan, guard } = summary;
   const lines = [
     `run ${summary.runId} · chatbot ${summary.chatbot}${summary.dryRun ? ' · dry run (nothing was changed)' : ''}`,
@@ -65,6 +86,7 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
     `guard   ${guard.ok ? (guard.forced ? 'FORCED past the guard' : 'ok') : 'REFUSED: nothing was changed'}`,
     ...guard.reasons.map((reason) => `          ${reason}`),
     ...wipeLines(summary.wipes),
+    ...acceptedShape(summary),
   ];
   if (summary.jobs !== undefined) lines.push(`jobs    ${summary.jobs} enqueued`);
   if (summary.result) {

@@ -14,6 +14,7 @@ import type { PlanSpool } from './plan-spool.js';
 import { displaySource } from '../feed/feed-source.js';
 import { openFeed, type FeedOptions, type OpenFeed } from '../feed/open-feed.js';
 import type { Logger } from '../logger.js';
+import { guardWithShape, refuseAtHeader, startShapeCheck, type FeedShapeRecords } from './feed-shape-check.js';
 import { holdingChatbot, type SyncLease } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
@@ -46,6 +47,8 @@ export interface SyncStores {
   recordReplication?(summary: SyncSummary, replication: NonNullable<SyncOutcome['replication']>): Promise<void>;
   /** Records unchanged, not yet managed listings in the ledger as adopted by `runId`. */
   adopt(chatbot: string, keyType: SyncKeyType, runId: string, listings: PlanResult['adopt']): Promise<void>;
+  /** The shape of each (chatbot, feed) after its last run allowed to proceed (feed-shape-check.ts). */
+  feedShapes: FeedShapeRecords;
 }
 
 export interface SyncEnqueuer {
@@ -184,6 +187,8 @@ async function syncAs(
   // before a single request is sent.
   const replication = side.replication === undefined ? undefined : await startReplication(side.replication, request, side.held);
   if (replication) side.held.started = replication;
+  // Read before the feed is opened, so nothing opened is left behind when Redis fails here.
+  const shapes = await startShapeCheck(deps.stores.feedShapes, request, replication?.since !== undefined);
   const openedFeed =
     replication?.feed ??
     (await openFeed({ ...request.feed, ...deps.feedLimits, keyType: request.keyType }, deps.signal ? { signal: deps.signal } : {}));
@@ -191,6 +196,10 @@ async function syncAs(
     { runId, chatbot: request.chatbot, readIn: openedFeed.readIn },
     openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened',
   );
+  // A CSV that lost a column the mapping reads is refused now: before the chatbot is read or anything is planned.
+  const atHeader = shapes.atHeader(openedFeed.header);
+  if (atHeader !== undefined && atHeader.reasons.length > 0)
+    return await refuseAtHeader(deps, request, openedFeed, { runId, startedAt }, atHeader);
   // The feed and the remote are read at the same time: neither depends on the other. The planner
   // starts once the remote and the ledger are in, and plans the feed rows as they come.
   const snapshotRead = readRemoteSnapshot(deps.api, {
@@ -257,6 +266,8 @@ async function syncAs(
     force: request.force,
     ...(replication ? { incremental: true } : {}),
   });
+  const shape = shapes.afterRead(openedFeed.shape()) ?? atHeader;
+  const verdict = guardWithShape(guard, shape);
 
   const summary: SyncSummary = {
     runId,
@@ -275,15 +286,16 @@ async function syncAs(
     },
     plan: planCounts(plan),
     changes: feed.planned.fieldChanges,
-    guard: { ok: guard.ok, reasons: guard.reasons, forced: guard.forced },
+    guard: { ok: verdict.ok, reasons: verdict.reasons, forced: verdict.forced },
     wipes: wipesSummary(wipeLimits, guard.wipes),
+    ...(shape === undefined ? {} : { shape: shape.summary }),
   };
   const outcome: SyncOutcome = { summary, plan, rejected: feed.rejected, remoteDuplicates, remoteUnkeyed };
 
   const gone = plan.deletes.filter((planned) => planned.reason === 'gone').length;
   const finish = async (enqueued: boolean): Promise<SyncOutcome> => {
     if (replication && side.replication) {
-      const ended = { runId, enqueued, refused: !request.dryRun && !guard.ok, deleted: enqueued ? gone : 0 };
+      const ended = { runId, enqueued, refused: !request.dryRun && !verdict.ok, deleted: enqueued ? gone : 0 };
       outcome.replication = await finishReplication(side.replication, request, replication, ended);
       if (!request.dryRun && outcome.replication.status === 'budget-exhausted')
         await deps.stores.recordReplication?.(summary, outcome.replication);
@@ -295,13 +307,17 @@ async function syncAs(
     summary.finishedAt = new Date(deps.now()).toISOString();
     return await finish(false);
   }
-  if (!guard.ok) {
+  if (!verdict.ok) {
     summary.finishedAt = new Date(deps.now()).toISOString();
-    deps.logger.error({ runId, chatbot: request.chatbot, reasons: guard.reasons }, 'sync refused by the safety guard; nothing was changed');
+    deps.logger.error(
+      { runId, chatbot: request.chatbot, reasons: verdict.reasons },
+      'sync refused by the safety guard; nothing was changed',
+    );
     await deps.stores.saveRun(outcome);
     return await finish(false);
   }
   await deps.stores.saveRun(outcome);
+  await shapes.record(runId, startedAt, openedFeed.shape());
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
   summary.plan.adopted = adopt.length;
   summary.jobs = await deps.enqueuer.enqueue(plan, runId);

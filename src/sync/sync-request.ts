@@ -60,6 +60,8 @@ export const syncRequestSchema = z.object({
   maxWipes: z.string().optional(),
   /** --allow-wipe: fields (write-shape names) this run may empty whatever --max-wipes says. */
   allowWipe: z.array(z.string()).optional(),
+  /** Go on although the feed lost columns (or their values) since the last run, and record its new shape (`--accept-shape`). */
+  acceptShape: z.boolean().optional(),
 });
 
 export type SyncRequest = z.infer<typeof syncRequestSchema>;

@@ -15,6 +15,7 @@ export function syncStores(store: Store): SyncStores {
       const withReplication: SyncSummary & { replication: typeof replication } = { ...summary, replication };
       await store.runs.updateRun(summary.runId, { summary: withReplication });
     },
+    feedShapes: store.feedShapes,
     adopt: (chatbot, keyType, runId, listings) =>
       store.ledger.adopt(
         chatbot,

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, inject } from 'vitest';
 import { writeFeedCsv } from '../../bench/generate-feed.js';
-import type { RunningSimulator } from '../../src/sim/server.js';
+import type { RunningSimulator, SimOptions } from '../../src/sim/server.js';
 import type { CliProcess } from './cli-process.js';
 import { cleanPrefix, uniquePrefix } from './redis.js';
-import { startTestSim } from './sim.js';
+import { cliEnv, startTestSim } from './sim.js';
 
 export interface FeedScenario {
   sim: RunningSimulator;
@@ -53,32 +53,54 @@ export async function releaseScene(scene: {
 }
 
 export function feedScenarioPerTest(label: string): FeedScenarios {
+  const processes: CliProcess[] = [];
+  const scenes = simScenePerTest(label, async () => void (await Promise.all(processes.splice(0).map((process) => process.kill()))));
+  return {
+    async start(options) {
+      const scene = await scenes.start({ chatbots: [options.chatbot], faults: { latencyMs: options.latencyMs } });
+      const feed = join(scene.dir, 'feed.csv');
+      await writeFeedCsv(feed, { listings: options.rows, seed: options.seed, profile: 'native' });
+      return { sim: scene.sim, redisUrl: scene.redisUrl, prefix: scene.prefix, feed };
+    },
+    track(process) {
+      processes.push(process);
+      return process;
+    },
+  };
+}
+
+/** What an e2e test runs CLI processes in: a simulator, the env pointing at it, a directory and a Redis prefix of its own. */
+export interface SimScene {
+  sim: RunningSimulator;
+  env: Record<string, string>;
+  dir: string;
+  redisUrl: string;
+  prefix: string;
+}
+
+/**
+ * Per test: `start` opens a scene (simulator with `options`, a directory, a prefix); after the
+ * test `beforeRelease` runs (e.g. kills the test's processes), then the scene is released as
+ * releaseScene says.
+ */
+export function simScenePerTest(label: string, beforeRelease?: () => Promise<void>): { start(options: SimOptions): Promise<SimScene> } {
   const redisUrl = inject('redisUrl');
   let sim: RunningSimulator | undefined;
   let prefix = '';
   let dir = '';
-  const processes: CliProcess[] = [];
-
   afterEach(async (ctx) => {
-    await Promise.all(processes.splice(0).map((process) => process.kill()));
+    await beforeRelease?.();
     await releaseScene({ sim, dir, redisUrl, prefix, passed: (ctx.task.result?.errors ?? []).length === 0 });
     sim = undefined;
     dir = '';
     prefix = '';
   });
-
   return {
     async start(options) {
       prefix = uniquePrefix(label);
       dir = mkdtempSync(join(tmpdir(), `ls-${label}-`));
-      sim = await startTestSim({ chatbots: [options.chatbot], faults: { latencyMs: options.latencyMs } });
-      const feed = join(dir, 'feed.csv');
-      await writeFeedCsv(feed, { listings: options.rows, seed: options.seed, profile: 'native' });
-      return { sim, redisUrl, prefix, feed };
-    },
-    track(process) {
-      processes.push(process);
-      return process;
+      sim = await startTestSim(options);
+      return { sim, env: cliEnv(sim, redisUrl, prefix), dir, redisUrl, prefix };
     },
   };
 }

@@ -122,6 +122,16 @@ describe('dashboard pages', () => {
     expect(body).toContain('<h2>Changes by field</h2><p class="muted">No listing changes.</p>');
   });
 
+  it('shows what the feed-shape check found on a run, refused or accepted with --accept-shape', async () => {
+    const url = await start();
+    expect((await get(`${url}/runs/${RUN_ID}`)).body).not.toContain('Feed shape');
+    data.run.summary.shape = { accepted: true, drift: [{ kind: 'gone', column: 'PRICE', fields: ['SalePrice'] }] };
+    const { body } = await get(`${url}/runs/${RUN_ID}`);
+    expect(body).toContain(
+      `<dt>Feed shape</dt><dd id="shape"><span class="warn">changed, accepted with --accept-shape</span> <span class="muted">&#39;PRICE&#39; (SalePrice) gone</span></dd>`,
+    );
+  });
+
   it('escapes hostile feed values everywhere they appear', async () => {
     const url = await start();
     for (const path of [`/runs/${RUN_ID}`, `/search?key=${encodeURIComponent(HOSTILE)}`]) {

@@ -99,7 +99,7 @@ describe('mapping files', () => {
       'columns.Bathrooms: a source column name is required',
       "columns.Bedroomz: 'Bedroomz' is not a listing field",
       'units.LotArea: expected {"from": unit, "to": unit} with units sqft, sqm, acres, hectares, or a positive factor',
-      "unknown member 'colums' (expected $comment, description, profile, columns, constants, defaults, enums, money, units, extension)",
+      "unknown member 'colums' (expected $comment, description, profile, columns, constants, defaults, enums, money, units, extension, templates)",
       'constants.Status: expected one of Active, PreOnMarket, Sold, got "Open"',
       'constants.Bedrooms: expected a number, got "BEDS"',
       'money: City is not a numeric field',

@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openFeed, WORKER_MIN_BYTES, type FeedOptions, type FeedRow } from '../../src/feed/open-feed.js';
 import { fixture } from '../helpers/feed.js';
 
-type Read = { rows: FeedRow[]; stats?: unknown; error?: { code: unknown; message: string }; readIn?: string };
+type Read = {
+  rows: FeedRow[];
+  stats?: unknown;
+  shape?: unknown;
+  header?: unknown;
+  error?: { code: unknown; message: string };
+  readIn?: string;
+};
 
 /** Reads a feed to its end or its error, keeping the rows read before an error. */
 async function readAll(options: Partial<FeedOptions> & { source: string; profile: FeedOptions['profile'] }): Promise<Read> {
@@ -18,7 +25,7 @@ async function readAll(options: Partial<FeedOptions> & { source: string; profile
   try {
     const feed = await openFeed({ keyType: 'MLSNumber', ...options });
     for await (const row of feed.rows) rows.push(row);
-    return { rows, stats: feed.stats(), readIn: feed.readIn };
+    return { rows, stats: feed.stats(), shape: feed.shape(), header: feed.header, readIn: feed.readIn };
   } catch (thrown) {
     const error = thrown as { code?: unknown; message: string };
     return { rows, error: { code: error.code, message: error.message } };
@@ -61,6 +68,8 @@ describe('a feed read in a worker thread', () => {
     const { here, worker } = await bothWays({ source: fixture(name), ...options });
     expect(here.error).toBeUndefined();
     expect(here.rows.length).toBeGreaterThan(0);
+    // Every row but those too broken to map (a wrong cell count) is counted in the shape.
+    expect(here.shape).toMatchObject({ rows: here.rows.filter((row) => row.kind !== 'rejected' || row.field !== '(record)').length });
     expect(worker).toEqual({ ...here, readIn: 'worker' });
     expect(here.readIn).toBe('main');
   });

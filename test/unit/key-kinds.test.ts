@@ -32,6 +32,8 @@ describe('keyKind', () => {
     [keys.callMetrics(), 'call-metrics'],
     [keys.requestPermits(), 'request-permits'],
     [storeKeys(P, 'cluster').requestPermits(), 'request-permits'],
+    [keys.feedShape('bot:1', 'abc123'), 'feed-shapes'],
+    [storeKeys(P, 'cluster').feedShape('bot', 'abc123'), 'feed-shapes'],
     [alerts.configs(), 'alerts'],
     [alerts.deliveries(), 'alerts'],
     [alerts.state('bot:1'), 'health'],

@@ -24,6 +24,7 @@ function countingFeed(rows: readonly FeedRow[]): OpenFeed & { pulled: () => numb
     stats: () => ({ rows: pulled, valid: pulled, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} }),
     progress: () => ({ bytes: pulled }),
     readIn: 'main',
+    shape: () => undefined,
     pulled: () => pulled,
   };
 }

@@ -2,13 +2,15 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { displaySource, unstorableSourceReason } from '../../feed/feed-source.js';
-import { addSchedule, listSchedules, removeSchedule } from '../../queue/schedules.js';
+import { nextOccurrences } from '../../queue/cron.js';
+import { addSchedule, listSchedules, removeSchedule, type Schedule } from '../../queue/schedules.js';
+import { cronLineProblem, scheduledFeedProblem } from '../../sync/schedule-check.js';
 import { EXIT } from '../exit-codes.js';
-import { when } from '../format-run.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
 import { addRedisOptions, withQueue, type RedisFlags } from '../with-queue.js';
+import { localZone, zonedTime } from '../zoned-time.js';
 
 function validTimeZone(tz: string): boolean {
   try {
@@ -17,6 +19,28 @@ function validTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Occurrences shown by `schedule add`. */
+const NEXT_SHOWN = 3;
+
+/** Where a schedule's times are shown: its zone, or without one this machine's (workers use their own). */
+function zoneLabel(tz: string | undefined): string {
+  return tz ?? `no --tz: each worker's own time zone; here ${localZone()}`;
+}
+
+/** `schedule list`'s next run: in the schedule's zone and in UTC. */
+function nextText(schedule: Schedule): string {
+  if (schedule.next === undefined) return 'next -';
+  const at = zonedTime(schedule.next, schedule.tz ?? 'UTC');
+  return schedule.tz === undefined ? `next ${at.utcText} UTC (workers' time zone)` : `next ${at.text} ${schedule.tz} (${at.utcText} UTC)`;
+}
+
+/** A schedule as `schedule list --json` shows it: with its next run in UTC and, when it has a zone, in that zone. */
+function scheduleJson(schedule: Schedule): Schedule & { nextUtc?: string; nextLocal?: string } {
+  if (schedule.next === undefined) return schedule;
+  const at = zonedTime(schedule.next, schedule.tz ?? 'UTC');
+  return { ...schedule, nextUtc: at.utc, ...(schedule.tz === undefined ? {} : { nextLocal: at.iso }) };
 }
 
 export const registerScheduleCommands: RegisterCommands = (program: Command, host: CommandHost) => {
@@ -39,20 +63,34 @@ export const registerScheduleCommands: RegisterCommands = (program: Command, hos
         }
         if (flags.tz !== undefined && !validTimeZone(flags.tz))
           throw new UsageError(`--tz must be an IANA time zone such as Europe/Berlin (got '${flags.tz}')`);
+        const problem = cronLineProblem(flags.cron, flags.tz) ?? (await scheduledFeedProblem(flags.feed));
+        if (problem !== undefined) throw new UsageError(problem);
         await addSchedule(ctx.queues.syncRuns, { name, cron: flags.cron, ...(flags.tz ? { tz: flags.tz } : {}), request: { ...request } });
-        if (json) printJson(host.io, { name, cron: flags.cron, tz: flags.tz ?? null, chatbot: request.chatbot });
-        else host.io.stdout.write(`schedule ${name} set: ${flags.cron}${flags.tz ? ` (${flags.tz})` : ''}, chatbot ${request.chatbot}\n`);
+        const zone = flags.tz ?? localZone();
+        const next = nextOccurrences(flags.cron, flags.tz, Date.now(), NEXT_SHOWN).map((ms) => zonedTime(ms, zone));
+        if (json)
+          printJson(host.io, {
+            name,
+            cron: flags.cron,
+            tz: flags.tz ?? null,
+            chatbot: request.chatbot,
+            next: next.map((at) => ({ utc: at.utc, local: at.iso })),
+          });
+        else
+          host.io.stdout.write(
+            `schedule ${name} set: ${flags.cron}${flags.tz ? ` (${flags.tz})` : ''}, chatbot ${request.chatbot}\nnext runs (${zoneLabel(flags.tz)}):\n${next.map((at) => `  ${at.text}  (${at.utcText} UTC)\n`).join('')}`,
+          );
       }),
     );
   addRedisOptions(schedule.command('list').description('scheduled syncs')).action((flags: RedisFlags) =>
     withQueue(host, flags, async (ctx, json) => {
       const list = await listSchedules(ctx.queues.syncRuns);
-      if (json) printJson(host.io, { schedules: list });
+      if (json) printJson(host.io, { schedules: list.map(scheduleJson) });
       else
         host.io.stdout.write(
           list.length === 0
             ? 'no schedules\n'
-            : `${list.map((s) => `${s.name}  ${s.cron}${s.tz ? ` ${s.tz}` : ''}  chatbot ${s.request.chatbot}${s.request.replicate ? '  replicate' : ''}  next ${when(s.next)}`).join('\n')}\n`,
+            : `${list.map((s) => `${s.name}  ${s.cron}${s.tz ? ` ${s.tz}` : ''}  chatbot ${s.request.chatbot}${s.request.replicate ? '  replicate' : ''}  ${nextText(s)}`).join('\n')}\n`,
         );
     }),
   );

@@ -36,6 +36,7 @@ interface SyncFlags extends RawSyncOptions, ConfigFlags {
   report?: string;
   wait?: boolean;
   work?: boolean;
+  acceptShape?: boolean;
 }
 
 /** What is printed at the end: the outcome without its plan. */
@@ -145,6 +146,7 @@ async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCod
       : durationMs(flags.waitForLock === true ? DEFAULT_WAIT_FOR_LOCK : flags.waitForLock, '--wait-for-lock');
   const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
   if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
+  if (flags.acceptShape === true) request.acceptShape = true;
   const work = flags.work === true && !flags.dryRun;
   if (work && (await heapPolicyPays(request.feed.source, request.replicate !== undefined))) keepHeapNearLive();
   const session = await openSyncSession(host.io, flags, work, work);
@@ -161,7 +163,8 @@ export const registerSyncCommands: RegisterCommands = (program: Command, host: C
       `when another run holds the chatbot, wait for it to end (default ${DEFAULT_WAIT_FOR_LOCK}; e.g. 90s, 10m, 2h) instead of refusing`,
     )
     .option('--timeout <duration>', 'with --wait/--work: stop waiting after this long (the run goes on in the queue; exit 1)')
-    .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)');
+    .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)')
+    .option('--accept-shape', 'go on once although the feed lost a column (or its values) since the last run, and record its new shape');
   addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'redisClusterNodes', 'prefix'], { json: 'the summary' });
   addSharedFlags(sync, WORKER_LIMIT_FLAGS, { when: 'with --work' });
   addSharedFlags(sync, ['logLevel']).action((flags: SyncFlags) => host.run(() => executeSync(host, flags)));

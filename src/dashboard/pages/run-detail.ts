@@ -14,6 +14,17 @@ function definitionList(values: Readonly<Record<string, unknown>> | undefined): 
   return html`<dl>${entries.map(([name, value]) => html`<dt>${name}</dt><dd class="mono">${displayValue(value)}</dd>`)}</dl>`;
 }
 
+/** The feed-shape row: what the feed lost since the last run, refused or accepted with --accept-shape. */
+function shapeRow(run: RunDetail): SafeHtml {
+  const shape = run.summary.shape;
+  if (shape === undefined) return html``;
+  const what = shape.drift.map((drift) => `'${drift.column}' (${drift.fields.join(', ')}) ${drift.kind}`).join('; ');
+  const verdict = shape.accepted
+    ? html`<span class="warn">changed, accepted with --accept-shape</span>`
+    : html`<span class="bad">changed</span>`;
+  return html`<dt>Feed shape</dt><dd id="shape">${verdict} <span class="muted">${what}</span></dd>`;
+}
+
 function overview(run: RunDetail): SafeHtml {
   const c = run.counts;
   return html`<div class="grid">
@@ -24,6 +35,7 @@ function overview(run: RunDetail): SafeHtml {
   <dt>Started (UTC)</dt><dd>${formatTime(run.startedAt)}</dd>
   <dt>Duration</dt><dd>${formatDuration(run.startedAt, run.finishedAt)}</dd>
   <dt>Guard</dt><dd>${guardCell(run.guard)}${run.guard.reasons.length > 0 ? html` <span class="muted">${run.guard.reasons.join('; ')}</span>` : ''}</dd>
+  ${shapeRow(run)}
   <dt>Jobs</dt><dd>${run.jobs.finished} of ${run.jobs.total} finished, ${run.jobs.failed} failed</dd>
 </dl></div>
 <div class="card" id="plan"><h2>Plan</h2><dl>

@@ -9,7 +9,7 @@
  * fill, rather than rejecting most of a real feed.
  */
 import type { SaleType, Status } from '../../domain/listing.js';
-import { columnRule, computedRule, constantRule, type FieldRule, type ProfileBuilder } from '../record-mapping.js';
+import { columnRule, computedRule, constantRule, reading, type FieldRule, type ProfileBuilder } from '../record-mapping.js';
 import type { Column, SourceColumns, SourceRecord } from '../source-record.js';
 import { toMoney, toText } from '../values.js';
 
@@ -112,8 +112,16 @@ export const buildRedfinMapping: ProfileBuilder = (columns) => {
     (record: SourceRecord): unknown =>
       saleType(record) === wanted ? toMoney(priceRaw(record)) : undefined;
   const rules: FieldRule[] = [
-    computedRule('SaleType', `column 'SALE TYPE', which accepts ${ACCEPTED_SALE_TYPES}`, saleType, (record) => saleTypeColumn?.get(record)),
-    computedRule('Status', "column 'STATUS'", readStatus, (record) => statusColumn?.get(record)),
+    reading(
+      computedRule('SaleType', `column 'SALE TYPE', which accepts ${ACCEPTED_SALE_TYPES}`, saleType, (record) =>
+        saleTypeColumn?.get(record),
+      ),
+      saleTypeColumn,
+    ),
+    reading(
+      computedRule('Status', "column 'STATUS'", readStatus, (record) => statusColumn?.get(record)),
+      statusColumn,
+    ),
     constantRule('CurrencySymbol', '$'),
     columnRule('PropertyType', col('PROPERTY TYPE'), { label: 'PROPERTY TYPE' }),
     columnRule('Bedrooms', col('BEDS'), { fallback: 0 }),
@@ -125,12 +133,19 @@ export const buildRedfinMapping: ProfileBuilder = (columns) => {
     columnRule('LotArea', col('LOT SIZE'), { fallback: 0 }),
     columnRule('BuildingArea', col('SQUARE FEET'), { fallback: 0 }),
     constantRule('AreaUnit', 'Square Feet'),
-    computedRule(
-      'Tours',
-      "column 'NEXT OPEN HOUSE START TIME'",
-      (record) => (openHouse !== undefined && toText(openHouse.get(record)) !== undefined ? 'OpenHouse' : undefined),
-      (record) => openHouse?.get(record),
-    ),
+    // Sparse: a week without open houses leaves the column empty on every row of a healthy export.
+    {
+      ...reading(
+        computedRule(
+          'Tours',
+          "column 'NEXT OPEN HOUSE START TIME'",
+          (record) => (openHouse !== undefined && toText(openHouse.get(record)) !== undefined ? 'OpenHouse' : undefined),
+          (record) => openHouse?.get(record),
+        ),
+        openHouse,
+      ),
+      sparse: true,
+    },
     computedRule(
       'ParkingSpots',
       'no parking column in Redfin exports',
@@ -145,8 +160,8 @@ export const buildRedfinMapping: ProfileBuilder = (columns) => {
     columnRule('ZIP', col('ZIP OR POSTAL CODE', 'ZIP', 'ZIP CODE', 'POSTAL CODE'), { reader: wholeText }),
     columnRule('Latitude', col('LATITUDE')),
     columnRule('Longitude', col('LONGITUDE')),
-    computedRule('SalePrice', "column 'PRICE'", priceFor('for_sale'), priceRaw),
-    computedRule('RentPrice', "column 'PRICE'", priceFor('for_rent'), priceRaw),
+    reading(computedRule('SalePrice', "column 'PRICE'", priceFor('for_sale'), priceRaw), price),
+    reading(computedRule('RentPrice', "column 'PRICE'", priceFor('for_rent'), priceRaw), price),
     columnRule('UnitAreaPrice', col('$/SQUARE FEET', '$/SQ. FT.', '$/SQFT')),
     columnRule('HOAMonth', col('HOA/MONTH', 'HOA')),
   ];

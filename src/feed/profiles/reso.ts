@@ -5,7 +5,7 @@
  * like the redfin profile, and are counted.
  */
 import type { SaleType } from '../../domain/listing.js';
-import { columnRule, computedRule, constantRule, type FieldRule, type ProfileBuilder } from '../record-mapping.js';
+import { columnRule, computedRule, constantRule, reading, type FieldRule, type ProfileBuilder } from '../record-mapping.js';
 import type { Column, SourceRecord } from '../source-record.js';
 import { toMoney, toNumber, toText } from '../values.js';
 import {
@@ -112,63 +112,104 @@ export const buildResoMapping: ProfileBuilder = (columns, context) => {
         .join(' ');
 
   const rules: FieldRule[] = [
-    computedRule('SaleType', "member 'PropertyType'", saleType, (record) => propertyType?.get(record)),
-    computedRule('Status', "member 'StandardStatus'", readStatus, (record) => status?.get(record)),
+    reading(
+      computedRule('SaleType', "member 'PropertyType'", saleType, (record) => propertyType?.get(record)),
+      propertyType,
+    ),
+    reading(
+      computedRule('Status', "member 'StandardStatus'", readStatus, (record) => status?.get(record)),
+      status,
+    ),
     constantRule('CurrencySymbol', '$'),
-    computedRule(
-      'PropertyType',
-      "member 'PropertySubType'/'PropertyType'",
-      (record) => readText(subType, record) ?? readText(propertyType, record),
-      (record) => propertyType?.get(record),
+    reading(
+      computedRule(
+        'PropertyType',
+        "member 'PropertySubType'/'PropertyType'",
+        (record) => readText(subType, record) ?? readText(propertyType, record),
+        (record) => propertyType?.get(record),
+      ),
+      subType,
+      propertyType,
     ),
     columnRule('Bedrooms', col('BedroomsTotal'), { fallback: 0 }),
-    computedRule(
-      'Bathrooms',
-      "members 'BathroomsTotalDecimal'/'BathroomsFull'+'BathroomsHalf'",
-      readBaths,
-      describe(bathsDecimal, bathsFull, bathsHalf),
-      0,
+    reading(
+      computedRule(
+        'Bathrooms',
+        "members 'BathroomsTotalDecimal'/'BathroomsFull'+'BathroomsHalf'",
+        readBaths,
+        describe(bathsDecimal, bathsFull, bathsHalf),
+        0,
+      ),
+      bathsDecimal,
+      bathsFull,
+      bathsHalf,
+      bathsInteger,
     ),
     columnRule('Url', col('ListingURL')),
     columnRule('MLSNumber', col('ListingId')),
     columnRule('YearBuilt', col('YearBuilt'), { fallback: 0 }),
     columnRule('DaysOnMarket', col('DaysOnMarket'), { fallback: 0 }),
-    computedRule('LotArea', "members 'LotSizeSquareFeet'/'LotSizeArea'+'LotSizeUnits'", readLot, describe(lotSqft, lotArea, lotUnits), 0),
-    computedRule(
-      'BuildingArea',
-      "member 'LivingArea'/'BuildingAreaTotal'",
-      (record) => readNumber(livingArea, record) ?? readNumber(buildingAreaTotal, record),
-      describe(livingArea, buildingAreaTotal),
-      0,
+    reading(
+      computedRule('LotArea', "members 'LotSizeSquareFeet'/'LotSizeArea'+'LotSizeUnits'", readLot, describe(lotSqft, lotArea, lotUnits), 0),
+      lotSqft,
+      lotArea,
     ),
-    computedRule('AreaUnit', "member 'LivingAreaUnits'", areaUnit, (record) => livingAreaUnits?.get(record)),
-    computedRule(
-      'Images',
-      "member 'Media'",
-      (record) => photoUrls(media?.get(record)),
-      (record) => media?.get(record),
+    reading(
+      computedRule(
+        'BuildingArea',
+        "member 'LivingArea'/'BuildingAreaTotal'",
+        (record) => readNumber(livingArea, record) ?? readNumber(buildingAreaTotal, record),
+        describe(livingArea, buildingAreaTotal),
+        0,
+      ),
+      livingArea,
+      buildingAreaTotal,
     ),
-    computedRule(
-      'Tours',
-      "member 'VirtualTourURLUnbranded'",
-      (record) => (readText(tour, record) === undefined ? undefined : '3D'),
-      (record) => tour?.get(record),
+    reading(
+      computedRule('AreaUnit', "member 'LivingAreaUnits'", areaUnit, (record) => livingAreaUnits?.get(record)),
+      livingAreaUnits,
+    ),
+    reading(
+      computedRule(
+        'Images',
+        "member 'Media'",
+        (record) => photoUrls(media?.get(record)),
+        (record) => media?.get(record),
+      ),
+      media,
+    ),
+    reading(
+      computedRule(
+        'Tours',
+        "member 'VirtualTourURLUnbranded'",
+        (record) => (readText(tour, record) === undefined ? undefined : '3D'),
+        (record) => tour?.get(record),
+      ),
+      tour,
     ),
     columnRule('ParkingSpots', col('ParkingTotal'), { fallback: 0 }),
     columnRule('Description', col('PublicRemarks')),
-    computedRule('Address', "member 'UnparsedAddress'", readAddress, (record) => unparsed?.get(record)),
+    reading(
+      computedRule('Address', "member 'UnparsedAddress'", readAddress, (record) => unparsed?.get(record)),
+      unparsed,
+      ...streetParts,
+      unit,
+    ),
     columnRule('City', col('City')),
     columnRule('State', col('StateOrProvince')),
     columnRule('ZIP', col('PostalCode')),
     columnRule('Latitude', col('Latitude')),
     columnRule('Longitude', col('Longitude')),
-    computedRule('SalePrice', "member 'ListPrice'", priceFor('for_sale'), priceRaw),
-    computedRule('RentPrice', "member 'ListPrice'", priceFor('for_rent'), priceRaw),
-    computedRule(
-      'HOAMonth',
-      "members 'AssociationFee'+'AssociationFeeFrequency'",
-      (record) => monthlyFee(fee?.get(record), feeFrequency?.get(record)),
-      describe(fee, feeFrequency),
+    reading(computedRule('SalePrice', "member 'ListPrice'", priceFor('for_sale'), priceRaw), listPrice),
+    reading(computedRule('RentPrice', "member 'ListPrice'", priceFor('for_rent'), priceRaw), listPrice),
+    reading(
+      computedRule(
+        'HOAMonth',
+        "members 'AssociationFee'+'AssociationFeeFrequency'",
+        (record) => monthlyFee(fee?.get(record), feeFrequency?.get(record)),
+        describe(fee, feeFrequency),
+      ),
+      fee,
     ),
   ];
   return { rules, exclude };

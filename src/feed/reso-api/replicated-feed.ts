@@ -7,6 +7,7 @@
 import type { SyncKeyType } from '../../domain/listing.js';
 import { errorFields } from '../../errors.js';
 import { jsonBrokenKeyReader } from '../broken-row-keys.js';
+import { feedHeader, shapeTracker, type ShapeTracker } from '../feed-shape-tracker.js';
 import type { FeedRow, FeedStats, OpenFeed } from '../open-feed.js';
 import { buildResoMapping } from '../profiles/reso.js';
 import { compileMapping, ruleFor } from '../record-mapping.js';
@@ -24,12 +25,15 @@ export interface ReplicatedFeed extends OpenFeed {
 
 const EMPTY_STATS: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
 
-function pipelineFor(first: ResoRecord, keyType: SyncKeyType): RowPipeline {
+function pipelineFor(first: ResoRecord, keyType: SyncKeyType): RowPipeline & { shape: ShapeTracker } {
   // Why the first record's members suffice: RESO columns are looked up with `optional`, which
   // reads a member by name on every record even when the first one omits it.
-  const mapping = buildResoMapping(jsonColumns(first), { keyType, resoPending: 'active' });
+  const columns = jsonColumns(first);
+  const mapping = buildResoMapping(columns, { keyType, resoPending: 'active' });
   const keyRule = ruleFor(mapping, keyType === 'MLSNumber' ? 'MLSNumber' : 'Url');
-  return rowPipeline(mapping, compileMapping(mapping), keyType, jsonBrokenKeyReader(keyRule));
+  const compiled = compileMapping(mapping);
+  const shape = shapeTracker(feedHeader('json', columns, compiled.rules), columns, compiled.rules, compiled.produced);
+  return { ...rowPipeline(mapping, compiled, keyType, jsonBrokenKeyReader(keyRule), shape), shape };
 }
 
 /** Whether a thrown error is a halt the run survives (the budget), rather than a failure. */
@@ -39,7 +43,7 @@ export function isBudgetHalt(thrown: unknown): boolean {
 
 /** Wraps a replication run (nothing is requested until the rows are iterated). */
 export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType): ReplicatedFeed {
-  let pipeline: RowPipeline | undefined;
+  let pipeline: (RowPipeline & { shape: ShapeTracker }) | undefined;
   let halted: Error | undefined;
   async function* rows(): AsyncGenerator<FeedRow> {
     let line = 0;
@@ -61,6 +65,7 @@ export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType): Repli
     stats: () => pipeline?.stats ?? { ...EMPTY_STATS, filledDefaults: {} },
     progress: () => ({ bytes: run.result().bytes }),
     readIn: 'main',
+    shape: () => pipeline?.shape.shape(),
     halt: () => halted,
     result: () => run.result(),
   };
