@@ -1,24 +1,20 @@
 /**
- * A feed that changed shape overnight, through the built CLI against the simulator, on the real
- * Redfin export (`../shared/data`, 350 Chicago listings) synced first: PRICE renamed to LIST PRICE,
+ * A feed that changed shape overnight, through the built CLI against the simulator, on a Redfin
+ * export (the real one in `../shared/data` when beside the clone, else a fixture of its shape:
+ * test/helpers/redfin-export.ts) synced first: PRICE renamed to LIST PRICE,
  * PRICE dropped, BEDS empty on every row. Each is refused (exit 3, the column and the field it
  * fills named, a refused run on record) with zero write calls; with --accept-shape the writes
  * happen, the run records the acceptance, and the next run of that shape goes through untouched.
- *
- * The export is reference data beside the clone, not a fixture: without it the test is skipped
- * with a message, except under CI (env CI set), where it fails.
  */
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simScenePerTest } from '../helpers/feed-scenario.js';
+import { redfinExport } from '../helpers/redfin-export.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
 
 const BOT = 'bot-shape';
-const EXPORT = resolve(import.meta.dirname, '../../../shared/data/redfin_export_chicago_2022.csv');
-const inCi = (process.env.CI ?? '') !== '';
-const MISSING = `the Redfin export ${EXPORT} is missing (reference data beside the clone, see ../shared/data/README.md)`;
-if (!existsSync(EXPORT) && !inCi) console.warn(`feed-shape e2e skipped: ${MISSING}`);
+const EXPORT = redfinExport();
 
 interface Summary {
   runId: string;
@@ -53,10 +49,7 @@ function edited(edit: (cells: string[], row: number) => string[]): string {
   return `${lines.map((line, row) => edit(rawCells(line), row).join(',')).join('\n')}\n`;
 }
 
-const header =
-  readFileSync(existsSync(EXPORT) ? EXPORT : import.meta.filename, 'utf8')
-    .split('\n')[0]
-    ?.split(',') ?? [];
+const header = readFileSync(EXPORT, 'utf8').split('\n')[0]?.split(',') ?? [];
 const PRICE = header.indexOf('PRICE');
 const BEDS = header.indexOf('BEDS');
 
@@ -86,9 +79,8 @@ const VARIANTS = [
   },
 ] as const;
 
-describe.skipIf(!existsSync(EXPORT) && !inCi)('a feed whose shape changed (the real Redfin export)', () => {
+describe('a feed whose shape changed (a Redfin export)', () => {
   it('is refused with the column and field named and nothing written; --accept-shape lets it through once and records it', async () => {
-    if (!existsSync(EXPORT)) throw new Error(`CI is set but ${MISSING}`);
     const { sim: s, env, dir } = await scenes.start({ chatbots: [BOT] });
     // One path for every night: the shape is kept per (chatbot, feed path).
     const feed = join(dir, 'redfin-export.csv');

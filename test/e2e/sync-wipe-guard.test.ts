@@ -1,5 +1,5 @@
 /**
- * The field-wipe guard through the built CLI, on the real Redfin export synced first: a copy with
+ * The field-wipe guard through the built CLI, on a Redfin export (test/helpers/redfin-export.ts) synced first: a copy with
  * BEDS empty on every row (the default 0 filled in over real bedroom counts) and one with PRICE
  * empty on every row are refused (exit 3, the field, its count and examples named, no write), pass
  * with --allow-wipe or --force (recorded on the run, shown on the dashboard's run page), and an
@@ -7,20 +7,21 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { releaseScene } from '../helpers/feed-scenario.js';
+import { REDFIN_EXPORT_ROWS, redfinExport } from '../helpers/redfin-export.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-wipe';
-const EXPORT = resolve(import.meta.dirname, '../../../shared/data/redfin_export_chicago_2022.csv');
-const ROWS = 350;
+const EXPORT = redfinExport();
+const ROWS = REDFIN_EXPORT_ROWS;
 
 let sim: RunningSimulator | undefined;
 let dashboard: CliProcess | undefined;
