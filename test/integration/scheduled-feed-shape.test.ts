@@ -2,7 +2,7 @@
  * A scheduled sync (a schedule's stored request, run as the sync-run job runs it: scheduledRunSync
  * over the production wiring, real Redis, the simulator over HTTP) meets a feed that lost a column
  * since its last run: it is refused and recorded as a refused run, nothing sent; a stored request
- * carrying acceptShape goes through.
+ * carrying acceptShape goes through once the emptied field is also allowed past the wipe guard.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -88,7 +88,13 @@ async function scheduledSyncs(
     drift: [{ kind: 'gone', column: 'Description', fields: ['Description'] }],
   });
 
-  const accepting = { ...stored, acceptShape: true };
+  // Accepting the shape is not accepting the loss: the wipe guard still judges the emptied field
+  // (each override names what it lets through).
+  const onlyShape = await scheduled({ ...stored, acceptShape: true });
+  expect(onlyShape.status).toBe('refused');
+  expect(onlyShape.reason).toMatch(/^The plan would empty Description on 9 listings/);
+  expect(sim.state.writeCalls()).toBe(0);
+  const accepting = { ...stored, acceptShape: true, allowWipe: ['Description'] };
   const accepted = await scheduled(accepting);
   expect(accepted.status, accepted.reason).toBe('enqueued');
   expect(await ctx.store.runs.getRun(accepted.runId)).toMatchObject({ summary: { shape: { accepted: true }, plan: { update: 9 } } });
