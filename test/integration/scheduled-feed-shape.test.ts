@@ -40,16 +40,19 @@ describe('a scheduled sync of a feed that lost a column', () => {
   }, 60_000);
 });
 
+/** A schedule's stored request as the job hands it over: scheduledRunSync checks all but chatbot. */
+type StoredRequest = { chatbot: string } & Record<string, unknown>;
+
 /** The nights: a first run records the shape, the next is refused, one with acceptShape goes through. */
 async function scheduledSyncs(
   sim: RunningSimulator,
   dir: string,
-  scheduled: (payload: { chatbot: string }) => Promise<ScheduledRun>,
+  scheduled: (payload: StoredRequest) => Promise<ScheduledRun>,
   ctx: QueueContext,
 ): Promise<void> {
   const feed = join(dir, 'listings.csv');
   // What `schedule add` stores (sync-options.ts toSyncRequest), as the sync-run job hands it over.
-  const stored = {
+  const stored: StoredRequest = {
     chatbot: BOT,
     feed: { source: feed, profile: 'native', encoding: 'utf-8' },
     keyType: 'MLSNumber',
