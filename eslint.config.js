@@ -1,4 +1,4 @@
-// ESLint: TypeScript rules plus the design's layer rules (../shared/design.md "Layout"), so a
+// ESLint: TypeScript rules plus the design's layer rules (docs/architecture.md "Layers"), so a
 // dependency that crosses a layer the wrong way fails `npm run lint` instead of waiting for review.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

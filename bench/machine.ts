@@ -27,7 +27,14 @@ export function packageRoot(start: string): string {
   }
 }
 
-const TITLE = '# Benchmarks\n\nWritten by the `npm run bench:*` scripts; each script owns one section and replaces it when it runs.\n';
+/** Why the file holds only today's figures: the history of a figure is in git, not in a journal. */
+const TITLE = [
+  '# Benchmarks',
+  '',
+  "Today's figures only; their history is in git (`git log -p BENCHMARKS.md`). Each `npm run bench:*` script owns one section,",
+  'headed by its command, machine and date, and replaces it when it runs.',
+  '',
+].join('\n');
 
 /**
  * Replaces the section `## <name>` of the markdown file at `path` with `body` (or appends it),

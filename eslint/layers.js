@@ -1,4 +1,4 @@
-// The design's layers as lint rules (../shared/design.md "Layout"): which folders each folder of
+// The layers as lint rules (docs/architecture.md "Layers"): which folders each folder of
 // the product may import, which packages only one folder may use, and who may read the process.
 //
 //   cli → sync → (feed, api, queue, store) → domain
@@ -54,7 +54,7 @@ function restrictionsFor(folder) {
   const allowed = new Set([folder, ...MAY_IMPORT[folder]]);
   const patterns = FOLDERS.filter((other) => !allowed.has(other)).map((other) => ({
     regex: intoFolder(other),
-    message: `${folder}/ may not import ${other}/ (layers: ${folder} → ${MAY_IMPORT[folder].join(', ') || 'nothing'}; see README "Code map").`,
+    message: `${folder}/ may not import ${other}/ (layers: ${folder} → ${MAY_IMPORT[folder].join(', ') || 'nothing'}; see docs/architecture.md "Layers").`,
   }));
   for (const [name, users] of Object.entries(ROOT_MODULES)) {
     if (!users.includes(folder))

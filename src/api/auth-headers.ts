@@ -11,7 +11,7 @@ export interface ApiCredentials {
   projectAuthToken?: string;
 }
 
-/** Empty strings count as unset (design: "Empty strings count as unset"). */
+/** Empty strings count as unset (docs/architecture.md "Contracts": empty strings count as unset). */
 function present(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== '';
 }

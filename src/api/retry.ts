@@ -1,5 +1,5 @@
 /**
- * The one retry module (design convention 12). Every path that tries a failed call again takes
+ * The one retry module (docs/architecture.md, convention 12). Every path that tries a failed call again takes
  * from here:
  * - the delay formula, `backoffDelay` (the queue's backoff strategy and the read loop below);
  * - the Retry-After hint, capped (`retryAfterWithin`);

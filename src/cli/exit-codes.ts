@@ -1,4 +1,4 @@
-/** Process exit codes: a contract with schedulers and scripts (design: "Exit codes"). */
+/** Process exit codes: a contract with schedulers and scripts (docs/architecture.md "Contracts"). */
 import type { RunVerdict } from '../sync/run-verdict.js';
 
 export const EXIT = {

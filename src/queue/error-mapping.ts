@@ -1,5 +1,5 @@
 /**
- * THE one place that maps errors to BullMQ (design convention 4):
+ * THE one place that maps errors to BullMQ (docs/architecture.md, convention 4):
  * - authentication failure → pause the whole queue, log loudly at error level, put the job back
  *   (failing every job of a run because a key expired would bury the cause under thousands of
  *   identical failures; ops fixes the key and resumes);
