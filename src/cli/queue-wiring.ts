@@ -26,7 +26,7 @@ import { ATTEMPTS_CEILING, enqueueRunJobs, type EnqueueOptions, type JobQueueSet
 import { openQueues, type Queues } from '../queue/queues.js';
 import { createCallRecorder, type CallRecorder } from '../store/call-metrics.js';
 import { createStore, type Store } from '../store/store.js';
-import type { SyncDeps } from '../sync/run-sync.js';
+import type { SyncDeps } from '../sync/sync-deps.js';
 import { scheduledRunSync } from '../sync/scheduled-run.js';
 import { syncLease } from '../sync/sync-lease.js';
 import { syncStores } from '../sync/sync-stores.js';

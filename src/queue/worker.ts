@@ -26,7 +26,7 @@ import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from './redis-watch.js';
 import { gateApiClient, jobConcurrencyFor, localGate, type RequestGate } from './request-gate.js';
-import { startServiceBreaker, type ServiceBreaker, type ServiceBreakerOptions } from './service-breaker.js';
+import { serviceBreakerOf, type BreakerTiming } from './worker-breaker.js';
 import { startRequestPermits, type RequestPermits } from './request-permits.js';
 import { workerStopper, type WorkerParts } from './worker-shutdown.js';
 import type { ApiClient } from '../api/client-contract.js';
@@ -95,8 +95,6 @@ export interface WorkerOptions {
 }
 
 export const DEFAULT_PERMIT_TTL_MS = 10_000;
-
-export type BreakerTiming = Partial<Pick<ServiceBreakerOptions, 'openAfter' | 'probeFirstMs' | 'probeMaxMs' | 'tickMs'>>;
 
 export interface RunningWorkers {
   writes: Worker;
@@ -277,27 +275,5 @@ async function startOn(
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   return { writes, api, finished: finishedHere(writes), ...(syncRuns ? { syncRuns } : {}) };
 }
-
-/**
- * This process's service breaker (service-breaker.ts). Its probe goes through the request limit
- * but not through the breaker, and is one list page of size 1: a read, never a write.
- */
-function serviceBreakerOf(queue: Queue, gate: RequestGate, options: StartOptions): ServiceBreaker {
-  const { deps, logger, retryTable, watch } = options;
-  return startServiceBreaker({
-    ...options.breaker,
-    store: deps.store.breaker,
-    queue,
-    logger,
-    retryTable,
-    probe: (chatbot) => gate(() => deps.api.listListings({ SerialNumber: chatbot, PageNumber: 1, PageSize: 1 })),
-    // Why the send window: it bounds how long one request can be in flight (send-window.ts).
-    probeLeaseMs: deps.sendWindowMs ?? DEFAULT_PROBE_LEASE_MS,
-    onError: (err) => watch.report(err, 'breaker'),
-  });
-}
-
-/** A probe's lease without a configured send window: the default client timeouts and some margin. */
-const DEFAULT_PROBE_LEASE_MS = 70_000;
 
 type WorkerConnection = ReturnType<typeof createWorkerConnection>;

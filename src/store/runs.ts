@@ -5,102 +5,13 @@
  */
 import type { RedisClient } from './redis-client.js';
 import type { StoreKeys } from './keys.js';
-import { luaScript, runLua } from './lua.js';
-import { NOW_LUA, RELEASE_LEASE_LUA, SERVER_ID_LUA, SETTLE_RUN_LUA } from './run-lua.js';
-import { readRunSummary, type NewRunSummary } from './run-summary.js';
-import {
-  RUN_STATUSES,
-  RUN_TRIGGERS,
-  emptyCounts,
-  isFinalStatus,
-  type NewRun,
-  type RunCounts,
-  type RunRecord,
-  type RunStatus,
-} from './run-types.js';
+import { runLua } from './lua.js';
+import { CANCEL, MARK_STUCK, REOPEN, SEAL, SERVER_ID, SETTLE } from './run-scripts.js';
+import { COUNT_FIELDS, countsFrom, num, recordFrom } from './run-hash.js';
+import type { NewRunSummary } from './run-summary.js';
+import { RUN_STATUSES, isFinalStatus, type NewRun, type RunCounts, type RunRecord, type RunStatus } from './run-types.js';
 
-/** Records the job total once every job is in the queue, and settles the run if they all finished already. */
-const SEAL = luaScript(`${SETTLE_RUN_LUA}
-if redis.call('HGET', KEYS[1], 'status') ~= 'enqueuing' then return false end
-redis.call('HSET', KEYS[1], 'totalJobs', ARGV[2], 'status', 'running')
-return settleRun(KEYS[1], KEYS[2], ARGV[1], ARGV[3])
-`);
-
-/** Cancels a run that is not final yet: status, finish time, lease released (the caller takes it off the open list). */
-const CANCEL = luaScript(`${RELEASE_LEASE_LUA}
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return false end
-if status ~= 'planned' and status ~= 'enqueuing' and status ~= 'running' and status ~= 'stuck' then return status end
-redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
-releaseLease(KEYS[2], ARGV[1])
-return 'cancelled'
-`);
-
-/** Marks a running run stuck (it stays on the open list: its jobs may still finish) and frees its chatbot. */
-const MARK_STUCK = luaScript(`${RELEASE_LEASE_LUA}${NOW_LUA}
-if redis.call('HGET', KEYS[1], 'status') ~= 'running' then return 0 end
-redis.call('HSET', KEYS[1], 'status', 'stuck', 'finishedAt', ARGV[2], 'stuckReason', ARGV[3])
-releaseLease(KEYS[2], ARGV[1])
-return 1
-`);
-
-/** A stuck run that someone resumes is running again (the caller puts it back on the open list). */
-const REOPEN = luaScript(`
-if redis.call('HGET', KEYS[1], 'status') ~= 'stuck' then return redis.call('HGET', KEYS[1], 'status') end
-redis.call('HSET', KEYS[1], 'status', 'running')
-redis.call('HDEL', KEYS[1], 'finishedAt', 'stuckReason')
-return 'running'
-`);
-
-/** Settles a run whose jobs all have an outcome (the reconciler's way to end a run). */
-const SETTLE = luaScript(`${SETTLE_RUN_LUA}
-return settleRun(KEYS[1], KEYS[2], ARGV[1], ARGV[2])
-`);
-
-/**
- * The run id of the Redis server holding the run's key (KEYS[1]): stored on each run, so a job can
- * tell that Redis restarted since (write-claims.ts). On a cluster, the master of the chatbot's slot.
- */
-const SERVER_ID = luaScript(`${SERVER_ID_LUA}
-return serverId() or ''
-`);
-
-const COUNT_FIELDS = ['created', 'updated', 'deleted', 'unchanged', 'edited', 'superseded', 'cancelled', 'failed', 'retried'] as const;
 const LIST_CHUNK = 1000;
-
-function num(value: string | null | undefined): number {
-  const n = Number(value ?? 0);
-  return Number.isFinite(n) ? n : 0;
-}
-
-function countsFrom(get: (field: string) => string | null | undefined): RunCounts {
-  const counts = emptyCounts();
-  for (const field of COUNT_FIELDS) counts[field] = num(get(`c:${field}`));
-  counts.totalJobs = num(get('totalJobs'));
-  counts.finishedJobs = num(get('j:finished'));
-  counts.failedJobs = num(get('j:failed'));
-  return counts;
-}
-
-function recordFrom(hash: Record<string, string>): RunRecord | undefined {
-  if (hash.id === undefined || hash.chatbot === undefined) return undefined;
-  const status = RUN_STATUSES.find((s) => s === hash.status) ?? 'planned';
-  const trigger = RUN_TRIGGERS.find((t) => t === hash.trigger) ?? 'cli';
-  const record: RunRecord = {
-    id: hash.id,
-    chatbot: hash.chatbot,
-    trigger,
-    forced: hash.forced === '1',
-    status,
-    startedAt: num(hash.startedAt),
-    summary: readRunSummary(hash.summary),
-    counts: countsFrom((field) => hash[field]),
-    rejectedCount: num(hash.rejectedCount),
-  };
-  if (hash.finishedAt) record.finishedAt = num(hash.finishedAt);
-  if (hash.stuckReason) record.stuckReason = hash.stuckReason;
-  return record;
-}
 
 /** How many runId → chatbot answers a RunStore keeps (they never change, so any of them may be kept). */
 const LOCATED_MAX = 10_000;

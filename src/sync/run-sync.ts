@@ -2,20 +2,15 @@
  * The sync use case: feed + remote snapshot + ledger → plan → guard → (unless dry) enqueue.
  * It composes the parts and owns no I/O of its own: every effect arrives through `SyncDeps`.
  */
-import type { ApiClient } from '../api/client-contract.js';
-import type { RetryTable } from '../api/retry-policy.js';
 import { checkGuard, parseMaxDeletes } from '../domain/guard.js';
-import type { PlanningLedger } from '../domain/planning-ledger.js';
-import { indexRemoteKeys, type RemoteKeyIndex } from '../domain/snapshot/remote-key-index.js';
-import type { SyncKeyType } from '../domain/listing.js';
+import { indexRemoteKeys } from '../domain/snapshot/remote-key-index.js';
 import type { Plan } from '../domain/plan.js';
-import { createPlanner, type Planner, type PlannerContext, type PlanResult } from '../domain/planner.js';
+import { createPlanner, type Planner, type PlannerContext } from '../domain/planner.js';
 import type { PlanSpool } from './plan-spool.js';
 import { displaySource } from '../feed/feed-source.js';
-import { openFeed, type FeedOptions, type OpenFeed } from '../feed/open-feed.js';
-import type { Logger } from '../logger.js';
-import { guardWithShape, refuseAtHeader, startShapeCheck, type FeedShapeRecords } from './feed-shape-check.js';
-import { holdingChatbot, type SyncLease } from './hold-chatbot.js';
+import { openFeed, type OpenFeed } from '../feed/open-feed.js';
+import { guardWithShape, refuseAtHeader, startShapeCheck } from './feed-shape-check.js';
+import { holdingChatbot } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
 import type { SyncSummary } from '../store/run-summary.js';
@@ -31,69 +26,7 @@ import {
   type ReplicationProgress,
   type StartedReplication,
 } from './replication.js';
-
-/** Redis-backed records the sync reads and writes (over the store: sync-stores.ts). */
-export interface SyncStores {
-  /** The ledger by remote position (read after the snapshot, with its key index). */
-  readLedger(chatbot: string, index: RemoteKeyIndex, positions: number): Promise<PlanningLedger>;
-  failedKeys(chatbot: string, keyType: SyncKeyType): Promise<ReadonlySet<string>>;
-  lastSuccessfulFeedRows(chatbot: string): Promise<number | undefined>;
-  /** Saves the run record (summary, rejected rows) before its jobs are enqueued. */
-  saveRun(outcome: SyncOutcome): Promise<void>;
-  /**
-   * Adds how a replicating run's pull ended to its stored summary (a budget halt makes the
-   * chatbot's health `budget`, src/sync/health). Optional: tests of the planning alone omit it.
-   */
-  recordReplication?(summary: SyncSummary, replication: NonNullable<SyncOutcome['replication']>): Promise<void>;
-  /** Records unchanged, not yet managed listings in the ledger as adopted by `runId`. */
-  adopt(chatbot: string, keyType: SyncKeyType, runId: string, listings: PlanResult['adopt']): Promise<void>;
-  /** The shape of each (chatbot, feed) after its last run allowed to proceed (feed-shape-check.ts). */
-  feedShapes: FeedShapeRecords;
-}
-
-export interface SyncEnqueuer {
-  /** Enqueues the plan's jobs for a run; returns how many jobs were added. */
-  enqueue(plan: Plan, runId: string): Promise<number>;
-}
-
-export interface SyncProgress {
-  feed?: (rowsRead: number, bytes: number, totalBytes: number | undefined) => void;
-  remote?: (read: number, total: number) => void;
-}
-
-export interface SyncDeps {
-  api: ApiClient;
-  /** The configured retry table (config.api.retryTable): which failed snapshot page reads are tried again. */
-  retryTable: RetryTable;
-  stores: SyncStores;
-  enqueuer: SyncEnqueuer;
-  logger: Logger;
-  now(): number;
-  newRunId(): string;
-  progress?: SyncProgress;
-  /** Stops the sync (SIGINT/SIGTERM): the feed stops being read, between rows and between pages. */
-  signal?: AbortSignal;
-  /** Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES); open-feed.ts DEFAULT_FEED_LIMITS when absent. */
-  feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
-  /**
-   * Opens the file the plan's creates and updates are spooled to (plan-spool.ts), first thing:
-   * a temp directory that cannot hold it stops the sync before anything is read or sent. Absent
-   * (tests of the planning alone): the plan is held in memory.
-   */
-  openPlanSpool?: () => PlanSpool;
-  /**
-   * Writes the `--report` from the whole outcome, once the sync is decided (enqueued, refused or
-   * dry), while the spooled plan can still be read: runSync's result carries no plan.
-   */
-  report?: (outcome: SyncOutcome) => Promise<void>;
-  /** One sync per chatbot: without it (tests of the planning alone) nothing is held. */
-  lease?: SyncLease;
-  /**
-   * Builds the RESO pull and the source records of a `--replicate` request (the CLI's sync and a
-   * worker's scheduled sync wire it the same way); a request that replicates without it fails.
-   */
-  replicationFor?: (request: SyncRequest, signal?: AbortSignal) => ReplicationDeps;
-}
+import type { SyncDeps, SyncProgress } from './sync-deps.js';
 
 async function readFeed(
   request: SyncRequest,

@@ -7,7 +7,8 @@ import { errorCode } from '../errors.js';
 import { CHATBOT_BUSY } from '../queue/chatbot-lease.js';
 import type { RunStore } from '../store/runs.js';
 import { skippedRun } from './run-records.js';
-import { runSync, type SyncDeps } from './run-sync.js';
+import { runSync } from './run-sync.js';
+import type { SyncDeps } from './sync-deps.js';
 import { parseStoredRequest } from './sync-request.js';
 
 /**

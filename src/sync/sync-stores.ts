@@ -2,7 +2,7 @@
 import type { SyncSummary } from '../store/run-summary.js';
 import type { Store } from '../store/store.js';
 import { runFromOutcome } from './run-records.js';
-import type { SyncStores } from './run-sync.js';
+import type { SyncStores } from './sync-deps.js';
 
 export function syncStores(store: Store): SyncStores {
   return {
