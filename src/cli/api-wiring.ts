@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { createApiClient, type ApiCallEvent } from '../api/client.js';
 import type { ApiClient } from '../api/client-contract.js';
-import { displayRedis, requireApiBase, requireSiteUrl, secretValues, type Config, type ConfigFlags } from '../config.js';
+import { requireApiBase, requireSiteUrl, type Config, type ConfigFlags } from '../config.js';
+import { displayRedis, secretValues } from '../config-display.js';
 import { createLogger, type Logger } from '../logger.js';
 import { configFromCli } from './config-from-cli.js';
 import type { ActionResult } from './run-action.js';

@@ -4,7 +4,8 @@
  * them by name; the option, its argument and its help ("… (env NAME)") are built from this table.
  */
 import type { Command } from 'commander';
-import { CONFIG_FLAG_ENV, configFlag, LOG_LEVELS, type ConfigFlagName } from '../config.js';
+import { CONFIG_FLAG_ENV, configFlag, type ConfigFlagName } from '../config.js';
+import { LOG_LEVELS } from '../config-settings.js';
 
 interface SharedFlag {
   /** The option's argument, as commander writes it. */

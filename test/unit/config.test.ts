@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { displayRedisUrl, requireApiBase, requireSiteUrl, resolveConfig, secretValues } from '../../src/config.js';
+import { requireApiBase, requireSiteUrl, resolveConfig } from '../../src/config.js';
+import { secretValues } from '../../src/config-display.js';
+import { displayRedisUrl } from '../../src/redis-url-display.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 
 function configError(run: () => unknown): { code: string; message: string } {

@@ -4,7 +4,8 @@
  * with appendfsync everysec), and whether retention keeps up. Exit 0 without warnings, 1 with.
  */
 import type { Command } from 'commander';
-import { displayRedis, type ConfigFlags } from '../../config.js';
+import type { ConfigFlags } from '../../config.js';
+import { displayRedis } from '../../config-display.js';
 import { closeConnection, connectProducer, createProducerConnection } from '../../queue/connection.js';
 import { buildRedisReport } from '../../store/redis-report.js';
 import { configFromCli } from '../config-from-cli.js';
