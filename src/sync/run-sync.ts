@@ -41,8 +41,8 @@ export interface SyncStores {
   /** Saves the run record (summary, rejected rows) before its jobs are enqueued. */
   saveRun(outcome: SyncOutcome): Promise<void>;
   /**
-   * Adds how a replicating run's pull ended to its stored summary (a budget halt makes the
-   * chatbot's health `budget`, src/sync/health). Optional: tests of the planning alone omit it.
+   * Adds how a replicating run's pull ended to its stored summary (shown on its run page; a budget
+   * halt makes the chatbot's health `budget`, src/sync/health). Optional: tests of the planning alone omit it.
    */
   recordReplication?(summary: SyncSummary, replication: NonNullable<SyncOutcome['replication']>): Promise<void>;
   /** Records unchanged, not yet managed listings in the ledger as adopted by `runId`. */
@@ -297,8 +297,9 @@ async function syncAs(
     if (replication && side.replication) {
       const ended = { runId, enqueued, refused: !request.dryRun && !verdict.ok, deleted: enqueued ? gone : 0 };
       outcome.replication = await finishReplication(side.replication, request, replication, ended);
-      if (!request.dryRun && outcome.replication.status === 'budget-exhausted')
-        await deps.stores.recordReplication?.(summary, outcome.replication);
+      // Why every run's: the dashboard and `runs show` show what each pull fetched and spent (records,
+      // requests, bytes, watermark); a budget halt also makes the chatbot's health `budget`.
+      if (!request.dryRun) await deps.stores.recordReplication?.(summary, outcome.replication);
     }
     await deps.report?.(outcome);
     return outcome;
