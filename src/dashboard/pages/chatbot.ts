@@ -35,7 +35,7 @@ const TIME_LABELS: ReadonlyArray<(ms: number) => string> = [
 
 /**
  * A label per start time, no two alike: the coarsest format that tells them apart (runs started
- * within one minute show their seconds), and a "#2" suffix for starts in the same millisecond.
+ * within one minute show their seconds), and a "#2" suffix for starts no format tells apart (the same millisecond).
  * Why: two ticks that read the same minute name two runs as one.
  */
 export function distinctTimeLabels(times: readonly number[]): string[] {
