@@ -2,7 +2,8 @@
  * The dashboard as an operator reads it, in chromium, served by the built CLI (the bundle users
  * run) over runs the built CLI made against the simulators: a `--replicate` pull, a Redfin export
  * synced with defaults filled in, and a run whose two creates failed for good.
- * - every page is UTF-8 and its "·" and "→" arrive as themselves, never as "?";
+ * - every page (runs, health, alerts, run pages, chatbot, bull-board's failed jobs) is UTF-8 and its
+ *   "·" arrives as itself, never as "?";
  * - no page shows JSON or a summary's camelCase keys: figures are labelled words;
  * - a chart fills its panel, its x labels are distinct, and 2 failures beside hundreds of creates show;
  * - right after "Retry all failed jobs" the Failed count and the failed list agree, and the page
@@ -137,6 +138,13 @@ describe.skipIf(!hasChromium())('dashboard in words, in a browser', () => {
     expect(await failedBar.getAttribute('data-value')).toBe('2');
     expect((await failedBar.boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(3);
     await chart.screenshot({ path: await artifactPath('dashboard-words-chart.png') });
+
+    // The failed jobs in bull-board (its own UI, served beside the bundle): the reasons arrive whole.
+    await page.goto(`${url}/queues/queue/listing-writes?status=failed`);
+    await expect.poll(() => page.getByText('ENVELOPE_FAILURE 500', { exact: false }).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    const boardText = await page.locator('body').innerText();
+    expect(boardText).not.toContain('\uFFFD');
+    expect(boardText).not.toMatch(/\w\?\w/);
 
     // The failed run: retry all, then the count and the list agree at once (no worker runs yet).
     await expectWords(page, url, `/runs/${failedRun.runId}`);
