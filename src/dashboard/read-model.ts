@@ -12,7 +12,16 @@ import type { RunRecord } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
 import { AlertStore } from '../store/alert-store.js';
 import { createHealthData } from './health-model.js';
-import type { DashboardData, FailedJobView, KeyTouchView, RejectedRowView, RunDetail, RunListItem, RunPageView } from './types.js';
+import type {
+  DashboardData,
+  FailedJobView,
+  KeyTouchView,
+  RejectedRowView,
+  RunDetail,
+  RunListItem,
+  RunPageView,
+  RunPlanNotes,
+} from './types.js';
 
 /** A run record as a runs-list row; plan and guard come from the summary the sync stored (zero and "ok" when it has none). */
 export function runListItemOf(record: RunRecord): RunListItem {
@@ -77,6 +86,19 @@ function replicationOf(summary: RunRecord['summary']): Record<string, unknown> |
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
+/** The plan's figures beyond its four counts, as the run page shows them (undefined when there are none). */
+function planNotesOf(plan: NonNullable<RunRecord['summary']>['plan']): RunPlanNotes | undefined {
+  if (plan === undefined) return undefined;
+  const notes: RunPlanNotes = {
+    ...(plan.held > 0 ? { held: plan.held } : {}),
+    ...(plan.adopted ? { adopted: plan.adopted } : {}),
+    ...(plan.deletesWithheld
+      ? { deletesWithheld: { deletes: plan.deletesWithheld.deletes, rows: plan.deletesWithheld.rows, reason: plan.deletesWithheld.reason } }
+      : {}),
+  };
+  return Object.keys(notes).length === 0 ? undefined : notes;
+}
+
 /** The run's counts without the jobs re-queued since they failed: they are waiting to run again, not failed. */
 function withoutRequeued(run: RunDetail, requeued: RunPageView['requeued']): RunDetail {
   if (requeued.jobs === 0) return run;
@@ -106,6 +128,7 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       const rejected = (await store.runs.rejectedRows(runId)).map(rejectedRowOf).filter((row): row is RejectedRowView => row !== undefined);
       const { feed, remote, changes, wipes, shape } = record.summary ?? {};
       const replication = replicationOf(record.summary);
+      const planNotes = planNotesOf(record.summary?.plan);
       const detail: RunDetail = {
         ...runListItemOf(record),
         summary: {
@@ -114,6 +137,7 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
           ...(changes ? { changes } : {}),
           ...(wipes ? { wipes } : {}),
           ...(shape ? { shape } : {}),
+          ...(planNotes ? { planNotes } : {}),
           ...(replication ? { replication } : {}),
         },
         rejected,

@@ -48,6 +48,16 @@ export interface RunShapeView {
   drift: ReadonlyArray<{ kind: string; column: string; fields: readonly string[] }>;
 }
 
+/** A plan's figures beyond create/update/delete/unchanged. */
+export interface RunPlanNotes {
+  /** Listings kept as they are because their feed row was rejected. */
+  held?: number;
+  /** Listings already on the chatbot that the run took into its ledger. */
+  adopted?: number;
+  /** Deletes withheld because rows too broken to read their key came in; `reason` is a sentence. */
+  deletesWithheld?: { deletes: number; rows: number; reason: string };
+}
+
 /** A run with what its page shows beyond the list row. */
 export interface RunDetail extends RunListItem {
   /** Free-form JSON objects from the run's summary (feed stats, remote snapshot stats). */
@@ -60,6 +70,8 @@ export interface RunDetail extends RunListItem {
     wipes?: SyncSummary['wipes'];
     /** What the feed-shape check found (refused, or accepted with --accept-shape). */
     shape?: RunShapeView;
+    /** What the plan did beyond its four counts (absent on runs that did not record them). */
+    planNotes?: RunPlanNotes;
     /** A `--replicate` run's pull: status, recordsPulled, requests, bytes, watermark, since, sweep, halted. */
     replication?: Record<string, unknown>;
   };

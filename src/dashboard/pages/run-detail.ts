@@ -28,6 +28,16 @@ function failedFigure(run: RunDetail, requeued: RunPageView['requeued']): SafeHt
   return html`<dt>Failed</dt><dd class="${c.failed > 0 ? 'bad' : ''}" id="failed-count">${c.failed}${again}</dd>`;
 }
 
+/** The plan's notes as labelled figures: listings held by rejected rows, adopted listings, withheld deletes. */
+function planNotes(run: RunDetail): SafeHtml {
+  const notes = run.summary.planNotes;
+  if (notes === undefined) return html``;
+  const withheld = notes.deletesWithheld;
+  return html`${notes.held === undefined ? '' : html`<dt>Held by rejected rows</dt><dd>${notes.held}</dd>`}
+  ${notes.adopted === undefined ? '' : html`<dt>Adopted</dt><dd>${notes.adopted}</dd>`}
+  ${withheld === undefined ? '' : html`<dt>Deletes withheld</dt><dd class="warn" id="deletes-withheld">${withheld.deletes}: ${withheld.reason}</dd>`}`;
+}
+
 function overview(run: RunDetail, requeued: RunPageView['requeued']): SafeHtml {
   const c = run.counts;
   return html`<div class="grid">
@@ -44,6 +54,7 @@ function overview(run: RunDetail, requeued: RunPageView['requeued']): SafeHtml {
 <div class="card" id="plan"><h2>Plan</h2><dl>
   <dt>Create</dt><dd>${run.plan.create}</dd><dt>Update</dt><dd>${run.plan.update}</dd>
   <dt>Delete</dt><dd>${run.plan.delete}</dd><dt>Unchanged</dt><dd>${run.plan.unchanged}</dd>
+  ${planNotes(run)}
 </dl><h2>Result</h2><dl>
   <dt>Created</dt><dd>${c.created}</dd><dt>Updated</dt><dd>${c.updated}</dd><dt>Deleted</dt><dd>${c.deleted}</dd>
   ${failedFigure(run, requeued)}<dt>Retried</dt><dd>${c.retried}</dd>
