@@ -64,14 +64,20 @@ async function loader(): Promise<void> {
 }
 
 /**
- * Makes the bundle ASCII (the loader decodes it as one-byte text). With
- * charset 'ascii' esbuild escapes every non-ASCII character of code (strings, templates, regular
- * expressions, names); what it cannot escape is the comments it keeps, so the non-ASCII left is
- * comment text (an em dash, a translation's accents) and becomes '?' without changing the code.
+ * Makes the bundle ASCII (the loader decodes it as one-byte text) without changing what it means.
+ * With charset 'ascii' esbuild escapes most non-ASCII characters of code, but not all: it keeps
+ * them in comments, in tagged templates (the dashboard's `html` pages: "·", "→") and in some
+ * regular expressions (the price parser's currency signs). Each is written as its \u escape (two
+ * for a character outside the BMP), which means the same character in a string, a template's
+ * cooked text and a regular expression, and is harmless in a comment. Why not '?': it turned
+ * every "·" of the dashboard into "?" and made the currency signs match "?".
  */
 function makeBundleAscii(): void {
   const file = join(OUT, 'bundle.cjs');
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/[^\x00-\x7f]/gu, '?'));
+  const text = readFileSync(file, 'utf8');
+  // Why no /u flag: it matches UTF-16 code units, so a character outside the BMP becomes its surrogate pair.
+  const escaped = text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(file, escaped);
 }
 
 function writeCodeCache(): void {

@@ -56,15 +56,14 @@ export function createHandlers(ctx: HandlerContext) {
 
   const runDetail: Handler = async (req) => {
     const runId = req.params.id ?? '';
-    const run = await ctx.data.getRun(runId);
-    if (!run) return notFound(req, `No run with id ${runId}.`);
-    const failed = await ctx.data.failedJobs(runId);
+    const view = await ctx.data.runPage(runId);
+    if (!view) return notFound(req, `No run with id ${runId}.`);
     const retried = req.query.retried;
     const flash =
       retried !== undefined && /^\d+$/.test(retried)
-        ? `Re-queued ${retried} failed job(s). They run again as workers pick them up; reload to follow them.`
+        ? `Re-queued ${retried} failed job(s). They run again as workers pick them up; this page follows them.`
         : undefined;
-    return htmlPage(200, runDetailPage(pageContext(req), run, failed, flash));
+    return htmlPage(200, runDetailPage(pageContext(req), view, flash));
   };
 
   const rejectedCsv: Handler = async (req) => {

@@ -42,14 +42,6 @@ export function raw(markup: string): SafeHtml {
   return new SafeHtml(markup);
 }
 
-/** Any value as display text: JSON for objects, '' for nothing. */
-export function displayValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
-}
-
 /** ISO-like UTC time for an epoch-ms value ('' when absent). */
 export function formatTime(epochMs: number | undefined): string {
   if (epochMs === undefined || !Number.isFinite(epochMs) || epochMs <= 0) return '';

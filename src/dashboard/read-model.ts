@@ -4,7 +4,7 @@
  * record an older version wrote shows what it has, never an error page.
  */
 import { z } from 'zod';
-import { findKeyJobs, listFailedJobs, retryJobs } from '../queue/failed-jobs.js';
+import { findKeyJobs, retryJobs, runFailures, type FailedJobRow } from '../queue/failed-jobs.js';
 import { queueDisplayName, type Queues } from '../queue/queues.js';
 import { readCallMetrics } from '../store/call-metrics.js';
 import { readRunSamples } from '../store/run-metrics.js';
@@ -12,7 +12,16 @@ import type { RunRecord } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
 import { AlertStore } from '../store/alert-store.js';
 import { createHealthData } from './health-model.js';
-import type { DashboardData, FailedJobView, KeyTouchView, RejectedRowView, RunDetail, RunListItem } from './types.js';
+import type {
+  DashboardData,
+  FailedJobView,
+  KeyTouchView,
+  RejectedRowView,
+  RunDetail,
+  RunListItem,
+  RunPageView,
+  RunPlanNotes,
+} from './types.js';
 
 /** A run record as a runs-list row; plan and guard come from the summary the sync stored (zero and "ok" when it has none). */
 export function runListItemOf(record: RunRecord): RunListItem {
@@ -59,6 +68,51 @@ export function rejectedRowOf(value: unknown): RejectedRowView | undefined {
   return view;
 }
 
+function failedJobView(row: FailedJobRow): FailedJobView {
+  return {
+    jobId: row.jobId,
+    chatbot: row.chatbot,
+    key: row.key,
+    kind: row.name,
+    attempts: row.attempts,
+    code: row.code,
+    message: row.message,
+  };
+}
+
+/** A `--replicate` run's figures from its stored summary (an object the sync added), or undefined. */
+function replicationOf(summary: RunRecord['summary']): Record<string, unknown> | undefined {
+  const value = summary?.['replication'];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The plan's figures beyond its four counts, as the run page shows them (undefined when there are none). */
+function planNotesOf(plan: NonNullable<RunRecord['summary']>['plan']): RunPlanNotes | undefined {
+  if (plan === undefined) return undefined;
+  const notes: RunPlanNotes = {
+    ...(plan.held > 0 ? { held: plan.held } : {}),
+    ...(plan.adopted ? { adopted: plan.adopted } : {}),
+    ...(plan.deletesWithheld
+      ? { deletesWithheld: { deletes: plan.deletesWithheld.deletes, rows: plan.deletesWithheld.rows, reason: plan.deletesWithheld.reason } }
+      : {}),
+  };
+  return Object.keys(notes).length === 0 ? undefined : notes;
+}
+
+/** The run's counts without the jobs re-queued since they failed: they are waiting to run again, not failed. */
+function withoutRequeued(run: RunDetail, requeued: RunPageView['requeued']): RunDetail {
+  if (requeued.jobs === 0) return run;
+  return {
+    ...run,
+    counts: { ...run.counts, failed: Math.max(0, run.counts.failed - requeued.listings) },
+    jobs: {
+      total: run.jobs.total,
+      finished: Math.max(0, run.jobs.finished - requeued.jobs),
+      failed: Math.max(0, run.jobs.failed - requeued.jobs),
+    },
+  };
+}
+
 /**
  * DashboardData over an open store and queues (the caller owns both). `prefix` (the BullMQ
  * prefix the store lives under) turns on the call and run metrics of /metrics.
@@ -73,6 +127,8 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       if (!record) return undefined;
       const rejected = (await store.runs.rejectedRows(runId)).map(rejectedRowOf).filter((row): row is RejectedRowView => row !== undefined);
       const { feed, remote, changes, wipes, shape } = record.summary ?? {};
+      const replication = replicationOf(record.summary);
+      const planNotes = planNotesOf(record.summary?.plan);
       const detail: RunDetail = {
         ...runListItemOf(record),
         summary: {
@@ -81,22 +137,20 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
           ...(changes ? { changes } : {}),
           ...(wipes ? { wipes } : {}),
           ...(shape ? { shape } : {}),
+          ...(planNotes ? { planNotes } : {}),
+          ...(replication ? { replication } : {}),
         },
         rejected,
       };
       return detail;
     },
-    async failedJobs(runId) {
-      const rows = await listFailedJobs(queues.writes, store, runId);
-      return rows.map((row): FailedJobView => ({
-        jobId: row.jobId,
-        chatbot: row.chatbot,
-        key: row.key,
-        kind: row.name,
-        attempts: row.attempts,
-        code: row.code,
-        message: row.message,
-      }));
+    async runPage(runId) {
+      // Why the failures first: a re-queued job that finishes between the two reads has then
+      // already left the record's failed count, so the page never shows a failure it does not list.
+      const { failed, requeued } = await runFailures(queues.writes, store, runId);
+      const run = await data.getRun(runId);
+      if (!run) return undefined;
+      return { run: withoutRequeued(run, requeued), failed: failed.map(failedJobView), requeued };
     },
     async retryFailed(runId) {
       return (await retryJobs(queues.writes, store, { runId })).retried.length;

@@ -48,6 +48,16 @@ export interface RunShapeView {
   drift: ReadonlyArray<{ kind: string; column: string; fields: readonly string[] }>;
 }
 
+/** A plan's figures beyond create/update/delete/unchanged. */
+export interface RunPlanNotes {
+  /** Listings kept as they are because their feed row was rejected. */
+  held?: number;
+  /** Listings already on the chatbot that the run took into its ledger. */
+  adopted?: number;
+  /** Deletes withheld because rows too broken to read their key came in; `reason` is a sentence. */
+  deletesWithheld?: { deletes: number; rows: number; reason: string };
+}
+
 /** A run with what its page shows beyond the list row. */
 export interface RunDetail extends RunListItem {
   /** Free-form JSON objects from the run's summary (feed stats, remote snapshot stats). */
@@ -60,8 +70,23 @@ export interface RunDetail extends RunListItem {
     wipes?: SyncSummary['wipes'];
     /** What the feed-shape check found (refused, or accepted with --accept-shape). */
     shape?: RunShapeView;
+    /** What the plan did beyond its four counts (absent on runs that did not record them). */
+    planNotes?: RunPlanNotes;
+    /** A `--replicate` run's pull: status, recordsPulled, requests, bytes, watermark, since, sweep, halted. */
+    replication?: Record<string, unknown>;
   };
   rejected: readonly RejectedRowView[];
+}
+
+/**
+ * A run page's data, read together: the counts already leave out the jobs re-queued since they
+ * failed (`requeued`), so they agree with the failed list shown beside them.
+ */
+export interface RunPageView {
+  run: RunDetail;
+  failed: FailedJobView[];
+  /** Jobs retried since they failed and not finished again, and the listings they are about. */
+  requeued: { jobs: number; listings: number };
 }
 
 /** A job of a run that failed for good, with the service's envelope Code and Message. */
@@ -115,7 +140,8 @@ export interface RunSampleView {
 export interface DashboardData {
   listRuns(opts: { limit: number; chatbot?: string }): Promise<RunListItem[]>;
   getRun(runId: string): Promise<RunDetail | undefined>;
-  failedJobs(runId: string): Promise<FailedJobView[]>;
+  /** The run with its failed jobs, in one read (undefined: no such run). */
+  runPage(runId: string): Promise<RunPageView | undefined>;
   /** Re-queues every failed job of the run; returns how many were re-queued. */
   retryFailed(runId: string): Promise<number>;
   /** Every job of every run that touched the listing key (MLS number or URL), newest first. */

@@ -58,6 +58,43 @@ export async function listFailedJobs(writes: Queue, store: Store, runId?: string
   return (await failedJobs(writes, store, runId)).map(rowOf);
 }
 
+/** Listings a job is about: the length of its `keys` (a delete batch), else one. */
+function listingsOf(job: Job): number {
+  const keys: unknown = typeof job.data === 'object' && job.data !== null ? (job.data as Record<string, unknown>).keys : undefined;
+  return Array.isArray(keys) ? keys.length : 1;
+}
+
+/** A run's jobs whose recorded outcome is `failed`, as the queue holds them now. */
+export interface RunFailures {
+  /** Failed for good and still kept: attempts spent, not retried since. */
+  failed: FailedJobRow[];
+  /** Retried since they failed and not finished again (waiting, delayed or active): jobs, and the listings they are about. */
+  requeued: { jobs: number; listings: number };
+}
+
+/**
+ * One read of what a run's failures are now. Why apart from listFailedJobs: after a retry the run's
+ * record still counts the re-queued jobs as failed until they finish again, and a page that showed
+ * that count beside the (now empty) failed list contradicted itself; the caller takes `requeued`
+ * off the record's counts. A job that failed for good has a finish time and a reason; a retry
+ * removes both.
+ */
+export async function runFailures(writes: Queue, store: Store, runId: string): Promise<RunFailures> {
+  const outcomes = await store.runs.jobOutcomes(runId);
+  const ids = [...outcomes].filter(([, outcome]) => outcome === 'failed').map(([id]) => id);
+  const jobs = await Promise.all(ids.map((id) => writes.getJob(id)));
+  const result: RunFailures = { failed: [], requeued: { jobs: 0, listings: 0 } };
+  for (const job of jobs) {
+    if (job === undefined) continue;
+    if (job.failedReason !== undefined && job.finishedOn !== undefined) result.failed.push(rowOf(job));
+    else if (job.finishedOn === undefined) {
+      result.requeued.jobs += 1;
+      result.requeued.listings += listingsOf(job);
+    }
+  }
+  return result;
+}
+
 /**
  * Re-queues failed jobs with a fresh attempt budget. attemptsStarted is kept on purpose: a
  * create that failed may have reached the service, and the re-run must look its key up first.

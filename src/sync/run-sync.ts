@@ -230,8 +230,9 @@ async function syncAs(
     if (replication && side.replication) {
       const ended = { runId, enqueued, refused: !request.dryRun && !verdict.ok, deleted: enqueued ? gone : 0 };
       outcome.replication = await finishReplication(side.replication, request, replication, ended);
-      if (!request.dryRun && outcome.replication.status === 'budget-exhausted')
-        await deps.stores.recordReplication?.(summary, outcome.replication);
+      // Why every run's: the dashboard and `runs show` show what each pull fetched and spent (records,
+      // requests, bytes, watermark); a budget halt also makes the chatbot's health `budget`.
+      if (!request.dryRun) await deps.stores.recordReplication?.(summary, outcome.replication);
     }
     await deps.report?.(outcome);
     return outcome;

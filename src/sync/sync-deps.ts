@@ -28,8 +28,8 @@ export interface SyncStores {
   /** Saves the run record (summary, rejected rows) before its jobs are enqueued. */
   saveRun(outcome: SyncOutcome): Promise<void>;
   /**
-   * Adds how a replicating run's pull ended to its stored summary (a budget halt makes the
-   * chatbot's health `budget`, src/sync/health). Optional: tests of the planning alone omit it.
+   * Adds how a replicating run's pull ended to its stored summary (shown on its run page; a budget
+   * halt makes the chatbot's health `budget`, src/sync/health). Optional: tests of the planning alone omit it.
    */
   recordReplication?(summary: SyncSummary, replication: NonNullable<SyncOutcome['replication']>): Promise<void>;
   /** Records unchanged, not yet managed listings in the ledger as adopted by `runId`. */

@@ -74,8 +74,8 @@ export function fakeDashboardData(): FakeDashboardData {
     async getRun(runId) {
       return runId === run.runId ? run : undefined;
     },
-    async failedJobs(runId) {
-      return runId === run.runId ? [...data.failed] : [];
+    async runPage(runId) {
+      return runId === run.runId ? { run: data.run, failed: [...data.failed], requeued: { jobs: 0, listings: 0 } } : undefined;
     },
     async retryFailed(runId) {
       data.retryCalls.push(runId);

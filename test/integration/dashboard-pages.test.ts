@@ -88,6 +88,23 @@ describe('dashboard pages', () => {
     expect(body).toMatch(/<td class="mono">A1<\/td><td>create<\/td><td class="num">5<\/td>\s*<td class="mono">500<\/td>/);
   });
 
+  it('shows a run summary as labelled words: feed, remote, plan notes and a replication pull, never JSON or camelCase keys', async () => {
+    const url = await start();
+    data.run.summary.feed = { source: 'x.csv', profile: 'redfin', rows: 10, filledDefaults: { LotArea: 252, YearBuilt: 3 } };
+    data.run.summary.remote = { listings: 7, virtualCount: 7, complete: true, incompleteReasons: [], duplicates: 0, unkeyed: 0 };
+    data.run.summary.planNotes = { held: 2, deletesWithheld: { deletes: 4, rows: 1, reason: 'a row without its key came in' } };
+    data.run.summary.replication = { status: 'done', recordsPulled: 25, requests: 6, bytes: 2048, watermark: '2026-11-27T10:00:00Z' };
+    const { body } = await get(`${url}/runs/${RUN_ID}`);
+    expect(body).toContain('<dt>Defaults filled</dt><dd data-field="filledDefaults">LotArea 252 listings, YearBuilt 3 listings</dd>');
+    expect(body).toContain('<dt>Listings the service counts</dt><dd data-field="virtualCount">7</dd>');
+    expect(body).toContain('<dt>Held by rejected rows</dt><dd>2</dd>');
+    expect(body).toContain('4: a row without its key came in');
+    expect(body).toContain('<dt>Records pulled</dt><dd data-field="recordsPulled">25</dd>');
+    expect(body).toContain('<dt>Data received</dt><dd data-field="bytes">2.0 KiB (2,048 bytes)</dd>');
+    expect(body).toContain('<dt>Watermark now</dt><dd data-field="watermark">2026-11-27T10:00:00Z</dd>');
+    expect(body).not.toMatch(/\{&quot;|\[\]|>incompleteReasons<|>filledDefaults</);
+  });
+
   it('names each field the plan empties with its count, holders, verdict and examples, and what it changes per field', async () => {
     const url = await start();
     data.run.summary.wipes = {

@@ -39,6 +39,14 @@ export interface StackedBarChart {
 
 const MARGIN = { top: 16, right: 56, bottom: 40, left: 48 };
 
+/**
+ * The least height a non-zero segment is drawn with (in the chart's units, about pixels). Why: on
+ * a shared scale a run's 12 failures beside another's 500 creates would be under a pixel, and an
+ * operator scanning for failures must see that there are some; the exact value is in the bar's
+ * title and data attributes.
+ */
+export const MIN_SEGMENT_HEIGHT = 4;
+
 /** A round axis maximum ≥ value: 1, 2, 5 × a power of ten. */
 export function niceMax(value: number): number {
   if (value <= 0) return 1;
@@ -62,8 +70,9 @@ function axisTicks(max: number, x: number, height: number, anchor: 'end' | 'star
 
 /** The chart as an inline <svg> (a legend included). Empty charts say so instead. */
 export function stackedBarChart(chart: StackedBarChart): SafeHtml {
-  const width = chart.width ?? 900;
-  const height = chart.height ?? 280;
+  // The drawing's own units: the page scales it to its panel's width (the stylesheet's svg.plot).
+  const width = chart.width ?? 1200;
+  const height = chart.height ?? 320;
   const plotW = width - MARGIN.left - MARGIN.right;
   const plotH = height - MARGIN.top - MARGIN.bottom;
   if (chart.bars.length === 0) return html`<p class="muted" id="${chart.id}-empty">Nothing to chart yet.</p>`;
@@ -80,7 +89,7 @@ export function stackedBarChart(chart: StackedBarChart): SafeHtml {
     const rects = chart.series.map((s) => {
       const value = bar.values[s.key] ?? 0;
       if (value <= 0) return html``;
-      const h = (value / maxY) * plotH;
+      const h = Math.max(MIN_SEGMENT_HEIGHT, (value / maxY) * plotH);
       y -= h;
       return html`<rect class="segment" data-series="${s.key}" data-value="${value}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${barW.toFixed(1)}" height="${h.toFixed(1)}" fill="${s.color}"><title>${bar.id} · ${s.label}: ${value}</title></rect>`;
     });
@@ -110,7 +119,7 @@ ${axisTicks(maxLine, width - MARGIN.right + 6, plotH, 'start', chart.line.unit)}
     ...(chart.line ? [{ label: chart.line.label, color: chart.line.color }] : []),
   ];
   return html`<figure class="chart">
-<svg id="${chart.id}" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${chart.title}">
+<svg id="${chart.id}" class="plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" preserveAspectRatio="xMidYMid meet" role="img" aria-label="${chart.title}">
 <title>${chart.title}</title>
 <rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>
 <line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${MARGIN.top + plotH}" y2="${MARGIN.top + plotH}" stroke="#5b6578"/>

@@ -26,16 +26,39 @@ function durationSeconds(run: RunListItem): number {
   return run.finishedAt === undefined ? 0 : Math.max(0, (run.finishedAt - run.startedAt) / 1000);
 }
 
+/** UTC start-time labels, coarsest first: month-day and minute, then seconds, then milliseconds. */
+const TIME_LABELS: ReadonlyArray<(ms: number) => string> = [
+  (ms) => new Date(ms).toISOString().slice(5, 16).replace('T', ' '),
+  (ms) => new Date(ms).toISOString().slice(5, 19).replace('T', ' '),
+  (ms) => new Date(ms).toISOString().slice(5, 23).replace('T', ' '),
+];
+
+/**
+ * A label per start time, no two alike: the coarsest format that tells them apart (runs started
+ * within one minute show their seconds), and a "#2" suffix for starts no format tells apart (the same millisecond).
+ * Why: two ticks that read the same minute name two runs as one.
+ */
+export function distinctTimeLabels(times: readonly number[]): string[] {
+  const format = TIME_LABELS.find((label) => new Set(times.map(label)).size === new Set(times).size) ?? TIME_LABELS[2];
+  const labels = times.map((ms) => format?.(ms) ?? String(ms));
+  const seen = new Map<string, number>();
+  return labels.map((label) => {
+    const n = (seen.get(label) ?? 0) + 1;
+    seen.set(label, n);
+    return n === 1 ? label : `${label} #${n}`;
+  });
+}
+
 function runBars(ctx: PageContext, runs: readonly RunListItem[]): Bar[] {
-  return [...runs]
-    .sort((a, b) => a.startedAt - b.startedAt)
-    .map((run) => ({
-      id: run.runId,
-      label: formatTime(run.startedAt).slice(5, 16),
-      values: { created: run.counts.created, updated: run.counts.updated, deleted: run.counts.deleted, failed: run.counts.failed },
-      line: durationSeconds(run),
-      href: `${ctx.base}/runs/${encodeURIComponent(run.runId)}`,
-    }));
+  const sorted = [...runs].sort((a, b) => a.startedAt - b.startedAt);
+  const labels = distinctTimeLabels(sorted.map((run) => run.startedAt));
+  return sorted.map((run, i) => ({
+    id: run.runId,
+    label: labels[i] ?? '',
+    values: { created: run.counts.created, updated: run.counts.updated, deleted: run.counts.deleted, failed: run.counts.failed },
+    line: durationSeconds(run),
+    href: `${ctx.base}/runs/${encodeURIComponent(run.runId)}`,
+  }));
 }
 
 /** Failures per UTC day (the last CHART_DAYS days), stacked by Code. */

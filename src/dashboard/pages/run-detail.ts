@@ -1,18 +1,13 @@
 /** One run: plan, feed and remote summary, rejected rows, failed jobs and the retry action. */
-import { displayValue, formatDuration, formatTime, html, type SafeHtml } from '../html.js';
-import type { FailedJobView, RunDetail } from '../types.js';
+import { formatDuration, formatTime, html, type SafeHtml } from '../html.js';
+import type { FailedJobView, RunDetail, RunPageView } from '../types.js';
 import { page, type PageContext } from './layout.js';
 import { changesSection, wipesSection } from './run-fields.js';
+import { feedFigures, remoteFigures, replicationCard } from './run-figures.js';
 import { guardCell, statusCell } from './runs-list.js';
 
 /** Rows shown inline; the CSV download always holds every rejected row. */
 export const REJECTED_ROWS_SHOWN = 200;
-
-function definitionList(values: Readonly<Record<string, unknown>> | undefined): SafeHtml {
-  const entries = Object.entries(values ?? {});
-  if (entries.length === 0) return html`<p class="muted">Not recorded.</p>`;
-  return html`<dl>${entries.map(([name, value]) => html`<dt>${name}</dt><dd class="mono">${displayValue(value)}</dd>`)}</dl>`;
-}
 
 /** The feed-shape row: what the feed lost since the last run, refused or accepted with --accept-shape. */
 function shapeRow(run: RunDetail): SafeHtml {
@@ -25,7 +20,25 @@ function shapeRow(run: RunDetail): SafeHtml {
   return html`<dt>Feed shape</dt><dd id="shape">${verdict} <span class="muted">${what}</span></dd>`;
 }
 
-function overview(run: RunDetail): SafeHtml {
+/** The Failed figure: the listings that failed for good, and those re-queued since (running again). */
+function failedFigure(run: RunDetail, requeued: RunPageView['requeued']): SafeHtml {
+  const c = run.counts;
+  const again =
+    requeued.listings > 0 ? html` <span class="muted" id="requeued">(${requeued.listings} re-queued, running again)</span>` : '';
+  return html`<dt>Failed</dt><dd class="${c.failed > 0 ? 'bad' : ''}" id="failed-count">${c.failed}${again}</dd>`;
+}
+
+/** The plan's notes as labelled figures: listings held by rejected rows, adopted listings, withheld deletes. */
+function planNotes(run: RunDetail): SafeHtml {
+  const notes = run.summary.planNotes;
+  if (notes === undefined) return html``;
+  const withheld = notes.deletesWithheld;
+  return html`${notes.held === undefined ? '' : html`<dt>Held by rejected rows</dt><dd>${notes.held}</dd>`}
+  ${notes.adopted === undefined ? '' : html`<dt>Adopted</dt><dd>${notes.adopted}</dd>`}
+  ${withheld === undefined ? '' : html`<dt>Deletes withheld</dt><dd class="warn" id="deletes-withheld">${withheld.deletes}: ${withheld.reason}</dd>`}`;
+}
+
+function overview(run: RunDetail, requeued: RunPageView['requeued']): SafeHtml {
   const c = run.counts;
   return html`<div class="grid">
 <div class="card" id="overview"><h2>Run</h2><dl>
@@ -41,13 +54,15 @@ function overview(run: RunDetail): SafeHtml {
 <div class="card" id="plan"><h2>Plan</h2><dl>
   <dt>Create</dt><dd>${run.plan.create}</dd><dt>Update</dt><dd>${run.plan.update}</dd>
   <dt>Delete</dt><dd>${run.plan.delete}</dd><dt>Unchanged</dt><dd>${run.plan.unchanged}</dd>
+  ${planNotes(run)}
 </dl><h2>Result</h2><dl>
   <dt>Created</dt><dd>${c.created}</dd><dt>Updated</dt><dd>${c.updated}</dd><dt>Deleted</dt><dd>${c.deleted}</dd>
-  <dt>Failed</dt><dd class="${c.failed > 0 ? 'bad' : ''}">${c.failed}</dd><dt>Retried</dt><dd>${c.retried}</dd>
+  ${failedFigure(run, requeued)}<dt>Retried</dt><dd>${c.retried}</dd>
   <dt>Superseded</dt><dd>${c.superseded}</dd>
 </dl></div>
-<div class="card" id="feed"><h2>Feed</h2>${definitionList(run.summary.feed)}</div>
-<div class="card" id="remote"><h2>Remote</h2>${definitionList(run.summary.remote)}</div>
+<div class="card" id="feed"><h2>Feed</h2>${feedFigures(run.summary.feed)}</div>
+<div class="card" id="remote"><h2>Remote</h2>${remoteFigures(run.summary.remote)}</div>
+${replicationCard(run.summary.replication)}
 </div>`;
 }
 
@@ -72,8 +87,9 @@ function retryForm(ctx: PageContext, run: RunDetail, failedCount: number): SafeH
 </form>`;
 }
 
-function failedSection(ctx: PageContext, run: RunDetail, failed: readonly FailedJobView[]): SafeHtml {
-  if (failed.length === 0) return html`<h2>Failed jobs</h2><p class="muted" id="no-failed">No failed jobs.</p>`;
+function failedSection(ctx: PageContext, run: RunDetail, failed: readonly FailedJobView[], requeued: RunPageView['requeued']): SafeHtml {
+  const again = requeued.jobs > 0 ? ` ${requeued.jobs} job(s) retried are waiting or running again.` : '';
+  if (failed.length === 0) return html`<h2>Failed jobs</h2><p class="muted" id="no-failed">No failed jobs.${again}</p>`;
   return html`<h2>Failed jobs (${failed.length})</h2>
 <p>${retryForm(ctx, run, failed.length)}</p>
 <table id="failed"><thead><tr><th>Key</th><th>Kind</th><th>Attempts</th><th>Code</th><th>Message</th><th>Job</th></tr></thead>
@@ -96,15 +112,18 @@ function progressBar(run: RunDetail): SafeHtml {
  ${finished} of ${total} jobs finished (${percent}%), ${run.jobs.failed} failed. <span class="muted">This page reloads every ${PROGRESS_REFRESH_SECONDS} s.</span></div>`;
 }
 
-export function runDetailPage(ctx: PageContext, run: RunDetail, failed: readonly FailedJobView[], flash: string | undefined): string {
-  const live = IN_PROGRESS.has(run.status) && run.jobs.finished < Math.max(run.jobs.total, 1);
+/** `view` holds the run and its failed jobs as read together (the counts agree with the list). */
+export function runDetailPage(ctx: PageContext, view: RunPageView, flash: string | undefined): string {
+  const { run, failed, requeued } = view;
+  // Why re-queued jobs make the page live: after a retry it follows them until they finish again.
+  const live = (IN_PROGRESS.has(run.status) || requeued.jobs > 0) && run.jobs.finished < Math.max(run.jobs.total, 1);
   const body = html`${flash ? html`<div class="flash" id="flash">${flash}</div>` : ''}
 <h1>Run <span class="mono">${run.runId}</span></h1>
 ${live ? progressBar(run) : ''}
-${overview(run)}
+${overview(run, requeued)}
 ${wipesSection(run)}
 ${changesSection(run)}
-${failedSection(ctx, run, failed)}
+${failedSection(ctx, run, failed, requeued)}
 ${rejectedSection(ctx, run)}`;
   return page(ctx, `Run ${run.runId}`, body, live ? PROGRESS_REFRESH_SECONDS : undefined);
 }

@@ -21,10 +21,11 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; fon
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 1rem; }
 .card { background: #fff; border: 1px solid var(--line); padding: .75rem 1rem; }
 .card dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0; }
-.card dt { color: var(--muted); } .card dd { margin: 0; }
+.card dt { color: var(--muted); } .card dd { margin: 0; overflow-wrap: anywhere; }
 button { font: inherit; padding: 6px 14px; border: 0; border-radius: 4px; background: var(--accent); color: #fff; cursor: pointer; }
 tr.attention td { background: #fdecea; } .badge { padding: 1px 8px; border-radius: 10px; background: #eef1f6; } .small { font-size: 12px; }
-figure.chart { margin: 0 0 1rem; background: #fff; border: 1px solid var(--line); padding: .5rem; overflow-x: auto; } figcaption { font-size: 12px; color: var(--muted); }
+figure.chart { margin: 0 0 1rem; background: #fff; border: 1px solid var(--line); padding: .5rem; } figcaption { font-size: 12px; color: var(--muted); }
+figure.chart svg.plot { display: block; width: 100%; height: auto; }
 .legend { margin-right: 1rem; white-space: nowrap; } progress { width: 28rem; max-width: 100%; height: 1rem; vertical-align: middle; }
 form.inline { display: inline; } input[type=search] { font: inherit; padding: 5px 8px; width: 28rem; max-width: 100%; }
 `;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RunFacts } from '../../domain/health/status.js';
 import type { RunRecord } from '../../store/run-types.js';
 
-/** The replication part a budget-halted run's summary carries (see run-sync.ts recordReplication). */
+/** The replication part a replicating run's summary carries (see run-sync.ts recordReplication). */
 const replicationSchema = z.object({ status: z.string(), halted: z.string().optional() });
 
 /** Whether a run is a sync (or a skipped scheduled one): a chatbot edit run says nothing about listings. */
