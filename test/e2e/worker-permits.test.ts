@@ -1,8 +1,9 @@
 /**
  * `listing-sync worker` processes (the built CLI) sharing --global-concurrency through the request
  * permit pool, judged by the simulator, which counts the requests in flight:
- * - throughput: two processes under G reach ≥ 0.8 of min(ideal, G split by hand over the same
- *   two processes, measured in the same test), never more than G in flight;
+ * - two processes under G work a run to its end with more than G/2 and never more than G requests
+ *   in flight (their pace beside G split by hand is a figure of `npm run bench:sync`, "Worker
+ *   processes": a pace is not an outcome this machine's load may decide);
  * - a SIGKILLed worker's permits stay counted until its lease expires (the survivor keeps its
  *   share meanwhile), then come back to the survivor;
  * - `sync --work` beside a worker shares the same G;
@@ -54,15 +55,6 @@ async function workers(b: QueueBench, count: number, args: string[]): Promise<Cl
   return started;
 }
 
-/** The writes phase as the simulator saw it: first create answered to the last. */
-function writesPerSecond(sim: RunningSimulator): number {
-  const times = sim.state
-    .calls()
-    .filter((call) => call.endpoint === 'createListing')
-    .map((call) => call.at);
-  return (times.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000);
-}
-
 /** Samples the simulator's requests in flight every 2 ms: [time, in flight]. */
 function sampleInFlight(sim: RunningSimulator): { samples: Array<[number, number]>; stop(): void } {
   const samples: Array<[number, number]> = [];
@@ -79,34 +71,23 @@ async function stopAll(list: CliProcess[]): Promise<void> {
 }
 
 describe('worker processes under one request permit pool', () => {
-  it('two processes under G reach ≥ 0.8 of min(ideal, G split by hand), never more than G in flight', async () => {
+  it('two processes under G work a run to its end, more than G/2 and never more than G in flight', async () => {
     const G = 8;
     const jobs = 800;
-    const latencyMs = 20;
-    bench = await openQueueBench(url, { chatbots: ['bot-pool', 'bot-split'], faults: { latencyMs } }, 'permits-rate');
+    bench = await openQueueBench(url, { chatbots: ['bot-pool'], faults: { latencyMs: 20 } }, 'permits-rate');
     const b = bench;
 
     const pool = await workers(b, 2, ['--concurrency', String(G), '--global-concurrency', String(G)]);
     await sleep(TTL_MS / 2); // past the new pool's grace, as for workers running as daemons
     const poolRun = await b.enqueue(await b.plan('bot-pool', feedOf('bot-pool', 0, jobs)));
     expect(await waitForRun(b.store, poolRun, { pollMs: 50 })).toMatchObject({ created: jobs, failed: 0 });
-    const pooled = writesPerSecond(b.sim);
+    expect(b.sim.state.listings('bot-pool')).toHaveLength(jobs);
+    expect(b.sim.state.duplicateCreates('bot-pool')).toEqual([]);
     const pooledMost = b.sim.state.maxInFlight();
     await stopAll(pool);
 
-    b.sim.state.resetCounters();
-    const split = await workers(b, 2, ['--concurrency', String(G / 2)]);
-    await sleep(TTL_MS / 2); // as long as the pool waited, to start alike
-    const splitRun = await b.enqueue(await b.plan('bot-split', feedOf('bot-split', 0, jobs)));
-    expect(await waitForRun(b.store, splitRun, { pollMs: 50 })).toMatchObject({ created: jobs, failed: 0 });
-    const byHand = writesPerSecond(b.sim);
-    await stopAll(split);
-
-    const ideal = G / (latencyMs / 1000);
-    console.log(`pool ${pooled.toFixed(0)}/s, split by hand ${byHand.toFixed(0)}/s, ideal ${ideal}/s`);
     expect(pooledMost).toBeGreaterThan(G / 2);
     expect(pooledMost).toBeLessThanOrEqual(G);
-    expect(pooled).toBeGreaterThanOrEqual(0.8 * Math.min(ideal, byHand));
     passed = true;
   }, 180_000);
 
