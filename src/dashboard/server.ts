@@ -21,13 +21,15 @@ export function checkDashboardBinding(auth: DashboardOptions['auth'], host: stri
   if (auth === 'insecure-local') {
     if (!isLoopback(host))
       throw new UsageError(
-        `--insecure-local binds to 127.0.0.1 only; refusing --host ${host} (set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_TOKEN, to listen elsewhere)`,
+        `--insecure-local binds to 127.0.0.1 only; refusing --host ${host} (set DASHBOARD_USER and ` +
+          `DASHBOARD_PASSWORD, or DASHBOARD_TOKEN, to listen elsewhere)`,
       );
     return;
   }
   if (!hasCredentials(auth)) {
     throw new UsageError(
-      'the dashboard needs credentials: set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_TOKEN (or pass --insecure-local to bind to 127.0.0.1 without them)',
+      'the dashboard needs credentials: set DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_TOKEN (or pass ' +
+        '--insecure-local to bind to 127.0.0.1 without them)',
     );
   }
 }

@@ -153,6 +153,13 @@ export function describeDrift(drift: ShapeDrift): string {
   const mapping = `"columns": {${JSON.stringify(field)}: ${JSON.stringify(target)}}`;
   const lookalike = drift.lookalike === undefined ? `no new ${noun} looks like it` : `'${drift.lookalike}' is new and looks like it`;
   if (drift.kind === 'gone')
-    return `the feed's shape changed: ${noun} '${drift.column}' (${fields}) is gone; ${lookalike} (${had}). Fix the mapping (${mapping} in a --mapping file) ${ACCEPT}`;
-  return `the feed's shape changed: ${noun} '${drift.column}' (${fields}) is empty on all ${drift.rowsNow ?? 0} ${rowNoun}; ${had}${drift.lookalike === undefined ? '' : `, and ${lookalike}`}. Fix the feed, fix the mapping (${mapping} in a --mapping file) ${ACCEPT}`;
+    return (
+      `the feed's shape changed: ${noun} '${drift.column}' (${fields}) is gone; ${lookalike} (${had}). Fix ` +
+      `the mapping (${mapping} in a --mapping file) ${ACCEPT}`
+    );
+  return (
+    `the feed's shape changed: ${noun} '${drift.column}' (${fields}) is empty on all ${drift.rowsNow ?? 0} ` +
+    `${rowNoun}; ${had}${drift.lookalike === undefined ? '' : `, and ${lookalike}`}. Fix the feed, fix the ` +
+    `mapping (${mapping} in a --mapping file) ${ACCEPT}`
+  );
 }

@@ -70,27 +70,45 @@ function deletesReason(gone: number, input: GuardInput): string | undefined {
   if (gone === 0) return undefined;
   if (maxDeletes.kind === 'count') {
     if (gone <= maxDeletes.value) return undefined;
-    return `The plan would delete ${plural(gone, 'listing')}, more than --max-deletes ${maxDeletes.value}; rerun with --max-deletes ${gone} or --force if that is intended.`;
+    return (
+      `The plan would delete ${plural(gone, 'listing')}, more than --max-deletes ${maxDeletes.value}; rerun ` +
+      `with --max-deletes ${gone} or --force if that is intended.`
+    );
   }
   if (managedCount === 0) {
-    return `The plan would delete ${plural(gone, 'listing')} while 0 listings are managed, so no percentage allows it; rerun with --max-deletes ${gone} or --force if that is intended.`;
+    return (
+      `The plan would delete ${plural(gone, 'listing')} while 0 listings are managed, so no percentage ` +
+      `allows it; rerun with --max-deletes ${gone} or --force if that is intended.`
+    );
   }
   const allowed = (managedCount * maxDeletes.value) / 100;
   if (gone <= allowed) return undefined;
-  return `The plan would delete ${plural(gone, 'listing')} of ${managedCount} managed (${percentText((gone / managedCount) * 100)}%), more than --max-deletes ${maxDeletes.value}% (${Math.floor(allowed)}); rerun with --max-deletes ${gone} (or ${percentNeeded(gone, managedCount)}) or --force if that is intended.`;
+  return (
+    `The plan would delete ${plural(gone, 'listing')} of ${managedCount} managed ` +
+    `(${percentText((gone / managedCount) * 100)}%), more than --max-deletes ${maxDeletes.value}% ` +
+    `(${Math.floor(allowed)}); rerun with --max-deletes ${gone} (or ${percentNeeded(gone, managedCount)}) or ` +
+    `--force if that is intended.`
+  );
 }
 
 function rejectedReason(input: GuardInput): string | undefined {
   if (input.feedRows <= 0 || input.rejectedRows <= 0) return undefined;
   const percent = (input.rejectedRows / input.feedRows) * 100;
   if (percent <= input.maxRejectedPercent) return undefined;
-  return `${input.rejectedRows} of ${input.feedRows} feed rows were rejected (${percentText(percent)}%), more than --max-rejected ${input.maxRejectedPercent}%; fix the feed, or rerun with --max-rejected ${Math.ceil(percent)}% or --force.`;
+  return (
+    `${input.rejectedRows} of ${input.feedRows} feed rows were rejected (${percentText(percent)}%), more ` +
+    `than --max-rejected ${input.maxRejectedPercent}%; fix the feed, or rerun with --max-rejected ` +
+    `${Math.ceil(percent)}% or --force.`
+  );
 }
 
 function truncatedReason(input: GuardInput): string | undefined {
   const last = input.lastSuccessfulFeedRows;
   if (last === undefined || input.feedRows * 2 >= last) return undefined;
-  return `The feed has ${plural(input.feedRows, 'row')}, fewer than half of the ${last} rows of the last successful run; it may be truncated. Check the feed, or rerun with --force if the shrink is real.`;
+  return (
+    `The feed has ${plural(input.feedRows, 'row')}, fewer than half of the ${last} rows of the last ` +
+    `successful run; it may be truncated. Check the feed, or rerun with --force if the shrink is real.`
+  );
 }
 
 function incompleteReason(input: GuardInput): string | undefined {

@@ -47,7 +47,11 @@ function limitText(limit: GuardLimit, holders: number): string {
 function wipeReason(wipe: FieldWipe, limit: GuardLimit): string {
   const share = percentText((wipe.count / Math.max(wipe.holders, 1)) * 100);
   const samples = wipe.samples.map(showSample).join('; ');
-  return `The plan would empty ${wipe.field} on ${plural(wipe.count, 'listing')} of the ${wipe.holders} that hold it (${share}%), more than ${limitText(limit, wipe.holders)}, e.g. ${samples}. Check the feed; if it is right, rerun with --allow-wipe ${wipe.field} or --force.`;
+  return (
+    `The plan would empty ${wipe.field} on ${plural(wipe.count, 'listing')} of the ${wipe.holders} that ` +
+    `hold it (${share}%), more than ${limitText(limit, wipe.holders)}, e.g. ${samples}. Check the feed; if it is ` +
+    `right, rerun with --allow-wipe ${wipe.field} or --force.`
+  );
 }
 
 /** Each wipe with its verdict, and one refusal reason per refused field (naming its count, samples and the override). */

@@ -40,8 +40,10 @@ function busy(chatbot: string, lease: LeaseHolder, interrupted: { left: number }
     const idle = Math.round((lease.readAt - lease.beat) / 1000);
     return new ListingSyncError(
       CHATBOT_BUSY,
-      `chatbot ${chatbot} is held by run ${lease.runId} (started ${when(lease.since)}), interrupted with ${interrupted.left} job(s) left and nothing working on it for ${idle} s; nothing was changed. ` +
-        `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), or stop it with \`listing-sync runs cancel ${lease.runId}\`.`,
+      `chatbot ${chatbot} is held by run ${lease.runId} (started ${when(lease.since)}), interrupted with ` +
+        `${interrupted.left} job(s) left and nothing working on it for ${idle} s; nothing was changed. ` +
+        `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), or stop it with ` +
+        `\`listing-sync runs cancel ${lease.runId}\`.`,
       { details },
     );
   }

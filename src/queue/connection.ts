@@ -256,7 +256,8 @@ async function evictionPolicy(redis: Redis, logger: Logger): Promise<string | un
     if (policy !== undefined && policy !== 'noeviction') {
       logger.warn(
         { policy },
-        `Redis maxmemory-policy is ${policy}: set it to noeviction, or Redis may evict queued jobs and ledger entries under memory pressure`,
+        `Redis maxmemory-policy is ${policy}: set it to noeviction, or Redis may evict queued jobs and ledger ` +
+          `entries under memory pressure`,
       );
     }
     return policy;

@@ -22,7 +22,10 @@ export function cronProblem(pattern: string, tz: string | undefined): string | u
   } else {
     const fields = text.split(/\s+/).length;
     if (fields !== 5 && fields !== 6)
-      return `it has ${fields} field${fields === 1 ? '' : 's'}; a cron pattern has 5 (minute hour day-of-month month day-of-week), or 6 with seconds first`;
+      return (
+        `it has ${fields} field${fields === 1 ? '' : 's'}; a cron pattern has 5 (minute hour day-of-month ` +
+        `month day-of-week), or 6 with seconds first`
+      );
   }
   try {
     CronExpressionParser.parse(text, tz === undefined ? {} : { tz }).next();

@@ -94,7 +94,8 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
       await ctx.queue.pause();
       ctx.logger.error(
         { queue: queueDisplayName(ctx.queue.name), failure: failureLine(err) },
-        `AUTHENTICATION FAILED — queue ${queueDisplayName(ctx.queue.name)} is PAUSED, no job was failed. Fix the API credentials, then run \`listing-sync jobs resume\`.`,
+        `AUTHENTICATION FAILED — queue ${queueDisplayName(ctx.queue.name)} is PAUSED, no job was failed. Fix the ` +
+          `API credentials, then run \`listing-sync jobs resume\`.`,
       );
       return { toThrow: Worker.RateLimitError(), final: false };
     case 'rate-limited': {

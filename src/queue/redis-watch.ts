@@ -31,8 +31,14 @@ const CONNECTION_CODES = new Set([
  * on a Redis Cluster a master gone without a replica taking over in time (ioredis gives up with
  * "Too many Cluster redirections"; the cluster itself answers CLUSTERDOWN).
  */
-const CONNECTION_MESSAGE =
-  /Connection is closed|Stream isn't writeable|enableOfflineQueue|max retries per request|Reached the max retries|connect ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|^LOADING\b|Redis is loading|Too many Cluster redirections|^CLUSTERDOWN\b|Failed to refresh slots cache/i;
+const CONNECTION_MESSAGE = new RegExp(
+  [
+    "Connection is closed|Stream isn't writeable|enableOfflineQueue|max retries per request|Reached the max retries",
+    'connect ETIMEDOUT|ECONNREFUSED|ECONNRESET|EPIPE|^LOADING\\b|Redis is loading',
+    'Too many Cluster redirections|^CLUSTERDOWN\\b|Failed to refresh slots cache',
+  ].join('|'),
+  'i',
+);
 
 /**
  * BullMQ's word that a job in flight lost its lock: after an outage longer than the lock duration
@@ -167,14 +173,17 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
       if (lockLost) {
         logger.warn(
           { err: message },
-          'jobs in flight lost their lock (Redis was away longer than the lock lasts): they run again, and a create run again looks its key up first',
+          'jobs in flight lost their lock (Redis was away longer than the lock lasts): they run again, and a ' +
+            'create run again looks its key up first',
         );
         return;
       }
       if (jobGone) {
         logger.warn(
           { err: message },
-          'jobs in flight are gone from the queue (removed by hand, or lost with Redis data): their outcome cannot be recorded; the reconciler records them as failed and ends their run within seconds, and the next sync plans them again',
+          'jobs in flight are gone from the queue (removed by hand, or lost with Redis data): their outcome ' +
+            'cannot be recorded; the reconciler records them as failed and ends their run within seconds, and ' +
+            'the next sync plans them again',
         );
         return;
       }

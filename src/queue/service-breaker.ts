@@ -105,7 +105,8 @@ export function startServiceBreaker(options: ServiceBreakerOptions): ServiceBrea
     outage = seen;
     logger.warn(
       { since: new Date(seen.since).toISOString(), reason: seen.reason },
-      `the service is down since ${new Date(seen.since).toISOString()} (${seen.reason}): work is paused without using attempts; probing it at growing intervals`,
+      `the service is down since ${new Date(seen.since).toISOString()} (${seen.reason}): work is paused without ` +
+        `using attempts; probing it at growing intervals`,
     );
   };
   const closedAfter = (downMs: number | undefined): void => {

@@ -27,7 +27,8 @@ import type { RunStore } from './runs.js';
  * already touched, the run's final status if it ended here (else false)}.
  */
 const FINISH = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
-local ledgerKey, tombKey, failedKey, runKey, outcomesKey, attemptsKey, claimsKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
+local ledgerKey, tombKey, failedKey, runKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local outcomesKey, attemptsKey, claimsKey, leaseKey = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local runId, jobs = ARGV[1], tonumber(ARGV[2])
 local runExists = redis.call('EXISTS', runKey) == 1
 local function ownClaim(key, jobId)
@@ -89,7 +90,8 @@ local replies = {}
 local i = 3
 local lastNow = false
 for j = 1, jobs do
-  local jobId, outcome, weight, attempt, now, mode, n = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3]), ARGV[i + 4], ARGV[i + 5], tonumber(ARGV[i + 6])
+  local jobId, outcome, weight, attempt = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
+  local now, mode, n = ARGV[i + 4], ARGV[i + 5], tonumber(ARGV[i + 6])
   replies[j], i = applyKeys(jobId, mode, n, i + 7)
   if runExists then
     countOutcome(jobId, outcome, weight, attempt, now)

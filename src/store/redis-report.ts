@@ -107,14 +107,17 @@ function warningsOf(report: Omit<RedisReport, 'warnings'>): ReportWarning[] {
   if (maxmemoryPolicy.value !== null && maxmemoryPolicy.value !== 'noeviction') {
     warnings.push({
       code: 'EVICTION_POLICY',
-      message: `maxmemory-policy is ${maxmemoryPolicy.value}: set it to noeviction, or Redis may evict queued jobs, runs and ledger entries under memory pressure`,
+      message:
+        `maxmemory-policy is ${maxmemoryPolicy.value}: set it to noeviction, or Redis may evict queued ` +
+        `jobs, runs and ledger entries under memory pressure`,
     });
   }
   if (appendonly.value === 'no') {
     warnings.push({
       code: 'AOF_OFF',
       message:
-        'appendonly is no: set appendonly yes (with appendfsync everysec), or a Redis restart loses queued jobs, runs and ledger entries written since the last snapshot',
+        'appendonly is no: set appendonly yes (with appendfsync everysec), or a Redis restart loses queued jobs, ' +
+        'runs and ledger entries written since the last snapshot',
     });
   }
   if (appendfsync.value !== null && appendfsync.value !== 'everysec' && appendfsync.value !== 'always') {
@@ -127,14 +130,20 @@ function warningsOf(report: Omit<RedisReport, 'warnings'>): ReportWarning[] {
   if (usedShare !== undefined && usedShare > MEMORY_WARN_SHARE) {
     warnings.push({
       code: 'MEMORY_HIGH',
-      message: `used memory ${usedBytes ?? '?'} bytes is ${percent(usedShare)} of maxmemory ${maxBytes ?? '?'}: under noeviction writes fail when it is full; raise maxmemory or keep less (LISTING_SYNC_KEEP_DAYS, LISTING_SYNC_KEEP_RUNS)`,
+      message:
+        `used memory ${usedBytes ?? '?'} bytes is ${percent(usedShare)} of maxmemory ${maxBytes ?? '?'}: ` +
+        `under noeviction writes fail when it is full; raise maxmemory or keep less (LISTING_SYNC_KEEP_DAYS, ` +
+        `LISTING_SYNC_KEEP_RUNS)`,
     });
   }
   const { runsPastRetention, keepDays, keepRuns } = report.retention;
   if (runsPastRetention > 0) {
     warnings.push({
       code: 'RETENTION_BEHIND',
-      message: `${runsPastRetention} finished run(s) are more than a day past retention (kept: ${keepDays} days or the newest ${keepRuns} per chatbot): the reconciler that removes them is not running; start a worker against this Redis and prefix`,
+      message:
+        `${runsPastRetention} finished run(s) are more than a day past retention (kept: ${keepDays} days ` +
+        `or the newest ${keepRuns} per chatbot): the reconciler that removes them is not running; start a worker ` +
+        `against this Redis and prefix`,
     });
   }
   return warnings;

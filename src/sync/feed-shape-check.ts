@@ -76,7 +76,10 @@ export async function startShapeCheck(records: FeedShapeRecords, request: SyncRe
   };
 }
 
-/** The guard's verdict with the shape check's: refused when either refuses; --force does not cover a changed shape (--accept-shape does). */
+/**
+ * The guard's verdict with the shape check's: refused when either refuses; --force does not cover a changed shape
+ * (--accept-shape does).
+ */
 export function guardWithShape(guard: GuardVerdict, shape: ShapeFinding | undefined): GuardVerdict {
   if (shape === undefined || shape.reasons.length === 0) return guard;
   return { ...guard, ok: false, forced: false, reasons: [...shape.reasons, ...guard.reasons] };

@@ -164,7 +164,8 @@ export function chatbotNotFoundError(chatbots: readonly string[]): ListingSyncEr
   const which = chatbots.length === 1 ? `chatbot ${chatbots[0] ?? ''} is` : `chatbots ${chatbots.join(', ')} are`;
   return new ListingSyncError(
     'CHATBOT_NOT_FOUND',
-    `${which} not known to the service (RealEstateList answered Code 404): check the serial number, and that API_BASE_URL and the keys are those of the account that holds it; nothing was enqueued or changed`,
+    `${which} not known to the service (RealEstateList answered Code 404): check the serial number, and that ` +
+      `API_BASE_URL and the keys are those of the account that holds it; nothing was enqueued or changed`,
     { details: { chatbots: [...chatbots] } },
   );
 }

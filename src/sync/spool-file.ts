@@ -31,7 +31,8 @@ function spoolError(dir: string, doing: string, thrown: unknown): ListingSyncErr
   const reason = thrown instanceof Error ? thrown.message : String(thrown);
   return new ListingSyncError(
     SPOOL_UNWRITABLE,
-    `cannot ${doing} the plan's spool file in ${dir} (${reason}); a sync spools its planned creates and updates to the temp directory: set TMPDIR to a writable directory with room for them`,
+    `cannot ${doing} the plan's spool file in ${dir} (${reason}); a sync spools its planned creates and updates ` +
+      `to the temp directory: set TMPDIR to a writable directory with room for them`,
     { details: { dir }, cause: thrown },
   );
 }

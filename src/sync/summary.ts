@@ -53,7 +53,11 @@ export function withheldReason(plan: Plan, withheld: DeletesWithheld): string {
   const rows =
     withheld.rows === 1 ? '1 rejected row is too broken to read its' : `${withheld.rows} rejected rows are too broken to read their`;
   const deletes = withheld.deletes === 1 ? '1 planned delete was' : `${withheld.deletes} planned deletes were`;
-  return `${rows} ${plan.keyType} (${linesText(withheld)}); such a row may belong to any listing, so this run deletes nothing: ${deletes} withheld. Fix those rows (see the rejected rows); the next run makes the deletes.`;
+  return (
+    `${rows} ${plan.keyType} (${linesText(withheld)}); such a row may belong to any listing, so this run ` +
+    `deletes nothing: ${deletes} withheld. Fix those rows (see the rejected rows); the next run makes the ` +
+    `deletes.`
+  );
 }
 
 export function planCounts(plan: Plan): SyncSummary['plan'] {

@@ -124,7 +124,9 @@ export async function waitForRun(store: Store, runId: string, options: WaitOptio
       if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
         throw new ListingSyncError(
           WAIT_TIMEOUT,
-          `run ${runId} has not finished after ${Math.round(options.timeoutMs / 1000)} s (${counts.finishedJobs} of ${counts.totalJobs} jobs done); it goes on in the queue: follow it with \`listing-sync runs show ${runId}\``,
+          `run ${runId} has not finished after ${Math.round(options.timeoutMs / 1000)} s (${counts.finishedJobs} ` +
+            `of ${counts.totalJobs} jobs done); it goes on in the queue: follow it with \`listing-sync runs show ` +
+            `${runId}\``,
           { details: { runId } },
         );
       }

@@ -119,7 +119,8 @@ ${axisTicks(maxLine, width - MARGIN.right + 6, plotH, 'start', chart.line.unit)}
     ...(chart.line ? [{ label: chart.line.label, color: chart.line.color }] : []),
   ];
   return html`<figure class="chart">
-<svg id="${chart.id}" class="plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" preserveAspectRatio="xMidYMid meet" role="img" aria-label="${chart.title}">
+<svg id="${chart.id}" class="plot" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}"
+  preserveAspectRatio="xMidYMid meet" role="img" aria-label="${chart.title}">
 <title>${chart.title}</title>
 <rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>
 <line x1="${MARGIN.left}" x2="${width - MARGIN.right}" y1="${MARGIN.top + plotH}" y2="${MARGIN.top + plotH}" stroke="#5b6578"/>

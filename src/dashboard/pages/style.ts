@@ -1,6 +1,7 @@
 /** The dashboard's one stylesheet, served at /assets/dashboard.css (behind auth like every route). */
 export const DASHBOARD_CSS = `
-:root { color-scheme: light; --ink: #1d2430; --muted: #5b6578; --line: #d9dee7; --ok: #1f7a3a; --bad: #b3261e; --warn: #8a5a00; --accent: #2454c7; }
+:root { color-scheme: light; --ink: #1d2430; --muted: #5b6578; --line: #d9dee7; --ok: #1f7a3a; --bad: #b3261e;
+--warn: #8a5a00; --accent: #2454c7; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); background: #f6f7fa; }
 header { display: flex; gap: 1.5rem; align-items: center; padding: .75rem 1.5rem; background: #1d2430; color: #fff; }
@@ -24,7 +25,8 @@ code, .mono { font-family: ui-monospace, "SFMono-Regular", Menlo, monospace; fon
 .card dt { color: var(--muted); } .card dd { margin: 0; overflow-wrap: anywhere; }
 button { font: inherit; padding: 6px 14px; border: 0; border-radius: 4px; background: var(--accent); color: #fff; cursor: pointer; }
 tr.attention td { background: #fdecea; } .badge { padding: 1px 8px; border-radius: 10px; background: #eef1f6; } .small { font-size: 12px; }
-figure.chart { margin: 0 0 1rem; background: #fff; border: 1px solid var(--line); padding: .5rem; } figcaption { font-size: 12px; color: var(--muted); }
+figure.chart { margin: 0 0 1rem; background: #fff; border: 1px solid var(--line); padding: .5rem;
+} figcaption { font-size: 12px; color: var(--muted); }
 figure.chart svg.plot { display: block; width: 100%; height: auto; }
 .legend { margin-right: 1rem; white-space: nowrap; } progress { width: 28rem; max-width: 100%; height: 1rem; vertical-align: middle; }
 form.inline { display: inline; } input[type=search] { font: inherit; padding: 5px 8px; width: 28rem; max-width: 100%; }

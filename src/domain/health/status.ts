@@ -35,7 +35,10 @@ export interface RunFacts {
 }
 
 export interface HealthThresholds {
-  /** A run that rejected more than this share of the feed's rows (percent) is failed; unset: rejected rows never are. Failed jobs always are. */
+  /**
+   * A run that rejected more than this share of the feed's rows (percent) is failed; unset: rejected rows never are.
+   * Failed jobs always are.
+   */
   failedRowsPercent?: number;
   /** Stale when the newest successful run finished longer ago than this. */
   staleAfterMs: number;

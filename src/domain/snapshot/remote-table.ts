@@ -69,7 +69,8 @@ const LIST_FIELDS: readonly ListField[] = ['Images', 'ExtensionColumn'];
  * collected while the next page is read). Why columns: a normalised listing as an object costs
  * ~580 bytes (wrapper, id string, a 24-property object, boxed doubles, two empty arrays, its own
  * copy of every repeated string); in columns it costs its unique text as UTF-8 bytes (the MLS
- * number as a string), 2 bytes per repeated text field, 4 per integer field. A RemoteListing is built again only when asked for (RemoteTable.fields).
+ * number as a string), 2 bytes per repeated text field, 4 per integer field. A RemoteListing is built again only when
+ * asked for (RemoteTable.fields).
  */
 export class RemoteTableBuilder {
   private rows = 0;

@@ -33,7 +33,8 @@ const SALE_TYPES: ReadonlyMap<string, SaleType> = new Map([
 
 /** What a rejection of an unknown SALE TYPE lists as accepted (as Redfin spells them). */
 const ACCEPTED_SALE_TYPES =
-  'MLS Listing, New Construction Home, New Construction Plan, For-Sale-by-Owner Listing, Redfin Data, Past Sale, For Rent (any "For Rent …"), Rental';
+  'MLS Listing, New Construction Home, New Construction Plan, For-Sale-by-Owner Listing, Redfin Data, Past Sale, ' +
+  'For Rent (any "For Rent …"), Rental';
 
 // Why Contingent/Pending → Active: the home is still listed (under contract), as RESO ActiveUnderContract.
 const STATUSES: ReadonlyMap<string, Status> = new Map([

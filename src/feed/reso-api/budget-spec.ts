@@ -39,7 +39,9 @@ export const FEED_BUDGET_PRESETS = {
 
 export type FeedBudgetPreset = keyof typeof FEED_BUDGET_PRESETS;
 
-const ACCEPTED = `a preset (${Object.keys(FEED_BUDGET_PRESETS).join(', ')}) or limits joined by commas such as 2/s,7200/h,40000/d,4GB/h (requests per s, m, h or d; bytes per h in B, KB, MB or GB)`;
+const ACCEPTED =
+  `a preset (${Object.keys(FEED_BUDGET_PRESETS).join(', ')}) or limits joined by commas such as ` +
+  `2/s,7200/h,40000/d,4GB/h (requests per s, m, h or d; bytes per h in B, KB, MB or GB)`;
 
 const ITEM = /^(\d+)\s*(B|KB|MB|GB)?\s*\/\s*([smhd])$/i;
 

@@ -42,7 +42,10 @@ export interface ReplicateOptions extends FeedClientOptions {
 }
 
 export interface ReplicationRun {
-  /** The pages in order, each with its photos; returns the result. Throws on a halt (BUDGET_EXHAUSTED, FEED_RATE_LIMITED…) or an abort (FEED_INTERRUPTED). */
+  /**
+   * The pages in order, each with its photos; returns the result. Throws on a halt (BUDGET_EXHAUSTED,
+   * FEED_RATE_LIMITED…) or an abort (FEED_INTERRUPTED).
+   */
   pages: AsyncGenerator<ResoRecord[], ReplicationResult, undefined>;
   /** The result so far, readable at any time (after a halt too); complete once `pages` ended by itself. */
   result(): ReplicationResult;

@@ -26,7 +26,8 @@ export function redact(text: string, secrets: readonly string[]): string {
 export function rateLimited(where: string, consecutive: number): ListingSyncError {
   return new ListingSyncError(
     FEED_RATE_LIMITED,
-    `Feed ${where} answered 429 (too many requests) ${consecutive} times in a row; stopped so the MLS does not suspend the credential. Run again later, or lower --feed-budget.`,
+    `Feed ${where} answered 429 (too many requests) ${consecutive} times in a row; stopped so the MLS does not ` +
+      `suspend the credential. Run again later, or lower --feed-budget.`,
     { details: { where, consecutive } },
   );
 }
