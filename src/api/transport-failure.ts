@@ -65,6 +65,9 @@ export function transportFailure(thrown: unknown, ctx: FailureContext): ApiError
   }
   const phase = CONNECT_PHASE_CODES.has(causeCode) ? 'connect' : 'sent';
   const { to, fix } = where(ctx);
-  const what = phase === 'connect' ? `could not connect${to} (${causeCode})${fix}` : `connection${to} failed after the request was sent (${causeCode})`;
+  const what =
+    phase === 'connect'
+      ? `could not connect${to} (${causeCode})${fix}`
+      : `connection${to} failed after the request was sent (${causeCode})`;
   return new ApiError('NETWORK', what, { ...base(ctx), phase, causeCode }, thrown);
 }
