@@ -195,12 +195,11 @@ async function connectOrExplain(redis: RedisClient, cause: () => Error | undefin
     redis.disconnect();
     const first = cause() ?? thrown;
     const reason = first instanceof Error ? first.message : String(first);
+    const setting = redis instanceof Cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
     throw new ListingSyncError(
       'REDIS_UNAVAILABLE',
-      `cannot reach Redis${redisAddress(redis)} (${reason}): check ${redis instanceof Cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL'} and that Redis is running`,
-      {
-        cause: thrown,
-      },
+      `cannot reach Redis${redisAddress(redis)} (${reason}): check ${setting} and that Redis is running`,
+      { cause: thrown },
     );
   }
 }
