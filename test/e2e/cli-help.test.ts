@@ -76,6 +76,11 @@ describe('listing-sync help', () => {
     const text = await helpOf(['worker', '--help'], { COLUMNS: '80' });
     expect(text).toContain('--concurrency');
     expect(text).not.toContain('--json');
+    // Still accepted, so that scripts passing it keep working (it means LOG_FORMAT=json there).
+    const run = await runCli(['worker', '--json', '--api-base-url', 'not a url'], {});
+    expect(run.stderr).not.toContain('unknown option');
+    expect(run.stderr).toContain('API_BASE_URL');
+    expect(run.code).toBe(2);
   });
 
   it('a misspelt required flag is named, with the flag it resembles (exit 2)', async () => {
