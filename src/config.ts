@@ -111,7 +111,13 @@ const SECRET_SETTINGS = new Set<string>([
 ]);
 
 type SettingName = keyof typeof settingsSchema.shape;
-const SETTING_NAMES = Object.keys(settingsSchema.shape) as SettingName[];
+/** Every setting's env name (what `doctor --connect` lists). */
+export const SETTING_NAMES = Object.keys(settingsSchema.shape) as SettingName[];
+
+/** Whether a setting's value is a secret, never to be shown. */
+export function isSecretSetting(name: string): boolean {
+  return SECRET_SETTINGS.has(name);
+}
 
 function isSettingName(name: string): name is SettingName {
   return (SETTING_NAMES as string[]).includes(name);

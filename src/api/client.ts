@@ -152,7 +152,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         status = response.statusCode;
         raw = { status: response.statusCode, headers: response.headers, body: await response.body.text() };
       } catch (thrown) {
-        throw transportFailure(thrown, { endpoint, listingKey, signal: ctx.signal });
+        const target = { origin: targetOf(url).origin, setting: ENDPOINTS[endpoint].base === 'site' ? 'SITE_URL' : 'API_BASE_URL' };
+        throw transportFailure(thrown, { endpoint, listingKey, signal: ctx.signal, target });
       }
       const data = readResponse(raw, dataSchema, { endpoint, listingKey, nowMs: Date.now() });
       report(endpoint, started, 'ok', status, 200);

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { EndpointName } from './endpoints.js';
+import { rejectedCredentialSetting } from './credential-names.js';
 import { ApiError, parseRetryAfter, type ApiErrorDetails } from './errors.js';
 import { looseEnvelopeSchema } from './schemas.js';
 
@@ -70,7 +71,10 @@ function statusFailure(ctx: ReadContext, raw: RawResponse): ApiError {
   const envelope = parsed.ok ? looseEnvelopeSchema.safeParse(parsed.value).data : undefined;
   const details = { ...baseDetails(ctx, raw), ...envelopeDetails(envelope) };
   const said = envelope?.Message ? ` — ${envelope.Message}` : '';
-  if (isAuthCode(raw.status)) return new ApiError('AUTH_FAILED', `HTTP ${raw.status}: credential rejected${said}`, details);
+  if (isAuthCode(raw.status)) {
+    const check = rejectedCredentialSetting(ctx.endpoint, envelope?.Message);
+    return new ApiError('AUTH_FAILED', `credential rejected (HTTP ${raw.status}${said}): check ${check}`, details);
+  }
   return new ApiError('HTTP_STATUS', `HTTP ${raw.status}${said}`, details);
 }
 
@@ -91,7 +95,10 @@ export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: 
   if (!Success || Code !== 200) {
     const withEnvelope = { ...details, ...envelopeDetails(envelope.data) };
     const reason = `envelope Code ${Code}, Success ${String(Success)}${Message ? ` — ${Message}` : ''}`;
-    if (isAuthCode(Code)) throw new ApiError('AUTH_FAILED', `credential rejected: ${reason}`, withEnvelope);
+    if (isAuthCode(Code)) {
+      const check = rejectedCredentialSetting(ctx.endpoint, Message);
+      throw new ApiError('AUTH_FAILED', `credential rejected (${reason}): check ${check}`, withEnvelope);
+    }
     throw new ApiError('ENVELOPE_FAILURE', reason, withEnvelope);
   }
   const data = dataSchema.safeParse(envelope.data.Data);

@@ -37,6 +37,14 @@ export interface FailureContext {
   endpoint: EndpointName;
   listingKey: string | undefined;
   signal: AbortSignal | undefined;
+  /** Where the request went (`scheme://host[:port]`, never credentials) and the setting that says so. */
+  target?: { origin: string; setting: string };
+}
+
+/** " to ORIGIN" and the fix of a connection that failed: an operator reads the address and the setting to check. */
+function where(ctx: FailureContext): { to: string; fix: string } {
+  if (ctx.target === undefined) return { to: '', fix: '' };
+  return { to: ` to ${ctx.target.origin}`, fix: `: check ${ctx.target.setting} and that the service is up` };
 }
 
 function base(ctx: FailureContext): Pick<ApiErrorDetails, 'endpoint' | 'listingKey'> {
@@ -56,6 +64,10 @@ export function transportFailure(thrown: unknown, ctx: FailureContext): ApiError
     return new ApiError('TIMEOUT', `${timeout} timeout (${causeCode})`, { ...base(ctx), phase, causeCode, timeout }, thrown);
   }
   const phase = CONNECT_PHASE_CODES.has(causeCode) ? 'connect' : 'sent';
-  const what = phase === 'connect' ? 'could not connect' : 'connection failed after the request was sent';
-  return new ApiError('NETWORK', `${what} (${causeCode})`, { ...base(ctx), phase, causeCode }, thrown);
+  const { to, fix } = where(ctx);
+  const what =
+    phase === 'connect'
+      ? `could not connect${to} (${causeCode})${fix}`
+      : `connection${to} failed after the request was sent (${causeCode})`;
+  return new ApiError('NETWORK', what, { ...base(ctx), phase, causeCode }, thrown);
 }

@@ -7,6 +7,7 @@ import { createApiClient, type ApiCallEvent } from '../api/client.js';
 import type { ApiClient } from '../api/client-contract.js';
 import { requireApiBase, requireSiteUrl, type Config, type ConfigFlags } from '../config.js';
 import { displayRedis, secretValues } from '../config-display.js';
+import { UsageError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { configFromCli } from './config-from-cli.js';
 import type { ActionResult } from './run-action.js';
@@ -24,10 +25,21 @@ export function addConnectionOptions(cmd: Command): Command {
   return addSharedFlags(cmd, CONNECTION_FLAGS);
 }
 
+/**
+ * Whether log lines are written for a person: LOG_FORMAT=pretty or json when set, else readable on
+ * a terminal and JSON otherwise (schedulers and log collectors parse one JSON object per line).
+ */
+function readableLogs(io: Pick<CliIo, 'stderr'> & Partial<Pick<CliIo, 'env'>>, json: boolean | undefined): boolean {
+  const format = io.env?.LOG_FORMAT ?? '';
+  if (format === 'pretty') return true;
+  if (format === 'json' || json === true) return false;
+  if (format !== '') throw new UsageError(`LOG_FORMAT must be json or pretty (got '${format}')`);
+  return io.stderr.isTTY === true;
+}
+
 /** A pino logger on the command's stderr that scrubs every configured secret value. */
-export function createCliLogger(config: Config, io: Pick<CliIo, 'stderr'>, json?: boolean): Logger {
-  // Readable lines on a terminal; JSON with --json or when stderr is not a terminal.
-  const readable = io.stderr.isTTY === true && json !== true;
+export function createCliLogger(config: Config, io: Pick<CliIo, 'stderr'> & Partial<Pick<CliIo, 'env'>>, json?: boolean): Logger {
+  const readable = readableLogs(io, json);
   return createLogger({
     level: config.logLevel,
     destination: { write: (line: string) => void io.stderr.write(readable ? readableLogLine(line) : line) },

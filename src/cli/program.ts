@@ -1,7 +1,11 @@
 /**
- * The command tree: every command module registered on one commander program.
+ * The command tree: every command module registered on one commander program, with the help's
+ * layout (help-layout.ts), `--version`, the exit codes, and misspelt flags reported first.
  */
-import { Command } from 'commander';
+import type { Command } from 'commander';
+import { addExamples, configureHelpWidth, ListingSyncCommand } from './help-layout.js';
+import { packageVersion } from './package-version.js';
+import { reportUnknownFlagsFirst } from './unknown-first.js';
 import { createHost, type RegisterCommands } from './host.js';
 import type { CliIo } from './io.js';
 import type { ActionOutcome } from './run-action.js';
@@ -20,8 +24,8 @@ import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
 import { registerAlertsCommands } from './commands/alerts.js';
 
+// Why this order: the help lists commands as registered; the user's commands first, the test tools last.
 const COMMAND_MODULES: readonly RegisterCommands[] = [
-  registerSimCommands,
   registerChatbotCommands,
   registerListingsCommands,
   registerTablesCommands,
@@ -33,20 +37,38 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerAlertsCommands,
   registerSourcesCommands,
   registerDashboardCommands,
-  registerDemoCommands,
   registerDoctorCommands,
+  registerDemoCommands,
+  registerSimCommands,
 ];
+
+/** The exit codes (design: "Exit codes"), at the end of the top-level help. */
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  done
+  1  some jobs or rows failed, or a request or Redis failed
+  2  bad usage, configuration or unreadable input (nothing was changed)
+  3  refused by a safety guard, or the chatbot is busy with another run (nothing
+     was changed)
+
+Run 'listing-sync COMMAND --help' for a command's flags and examples.
+`;
 
 /** Builds the program; `record` learns what the action came to. Exported for tests that want to inspect the command tree. */
 export function buildProgram(io: CliIo, record: (outcome: ActionOutcome) => void): Command {
-  const program = new Command('listing-sync')
+  const program = new ListingSyncCommand('listing-sync')
     .description("Keep a chatbot's real-estate listings equal to a brokerage's listing feeds.")
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-    });
+    })
+    .addHelpText('after', EXIT_CODES_HELP);
+  configureHelpWidth(program, io);
   const host = createHost(io, record);
   for (const register of COMMAND_MODULES) register(program, host);
+  addExamples(program, io);
+  reportUnknownFlagsFirst(program);
   return program;
 }

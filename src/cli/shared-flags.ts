@@ -3,7 +3,7 @@
  * config.ts `CONFIG_FLAG_ENV`, which resolveConfig maps them through) and --json. Commands add
  * them by name; the option, its argument and its help ("… (env NAME)") are built from this table.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { CONFIG_FLAG_ENV, configFlag, type ConfigFlagName } from '../config.js';
 import { LOG_LEVELS } from '../config-settings.js';
 
@@ -16,6 +16,9 @@ interface SharedFlag {
 }
 
 export type SharedFlagName = ConfigFlagName | 'json';
+
+/** The help heading shared flags are listed under, after the command's own (help-layout.ts). */
+export const SHARED_OPTIONS_HEADING = 'Shared options:';
 
 const SHARED_FLAGS = {
   apiBaseUrl: { arg: '<url>', help: 'base URL of the service' },
@@ -63,7 +66,8 @@ export function addSharedFlags(command: Command, names: readonly SharedFlagName[
   for (const name of names) {
     const flag: SharedFlag = SHARED_FLAGS[name];
     const spelling = isConfigFlag(name) ? configFlag(name) : `--${name}`;
-    command.option(flag.arg === undefined ? spelling : `${spelling} ${flag.arg}`, description(name, options));
+    const option = new Option(flag.arg === undefined ? spelling : `${spelling} ${flag.arg}`, description(name, options));
+    command.addOption(option.helpGroup(SHARED_OPTIONS_HEADING));
   }
   return command;
 }

@@ -17,7 +17,7 @@ import { displaySource, isUrl, localFileBytes } from './feed-source.js';
 import { loadMappingFile, type MappingFile } from './mapping-schema.js';
 import { openRecords, type Opened } from './open-records.js';
 import { buildNativeMapping } from './profiles/native.js';
-import { buildRedfinMapping } from './profiles/redfin.js';
+import { buildRedfinMapping, looksLikeRedfinExport } from './profiles/redfin.js';
 import { buildResoMapping } from './profiles/reso.js';
 import { compileMapping, ruleFor, type ProfileBuilder, type ProfileName, type RecordMapping } from './record-mapping.js';
 import { rowPipeline } from './row-pipeline.js';
@@ -252,8 +252,10 @@ async function openInThisThread(options: FeedOptions, signal: AbortSignal | unde
     const mapping = mappingFile === undefined ? (base ?? { rules: [] }) : applyMapping(base, mappingFile, opened.columns);
     const problem = keyProblem(mapping, opened.columns, options, profile);
     if (problem !== undefined) {
-      const fix =
-        options.keyType === 'MLSNumber'
+      const redfin = profile !== 'redfin' && looksLikeRedfinExport(opened.columns);
+      const fix = redfin
+        ? "Its header is a Redfin export's: add --profile redfin."
+        : options.keyType === 'MLSNumber'
           ? 'Use --key-type URL, or map a column to MLSNumber in a mapping file.'
           : 'Use --key-type MLSNumber, or map a column to Url in a mapping file.';
       throw feedUnreadable(`${problem} (its columns are ${describeColumns(opened.columns.names)})`, source.where, fix);

@@ -181,6 +181,12 @@ function connectOrEnd(redis: RedisClient): Promise<void> {
 /** How long a command a user typed waits for a Redis Cluster to be ready before saying it is not. */
 const CLUSTER_READY_MS = 10_000;
 
+/** ' at host:port' for one Redis (never a password); '' for a cluster, whose fix names its seed nodes' setting. */
+function redisAddress(redis: RedisClient): string {
+  if (redis instanceof Cluster) return '';
+  return ` at ${redis.options.path ?? `${redis.options.host ?? '127.0.0.1'}:${String(redis.options.port ?? 6379)}`}`;
+}
+
 /** Connects, or disconnects and throws REDIS_UNAVAILABLE naming the first cause (`cause()`, else what connect threw). */
 async function connectOrExplain(redis: RedisClient, cause: () => Error | undefined = () => undefined): Promise<void> {
   try {
@@ -189,12 +195,11 @@ async function connectOrExplain(redis: RedisClient, cause: () => Error | undefin
     redis.disconnect();
     const first = cause() ?? thrown;
     const reason = first instanceof Error ? first.message : String(first);
+    const setting = redis instanceof Cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
     throw new ListingSyncError(
       'REDIS_UNAVAILABLE',
-      `cannot reach Redis (${reason}): check ${redis instanceof Cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL'} and that Redis is running`,
-      {
-        cause: thrown,
-      },
+      `cannot reach Redis${redisAddress(redis)} (${reason}): check ${setting} and that Redis is running`,
+      { cause: thrown },
     );
   }
 }

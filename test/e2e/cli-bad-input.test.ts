@@ -5,6 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
@@ -168,4 +169,11 @@ it('bad configuration is reported as one block listing every problem', async () 
     "  LISTING_SYNC_CONCURRENCY: must be a whole number from 1 to 256 (got '0')",
   ]);
   expect(requestsSeen()).toBe(0);
+});
+
+it('a Redfin export synced without --profile redfin is told to add it', async () => {
+  const feed = fileURLToPath(new URL('../../fixtures/feeds/redfin.csv', import.meta.url));
+  const line = await rejects(['sync', '--chatbot', BOT, '--feed', feed, '--dry-run']);
+  expect(line).toMatch(/no column holds the key MLSNumber .* under profile native/);
+  expect(line).toMatch(/Its header is a Redfin export's: add --profile redfin\.$/);
 });

@@ -280,7 +280,14 @@ describe('failures from the service or the wire', () => {
     });
     expect(rejected.code).toBe(1);
     expect(lines(rejected.stderr)).toHaveLength(1);
-    expect(rejected.stderr).toMatch(/listTables: .*credential rejected/);
+    // The line names the setting to fix, never the value that was sent.
+    expect(rejected.stderr).toMatch(/listTables: credential rejected .*: check PROJECT_AUTH_TOKEN$/m);
+    expect(rejected.stderr).not.toContain('wrong-token-value');
+
+    const session = await runCli(['listings', 'list', '--chatbot', BOT], { ...env, API_SESSION_KEY: 'wrong-session-value' });
+    expect(session.code).toBe(1);
+    expect(session.stderr).toMatch(/listListings: credential rejected .*: check API_SESSION_KEY$/m);
+    expect(session.stderr).not.toContain('wrong-session-value');
 
     const closed = await startTestSim();
     const deadUrl = closed.baseUrl;
@@ -289,5 +296,7 @@ describe('failures from the service or the wire', () => {
     expect(unreachable.code).toBe(1);
     expect(lines(unreachable.stderr)).toHaveLength(1);
     expect(unreachable.stderr).toMatch(/^listing-sync: listListings: /);
+    // Where it tried and which setting says so.
+    expect(unreachable.stderr).toContain(`could not connect to ${deadUrl} (ECONNREFUSED): check API_BASE_URL`);
   });
 });

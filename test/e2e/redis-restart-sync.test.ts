@@ -155,7 +155,9 @@ describe.skipIf(!HAS_REDIS_SERVER)(
       });
       expect(run.code).toBe(1);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toMatch(/cannot reach Redis \(.*ECONNREFUSED.*\): check REDIS_URL and that Redis is running/);
+      // The line names where it looked (host:port, no password) and the setting to fix.
+      expect(run.stderr).toContain(`cannot reach Redis at 127.0.0.1:${redis.port} (`);
+      expect(run.stderr).toMatch(/cannot reach Redis at \S+ \(.*ECONNREFUSED.*\): check REDIS_URL and that Redis is running/);
       expect(sim.state.writeCalls()).toBe(0);
     }, 30_000);
   },

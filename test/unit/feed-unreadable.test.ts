@@ -64,11 +64,20 @@ describe('unreadable feeds stop with one clear message', () => {
   });
 
   it('no key column under the profile', async () => {
-    const { code, message } = await failure({ source: fixture('redfin.csv'), profile: 'native' });
+    const { code, message } = await failure({ source: fixture('brokerage-custom.csv'), profile: 'native' });
     expect(code).toBe('FEED_UNREADABLE');
     expect(message).toContain('no column holds the key MLSNumber for --key-type MLSNumber under profile native');
-    expect(message).toContain("'MLS#'");
     expect(message).toContain('Use --key-type URL, or map a column to MLSNumber in a mapping file.');
+  });
+
+  it('a Redfin export read under another profile is told to use --profile redfin', async () => {
+    for (const name of ['redfin.csv', 'redfin-old-header.csv']) {
+      const { code, message } = await failure({ source: fixture(name), profile: 'native' });
+      expect(code).toBe('FEED_UNREADABLE');
+      expect(message).toContain('no column holds the key MLSNumber for --key-type MLSNumber under profile native');
+      expect(message).toContain("'MLS#'");
+      expect(message).toContain("Its header is a Redfin export's: add --profile redfin.");
+    }
   });
 
   it('binary data and HTML are not CSV or JSON', async () => {

@@ -3,7 +3,7 @@
  * for one chatbot or, with `--many FILE`, for many through the queue (chatbot-many.ts). Input is
  * typed and validated against the API schemas before any request is made.
  */
-import type { Command } from 'commander';
+import { Help, type AddHelpTextContext, type Command } from 'commander';
 import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
 import { UsageError } from '../../errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../api-wiring.js';
@@ -33,11 +33,13 @@ const KNOWLEDGE_FIELDS = Object.keys(knowledgeEditSchema.shape);
 const KIND_WORDS = { string: 'text', number: 'whole number', boolean: 'true|false', other: 'value' } as const;
 
 /** "Name (text), Temperature (whole number), …" for the edit command's help. */
-function settingsHelp(): string {
+function settingsHelp({ command }: AddHelpTextContext): string {
   const fields = Object.entries(chatbotSettingsSchema.shape)
     .filter(([name]) => name !== 'serialNumber')
     .map(([name, schema]) => (name.endsWith('Color') ? `${name} (rgb(r,g,b))` : `${name} (${KIND_WORDS[jsonKindOf(schema)]})`));
-  return `\nSettings for --set (api-spec 2.1):\n  ${fields.join(', ')}\n`;
+  // Wrapped to the width the rest of the help has (help-layout.ts).
+  const width = command.configureOutput().getOutHelpWidth?.() ?? 80;
+  return `\nSettings for --set (api-spec 2.1):\n${new Help().boxWrap(fields.join(', '), width - 2).replace(/^/gm, '  ')}\n`;
 }
 
 /** The validated Edit body from `--set` pairs or a `--file` (exactly one of them). */

@@ -1,7 +1,8 @@
 /**
  * `listing-sync sim`: runs the service simulator until SIGINT/SIGTERM. Credentials come from
  * API_SECRET_KEY / API_SESSION_KEY / PROJECT_AUTH_TOKEN when set (so the CLI pointed at the
- * simulator works with the same env), else the simulator's defaults. Values are never printed.
+ * simulator works with the same env), else the simulator's defaults. Under its URL it prints the
+ * `export` lines that point the CLI at it (sim-exports.ts); a key taken from the env is never printed.
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
@@ -13,6 +14,7 @@ import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { integerFlag } from '../integer-flag.js';
 import { allowedValue } from '../option-values.js';
+import { simExportLines } from '../sim-exports.js';
 import { resoSimOptionsFrom, resoCredentialsFromEnv, type ResoSimFlags } from '../reso-sim-options.js';
 
 export interface SimFlags extends ResoSimFlags {
@@ -128,6 +130,7 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
         const sim = await startSimulator(options);
         host.io.releases.push('simulator', () => sim.close());
         host.io.stdout.write(`listing-sync simulator listening on ${sim.baseUrl} (chatbots: ${sim.state.chatbots().join(', ')})\n`);
+        host.io.stdout.write(`${simExportLines(sim.baseUrl, options.credentials ?? {}).join('\n')}\n`);
         if (resoOptions !== undefined) {
           const reso = await startResoSimulator(resoOptions);
           host.io.releases.push('RESO simulator', () => reso.close());

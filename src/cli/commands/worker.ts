@@ -3,7 +3,7 @@
  * flight finish and exits. Client, Redis and workers are on the release stack; the workers are
  * closed here first, on the signal, so the log says when they are done.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { requireApiBase, type ConfigFlags } from '../../config.js';
 import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
@@ -57,7 +57,10 @@ async function runWorker(host: CommandHost, flags: WorkerFlags): Promise<ExitCod
 
 export const registerWorkerCommands: RegisterCommands = (program: Command, host: CommandHost) => {
   const worker = program.command('worker').description('run workers until SIGINT/SIGTERM, then finish the jobs in flight and exit');
-  addSharedFlags(worker, [...REDIS_FLAGS, 'apiBaseUrl', 'siteUrl', ...WORKER_LIMIT_FLAGS])
+  addSharedFlags(worker, [...REDIS_FLAGS.filter((name) => name !== 'json'), 'apiBaseUrl', 'siteUrl', ...WORKER_LIMIT_FLAGS])
+    // Why kept but hidden: a worker prints no result, so --json only ever meant JSON log lines on a
+    // terminal (LOG_FORMAT=json says so); scripts that pass it keep working.
+    .addOption(new Option('--json', 'log lines as JSON (same as LOG_FORMAT=json)').hideHelp())
     .option('--lock-duration-ms <ms>', 'BullMQ lock duration (default 30000; tuning and tests)')
     .option('--stalled-interval-ms <ms>', 'BullMQ stalled-job check interval (default 15000; tuning and tests)')
     .action((flags: WorkerFlags) => host.run(() => runWorker(host, flags)));

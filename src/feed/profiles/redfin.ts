@@ -66,6 +66,17 @@ function firstColumn(columns: SourceColumns, ...names: string[]): Column | undef
   return undefined;
 }
 
+/**
+ * Whether a header is a Redfin export's: its MLS# column beside SALE TYPE or PROPERTY TYPE, or its
+ * URL column's "(SEE https://www.redfin.com/…)". Lets a feed read under another profile be told to
+ * use --profile redfin.
+ */
+export function looksLikeRedfinExport(columns: SourceColumns): boolean {
+  const byNames =
+    columns.find('MLS#') !== undefined && (columns.find('SALE TYPE') !== undefined || columns.find('PROPERTY TYPE') !== undefined);
+  return byNames || columns.names.some((name) => /^url\b.*redfin\.com/i.test(name.trim()));
+}
+
 /** The listing URL column: "URL (SEE https://www.redfin.com/… FOR INFO ON PRICING)" and older spellings. */
 export function redfinUrlColumn(columns: SourceColumns): Column | undefined {
   const name = columns.names.find((candidate) => /^url\b/i.test(candidate.trim()));
