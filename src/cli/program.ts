@@ -19,6 +19,7 @@ import { registerDashboardCommands } from './commands/dashboard.js';
 import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
 import { registerAlertsCommands } from './commands/alerts.js';
+import { registerFleetCommands } from './commands/fleet.js';
 
 const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerSimCommands,
@@ -35,6 +36,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerDashboardCommands,
   registerDemoCommands,
   registerDoctorCommands,
+  registerFleetCommands,
 ];
 
 /** Builds the program; `record` learns what the action came to. Exported for tests that want to inspect the command tree. */
