@@ -91,15 +91,15 @@ const ALERT_SETTING_OF_FLAG: Readonly<Record<string, string>> = {
 function alertTarget(fleet: Fleet, env: Readonly<Record<string, string | undefined>>, needWebhooks: boolean, target: FleetTarget) {
   const problems: ShapeProblem[] = [];
   for (const [name, alert] of Object.entries(fleet.alerts)) {
-    if (alert.webhookEnv === '') continue;
-    const url = env[alert.webhookEnv];
+    // Without webhookEnv (reported already) the other settings are still checked.
+    const url = alert.webhookEnv === '' ? undefined : env[alert.webhookEnv];
     const known = url !== undefined && url.trim() !== '';
-    if (!known && needWebhooks)
+    if (!known && needWebhooks && alert.webhookEnv !== '')
       problems.push({
         path: ['alerts', name, 'webhookEnv'],
         message: `${alert.webhookEnv} is not set: apply stores the webhook URL it holds`,
       });
-    if (!known && !needWebhooks)
+    if (!known && !needWebhooks && alert.webhookEnv !== '')
       target.notes.push(`alert ${name}: ${alert.webhookEnv} is not set here, so its webhook URL is not compared`);
     try {
       const flags = {

@@ -67,7 +67,7 @@ export function parseFleetText(text: string): ParsedFleet {
     return { fleet: emptyFleet(), problems, locate };
   }
   const { fleet, problems } = readFleetShape(doc.toJS({ maxAliasCount: 1000 }));
-  return { fleet, problems: problems.map(locate), locate };
+  return { fleet, problems: orderedProblems(problems.map(locate)), locate };
 }
 
 /** One line per problem: `fleet.yaml:12:5: chatbots.acme-bot.source: unknown source 'mrd' …`. */
