@@ -10,7 +10,7 @@ import { ListingSyncError } from '../errors.js';
 import type { Queues } from '../queue/queues.js';
 import { addSchedule, listSchedules, removeSchedule } from '../queue/schedules.js';
 import type { AlertConfig } from '../store/alert-config.js';
-import type { AlertStore } from '../store/alert-store.js';
+import { alertField, type AlertStore } from '../store/alert-store.js';
 import type { FleetRecordStore } from '../store/fleet-record-store.js';
 
 export interface FleetDeps {
@@ -72,8 +72,11 @@ export async function applyFleetPlan(
         });
     } else if (change.kind === 'alert') {
       const config = wanted.alertConfigs[change.name];
-      if (change.action === 'remove') await deps.alerts.removeConfig(change.name);
-      else if (config !== undefined)
+      // Removed as `alerts remove` does: its per-chatbot state goes too, so a new alert of that name starts clean.
+      if (change.action === 'remove') {
+        if (await deps.alerts.removeConfig(change.name))
+          await deps.alerts.forgetState(await deps.alerts.trackedChatbots(), alertField(change.name));
+      } else if (config !== undefined)
         await deps.alerts.saveConfig({ ...config, createdAt: existingAlerts.get(change.name)?.createdAt ?? deps.now() });
     }
   }

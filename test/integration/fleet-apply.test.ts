@@ -90,6 +90,16 @@ describe('fleet apply against Redis', () => {
     expect(await listSchedules(deps.syncRuns)).toEqual([]);
     expect(await deps.alerts.getConfig('ops')).toMatchObject({ format: 'slack', createdAt: created });
     expect(planFleet(await currentFleetSide(deps), second, { prune: false }).changes).toEqual([]);
+
+    // The file drops its alert: kept without --prune, removed with it (an alert added by hand stays).
+    await deps.alerts.saveConfig({ ...alert('json'), name: 'by-hand', createdAt: 1 });
+    const third: FleetSide = { fleet: { ...fleet(true), alerts: {} }, schedules: {}, alerts: {} };
+    expect(planFleet(await currentFleetSide(deps), third, { prune: false }).kept).toEqual([{ kind: 'alert', name: 'ops', action: 'keep' }]);
+    const pruned = planFleet(await currentFleetSide(deps), third, { prune: true });
+    expect(pruned.changes).toEqual([{ kind: 'alert', name: 'ops', action: 'remove' }]);
+    await applyFleetPlan(deps, pruned, { schedules: {}, alertConfigs: {} });
+    expect((await deps.alerts.listConfigs()).map((config) => config.name)).toEqual(['by-hand']);
+    expect(await appliedFleet(deps)).toEqual({ fleet: third.fleet, applied: true });
   });
 
   it('leaves a schedule made by hand alone, and refuses a stored fleet this version cannot read', async () => {
