@@ -9,7 +9,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { UsageError, coerceError } from '../errors.js';
 import { isUrl, unstorableSourceReason } from '../feed/feed-source.js';
 import type { FleetSide, ScheduleSpec } from '../fleet/fleet-diff.js';
-import { fleetScheduleName, type Fleet, type FleetSource } from '../fleet/fleet-model.js';
+import { fleetScheduleName, type Fleet, type FleetAlert, type FleetSource } from '../fleet/fleet-model.js';
 import type { ShapeProblem } from '../fleet/fleet-shape.js';
 import { orderedProblems, type FleetProblem, type ParsedFleet } from '../fleet/fleet-yaml.js';
 import { CRON_EXAMPLE, cronProblem } from '../queue/cron.js';
@@ -88,6 +88,34 @@ const ALERT_SETTING_OF_FLAG: Readonly<Record<string, string>> = {
   '--webhook': 'webhookEnv',
 };
 
+/** The flags of `alerts add` an alert's settings mean. */
+function alertFlags(alert: FleetAlert, webhook: string) {
+  return {
+    webhook,
+    ...(alert.format === undefined ? {} : { format: alert.format }),
+    ...(alert.on === undefined ? {} : { on: alert.on.join(',') }),
+    ...(alert.chatbots === undefined ? {} : { chatbot: alert.chatbots }),
+    ...(alert.failedRows === undefined ? {} : { failedRows: alert.failedRows }),
+    ...(alert.staleAfter === undefined ? {} : { staleAfter: alert.staleAfter }),
+  };
+}
+
+/** `alerts add`'s configuration of these flags, or its refusal placed at the setting it names. */
+function alertConfigOrProblem(name: string, alert: FleetAlert, flags: ReturnType<typeof alertFlags>): AlertConfig | ShapeProblem {
+  try {
+    return alertConfigFrom(name, flags, 0);
+  } catch (thrown) {
+    const message = coerceError(thrown).message;
+    const flag = /^--[a-z-]+/.exec(message)?.[0] ?? '';
+    const setting = ALERT_SETTING_OF_FLAG[flag];
+    const text =
+      flag === '--webhook'
+        ? `the URL in ${alert.webhookEnv}${message.slice(flag.length)}`
+        : message.slice(setting ? flag.length : 0).trim();
+    return { path: setting === undefined ? ['alerts', name] : ['alerts', name, setting], message: text };
+  }
+}
+
 function alertTarget(fleet: Fleet, env: Readonly<Record<string, string | undefined>>, needWebhooks: boolean, target: FleetTarget) {
   const problems: ShapeProblem[] = [];
   for (const [name, alert] of Object.entries(fleet.alerts)) {
@@ -101,29 +129,20 @@ function alertTarget(fleet: Fleet, env: Readonly<Record<string, string | undefin
       });
     if (!known && !needWebhooks && alert.webhookEnv !== '')
       target.notes.push(`alert ${name}: ${alert.webhookEnv} is not set here, so its webhook URL is not compared`);
-    try {
-      const flags = {
-        webhook: known ? url : STAND_IN_WEBHOOK,
-        ...(alert.format === undefined ? {} : { format: alert.format }),
-        ...(alert.on === undefined ? {} : { on: alert.on.join(',') }),
-        ...(alert.chatbots === undefined ? {} : { chatbot: alert.chatbots }),
-        ...(alert.failedRows === undefined ? {} : { failedRows: alert.failedRows }),
-        ...(alert.staleAfter === undefined ? {} : { staleAfter: alert.staleAfter }),
-      };
-      const { createdAt: _createdAt, webhook, ...settings } = alertConfigFrom(name, flags, 0);
-      target.alertConfigs[name] = { ...settings, webhook };
-      // Why the webhook is compared only when known: diff may run where the secret is not set.
-      target.side.alerts[name] = known ? { ...settings, webhook } : settings;
-    } catch (thrown) {
-      const message = coerceError(thrown).message;
-      const flag = /^--[a-z-]+/.exec(message)?.[0] ?? '';
-      const setting = ALERT_SETTING_OF_FLAG[flag];
-      const text =
-        flag === '--webhook'
-          ? `the URL in ${alert.webhookEnv}${message.slice(flag.length)}`
-          : message.slice(setting ? flag.length : 0).trim();
-      problems.push({ path: setting === undefined ? ['alerts', name] : ['alerts', name, setting], message: text });
+    // Each setting on its own first: `alerts add` stops at the first bad flag, and the file's every problem is wanted.
+    const single = (['format', 'on', 'chatbots', 'failedRows', 'staleAfter'] as const).flatMap((key) => {
+      const outcome = alertConfigOrProblem(name, alert, alertFlags({ webhookEnv: alert.webhookEnv, [key]: alert[key] }, STAND_IN_WEBHOOK));
+      return 'path' in outcome ? [outcome] : [];
+    });
+    const outcome = single[0] ?? alertConfigOrProblem(name, alert, alertFlags(alert, known ? url : STAND_IN_WEBHOOK));
+    if ('path' in outcome) {
+      problems.push(...(single.length > 0 ? single : [outcome]));
+      continue;
     }
+    const { createdAt: _createdAt, webhook, ...settings } = outcome;
+    target.alertConfigs[name] = { ...settings, webhook };
+    // Why the webhook is compared only when known: diff may run where the secret is not set.
+    target.side.alerts[name] = known ? { ...settings, webhook } : settings;
   }
   return problems;
 }
