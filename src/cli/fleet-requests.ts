@@ -83,6 +83,8 @@ function placed(message: string, sourcePath: FleetPath, chatbotPath: FleetPath |
     const text = line
       .slice(setting === undefined ? 0 : (flag?.length ?? 0))
       .trim()
+      // The value, quoted before the colon, is already in the file at the line shown.
+      .replace(/^'[^']*':\s*/, '')
       .replace(/--[a-z-]+/g, (other) => SETTING_OF_FLAG.get(other)?.[1] ?? other);
     return { path: setting === undefined ? (chatbotPath ?? sourcePath) : [...base, setting[1]], message: text };
   });

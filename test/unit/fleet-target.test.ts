@@ -37,7 +37,7 @@ alerts:
   ops: { webhookEnv: OPS_HOOK, format: teams, staleAfter: soon }
 `);
     expect(problems.map((p) => problemLine('fleet.yaml', p))).toEqual([
-      expect.stringMatching(/^fleet\.yaml:6:13: sources\.mls\.budget: '2\/x': '2\/x' is not a limit/),
+      expect.stringMatching(/^fleet\.yaml:6:13: sources\.mls\.budget: '2\/x' is not a limit\. Give a preset/),
       expect.stringMatching(/^fleet\.yaml:8:11: sources\.file\.feed: '.*\/missing\.csv' does not exist/),
       'fleet.yaml:9:12: sources.file.sweep: needs replicate',
       "fleet.yaml:10:40: sources.file.schedule.tz: must be an IANA time zone such as America/Chicago (got 'Mars/Olympus')",
