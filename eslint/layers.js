@@ -2,11 +2,12 @@
 // the product may import, which packages only one folder may use, and who may read the process.
 //
 //   cli → sync → (feed, api, queue, store) → domain
+//   fleet (fleet.yaml: parse, validate, diff) is pure like domain and may use only it;
 //   feed and api import no other adapter; queue may use store, api (error classification) and
 //   the job kinds; jobs/ use api, store and domain; domain imports nothing with I/O.
 
 /** Product folders (under src/, plus jobs/ at the top). */
-const FOLDERS = ['domain', 'feed', 'api', 'store', 'queue', 'sync', 'dashboard', 'sim', 'cli', 'jobs'];
+const FOLDERS = ['domain', 'fleet', 'feed', 'api', 'store', 'queue', 'sync', 'dashboard', 'sim', 'cli', 'jobs'];
 
 /** Top-level modules of src/ and who may import them (all product folders when absent). */
 const ROOT_MODULES = { config: ['cli'], logger: ['api', 'store', 'queue', 'sync', 'dashboard', 'cli', 'jobs', 'feed'] };
@@ -14,12 +15,13 @@ const ROOT_MODULES = { config: ['cli'], logger: ['api', 'store', 'queue', 'sync'
 /** Folder → the folders it may import (itself always). */
 const MAY_IMPORT = {
   domain: [],
+  fleet: ['domain'],
   feed: ['domain'],
   api: ['domain'],
   store: ['domain'],
   queue: ['store', 'api', 'domain', 'jobs'],
   jobs: ['api', 'store', 'domain'],
-  sync: ['feed', 'api', 'queue', 'store', 'domain'],
+  sync: ['fleet', 'feed', 'api', 'queue', 'store', 'domain'],
   dashboard: ['sync', 'queue', 'store', 'domain'],
   sim: ['api', 'domain'],
   cli: FOLDERS,
@@ -39,6 +41,7 @@ const PACKAGE_OWNERS = {
   'prom-client': ['dashboard'],
   commander: ['cli'],
   'cli-progress': ['cli'],
+  yaml: ['fleet'],
 };
 
 /** Node modules that do I/O: the pure domain may not use them. */
@@ -63,8 +66,8 @@ function restrictionsFor(folder) {
   const paths = Object.entries(PACKAGE_OWNERS)
     .filter(([, owners]) => !owners.includes(folder))
     .map(([name, owners]) => ({ name, message: `only ${owners.join(', ')} may use ${name}.` }));
-  if (folder === 'domain') {
-    for (const io of IO_MODULES) paths.push({ name: `node:${io}`, message: 'domain/ is pure: no I/O.' });
+  if (folder === 'domain' || folder === 'fleet') {
+    for (const io of IO_MODULES) paths.push({ name: `node:${io}`, message: `${folder}/ is pure: no I/O.` });
   }
   return { paths, patterns };
 }

@@ -23,6 +23,7 @@ import { registerDashboardCommands } from './commands/dashboard.js';
 import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
 import { registerAlertsCommands } from './commands/alerts.js';
+import { registerFleetCommands } from './commands/fleet.js';
 
 // Why this order: the help lists commands as registered; the user's commands first, the test tools last.
 const COMMAND_MODULES: readonly RegisterCommands[] = [
@@ -38,11 +39,12 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerSourcesCommands,
   registerDashboardCommands,
   registerDoctorCommands,
+  registerFleetCommands,
   registerDemoCommands,
   registerSimCommands,
 ];
 
-/** The exit codes (design: "Exit codes"), at the end of the top-level help. */
+/** The exit codes (docs/architecture.md "Contracts"), at the end of the top-level help. */
 const EXIT_CODES_HELP = `
 Exit codes:
   0  done

@@ -1,0 +1,88 @@
+/**
+ * The fleet as a value: what `fleet.yaml` declares once parsed (sources, chatbots, alerts), in the
+ * canonical form that is compared, stored in Redis and printed by `fleet show`. Plain JSON: every
+ * setting is kept as typed on the command line (a string), so that its meaning is the flag's.
+ */
+import type { Where } from './where.js';
+
+/** When a source's chatbots sync: a cron pattern as `schedule add --cron` takes, in an optional IANA zone. */
+export interface FleetSchedule {
+  cron: string;
+  tz?: string;
+}
+
+/** One feed: a file, a URL, or a RESO Web API resource pulled by replication. */
+export interface FleetSource {
+  feed: string;
+  profile?: string;
+  mapping?: string;
+  format?: string;
+  delimiter?: string;
+  encoding?: string;
+  replicate?: boolean;
+  sweep?: boolean;
+  /** --feed-budget: a preset (mls-grid) or a spec (2/s,7200/h). */
+  budget?: string;
+  feedPageSize?: string;
+  overlap?: string;
+  schedule?: FleetSchedule;
+}
+
+/** One chatbot (its name is its serial, as `--chatbot` takes it) on one source. */
+export interface FleetChatbot {
+  source: string;
+  where?: Where;
+  keyType?: string;
+  mode?: string;
+  deleteScope?: string;
+  maxDeletes?: string;
+  maxRejected?: string;
+  pageSize?: string;
+  maxWipes?: string;
+  allowWipe?: string[];
+}
+
+/** An alert as `alerts add` makes it, its webhook named by the env variable that holds it (never the URL). */
+export interface FleetAlert {
+  webhookEnv: string;
+  format?: string;
+  on?: string[];
+  chatbots?: string[];
+  failedRows?: string;
+  staleAfter?: string;
+}
+
+export interface Fleet {
+  sources: Record<string, FleetSource>;
+  chatbots: Record<string, FleetChatbot>;
+  alerts: Record<string, FleetAlert>;
+}
+
+/** Scalar settings of a source (strings as typed), besides `feed`, `replicate`, `sweep` and `schedule`. */
+export const SOURCE_TEXT_SETTINGS = ['profile', 'mapping', 'format', 'delimiter', 'encoding', 'budget', 'feedPageSize', 'overlap'] as const;
+export const SOURCE_FLAG_SETTINGS = ['replicate', 'sweep'] as const;
+export const SOURCE_KEYS = ['feed', ...SOURCE_TEXT_SETTINGS, ...SOURCE_FLAG_SETTINGS, 'schedule'] as const;
+
+/** A chatbot's sync settings: the `sync` flags of the same name (maxDeletes is --max-deletes). */
+export const CHATBOT_TEXT_SETTINGS = ['keyType', 'mode', 'deleteScope', 'maxDeletes', 'maxRejected', 'pageSize', 'maxWipes'] as const;
+export const CHATBOT_KEYS = ['source', 'where', ...CHATBOT_TEXT_SETTINGS, 'allowWipe'] as const;
+
+export const ALERT_TEXT_SETTINGS = ['format', 'failedRows', 'staleAfter'] as const;
+export const ALERT_KEYS = ['webhookEnv', ...ALERT_TEXT_SETTINGS, 'on', 'chatbots'] as const;
+
+export const TOP_KEYS = ['sources', 'chatbots', 'alerts'] as const;
+
+/** Why a pattern: the name is stored as a schedule name and an alert name, and typed on the command line. */
+export const FLEET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/** An env variable's name, as a shell would take it. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The schedule that syncs a fleet chatbot; the fleet owns schedules of this name only. */
+export function fleetScheduleName(chatbot: string): string {
+  return `fleet-${chatbot}`;
+}
+
+export function emptyFleet(): Fleet {
+  return { sources: {}, chatbots: {}, alerts: {} };
+}

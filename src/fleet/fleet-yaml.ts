@@ -1,0 +1,89 @@
+/**
+ * fleet.yaml → a Fleet, with every problem at its line and column: YAML syntax errors as the
+ * `yaml` library reports them (all of them, not the first), then the shape's (fleet-shape.ts),
+ * each placed at the key or value it is about.
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { emptyFleet, type Fleet } from './fleet-model.js';
+import { readFleetShape, type FleetPath, type ShapeProblem } from './fleet-shape.js';
+
+/** A problem of the file, where it is (1-based line and column) and what it is about (e.g. chatbots.acme-bot.source). */
+export interface FleetProblem {
+  line: number;
+  col: number;
+  path: string;
+  message: string;
+}
+
+export interface ParsedFleet {
+  fleet: Fleet;
+  problems: FleetProblem[];
+  /** Places a problem found later (a value checked by a flag's parser) in the file. */
+  locate: (problem: ShapeProblem) => FleetProblem;
+}
+
+const pathText = (path: FleetPath): string => path.map(String).join('.');
+
+type Range = [number, number, number] | null | undefined;
+
+/** The range of the key (atKey) or value at `path`, or of the deepest part of it the document has. */
+function rangeAt(doc: Document, path: FleetPath, atKey: boolean): Range {
+  let node: unknown = doc.contents;
+  let range: Range = doc.contents?.range;
+  for (const [index, step] of path.entries()) {
+    const last = index === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === String(step));
+      if (pair === undefined) return range;
+      const key = pair.key as Node;
+      const value = pair.value as Node | null;
+      if (last && atKey) return key.range;
+      range = value?.range ?? key.range;
+      node = value;
+    } else if (isSeq(node) && typeof step === 'number') {
+      const item = node.items[step] as Node | undefined;
+      if (item === undefined) return range;
+      range = item.range;
+      node = item;
+    } else return range;
+  }
+  return range;
+}
+
+/** Parses a fleet file's text; never throws for bad input (every problem is in `problems`). */
+export function parseFleetText(text: string): ParsedFleet {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const at = (offset: number): { line: number; col: number } => lineCounter.linePos(offset);
+  const locate = (problem: ShapeProblem): FleetProblem => {
+    const range = rangeAt(doc, problem.path, problem.atKey === true);
+    return { ...at(range?.[0] ?? 0), path: pathText(problem.path), message: problem.message };
+  };
+  if (doc.errors.length > 0) {
+    const problems = doc.errors.map((error) => {
+      const message = error.message.split('\n')[0] ?? error.message;
+      return { ...at(error.pos[0]), path: '', message: `YAML syntax: ${message.replace(/ at line \d+, column \d+:?$/, '')}` };
+    });
+    return { fleet: emptyFleet(), problems, locate };
+  }
+  const { fleet, problems } = readFleetShape(doc.toJS({ maxAliasCount: 1000 }));
+  return { fleet, problems: orderedProblems(problems.map(locate)), locate };
+}
+
+/** One line per problem: `fleet.yaml:12:5: chatbots.acme-bot.source: unknown source 'mrd' …`. */
+export function problemLine(file: string, problem: FleetProblem): string {
+  return `${file}:${problem.line}:${problem.col}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}`;
+}
+
+/** Problems in file order, each once (a value checked for every chatbot of a source is reported once). */
+export function orderedProblems(problems: readonly FleetProblem[]): FleetProblem[] {
+  const seen = new Set<string>();
+  return [...problems]
+    .sort((a, b) => a.line - b.line || a.col - b.col)
+    .filter((problem) => {
+      const key = `${problem.line}:${problem.col}:${problem.message}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
