@@ -59,6 +59,8 @@ export interface SyncEnqueuer {
 export interface SyncProgress {
   feed?: (rowsRead: number, bytes: number, totalBytes: number | undefined) => void;
   remote?: (read: number, total: number) => void;
+  /** The plan exists and the guard let it through: told before its jobs are enqueued (and worked). */
+  planned?: (summary: SyncSummary) => void;
 }
 
 export interface SyncDeps {
@@ -316,6 +318,7 @@ async function syncAs(
     await deps.stores.saveRun(outcome);
     return await finish(false);
   }
+  deps.progress?.planned?.(summary);
   await deps.stores.saveRun(outcome);
   await shapes.record(runId, startedAt, openedFeed.shape());
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
