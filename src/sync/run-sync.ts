@@ -299,8 +299,8 @@ async function syncAs(
     if (replication && side.replication) {
       const ended = { runId, enqueued, refused: !request.dryRun && !verdict.ok, deleted: enqueued ? gone : 0 };
       outcome.replication = await finishReplication(side.replication, request, replication, ended);
-      if (!request.dryRun && outcome.replication.status === 'budget-exhausted')
-        await deps.stores.recordReplication?.(summary, outcome.replication);
+      // Every run that pulled keeps its figures (watermark, records, requests, bytes) for `runs show` and the run page.
+      if (!request.dryRun) await deps.stores.recordReplication?.(summary, outcome.replication);
     }
     await deps.report?.(outcome);
     return outcome;
