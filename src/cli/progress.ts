@@ -39,11 +39,20 @@ interface Sink {
   close(bars: readonly BarState[], now: number): void;
 }
 
+/** A bar's line that fits the terminal: a narrower graphic, or none, before the words run past the edge. */
+function fittedBarLine(bar: BarState, now: number, columns: number | undefined): string {
+  const widest = barLine(bar, now);
+  if (columns === undefined || widest.length < columns) return widest;
+  const narrow = barLine(bar, now, 10);
+  return narrow.length < columns ? narrow : barLine(bar, now, 0);
+}
+
 function terminalSink(io: CliIo): Sink {
   let drawn: TtyBars | undefined;
   const draw = (bars: readonly BarState[], now: number): void => {
     drawn ??= ttyBars(io.stderr, () => terminalWidth(io.stderr));
-    drawn.draw(bars.map((bar) => barLine(bar, now)));
+    const columns = terminalWidth(io.stderr);
+    drawn.draw(bars.map((bar) => fittedBarLine(bar, now, columns)));
   };
   return {
     show: draw,
