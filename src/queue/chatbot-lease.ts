@@ -55,8 +55,10 @@ function busy(chatbot: string, lease: LeaseHolder, interrupted: { left: number }
   if (interrupted !== undefined) {
     return new ListingSyncError(
       CHATBOT_BUSY,
-      `chatbot ${chatbot} is held by run ${lease.runId} (started ${sinceText(lease)} by ${lease.holder}), interrupted with ${interrupted.left} job(s) left: ${quietText(lease)}; nothing was changed. ` +
-        `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), or release the chatbot by stopping the run with \`listing-sync runs cancel ${lease.runId}\`.`,
+      `chatbot ${chatbot} is held by run ${lease.runId} (started ${sinceText(lease)} by ${lease.holder}), ` +
+        `interrupted with ${interrupted.left} job(s) left: ${quietText(lease)}; nothing was changed. ` +
+        `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), ` +
+        `or release the chatbot by stopping the run with \`listing-sync runs cancel ${lease.runId}\`.`,
       { details },
     );
   }

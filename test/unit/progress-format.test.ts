@@ -85,7 +85,9 @@ describe('progress figures', () => {
 describe('wrapped messages', () => {
   it('wrap at the width and keep a quoted command whole', () => {
     const text =
-      'interrupted: run run-00mwz9t6h0-8613dd16 goes on in the queue; finish it with `listing-sync runs resume run-00mwz9t6h0-8613dd16 --work` or stop it with `listing-sync runs cancel run-00mwz9t6h0-8613dd16`';
+      'interrupted: run run-00mwz9t6h0-8613dd16 goes on in the queue; ' +
+      'finish it with `listing-sync runs resume run-00mwz9t6h0-8613dd16 --work` ' +
+      'or stop it with `listing-sync runs cancel run-00mwz9t6h0-8613dd16`';
     const lines = wrapText(text, 80, '    ').split('\n');
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     expect(lines.some((line) => line.includes('`listing-sync runs resume run-00mwz9t6h0-8613dd16 --work`'))).toBe(true);
