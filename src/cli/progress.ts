@@ -129,9 +129,11 @@ export function createProgressBars(io: CliIo, json: boolean | undefined, logger?
     update(name, value, total) {
       const bar = stateOf(name);
       bar.value = value;
-      bar.total = Math.max(total, value);
+      // Why 0 is "not known yet" for jobs: a run's total is 0 until it is sealed; an empty chatbot's 0 listings is a total.
+      if (total === 0 && name !== 'remote') delete bar.total;
+      else bar.total = Math.max(total, value);
       // A stage counted to its end is over (an empty chatbot is read at once); the jobs stage grows while enqueued.
-      if (name !== 'jobs' && bar.value >= bar.total) bar.finishedAt ??= now();
+      if (name !== 'jobs' && isComplete(bar)) bar.finishedAt ??= now();
     },
     feed(rows, bytes, totalBytes) {
       const bar = stateOf('feed');

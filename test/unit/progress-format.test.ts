@@ -58,6 +58,8 @@ describe('progress figures', () => {
       vi.advanceTimersByTime(STATUS_EVERY_MS);
       expect(err).toBe('progress, elapsed 0:05: remote 0 listings, done · in 0:00\n');
       expect(err).not.toContain('0/1');
+      bars.update('jobs', 0, 0);
+      expect(barLine({ name: 'jobs', unit: 'jobs', value: 0, startedAt: Date.now() }, Date.now())).toBe(' jobs    0 jobs · elapsed 0:00');
       bars.update('jobs', 10, 100);
       vi.advanceTimersByTime(STATUS_EVERY_MS);
       // The finished remote stage stays as it was; the jobs stage has its own rate and ETA.
