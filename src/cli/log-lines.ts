@@ -34,5 +34,6 @@ export function readableLogLine(line: string, width?: number): string {
     .filter(([key]) => !SHOWN.has(key))
     .map(([key, value]) => `${key}=${valueText(value)}`);
   const message = typeof entry.msg === 'string' ? entry.msg : '';
-  return `${wrapText(`${time} ${level} ${message}${fields.length > 0 ? ` (${fields.join(' ')})` : ''}`, width, CONTINUED)}\n`;
+  const body = `${message}${fields.length > 0 ? ` (${fields.join(' ')})` : ''}`;
+  return `${wrapText(body, width, CONTINUED, `${time} ${level} `)}\n`;
 }

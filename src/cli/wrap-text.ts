@@ -13,23 +13,26 @@ function words(text: string): string[] {
 }
 
 /**
- * `text` wrapped to `width` columns; lines after the first start with `indent`. A word longer
- * than the line is kept whole on a line of its own (the terminal then wraps it, still whole).
- * No width (not a terminal, or unknown): the text as it is.
+ * `head` and then `text`, wrapped to `width` columns; lines after the first start with `indent`.
+ * `head` is kept as it is (its spacing too). A word longer than the line is kept whole on a line
+ * of its own (the terminal then wraps it, still whole). No width (not a terminal, or unknown):
+ * the text as it is.
  */
-export function wrapText(text: string, width: number | undefined, indent = ''): string {
-  if (width === undefined || width < 20 || text.length <= width) return text;
+export function wrapText(text: string, width: number | undefined, indent = '', head = ''): string {
+  if (width === undefined || width < 20 || head.length + text.length <= width) return `${head}${text}`;
   const lines: string[] = [];
-  let line = '';
+  let line = head;
+  let start = head;
   for (const word of words(text)) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (candidate.length <= width || line.trim() === '') line = candidate;
+    const candidate = line === start ? `${line}${word}` : `${line} ${word}`;
+    if (candidate.length <= width || line === start) line = candidate;
     else {
       lines.push(line);
+      start = indent;
       line = `${indent}${word}`;
     }
   }
-  if (line.trim() !== '') lines.push(line);
+  if (line !== start) lines.push(line);
   return lines.join('\n');
 }
 
