@@ -49,6 +49,9 @@ describe('sync --work on an 80-column terminal', () => {
     for (const shownLine of shown) expect(shownLine.replace(/^\^C/, '').length, shownLine).toBeLessThanOrEqual(COLUMNS);
     // Line wrapping is never switched off (a switched-off terminal cuts what runs past its edge).
     expect(raw).not.toContain('\u001b[?7l');
+    // The chatbot started empty: its read is done at once (not "0/1 0%"); the feed's rows are counted, its size in kB.
+    expect(text).toMatch(/^ remote .*0 listings, done · in \d+:\d\d$/m);
+    expect(text).toMatch(/^ feed .*1,500 rows \([\d.]+ kB\), done/m);
     // The bars count rows and listings, never bytes.
     expect(text).not.toMatch(/\b\d{5,}\/\d{5,}\b/);
   }, 120_000);
