@@ -13,6 +13,7 @@ import { configFromCli } from './config-from-cli.js';
 import type { ActionResult } from './run-action.js';
 import type { CliIo } from './io.js';
 import { readableLogLine } from './log-lines.js';
+import { terminalWidth } from './wrap-text.js';
 import { addSharedFlags, CONNECTION_FLAGS } from './shared-flags.js';
 
 /** Options every service command accepts (commander camelCases them: apiBaseUrl, siteUrl, logLevel, json). */
@@ -42,7 +43,7 @@ export function createCliLogger(config: Config, io: Pick<CliIo, 'stderr'> & Part
   const readable = readableLogs(io, json);
   return createLogger({
     level: config.logLevel,
-    destination: { write: (line: string) => void io.stderr.write(readable ? readableLogLine(line) : line) },
+    destination: { write: (line: string) => void io.stderr.write(readable ? readableLogLine(line, terminalWidth(io.stderr)) : line) },
     secretValues: secretValues(config),
   });
 }

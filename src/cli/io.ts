@@ -19,8 +19,3 @@ export interface CliIo {
 export function printJson(io: CliIo, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
-
-/** Whether progress bars may be drawn: a TTY on stderr and no --json. */
-export function wantsProgress(io: CliIo, json: boolean | undefined): boolean {
-  return !json && io.stderr.isTTY === true;
-}

@@ -3,6 +3,7 @@
  * JSON line pino writes is kept for `--json` and for anything that is not a terminal (schedulers,
  * log collectors, pipes), where one JSON object per line is what a machine wants.
  */
+import { wrapText } from './wrap-text.js';
 
 const LEVELS: Readonly<Record<number, string>> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO ', 40: 'WARN ', 50: 'ERROR', 60: 'FATAL' };
 /** Fields pino writes that the readable line shows in its own places, not as key=value. */
@@ -13,8 +14,14 @@ function valueText(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
-/** Turns one pino JSON line into a readable one; a line that is not JSON passes through. */
-export function readableLogLine(line: string): string {
+/** Where a wrapped log line goes on: indented under its message, so its time and level stand out. */
+const CONTINUED = '    ';
+
+/**
+ * Turns one pino JSON line into a readable one, wrapped at `width` (the terminal's) so that
+ * nothing is cut and a quoted command stays whole; a line that is not JSON passes through.
+ */
+export function readableLogLine(line: string, width?: number): string {
   let entry: Record<string, unknown>;
   try {
     entry = JSON.parse(line) as Record<string, unknown>;
@@ -27,5 +34,6 @@ export function readableLogLine(line: string): string {
     .filter(([key]) => !SHOWN.has(key))
     .map(([key, value]) => `${key}=${valueText(value)}`);
   const message = typeof entry.msg === 'string' ? entry.msg : '';
-  return `${time} ${level} ${message}${fields.length > 0 ? ` (${fields.join(' ')})` : ''}\n`;
+  const body = `${message}${fields.length > 0 ? ` (${fields.join(' ')})` : ''}`;
+  return `${wrapText(body, width, CONTINUED, `${time} ${level} `)}\n`;
 }

@@ -9,7 +9,8 @@
 import type { Queue } from 'bullmq';
 import { sleep } from '../abortable-sleep.js';
 import { ListingSyncError } from '../errors.js';
-import type { LeaseHolder } from '../store/lease.js';
+import { humanDuration } from '../domain/human-duration.js';
+import { quietForMs, type LeaseHolder } from '../store/lease.js';
 import { isFinalStatus } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_RECONCILE, reconcileRun, type ReconcileOptions } from './reconcile-run.js';
@@ -33,17 +34,31 @@ function when(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/** "2026-05-01T10:00:00Z, 2 h 05 min ago": when the run took the chatbot, and how long ago in words. */
+function sinceText(lease: LeaseHolder): string {
+  return `${when(lease.since)}, ${humanDuration(lease.readAt - lease.since)} ago`;
+}
+
+/** Why nobody works on an interrupted run, with a duration people read (never one since 1970). */
+function quietText(lease: LeaseHolder): string {
+  const quiet = quietForMs(lease);
+  if (lease.beat === 0)
+    return quiet === undefined
+      ? 'the process working on it was stopped'
+      : `the process working on it was stopped ${humanDuration(quiet)} ago`;
+  return `nothing has worked on it for ${humanDuration(quiet ?? 0)}`;
+}
+
 /** The refusal: exit 3 in the CLI, a `skipped` run for a schedule. */
 function busy(chatbot: string, lease: LeaseHolder, interrupted: { left: number } | undefined): ListingSyncError {
   const details = { chatbot, runId: lease.runId, holder: lease.holder, since: lease.since, interrupted: interrupted !== undefined };
   if (interrupted !== undefined) {
-    const idle = Math.round((lease.readAt - lease.beat) / 1000);
     return new ListingSyncError(
       CHATBOT_BUSY,
-      `chatbot ${chatbot} is held by run ${lease.runId} (started ${when(lease.since)}), interrupted with ` +
-        `${interrupted.left} job(s) left and nothing working on it for ${idle} s; nothing was changed. ` +
-        `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), or stop it with ` +
-        `\`listing-sync runs cancel ${lease.runId}\`.`,
+      `chatbot ${chatbot} is held by run ${lease.runId} (started ${sinceText(lease)} by ${lease.holder}), ` +
+        `interrupted with ${interrupted.left} job(s) left: ${quietText(lease)}; nothing was changed. ` +
+        `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), ` +
+        `or release the chatbot by stopping the run with \`listing-sync runs cancel ${lease.runId}\`.`,
       { details },
     );
   }

@@ -20,8 +20,10 @@ export interface LeaseHolder {
   holder: string;
   /** Epoch ms (Redis time) when the run took the chatbot. */
   since: number;
-  /** Epoch ms (Redis time) of the last sign of life. */
+  /** Epoch ms (Redis time) of the last sign of life; 0 once its process said it stopped (markIdle). */
   beat: number;
+  /** Epoch ms (Redis time) when the process working on the run said it stopped (Ctrl-C); absent otherwise. */
+  stoppedAt?: number;
   /** Redis time when this was read: compare `beat` with this, never with a local clock. */
   readAt: number;
 }
@@ -37,8 +39,8 @@ if (not current) or current == ARGV[1] then
   redis.call('HSET', KEYS[1], 'beat', now)
   return {1}
 end
-local f = redis.call('HMGET', KEYS[1], 'runId', 'holder', 'since', 'beat')
-return {0, f[1], f[2] or '', f[3] or '0', f[4] or '0', tostring(now)}
+local f = redis.call('HMGET', KEYS[1], 'runId', 'holder', 'since', 'beat', 'stopped')
+return {0, f[1], f[2] or '', f[3] or '0', f[4] or '0', tostring(now), f[5] or ''}
 `);
 
 /** Takes the lease over from `ARGV[1]` (a holder judged dead with no work left) for `ARGV[2]`. */
@@ -56,10 +58,13 @@ redis.call('HSET', KEYS[1], 'beat', nowMs())
 return 1
 `);
 
-/** Makes the lease stale at once (its holder stops working on it but the run goes on). */
-const MARK_IDLE = luaScript(`
+/**
+ * Makes the lease stale at once (its holder stops working on it but the run goes on), and notes
+ * when: a beat of 0 says "stale", the stop time says since when (not since 1970).
+ */
+const MARK_IDLE = luaScript(`${NOW_LUA}
 if redis.call('HGET', KEYS[1], 'runId') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'beat', 0)
+redis.call('HSET', KEYS[1], 'beat', 0, 'stopped', nowMs())
 return 1
 `);
 
@@ -71,8 +76,29 @@ releaseLease(KEYS[1], ARGV[1])
 return 1
 `);
 
+/** The stop time as read, when there is one. */
+const stoppedOf = (value: unknown): { stoppedAt?: number } =>
+  value === null || value === undefined || value === '' || !(Number(value) > 0) ? {} : { stoppedAt: Number(value) };
+
 function holderFrom(reply: unknown[]): LeaseHolder {
-  return { runId: String(reply[1]), holder: String(reply[2]), since: Number(reply[3]), beat: Number(reply[4]), readAt: Number(reply[5]) };
+  const [, runId, holder, since, beat, readAt, stopped] = reply;
+  return {
+    runId: String(runId),
+    holder: String(holder),
+    since: Number(since),
+    beat: Number(beat),
+    readAt: Number(readAt),
+    ...stoppedOf(stopped),
+  };
+}
+
+/**
+ * How long the run has shown no sign of life at the lease's read: since its last beat, or since
+ * its process said it stopped; undefined when neither is known (a lease marked before stops were noted).
+ */
+export function quietForMs(lease: LeaseHolder): number | undefined {
+  if (lease.beat > 0) return Math.max(0, lease.readAt - lease.beat);
+  return lease.stoppedAt === undefined ? undefined : Math.max(0, lease.readAt - lease.stoppedAt);
 }
 
 export class LeaseStore {
@@ -116,11 +142,18 @@ export class LeaseStore {
   /** The current holder, with Redis's time of the read; undefined when the chatbot is free. */
   async holder(chatbot: string): Promise<LeaseHolder | undefined> {
     const [fields, time] = await Promise.all([
-      this.redis.hmget(this.keys.lease(chatbot), 'runId', 'holder', 'since', 'beat'),
+      this.redis.hmget(this.keys.lease(chatbot), 'runId', 'holder', 'since', 'beat', 'stopped'),
       this.redis.time(),
     ]);
     if (fields[0] === null || fields[0] === undefined) return undefined;
     const readAt = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
-    return { runId: fields[0], holder: fields[1] ?? '', since: Number(fields[2] ?? 0), beat: Number(fields[3] ?? 0), readAt };
+    return {
+      runId: fields[0],
+      holder: fields[1] ?? '',
+      since: Number(fields[2] ?? 0),
+      beat: Number(fields[3] ?? 0),
+      readAt,
+      ...stoppedOf(fields[4]),
+    };
   }
 }

@@ -70,9 +70,23 @@ function refusedAtHeader(summary: SyncSummary): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The plan and the guard's verdict: what a waiting command shows as soon as the plan exists. */
+export function planLines(summary: SyncSummary): string[] {
+  const { plan, guard } = summary;
+  return [
+    `plan    create ${plan.create}, update ${plan.update}, delete ${plan.delete}, unchanged ${plan.unchanged}` +
+      (plan.held > 0 ? `, held ${plan.held} (rejected rows: left as they are)` : '') +
+      (plan.adopted ? `; ${plan.adopted} unchanged listings adopted into the ledger` : ''),
+    ...(plan.deletesWithheld ? [`          deletes withheld: ${plan.deletesWithheld.reason}`] : []),
+    ...changeLines(summary.changes),
+    `guard   ${guard.ok ? (guard.forced ? 'FORCED past the guard' : 'ok') : 'REFUSED: nothing was changed'}`,
+    ...guard.reasons.map((reason) => `          ${reason}`),
+  ];
+}
+
 export function formatSummary(summary: SyncSummary, rejected: readonly RejectedRow[] = []): string {
   if (summary.shape?.stage === 'header' && !summary.guard.ok) return refusedAtHeader(summary);
-  const { feed, remote, plan, guard } = summary;
+  const { feed, remote } = summary;
   const lines = [
     `run ${summary.runId} · chatbot ${summary.chatbot}${summary.dryRun ? ' · dry run (nothing was changed)' : ''}`,
     `feed    ${feed.rows} rows: ${feed.valid} valid, ${feed.rejected} rejected (${feed.duplicates} duplicates), ` +
@@ -83,13 +97,7 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
       `${remote.complete ? 'complete' : 'INCOMPLETE'}, ${remote.duplicates} duplicated keys, ${remote.unkeyed} ` +
       `without a key`,
     ...remote.incompleteReasons.map((reason) => `          ${reason}`),
-    `plan    create ${plan.create}, update ${plan.update}, delete ${plan.delete}, unchanged ${plan.unchanged}` +
-      (plan.held > 0 ? `, held ${plan.held} (rejected rows: left as they are)` : '') +
-      (plan.adopted ? `; ${plan.adopted} unchanged listings adopted into the ledger` : ''),
-    ...(plan.deletesWithheld ? [`          deletes withheld: ${plan.deletesWithheld.reason}`] : []),
-    ...changeLines(summary.changes),
-    `guard   ${guard.ok ? (guard.forced ? 'FORCED past the guard' : 'ok') : 'REFUSED: nothing was changed'}`,
-    ...guard.reasons.map((reason) => `          ${reason}`),
+    ...planLines(summary),
     ...wipeLines(summary.wipes),
     ...acceptedShape(summary),
   ];

@@ -250,6 +250,7 @@ async function syncAs(
     await deps.stores.saveRun(outcome);
     return await finish(false);
   }
+  deps.progress?.planned?.(summary);
   await deps.stores.saveRun(outcome);
   await shapes.record(runId, startedAt, openedFeed.shape());
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);

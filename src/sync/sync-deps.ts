@@ -46,6 +46,8 @@ export interface SyncEnqueuer {
 export interface SyncProgress {
   feed?: (rowsRead: number, bytes: number, totalBytes: number | undefined) => void;
   remote?: (read: number, total: number) => void;
+  /** The plan exists and the guard let it through: told before its jobs are enqueued (and worked). */
+  planned?: (summary: SyncSummary) => void;
 }
 
 export interface SyncDeps {

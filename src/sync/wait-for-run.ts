@@ -7,6 +7,7 @@
  */
 import { ListingSyncError } from '../errors.js';
 import type { FinishedHere } from '../queue/finished-here.js';
+import { quietForMs } from '../store/lease.js';
 import type { Store } from '../store/store.js';
 import { isFinalStatus, type RunCounts } from '../store/run-types.js';
 
@@ -83,7 +84,8 @@ async function idleFor(store: Store, runId: string, chatbot: string | undefined)
   if (chatbot === undefined) return 0;
   const lease = await store.leases.holder(chatbot);
   if (lease === undefined || lease.runId !== runId) return 0;
-  return Math.max(0, lease.readAt - lease.beat);
+  // Unknown (a lease marked idle before stop times were noted): no idle line rather than one since 1970.
+  return quietForMs(lease) ?? 0;
 }
 
 /**

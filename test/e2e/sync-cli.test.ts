@@ -21,8 +21,8 @@ const BOT = 'bot-sync';
 const FIXTURES = resolve(import.meta.dirname, '../../fixtures/sync');
 /** Hand-checked against the seeded remote below; see the first test for what each row means. */
 const DRY_RUN_FEED = join(FIXTURES, 'dry-run.csv');
-/** Characters cli-progress draws bars with (shades_classic preset). */
-const BAR_CHARS = /[\u2588\u2591]/;
+/** A progress bar as src/cli/progress-format.ts draws it. */
+const BAR_CHARS = /\[[#-]{20}\]/;
 
 let sim: RunningSimulator | undefined;
 /** A simulator run as a process (`listing-sync sim …`), for the flags only the command has. */
@@ -286,8 +286,10 @@ describe('progress bars', () => {
     const s = await seededSim();
     const { code, screen } = await onTerminal(dryRunArgs(...PASSING), cliEnv(s));
     expect(code, screen).toBe(0);
-    expect(screen).toMatch(/ feed\s+\[\u2588+\] \d+\/\d+ 100%/);
-    expect(screen).toMatch(/ remote\s+\[\u2588+\] 8\/8 100%/);
+    // Rows (the feed's size in kB beside them) and listings, each stage done: never raw byte counts.
+    expect(screen).toMatch(/ feed\s+\[#{20}\] 8 rows \([\d.]+ (B|kB)\), done · in \d+:\d\d/);
+    expect(screen).toMatch(/ remote\s+\[#{20}\] 8 listings, done · in \d+:\d\d/);
+    expect(screen).not.toMatch(/\d+\/\d+ 100%/);
     expect(screen).toContain('plan    create 2, update 2, delete 2, unchanged 3');
   });
 

@@ -160,6 +160,13 @@ describe('one sync per chatbot', () => {
     expect(refused.code, refused.stderr).toBe(3);
     expect(refused.stderr).toContain(`listing-sync runs resume ${runId} --work`);
     expect(refused.stderr).toContain('interrupted');
+    // Which run holds the chatbot, since when its process stopped in words, and how to release it.
+    expect(refused.stderr).toMatch(
+      /held by run run-[0-9a-z-]+ \(started [0-9TZ:-]+, \d+ s ago by [^)]+\), interrupted with \d+ job\(s\) left/,
+    );
+    expect(refused.stderr).toMatch(/the process working on it was stopped \d+ s ago/);
+    expect(refused.stderr).toContain(`release the chatbot by stopping the run with \`listing-sync runs cancel ${runId}\``);
+    expect(refused.stderr, 'no duration counted from 1970').not.toMatch(/\d{6,} s\b|\d{4,} d\b/);
 
     s.state.setFaults({ latencyMs: 0 });
     const resumed = await runCli(['runs', 'resume', runId, '--work', '--json'], env, 60_000);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { idleMessage } from '../../src/cli/idle-message.js';
+import { quietForMs } from '../../src/store/lease.js';
 
 const base = { runId: 'run-1', idleMs: 11_400, workersHere: true };
 
@@ -45,5 +46,19 @@ describe('idleMessage', () => {
       /^run run-1: no job started or finished for 11 s \(is Redis answering\? is the queue paused\? see `listing-sync jobs resume`\)$/;
     expect(idleMessage(base)).toMatch(general);
     expect(idleMessage({ ...base, queue: { paused: false, active: 2, ready: 5 } })).toMatch(general);
+  });
+});
+
+describe('how long a run has been quiet', () => {
+  const lease = { runId: 'run-1', holder: 'host pid 1 (cli)', since: 1_700_000_000_000, readAt: 1_700_000_600_000 };
+
+  it('counts from the stop a Ctrl-C noted, not from 1970, once the lease was marked stale', () => {
+    expect(quietForMs({ ...lease, beat: 0, stoppedAt: 1_700_000_300_000 })).toBe(300_000);
+    expect(quietForMs({ ...lease, beat: 0 })).toBeUndefined();
+    expect(quietForMs({ ...lease, beat: 1_700_000_590_000 })).toBe(10_000);
+  });
+
+  it('is said in words in the idle line', () => {
+    expect(idleMessage({ ...base, workersHere: false, idleMs: 7_500_000 })).toContain('(nothing for 2 h 05 min)');
   });
 });

@@ -42,4 +42,19 @@ describe('CLI log lines', () => {
   it('pass a line that is not JSON through unchanged', () => {
     expect(readableLogLine('plain text\n')).toBe('plain text\n');
   });
+
+  it('wrap at the terminal width, indented under their message, a quoted command kept whole', () => {
+    const line = JSON.stringify({
+      level: 40,
+      time: Date.parse('2026-05-01T12:04:31Z'),
+      msg: 'interrupted: run run-1 goes on in the queue; finish it with `listing-sync runs resume run-1 --work` or stop it with `listing-sync runs cancel run-1`',
+      runId: 'run-1',
+    });
+    const shown = readableLogLine(line, 60).trimEnd().split('\n');
+    expect(shown[0]).toBe('12:04:31 WARN  interrupted: run run-1 goes on in the queue;');
+    expect(shown).toContain('    finish it with `listing-sync runs resume run-1 --work`');
+    expect(shown.some((part) => part.includes('`listing-sync runs cancel run-1`'))).toBe(true);
+    for (const part of shown.slice(1)) expect(part.startsWith('    ')).toBe(true);
+    for (const part of shown) expect(part.length).toBeLessThanOrEqual(60);
+  });
 });

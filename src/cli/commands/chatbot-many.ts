@@ -151,7 +151,7 @@ export async function runManyEdit<P extends { serialNumber: string }>(
   // Waiting or working runs for long: carry on through a Redis restart ('session'); an enqueue fails fast.
   const ctx = await queueContextOnStack(io, config, flags.wait || flags.work ? 'session' : 'producer', logger);
   if (flags.work) await workersOnStack(io, config, recordedClientOnStack(io, config, logger, ctx), ctx, logger, {}, undefined, false);
-  const bars = createProgressBars(io, flags.json);
+  const bars = createProgressBars(io, flags.json, logger);
   const run = chatbotEditsRun(chatbots, newRunId(Date.now(), randomBytes(4).toString('hex')), Date.now());
   await enqueuePerChatbot(kind.job, edits, run, { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config) });
   const result: { runId: string; chatbots: string[]; edited?: number; failed?: number } = { runId: run.id, chatbots };

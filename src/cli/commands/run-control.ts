@@ -76,7 +76,7 @@ async function resume(host: CommandHost, id: string, flags: ResumeFlags): Promis
     return run.status === 'done' ? EXIT.ok : EXIT.failed;
   }
   await takeBack(session, run);
-  const bars = createProgressBars(host.io, flags.json);
+  const bars = createProgressBars(host.io, flags.json, session.logger);
   const waited = await waitForRunInCli({
     store: session.ctx.store,
     runId: run.id,

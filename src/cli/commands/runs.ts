@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { runLine, when } from '../format-run.js';
+import { runLine } from '../format-run.js';
+import { runDetails } from '../format-run-details.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { wholeNumber } from '../option-values.js';
@@ -28,10 +29,7 @@ export const registerRunsCommands: RegisterCommands = (program: Command, host: C
         const run = await ctx.store.runs.getRun(id);
         if (!run) throw new UsageError(`no run ${id} (see \`listing-sync runs list\`)`);
         if (json) printJson(host.io, run);
-        else
-          host.io.stdout.write(
-            `${runLine(run)}\nfinished: ${when(run.finishedAt)}\ncounts: ${JSON.stringify(run.counts)}\nrejected rows: ${run.rejectedCount}\nsummary: ${JSON.stringify(run.summary, null, 2)}\n`,
-          );
+        else host.io.stdout.write(runDetails(run));
         return run.counts.failedJobs > 0 ? EXIT.failed : EXIT.ok;
       }),
   );

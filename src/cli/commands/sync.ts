@@ -4,7 +4,8 @@
  */
 import type { Command } from 'commander';
 import type { ConfigFlags } from '../../config.js';
-import { formatSummary } from '../../sync/format-summary.js';
+import { formatSummary, planLines } from '../../sync/format-summary.js';
+import type { SyncSummary } from '../../store/run-summary.js';
 import { writeReport } from '../../sync/report.js';
 import { runSync } from '../../sync/run-sync.js';
 import type { SyncDeps } from '../../sync/sync-deps.js';
@@ -91,14 +92,19 @@ export async function performSync(
   request: SyncRequest,
   flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number },
 ): Promise<ExitCode> {
-  const bars = createProgressBars(io, flags.json);
+  const bars = createProgressBars(io, flags.json, session.logger);
   const { route, pace } = enqueueRouteOf(session, bars, flags.timeoutMs);
   const deps = {
     ...syncDeps(session.api, session.ctx, session.config, session.logger, route),
     signal: session.signal,
     progress: {
-      feed: (_rows: number, bytes: number, total: number | undefined) => bars.update('feed', bytes, total ?? bytes),
+      feed: (rows: number, bytes: number, total: number | undefined) => bars.feed(rows, bytes, total),
       remote: (read: number, total: number) => bars.update('remote', read, total),
+      planned: (planned: SyncSummary) => {
+        bars.finish('feed');
+        bars.finish('remote');
+        bars.note(planLines(planned));
+      },
     },
   };
   const outcome = await syncAndReport(deps, request, flags.report).finally(() => session.enqueueThread?.close());
