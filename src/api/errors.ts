@@ -118,17 +118,3 @@ export function isRateLimited(err: unknown): boolean {
 export function retryAfterMs(err: unknown): number | undefined {
   return numberDetail(err, 'retryAfterMs');
 }
-
-/**
- * Parses a Retry-After header: delay-seconds or an HTTP date (RFC 9110 10.2.3). Returns ms from
- * `nowMs`, never negative; undefined when absent or unreadable.
- */
-export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-  // An HTTP date always names its weekday/month; this keeps Date.parse's leniency ("-1") out.
-  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
-}

@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod';
 import type { EndpointName } from './endpoints.js';
-import { ApiError, parseRetryAfter, type ApiErrorDetails } from './errors.js';
+import { parseRetryAfter } from '../net/retry-after.js';
+import { ApiError, type ApiErrorDetails } from './errors.js';
 import { looseEnvelopeSchema } from './schemas.js';
 
 export interface RawResponse {

@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client-contract.js';
 import { listPager, pageCountOf, type ListPage, type ListPager } from '../api/list-pages.js';
 import { normaliseReadItem } from '../api/normalise-read.js';
-import type { ReadRetrySchedule } from '../api/retry.js';
+import type { ReadRetrySchedule } from '../net/retry-read.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { RemoteSnapshot } from '../domain/snapshot/remote.js';
 import { RemoteTableBuilder, type RemoteTable } from '../domain/snapshot/remote-table.js';
