@@ -24,6 +24,7 @@ import {
   toFeedAuth,
   type FeedAuth,
 } from './feed-auth-config.js';
+import { ErrorCode } from './shared/error-codes.js';
 
 export interface Config {
   api: {
@@ -340,7 +341,7 @@ export function resolveConfig(input: ConfigInput): Config {
   }
   if (parsed.success) problems.push(...feedAuthProblems(parsed.data));
   if (!parsed.success || problems.length > 0) {
-    throw new ListingSyncError('CONFIG', ['invalid configuration:', ...problems].join('\n'), { details: { problems } });
+    throw new ListingSyncError(ErrorCode.CONFIG, ['invalid configuration:', ...problems].join('\n'), { details: { problems } });
   }
   return toConfig(parsed.data);
 }
@@ -447,7 +448,7 @@ export function displayRedisUrl(url: string): string {
 export function requireApiBase(config: Config): asserts config is Config & { api: { baseUrl: string; siteUrl: string } } {
   if (config.api.baseUrl === undefined) {
     throw new ListingSyncError(
-      'CONFIG',
+      ErrorCode.CONFIG,
       "API_BASE_URL is not set: set it in the environment or pass --api-base-url (the service's base URL, e.g. https://api.example.com)",
     );
   }
@@ -457,7 +458,7 @@ export function requireApiBase(config: Config): asserts config is Config & { api
 export function requireSiteUrl(config: Config): void {
   if (config.api.siteUrl === undefined) {
     throw new ListingSyncError(
-      'CONFIG',
+      ErrorCode.CONFIG,
       'SITE_URL is not set: set SITE_URL or API_BASE_URL in the environment, or pass --site-url or --api-base-url',
     );
   }

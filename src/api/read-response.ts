@@ -7,6 +7,7 @@ import type { EndpointName } from './endpoints.js';
 import { parseRetryAfter } from '../net/retry-after.js';
 import { ApiError, type ApiErrorDetails } from './errors.js';
 import { looseEnvelopeSchema } from './schemas.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface RawResponse {
   status: number;
@@ -71,8 +72,8 @@ function statusFailure(ctx: ReadContext, raw: RawResponse): ApiError {
   const envelope = parsed.ok ? looseEnvelopeSchema.safeParse(parsed.value).data : undefined;
   const details = { ...baseDetails(ctx, raw), ...envelopeDetails(envelope) };
   const said = envelope?.Message ? ` — ${envelope.Message}` : '';
-  if (isAuthCode(raw.status)) return new ApiError('AUTH_FAILED', `HTTP ${raw.status}: credential rejected${said}`, details);
-  return new ApiError('HTTP_STATUS', `HTTP ${raw.status}${said}`, details);
+  if (isAuthCode(raw.status)) return new ApiError(ErrorCode.AUTH_FAILED, `HTTP ${raw.status}: credential rejected${said}`, details);
+  return new ApiError(ErrorCode.HTTP_STATUS, `HTTP ${raw.status}${said}`, details);
 }
 
 /** Returns the parsed Data of a successful answer; throws an ApiError for every other answer. */
@@ -81,24 +82,30 @@ export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: 
   const details = baseDetails(ctx, raw);
   const parsed = parseJson(raw.body);
   if (!parsed.ok) {
-    throw new ApiError('INVALID_JSON', `HTTP 200 but the body is not JSON (${raw.body.length} bytes)`, details);
+    throw new ApiError(ErrorCode.INVALID_JSON, `HTTP 200 but the body is not JSON (${raw.body.length} bytes)`, details);
   }
   const envelope = looseEnvelopeSchema.safeParse(parsed.value);
   if (!envelope.success) {
     const problems = describeIssues(envelope.error, 'envelope');
-    throw new ApiError('CONTRACT_MISMATCH', `response does not match the envelope: ${summarise(problems)}`, { ...details, problems });
+    throw new ApiError(ErrorCode.CONTRACT_MISMATCH, `response does not match the envelope: ${summarise(problems)}`, {
+      ...details,
+      problems,
+    });
   }
   const { Success, Code, Message } = envelope.data;
   if (!Success || Code !== 200) {
     const withEnvelope = { ...details, ...envelopeDetails(envelope.data) };
     const reason = `envelope Code ${Code}, Success ${String(Success)}${Message ? ` — ${Message}` : ''}`;
-    if (isAuthCode(Code)) throw new ApiError('AUTH_FAILED', `credential rejected: ${reason}`, withEnvelope);
-    throw new ApiError('ENVELOPE_FAILURE', reason, withEnvelope);
+    if (isAuthCode(Code)) throw new ApiError(ErrorCode.AUTH_FAILED, `credential rejected: ${reason}`, withEnvelope);
+    throw new ApiError(ErrorCode.ENVELOPE_FAILURE, reason, withEnvelope);
   }
   const data = dataSchema.safeParse(envelope.data.Data);
   if (!data.success) {
     const problems = describeIssues(data.error, 'Data');
-    throw new ApiError('CONTRACT_MISMATCH', `response Data does not match the spec: ${summarise(problems)}`, { ...details, problems });
+    throw new ApiError(ErrorCode.CONTRACT_MISMATCH, `response Data does not match the spec: ${summarise(problems)}`, {
+      ...details,
+      problems,
+    });
   }
   return data.data;
 }

@@ -5,6 +5,7 @@
 import { errorFields } from '../errors.js';
 import type { EndpointName } from './endpoints.js';
 import { ApiError, type ApiErrorDetails } from './errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 const TIMEOUT_CODES: Readonly<Record<string, 'connect' | 'headers' | 'body'>> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect',
@@ -47,15 +48,15 @@ function base(ctx: FailureContext): Pick<ApiErrorDetails, 'endpoint' | 'listingK
 export function transportFailure(thrown: unknown, ctx: FailureContext): ApiError {
   if (thrown instanceof ApiError) return thrown;
   if (ctx.signal?.aborted) {
-    return new ApiError('ABORTED', 'request aborted by the caller', { ...base(ctx), phase: 'sent' }, thrown);
+    return new ApiError(ErrorCode.ABORTED, 'request aborted by the caller', { ...base(ctx), phase: 'sent' }, thrown);
   }
   const causeCode = lowLevelCode(thrown) ?? 'UNKNOWN';
   const timeout = TIMEOUT_CODES[causeCode];
   if (timeout !== undefined) {
     const phase = timeout === 'connect' ? 'connect' : 'sent';
-    return new ApiError('TIMEOUT', `${timeout} timeout (${causeCode})`, { ...base(ctx), phase, causeCode, timeout }, thrown);
+    return new ApiError(ErrorCode.TIMEOUT, `${timeout} timeout (${causeCode})`, { ...base(ctx), phase, causeCode, timeout }, thrown);
   }
   const phase = CONNECT_PHASE_CODES.has(causeCode) ? 'connect' : 'sent';
   const what = phase === 'connect' ? 'could not connect' : 'connection failed after the request was sent';
-  return new ApiError('NETWORK', `${what} (${causeCode})`, { ...base(ctx), phase, causeCode }, thrown);
+  return new ApiError(ErrorCode.NETWORK, `${what} (${causeCode})`, { ...base(ctx), phase, causeCode }, thrown);
 }

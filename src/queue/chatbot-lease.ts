@@ -13,8 +13,7 @@ import type { LeaseHolder } from '../store/lease.js';
 import { isFinalStatus } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_RECONCILE, reconcileRun, type ReconcileOptions } from './reconcile-run.js';
-
-export const CHATBOT_BUSY = 'CHATBOT_BUSY';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface AcquireChatbot {
   chatbot: string;
@@ -39,14 +38,14 @@ function busy(chatbot: string, lease: LeaseHolder, interrupted: { left: number }
   if (interrupted !== undefined) {
     const idle = Math.round((lease.readAt - lease.beat) / 1000);
     return new ListingSyncError(
-      CHATBOT_BUSY,
+      ErrorCode.CHATBOT_BUSY,
       `chatbot ${chatbot} is held by run ${lease.runId} (started ${when(lease.since)}), interrupted with ${interrupted.left} job(s) left and nothing working on it for ${idle} s; nothing was changed. ` +
         `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), or stop it with \`listing-sync runs cancel ${lease.runId}\`.`,
       { details },
     );
   }
   return new ListingSyncError(
-    CHATBOT_BUSY,
+    ErrorCode.CHATBOT_BUSY,
     `chatbot ${chatbot} is being synced by run ${lease.runId} (started ${when(lease.since)} by ${lease.holder}); nothing was changed. ` +
       `Wait for it with --wait-for-lock[=DURATION], or stop it with \`listing-sync runs cancel ${lease.runId}\`.`,
     { details },

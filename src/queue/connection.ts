@@ -17,6 +17,7 @@ import type { RedisClusterTarget } from '../redis-cluster-config.js';
 import { mastersOf, type RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../logger.js';
 import type { RedisWatch } from './redis-watch.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface RedisSettings extends RedisTarget {
   /** The BullMQ prefix; the store's keys live under it too. */
@@ -190,7 +191,7 @@ async function connectOrExplain(redis: RedisClient, cause: () => Error | undefin
     const first = cause() ?? thrown;
     const reason = first instanceof Error ? first.message : String(first);
     throw new ListingSyncError(
-      'REDIS_UNAVAILABLE',
+      ErrorCode.REDIS_UNAVAILABLE,
       `cannot reach Redis (${reason}): check ${redis instanceof Cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL'} and that Redis is running`,
       {
         cause: thrown,

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/support/job-context.js';
 import { jobKind } from '../../jobs/registry.js';
-import { KEY_CLAIMED, errorCode, errorFields } from '../errors.js';
+import { errorCode, errorFields } from '../errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** The run a job's payload names ('' when it names none). */
 export function runIdOf(data: unknown): string {
@@ -127,7 +128,7 @@ export function createProcessor(
       return await kind.process(contextOf(job, data, signal, token), deps);
     } catch (thrown) {
       // Another job is writing this key: wait without using an attempt (not a failure).
-      if (errorCode(thrown) === KEY_CLAIMED && token !== undefined) {
+      if (errorCode(thrown) === ErrorCode.KEY_CLAIMED && token !== undefined) {
         await job.moveToDelayed(Date.now() + claimWaitMs(thrown), token);
         throw new DelayedError();
       }

@@ -12,6 +12,7 @@ import { ListingSyncError } from '../errors.js';
 import { PROFILE_NAMES } from '../feed/record-mapping.js';
 import { FEED_FORMATS } from '../feed/sniff.js';
 import { RUN_TRIGGERS } from '../store/run-types.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** The feed part of a request: where and how to read it (the key type is the request's own). */
 const feedRequestSchema = z.object({
@@ -75,7 +76,7 @@ export function parseStoredRequest(payload: unknown, what: string): SyncRequest 
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`);
   throw new ListingSyncError(
-    'INVALID_INPUT',
+    ErrorCode.INVALID_INPUT,
     `${what}: the stored sync request is not one this version can run (${problems.join('; ')}); add the schedule again`,
   );
 }

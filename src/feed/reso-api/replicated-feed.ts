@@ -13,9 +13,9 @@ import { buildResoMapping } from '../profiles/reso.js';
 import { compileMapping, ruleFor } from '../record-mapping.js';
 import { rowPipeline, type RowPipeline } from '../row-pipeline.js';
 import { jsonColumns } from '../source-record.js';
-import { BUDGET_EXHAUSTED } from './budget.js';
 import type { ReplicationRun } from './replicate.js';
 import type { ReplicationResult, ResoRecord } from './types.js';
+import { ErrorCode } from '../../shared/error-codes.js';
 
 export interface ReplicatedFeed extends OpenFeed {
   /** The error that halted the pull early (BUDGET_EXHAUSTED), once the rows ended; undefined when it was not halted. */
@@ -38,7 +38,7 @@ function pipelineFor(first: ResoRecord, keyType: SyncKeyType): RowPipeline & { s
 
 /** Whether a thrown error is a halt the run survives (the budget), rather than a failure. */
 export function isBudgetHalt(thrown: unknown): boolean {
-  return errorFields(thrown).code === BUDGET_EXHAUSTED;
+  return errorFields(thrown).code === ErrorCode.BUDGET_EXHAUSTED;
 }
 
 /** Wraps a replication run (nothing is requested until the rows are iterated). */
