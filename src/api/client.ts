@@ -12,7 +12,8 @@ import { DEFAULT_REQUEST_TIMEOUTS, type ApiClient, type CallContext } from './cl
 import { ListingSyncError } from '../errors.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
-import { describeIssues, readResponse, type RawResponse } from './read-response.js';
+import { issueLines } from '../shared/zod-issues.js';
+import { API_ISSUES, readResponse, type RawResponse } from './read-response.js';
 import { requestTargets } from './request-target.js';
 import {
   chatbotSettingsSchema,
@@ -68,7 +69,7 @@ function withKey(listingKey: string | undefined): { listingKey?: string } {
 function validate<S extends z.ZodType>(schema: S, input: unknown, endpoint: EndpointName, listingKey: string | undefined): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const problems = describeIssues(result.error);
+  const problems = issueLines(result.error.issues, API_ISSUES);
   throw new ApiError(ErrorCode.INVALID_INPUT, `invalid request: ${problems.join('; ')}`, {
     endpoint,
     ...withKey(listingKey),

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { EndpointName } from './endpoints.js';
 import { parseRetryAfter } from '../net/retry-after.js';
+import { issueLines } from '../shared/zod-issues.js';
 import { ApiError, type ApiErrorDetails } from './errors.js';
 import { looseEnvelopeSchema } from './schemas.js';
 import { ErrorCode } from '../shared/error-codes.js';
@@ -23,16 +24,8 @@ export interface ReadContext {
 
 type LooseEnvelope = z.infer<typeof looseEnvelopeSchema>;
 
-/** "Field: reason" for every zod issue; `prefix` names the member the path is inside. */
-export function describeIssues(error: z.ZodError, prefix = ''): string[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))]
-      .filter((p) => p !== '')
-      .join('.')
-      .replace(/\.\[/g, '[');
-    return `${path === '' ? '(body)' : path}: ${issue.message}`;
-  });
-}
+/** How the API client words a zod issue: "Items[2].MLSNumber: …", "(body): …" for the whole value. */
+export const API_ISSUES = { whole: '(body)', brackets: true } as const;
 
 /** At most five problems in a message (a page of 100 bad items would otherwise flood the log). */
 function summarise(problems: string[]): string {
@@ -86,7 +79,7 @@ export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: 
   }
   const envelope = looseEnvelopeSchema.safeParse(parsed.value);
   if (!envelope.success) {
-    const problems = describeIssues(envelope.error, 'envelope');
+    const problems = issueLines(envelope.error.issues, { ...API_ISSUES, prefix: ['envelope'] });
     throw new ApiError(ErrorCode.CONTRACT_MISMATCH, `response does not match the envelope: ${summarise(problems)}`, {
       ...details,
       problems,
@@ -101,7 +94,7 @@ export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: 
   }
   const data = dataSchema.safeParse(envelope.data.Data);
   if (!data.success) {
-    const problems = describeIssues(data.error, 'Data');
+    const problems = issueLines(data.error.issues, { ...API_ISSUES, prefix: ['Data'] });
     throw new ApiError(ErrorCode.CONTRACT_MISMATCH, `response Data does not match the spec: ${summarise(problems)}`, {
       ...details,
       problems,

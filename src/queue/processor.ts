@@ -10,6 +10,7 @@ import { jobKind } from '../../jobs/registry.js';
 import { errorCode, errorFields } from '../errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { issueLines } from '../shared/zod-issues.js';
 
 /** The run a job's payload names ('' when it names none). */
 export function runIdOf(data: unknown): string {
@@ -46,8 +47,7 @@ function kindOf(job: Job): JobKind<unknown> {
 
 function parse(kind: JobKind<unknown>, job: Job): unknown {
   const parsed = kind.schema.safeParse(job.data);
-  if (!parsed.success)
-    throw new UnrecoverableError(`INVALID_JOB_DATA: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new UnrecoverableError(`INVALID_JOB_DATA: ${issueLines(parsed.error.issues).join('; ')}`);
   return parsed.data;
 }
 
