@@ -13,7 +13,7 @@ import { ListingSyncError } from '../errors.js';
 import { feedInterrupted } from './feed-error.js';
 import { displaySource } from './feed-source.js';
 import { type FeedProgress, type FeedWorkerCredit, type FeedWorkerData, type FromFeedWorker } from './feed-worker-protocol.js';
-import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './open-feed.js';
+import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './feed-types.js';
 import { receivedError, startModuleThread } from '../worker-thread.js';
 import { ErrorCode } from '../shared/error-codes.js';
 

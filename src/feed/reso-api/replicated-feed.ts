@@ -8,7 +8,7 @@ import type { SyncKeyType } from '../../domain/listing.js';
 import { errorFields } from '../../errors.js';
 import { jsonBrokenKeyReader } from '../broken-row-keys.js';
 import { feedHeader, shapeTracker, type ShapeTracker } from '../feed-shape-tracker.js';
-import type { FeedRow, FeedStats, OpenFeed } from '../open-feed.js';
+import type { FeedRow, FeedStats, OpenFeed } from '../feed-types.js';
 import { buildResoMapping } from '../profiles/reso.js';
 import { compileMapping, ruleFor } from '../record-mapping.js';
 import { rowPipeline, type RowPipeline } from '../row-pipeline.js';
