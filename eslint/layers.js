@@ -25,7 +25,9 @@ const MAY_IMPORT = {
   jobs: ['api', 'store', 'domain', 'net', 'shared'],
   sync: ['feed', 'api', 'queue', 'store', 'domain', 'net', 'shared'],
   dashboard: ['sync', 'queue', 'store', 'domain', 'net', 'shared'],
-  sim: ['api', 'domain', 'net', 'shared'],
+  // Why not api or domain: the simulator plays the service, so it checks requests with its own schemas
+  // (src/sim/spec, written from the spec); sharing the client's would let a wrong client schema pass every test.
+  sim: ['net', 'shared'],
   cli: FOLDERS,
 };
 

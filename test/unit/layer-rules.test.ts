@@ -41,6 +41,9 @@ describe('layer rules', () => {
     ['src/domain/probe.ts', "import { retryRead } from '../net/retry-read.js';"],
     ['src/net/probe.ts', "import { x } from '../api/errors.js';"],
     ['src/shared/probe.ts', "import { x } from '../domain/listing.js';"],
+    ['src/sim/probe.ts', "import { listingWriteSchema } from '../api/schemas.js';"],
+    ['src/sim/handlers/probe.ts', "import { ENDPOINTS } from '../../api/endpoints.js';"],
+    ['src/sim/probe.ts', "import { listingWriteSchema } from '../domain/listing.js';"],
   ])('%s: %s is refused', async (filePath, code) => {
     expect(await problems(filePath, code)).not.toEqual([]);
   });
