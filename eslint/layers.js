@@ -5,25 +5,31 @@
 //   fleet (fleet.yaml: parse, validate, diff) is pure like domain and may use only it;
 //   feed and api import no other adapter; queue may use store, api (error classification) and
 //   the job kinds; jobs/ use api, store and domain; domain imports nothing with I/O.
+//   Below them all: net/ (backoff, Retry-After, retrying reads: what api and feed both need) and
+//   shared/ (error codes and their exit codes, zod-issue text), which import no other folder.
 
 /** Product folders (under src/, plus jobs/ at the top). */
-const FOLDERS = ['domain', 'fleet', 'feed', 'api', 'store', 'queue', 'sync', 'dashboard', 'sim', 'cli', 'jobs'];
+const FOLDERS = ['shared', 'net', 'domain', 'fleet', 'feed', 'api', 'store', 'queue', 'sync', 'dashboard', 'sim', 'cli', 'jobs'];
 
 /** Top-level modules of src/ and who may import them (all product folders when absent). */
 const ROOT_MODULES = { config: ['cli'], logger: ['api', 'store', 'queue', 'sync', 'dashboard', 'cli', 'jobs', 'feed'] };
 
 /** Folder → the folders it may import (itself always). */
 const MAY_IMPORT = {
-  domain: [],
-  fleet: ['domain'],
-  feed: ['domain'],
-  api: ['domain'],
-  store: ['domain'],
-  queue: ['store', 'api', 'domain', 'jobs'],
-  jobs: ['api', 'store', 'domain'],
-  sync: ['fleet', 'feed', 'api', 'queue', 'store', 'domain'],
-  dashboard: ['sync', 'queue', 'store', 'domain'],
-  sim: ['api', 'domain'],
+  shared: [],
+  net: ['shared'],
+  domain: ['shared'],
+  fleet: ['domain', 'shared'],
+  feed: ['domain', 'net', 'shared'],
+  api: ['domain', 'net', 'shared'],
+  store: ['domain', 'net', 'shared'],
+  queue: ['store', 'api', 'domain', 'jobs', 'net', 'shared'],
+  jobs: ['api', 'store', 'domain', 'net', 'shared'],
+  sync: ['fleet', 'feed', 'api', 'queue', 'store', 'domain', 'net', 'shared'],
+  dashboard: ['sync', 'queue', 'store', 'domain', 'net', 'shared'],
+  // Why not api or domain: the simulator plays the service, so it checks requests with its own schemas
+  // (src/sim/spec, written from the spec); sharing the client's would let a wrong client schema pass every test.
+  sim: ['net', 'shared'],
   cli: FOLDERS,
 };
 

@@ -13,6 +13,7 @@ import { settingsSchema } from './config-settings.js';
 import { ListingSyncError } from './errors.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable, type RetryTable, type RetryTableOverride } from './api/retry-policy.js';
 import { FEED_SECRET_SETTINGS, feedAuthProblems, toFeedAuth, type FeedAuth } from './feed-auth-config.js';
+import { ErrorCode } from './shared/error-codes.js';
 
 export interface Config {
   api: {
@@ -206,7 +207,7 @@ export function resolveConfig(input: ConfigInput): Config {
   }
   if (parsed.success) problems.push(...feedAuthProblems(parsed.data));
   if (!parsed.success || problems.length > 0) {
-    throw new ListingSyncError('CONFIG', ['invalid configuration:', ...problems].join('\n'), { details: { problems } });
+    throw new ListingSyncError(ErrorCode.CONFIG, ['invalid configuration:', ...problems].join('\n'), { details: { problems } });
   }
   return toConfig(parsed.data);
 }
@@ -275,7 +276,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
 export function requireApiBase(config: Config): asserts config is Config & { api: { baseUrl: string; siteUrl: string } } {
   if (config.api.baseUrl === undefined) {
     throw new ListingSyncError(
-      'CONFIG',
+      ErrorCode.CONFIG,
       "API_BASE_URL is not set: set it in the environment or pass --api-base-url (the service's base URL, e.g. https://api.example.com)",
     );
   }
@@ -285,7 +286,7 @@ export function requireApiBase(config: Config): asserts config is Config & { api
 export function requireSiteUrl(config: Config): void {
   if (config.api.siteUrl === undefined) {
     throw new ListingSyncError(
-      'CONFIG',
+      ErrorCode.CONFIG,
       'SITE_URL is not set: set SITE_URL or API_BASE_URL in the environment, or pass --site-url or --api-base-url',
     );
   }

@@ -2,13 +2,16 @@
  * The project's error base. Every error we raise carries a stable string `code` that callers
  * classify by (never `instanceof` across module boundaries) and a `retryable` hint.
  * Convention from graphile-worker: unknown throwables are normalised once, by `coerceError`.
+ * The codes themselves, and the exit code of each, live in one table: src/shared/error-codes.ts.
  */
+import { ErrorCode } from './shared/error-codes.js';
+
 export class ListingSyncError extends Error {
   readonly code: string;
   readonly retryable: boolean;
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: string, message: string, options: { retryable?: boolean; details?: Record<string, unknown>; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { retryable?: boolean; details?: Record<string, unknown>; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ListingSyncError';
     this.code = code;
@@ -17,28 +20,10 @@ export class ListingSyncError extends Error {
   }
 }
 
-/**
- * A job found its listing key claimed by another job that is writing it now. Not a failure: the
- * queue delays the job (details.retryInMs) without using an attempt.
- */
-export const KEY_CLAIMED = 'KEY_CLAIMED';
-
-/**
- * A create was about to be sent later than its key claim's fence (CallContext.sendBy): nothing
- * was sent; the job confirms its claim again and sends then (store/write-claims.ts).
- */
-export const SEND_WINDOW_PASSED = 'SEND_WINDOW_PASSED';
-
-/**
- * The service is down for everyone (the breaker is open, src/queue/service-breaker.ts): the call
- * was not sent. Not a failure of the job: it goes back to the queue without using an attempt.
- */
-export const SERVICE_DOWN = 'SERVICE_DOWN';
-
 /** Thrown for bad flags, bad env, bad config files: the CLI maps it to exit code 2. */
 export class UsageError extends ListingSyncError {
   constructor(message: string, details: Record<string, unknown> = {}) {
-    super('USAGE', message, { details });
+    super(ErrorCode.USAGE, message, { details });
     this.name = 'UsageError';
   }
 }
@@ -46,14 +31,14 @@ export class UsageError extends ListingSyncError {
 /** Turns any thrown value into an Error with a `code`, so handlers never see strings or plain objects. */
 export function coerceError(thrown: unknown): Error & { code?: string } {
   if (thrown instanceof Error) return thrown;
-  if (typeof thrown === 'string') return new ListingSyncError('UNKNOWN', thrown);
+  if (typeof thrown === 'string') return new ListingSyncError(ErrorCode.UNKNOWN, thrown);
   let text: string;
   try {
     text = JSON.stringify(thrown);
   } catch {
     text = String(thrown);
   }
-  return new ListingSyncError('UNKNOWN', `Non-error thrown: ${text}`);
+  return new ListingSyncError(ErrorCode.UNKNOWN, `Non-error thrown: ${text}`);
 }
 
 /** What `errorFields` reads off a thrown value. */
@@ -86,5 +71,5 @@ export function errorFields(thrown: unknown): ErrorFields {
  * an error: it is coerced first, so it reads as UNKNOWN whatever fields it has.
  */
 export function errorCode(thrown: unknown): string {
-  return errorFields(coerceError(thrown)).code ?? 'UNKNOWN';
+  return errorFields(coerceError(thrown)).code ?? ErrorCode.UNKNOWN;
 }

@@ -5,6 +5,7 @@
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ListingSyncError, UsageError } from './errors.js';
+import { ErrorCode } from './shared/error-codes.js';
 
 /**
  * Starts the module `file` (a name next to `besideUrl`, e.g. `import.meta.url` of its caller,
@@ -35,11 +36,12 @@ export function sendableError(thrown: unknown): SentError {
     return { code: thrown.code, name: thrown.name, message: thrown.message, details: { ...thrown.details } };
   const error = thrown instanceof Error ? thrown : new Error(String(thrown));
   const code = (error as { code?: unknown }).code;
-  return { code: typeof code === 'string' ? code : 'UNKNOWN', name: error.name, message: error.message, details: {} };
+  return { code: typeof code === 'string' ? code : ErrorCode.UNKNOWN, name: error.name, message: error.message, details: {} };
 }
 
 export function receivedError(sent: SentError): ListingSyncError {
   return sent.name === 'UsageError'
     ? new UsageError(sent.message, sent.details)
-    : new ListingSyncError(sent.code, sent.message, { details: sent.details });
+    : // Why a cast: the code is whatever the thread threw, ours or a Node one (ENOENT); it is carried, not chosen here.
+      new ListingSyncError(sent.code as ErrorCode, sent.message, { details: sent.details });
 }

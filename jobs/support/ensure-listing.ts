@@ -7,10 +7,11 @@
 import { DEFAULT_VOLATILE_FIELDS, diffListing } from '../../src/domain/compare.js';
 import type { ListingWrite, SyncKeyType } from '../../src/domain/listing.js';
 import type { CallContext } from '../../src/api/client-contract.js';
-import { SEND_WINDOW_PASSED, errorCode } from '../../src/errors.js';
+import { errorCode } from '../../src/errors.js';
 import type { JobContext, JobDeps } from './job-context.js';
 import type { WriteGo } from './record.js';
 import { lookUpKey } from './lookup.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 export interface EnsureTarget {
   chatbot: string;
@@ -73,7 +74,7 @@ async function createWithinFence<T>(
     try {
       return await deps.api.createListing(listing, { ...callCtx, sendBy });
     } catch (thrown) {
-      if (errorCode(thrown) !== SEND_WINDOW_PASSED) throw thrown;
+      if (errorCode(thrown) !== ErrorCode.SEND_WINDOW_PASSED) throw thrown;
       ctx.log('the key claim was confirmed too long ago to send the create; confirming it again');
       sendBy = await go.confirm();
     }

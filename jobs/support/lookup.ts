@@ -7,7 +7,7 @@ import type { ApiClient } from '../../src/api/client-contract.js';
 import { isRateLimited } from '../../src/api/errors.js';
 import { listPager } from '../../src/api/list-pages.js';
 import { normaliseReadItem } from '../../src/api/normalise-read.js';
-import type { ReadRetrySchedule } from '../../src/api/retry.js';
+import type { ReadRetrySchedule } from '../../src/net/retry-read.js';
 import type { RetryTable } from '../../src/api/retry-policy.js';
 import { compareIds } from '../../src/domain/id-order.js';
 import type { ListingFields, SyncKeyType } from '../../src/domain/listing.js';

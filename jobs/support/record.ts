@@ -5,12 +5,13 @@
  */
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { SyncKeyType } from '../../src/domain/listing.js';
-import { KEY_CLAIMED, ListingSyncError } from '../../src/errors.js';
+import { ListingSyncError } from '../../src/errors.js';
 import type { JobOutcome } from '../../src/store/run-types.js';
 import { CLAIM_MS, type PreparedWrite, type WriteTarget } from '../../src/store/write-claims.js';
 import { SEND_FENCE_MS, sendWindowMs } from './send-window.js';
 import { performance } from 'node:perf_hooks';
 import type { FinalFailure, JobContext, JobDeps, JobResult } from './job-context.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 interface KeyedData {
   runId: string;
@@ -145,7 +146,7 @@ async function underClaim<R>(ctx: JobContext<KeyedData>, deps: JobDeps, write: (
 /** The key is being written by another job, or by an earlier start of this one: wait for it. */
 function claimedError(ctx: JobContext<KeyedData>, claimed: Extract<PreparedWrite, { kind: 'claimed' }>): ListingSyncError {
   const by = claimed.earlierAttempt ? 'an earlier start of this job (it may still be sending)' : `job ${claimed.byJob}`;
-  return new ListingSyncError(KEY_CLAIMED, `${ctx.data.key} is being written by ${by}; waiting for it`, {
+  return new ListingSyncError(ErrorCode.KEY_CLAIMED, `${ctx.data.key} is being written by ${by}; waiting for it`, {
     retryable: true,
     details: { retryInMs: claimed.retryInMs, byJob: claimed.byJob },
   });
@@ -162,7 +163,7 @@ async function confirmClaim(ctx: JobContext<KeyedData>, deps: JobDeps): Promise<
   const again = await probe(ctx, deps);
   if (again.kind === 'go') return sentAt + SEND_FENCE_MS;
   if (again.kind === 'claimed') throw claimedError(ctx, again);
-  throw new ListingSyncError('CLAIM_LOST', `${ctx.data.key}: ${again.kind} while waiting to send; the next start records it`, {
+  throw new ListingSyncError(ErrorCode.CLAIM_LOST, `${ctx.data.key}: ${again.kind} while waiting to send; the next start records it`, {
     retryable: true,
   });
 }

@@ -4,6 +4,7 @@
  */
 import { AUTH_HEADERS, ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface ApiCredentials {
   secretKey?: string;
@@ -17,7 +18,7 @@ function present(value: string | undefined): value is string {
 }
 
 function missing(endpoint: EndpointName, what: string, listingKey: string | undefined): ApiError {
-  return new ApiError('MISSING_CREDENTIAL', `no credential for this endpoint: ${what}`, {
+  return new ApiError(ErrorCode.MISSING_CREDENTIAL, `no credential for this endpoint: ${what}`, {
     endpoint,
     ...(listingKey === undefined ? {} : { listingKey }),
     phase: 'before',

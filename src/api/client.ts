@@ -9,10 +9,11 @@ import type { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { authHeaders, type ApiCredentials } from './auth-headers.js';
 import { DEFAULT_REQUEST_TIMEOUTS, type ApiClient, type CallContext } from './client-contract.js';
-import { ListingSyncError, SEND_WINDOW_PASSED } from '../errors.js';
+import { ListingSyncError } from '../errors.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
-import { describeIssues, readResponse, type RawResponse } from './read-response.js';
+import { issueLines } from '../shared/zod-issues.js';
+import { API_ISSUES, readResponse, type RawResponse } from './read-response.js';
 import { requestTargets } from './request-target.js';
 import {
   chatbotSettingsSchema,
@@ -30,6 +31,7 @@ import {
   updateListingDataSchema,
 } from './schemas.js';
 import { transportFailure } from './transport-failure.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface ApiCallEvent {
   endpoint: EndpointName;
@@ -67,8 +69,8 @@ function withKey(listingKey: string | undefined): { listingKey?: string } {
 function validate<S extends z.ZodType>(schema: S, input: unknown, endpoint: EndpointName, listingKey: string | undefined): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const problems = describeIssues(result.error);
-  throw new ApiError('INVALID_INPUT', `invalid request: ${problems.join('; ')}`, {
+  const problems = issueLines(result.error.issues, API_ISSUES);
+  throw new ApiError(ErrorCode.INVALID_INPUT, `invalid request: ${problems.join('; ')}`, {
     endpoint,
     ...withKey(listingKey),
     phase: 'before',
@@ -121,7 +123,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const listingKey = ctx.listingKey;
     if (ctx.sendBy !== undefined && started > ctx.sendBy) {
       throw new ListingSyncError(
-        SEND_WINDOW_PASSED,
+        ErrorCode.SEND_WINDOW_PASSED,
         `${endpoint} for ${listingKey ?? 'a listing'} not sent: its key claim is older than the send fence and must be confirmed first`,
         {
           retryable: true,
@@ -132,7 +134,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       const headers = { ...authHeaders(endpoint, options.credentials, listingKey), 'content-type': 'application/json' };
       if (ctx.signal?.aborted) {
-        throw new ApiError('ABORTED', 'request aborted by the caller before it was sent', {
+        throw new ApiError(ErrorCode.ABORTED, 'request aborted by the caller before it was sent', {
           endpoint,
           ...withKey(listingKey),
           phase: 'before',
@@ -159,7 +161,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       report(endpoint, started, 'ok', status, 200);
       return data;
     } catch (err) {
-      const code = err instanceof ApiError ? err.code : 'UNKNOWN';
+      const code = err instanceof ApiError ? err.code : ErrorCode.UNKNOWN;
       report(endpoint, started, code, status, envelopeCodeOf(err));
       throw err;
     }
@@ -172,7 +174,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       authHeaders(endpoint, options.credentials, ctx.listingKey);
       return check();
     } catch (err) {
-      report(endpoint, started, err instanceof ApiError ? err.code : 'UNKNOWN', undefined, undefined);
+      report(endpoint, started, err instanceof ApiError ? err.code : ErrorCode.UNKNOWN, undefined, undefined);
       throw err;
     }
   }
@@ -191,7 +193,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   function listTablesUrl(randomCode: string, ctx: CallContext): string {
     if (options.siteUrl === undefined || options.siteUrl.trim() === '') {
-      throw new ApiError('MISSING_CONFIG', 'no site address: set SITE_URL', {
+      throw new ApiError(ErrorCode.MISSING_CONFIG, 'no site address: set SITE_URL', {
         endpoint: 'listTables',
         ...withKey(ctx.listingKey),
         phase: 'before',
@@ -199,7 +201,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     if (typeof randomCode !== 'string' || randomCode.trim() === '') {
       const problems = ['randomCode: must be a non-empty string'];
-      throw new ApiError('INVALID_INPUT', `invalid request: ${problems.join('; ')}`, {
+      throw new ApiError(ErrorCode.INVALID_INPUT, `invalid request: ${problems.join('; ')}`, {
         endpoint: 'listTables',
         ...withKey(ctx.listingKey),
         phase: 'before',

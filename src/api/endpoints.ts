@@ -1,6 +1,6 @@
 /**
  * The seven endpoints of api-spec section 4, with the credential each one needs (section 5).
- * Shared by the client and the simulator so that both read the same table.
+ * The client's table; the simulator keeps its own, written from the spec (src/sim/spec/endpoints.ts).
  */
 export const ENDPOINTS = {
   editChatbot: { path: '/chat/Chatbot/Edit', method: 'POST', base: 'api', auth: 'secret' },

@@ -6,6 +6,7 @@
 import { errorFields, ListingSyncError } from '../errors.js';
 import type { EndpointName } from './endpoints.js';
 import { isRetryable } from './retry-policy.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export const API_ERROR_CODES = [
   'ENVELOPE_FAILURE',
@@ -19,7 +20,7 @@ export const API_ERROR_CODES = [
   'MISSING_CONFIG',
   'INVALID_INPUT',
   'ABORTED',
-] as const;
+] as const satisfies readonly ErrorCode[];
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
 
 /**
@@ -88,16 +89,16 @@ export function mayHaveReachedService(err: unknown): boolean {
   const { code, details } = errorFields(err);
   if (details.phase !== 'sent') return false;
   switch (code) {
-    case 'NETWORK':
-    case 'TIMEOUT':
-    case 'ABORTED':
-    case 'INVALID_JSON':
+    case ErrorCode.NETWORK:
+    case ErrorCode.TIMEOUT:
+    case ErrorCode.ABORTED:
+    case ErrorCode.INVALID_JSON:
       return true;
-    case 'HTTP_STATUS': {
+    case ErrorCode.HTTP_STATUS: {
       const status = numberDetail(err, 'status');
       return status !== undefined && status >= 500;
     }
-    case 'ENVELOPE_FAILURE': {
+    case ErrorCode.ENVELOPE_FAILURE: {
       const envelopeCode = numberDetail(err, 'envelopeCode');
       return envelopeCode !== undefined && envelopeCode >= 500;
     }
@@ -109,26 +110,12 @@ export function mayHaveReachedService(err: unknown): boolean {
 /** True for HTTP 429 and envelope Code 429: the caller should slow down (queue rate limit), not just back off. */
 export function isRateLimited(err: unknown): boolean {
   const { code } = errorFields(err);
-  if (code === 'HTTP_STATUS') return numberDetail(err, 'status') === 429;
-  if (code === 'ENVELOPE_FAILURE') return numberDetail(err, 'envelopeCode') === 429;
+  if (code === ErrorCode.HTTP_STATUS) return numberDetail(err, 'status') === 429;
+  if (code === ErrorCode.ENVELOPE_FAILURE) return numberDetail(err, 'envelopeCode') === 429;
   return false;
 }
 
 /** The wait the service asked for (Retry-After), in ms, when it sent one. */
 export function retryAfterMs(err: unknown): number | undefined {
   return numberDetail(err, 'retryAfterMs');
-}
-
-/**
- * Parses a Retry-After header: delay-seconds or an HTTP date (RFC 9110 10.2.3). Returns ms from
- * `nowMs`, never negative; undefined when absent or unreadable.
- */
-export function parseRetryAfter(header: string | string[] | undefined, nowMs: number): number | undefined {
-  const value = (Array.isArray(header) ? header[0] : header)?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-  // An HTTP date always names its weekday/month; this keeps Date.parse's leniency ("-1") out.
-  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - nowMs);
 }

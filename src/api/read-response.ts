@@ -4,9 +4,12 @@
  */
 import type { z } from 'zod';
 import type { EndpointName } from './endpoints.js';
+import { parseRetryAfter } from '../net/retry-after.js';
+import { issueLines } from '../shared/zod-issues.js';
 import { rejectedCredentialSetting } from './credential-names.js';
-import { ApiError, parseRetryAfter, type ApiErrorDetails } from './errors.js';
+import { ApiError, type ApiErrorDetails } from './errors.js';
 import { looseEnvelopeSchema } from './schemas.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface RawResponse {
   status: number;
@@ -22,16 +25,8 @@ export interface ReadContext {
 
 type LooseEnvelope = z.infer<typeof looseEnvelopeSchema>;
 
-/** "Field: reason" for every zod issue; `prefix` names the member the path is inside. */
-export function describeIssues(error: z.ZodError, prefix = ''): string[] {
-  return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))]
-      .filter((p) => p !== '')
-      .join('.')
-      .replace(/\.\[/g, '[');
-    return `${path === '' ? '(body)' : path}: ${issue.message}`;
-  });
-}
+/** How the API client words a zod issue: "Items[2].MLSNumber: …", "(body): …" for the whole value. */
+export const API_ISSUES = { whole: '(body)', brackets: true } as const;
 
 /** At most five problems in a message (a page of 100 bad items would otherwise flood the log). */
 function summarise(problems: string[]): string {
@@ -73,9 +68,9 @@ function statusFailure(ctx: ReadContext, raw: RawResponse): ApiError {
   const said = envelope?.Message ? ` — ${envelope.Message}` : '';
   if (isAuthCode(raw.status)) {
     const check = rejectedCredentialSetting(ctx.endpoint, envelope?.Message);
-    return new ApiError('AUTH_FAILED', `credential rejected (HTTP ${raw.status}${said}): check ${check}`, details);
+    return new ApiError(ErrorCode.AUTH_FAILED, `credential rejected (HTTP ${raw.status}${said}): check ${check}`, details);
   }
-  return new ApiError('HTTP_STATUS', `HTTP ${raw.status}${said}`, details);
+  return new ApiError(ErrorCode.HTTP_STATUS, `HTTP ${raw.status}${said}`, details);
 }
 
 /** Returns the parsed Data of a successful answer; throws an ApiError for every other answer. */
@@ -84,12 +79,15 @@ export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: 
   const details = baseDetails(ctx, raw);
   const parsed = parseJson(raw.body);
   if (!parsed.ok) {
-    throw new ApiError('INVALID_JSON', `HTTP 200 but the body is not JSON (${raw.body.length} bytes)`, details);
+    throw new ApiError(ErrorCode.INVALID_JSON, `HTTP 200 but the body is not JSON (${raw.body.length} bytes)`, details);
   }
   const envelope = looseEnvelopeSchema.safeParse(parsed.value);
   if (!envelope.success) {
-    const problems = describeIssues(envelope.error, 'envelope');
-    throw new ApiError('CONTRACT_MISMATCH', `response does not match the envelope: ${summarise(problems)}`, { ...details, problems });
+    const problems = issueLines(envelope.error.issues, { ...API_ISSUES, prefix: ['envelope'] });
+    throw new ApiError(ErrorCode.CONTRACT_MISMATCH, `response does not match the envelope: ${summarise(problems)}`, {
+      ...details,
+      problems,
+    });
   }
   const { Success, Code, Message } = envelope.data;
   if (!Success || Code !== 200) {
@@ -97,14 +95,17 @@ export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: 
     const reason = `envelope Code ${Code}, Success ${String(Success)}${Message ? ` — ${Message}` : ''}`;
     if (isAuthCode(Code)) {
       const check = rejectedCredentialSetting(ctx.endpoint, Message);
-      throw new ApiError('AUTH_FAILED', `credential rejected (${reason}): check ${check}`, withEnvelope);
+      throw new ApiError(ErrorCode.AUTH_FAILED, `credential rejected (${reason}): check ${check}`, withEnvelope);
     }
-    throw new ApiError('ENVELOPE_FAILURE', reason, withEnvelope);
+    throw new ApiError(ErrorCode.ENVELOPE_FAILURE, reason, withEnvelope);
   }
   const data = dataSchema.safeParse(envelope.data.Data);
   if (!data.success) {
-    const problems = describeIssues(data.error, 'Data');
-    throw new ApiError('CONTRACT_MISMATCH', `response Data does not match the spec: ${summarise(problems)}`, { ...details, problems });
+    const problems = issueLines(data.error.issues, { ...API_ISSUES, prefix: ['Data'] });
+    throw new ApiError(ErrorCode.CONTRACT_MISMATCH, `response Data does not match the spec: ${summarise(problems)}`, {
+      ...details,
+      problems,
+    });
   }
   return data.data;
 }

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { errorFields } from '../errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** One code, or an inclusive range (`to` absent = no upper bound). */
 export type CodeMatcher = number | { readonly from: number; readonly to?: number };
@@ -30,7 +31,7 @@ export const DEFAULT_RETRY_TABLE: RetryTable = {
   // - ABORTED: we aborted (worker shutdown), the service did not refuse; the job must run again.
   // Not listed, so never retried: AUTH_FAILED, INVALID_INPUT, CONTRACT_MISMATCH, MISSING_CREDENTIAL,
   // MISSING_CONFIG — repeating the same request cannot change their outcome.
-  errorCodes: ['NETWORK', 'TIMEOUT', 'INVALID_JSON', 'ABORTED'],
+  errorCodes: [ErrorCode.NETWORK, ErrorCode.TIMEOUT, ErrorCode.INVALID_JSON, ErrorCode.ABORTED],
   // Why: 408/429 ask the client to come back; 5xx are server-side and usually transient.
   httpStatuses: [408, 429, { from: 500, to: 599 }],
   // Why: by analogy with HTTP, envelope Codes ≥ 500 are service faults and 429 is throttling;
@@ -48,8 +49,8 @@ export function isRetryable(error: unknown, table: RetryTable = DEFAULT_RETRY_TA
   const { code, details } = errorFields(error);
   if (code === undefined) return false;
   if (table.errorCodes.includes(code)) return true;
-  if (code === 'HTTP_STATUS') return matches(details.status, table.httpStatuses);
-  if (code === 'ENVELOPE_FAILURE') return matches(details.envelopeCode, table.envelopeCodes);
+  if (code === ErrorCode.HTTP_STATUS) return matches(details.status, table.httpStatuses);
+  if (code === ErrorCode.ENVELOPE_FAILURE) return matches(details.envelopeCode, table.envelopeCodes);
   return false;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Request and response shapes of api-spec sections 2.1–2.6 and 4.1–4.3, as zod schemas.
- * Types are inferred from them; nothing else in the project redeclares these shapes.
+ * Types are inferred from them. The simulator declares its own from the spec on purpose (src/sim/spec).
  */
 import { z } from 'zod';
 import { KEY_TYPES, SALE_TYPES, listingUpdateSchema, listingWriteSchema } from '../domain/listing.js';

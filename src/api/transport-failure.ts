@@ -5,6 +5,7 @@
 import { errorFields } from '../errors.js';
 import type { EndpointName } from './endpoints.js';
 import { ApiError, type ApiErrorDetails } from './errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 const TIMEOUT_CODES: Readonly<Record<string, 'connect' | 'headers' | 'body'>> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect',
@@ -55,13 +56,13 @@ function base(ctx: FailureContext): Pick<ApiErrorDetails, 'endpoint' | 'listingK
 export function transportFailure(thrown: unknown, ctx: FailureContext): ApiError {
   if (thrown instanceof ApiError) return thrown;
   if (ctx.signal?.aborted) {
-    return new ApiError('ABORTED', 'request aborted by the caller', { ...base(ctx), phase: 'sent' }, thrown);
+    return new ApiError(ErrorCode.ABORTED, 'request aborted by the caller', { ...base(ctx), phase: 'sent' }, thrown);
   }
   const causeCode = lowLevelCode(thrown) ?? 'UNKNOWN';
   const timeout = TIMEOUT_CODES[causeCode];
   if (timeout !== undefined) {
     const phase = timeout === 'connect' ? 'connect' : 'sent';
-    return new ApiError('TIMEOUT', `${timeout} timeout (${causeCode})`, { ...base(ctx), phase, causeCode, timeout }, thrown);
+    return new ApiError(ErrorCode.TIMEOUT, `${timeout} timeout (${causeCode})`, { ...base(ctx), phase, causeCode, timeout }, thrown);
   }
   const phase = CONNECT_PHASE_CODES.has(causeCode) ? 'connect' : 'sent';
   const { to, fix } = where(ctx);
@@ -69,5 +70,5 @@ export function transportFailure(thrown: unknown, ctx: FailureContext): ApiError
     phase === 'connect'
       ? `could not connect${to} (${causeCode})${fix}`
       : `connection${to} failed after the request was sent (${causeCode})`;
-  return new ApiError('NETWORK', what, { ...base(ctx), phase, causeCode }, thrown);
+  return new ApiError(ErrorCode.NETWORK, what, { ...base(ctx), phase, causeCode }, thrown);
 }

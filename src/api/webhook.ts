@@ -4,6 +4,7 @@
  */
 import { request } from 'undici';
 import { ListingSyncError } from '../errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface WebhookAnswer {
   /** The HTTP status the webhook answered. */
@@ -17,10 +18,10 @@ export function retryableWebhookStatus(status: number): boolean {
 
 /** Why a webhook error: its stable code and a message that never holds the URL. */
 function unreachable(thrown: unknown, timeoutMs: number): ListingSyncError {
-  const code = typeof thrown === 'object' && thrown !== null && 'code' in thrown ? String(thrown.code) : 'UNKNOWN';
+  const code = typeof thrown === 'object' && thrown !== null && 'code' in thrown ? String(thrown.code) : ErrorCode.UNKNOWN;
   const timedOut = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT';
   return new ListingSyncError(
-    timedOut ? 'WEBHOOK_TIMEOUT' : 'WEBHOOK_UNREACHABLE',
+    timedOut ? ErrorCode.WEBHOOK_TIMEOUT : ErrorCode.WEBHOOK_UNREACHABLE,
     timedOut ? `the webhook did not answer within ${timeoutMs} ms` : `the webhook could not be reached (${code})`,
     { retryable: true },
   );
@@ -48,7 +49,7 @@ export async function postWebhook(url: string, body: unknown, timeoutMs: number)
   }
   if (status >= 200 && status < 300) return { status };
   const retryable = retryableWebhookStatus(status);
-  throw new ListingSyncError(retryable ? 'WEBHOOK_FAILED' : 'WEBHOOK_REJECTED', `the webhook answered HTTP ${status}`, {
+  throw new ListingSyncError(retryable ? ErrorCode.WEBHOOK_FAILED : ErrorCode.WEBHOOK_REJECTED, `the webhook answered HTTP ${status}`, {
     retryable,
     details: { httpStatus: status },
   });

@@ -12,7 +12,7 @@ import { AlertStore } from '../store/alert-store.js';
 import { evaluateChatbot, type HealthDeps } from '../sync/health/evaluate.js';
 import { startHealthMonitor } from '../sync/health/monitor.js';
 import type { ScheduledRun } from '../sync/scheduled-run.js';
-import type { QueueContext } from './queue-wiring.js';
+import type { QueueContext } from './queue-context.js';
 
 /** Alert job settings from Config: the configured first backoff (tests shorten it), kept as long as failed jobs. */
 export function alertJobSettings(config: Config): AlertJobSettings {

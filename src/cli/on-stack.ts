@@ -10,14 +10,8 @@ import type { Logger } from '../logger.js';
 import type { RunningWorkers, StallSettings } from '../queue/worker.js';
 import { enqueueThreadPays, startEnqueueThread, type EnqueueThread } from '../queue/threaded-enqueue.js';
 import type { CliIo } from './io.js';
-import {
-  createRecordedClient,
-  jobSettings,
-  openQueueContext,
-  startConfiguredWorkers,
-  type QueueContext,
-  type QueueRole,
-} from './queue-wiring.js';
+import type { QueueContext } from './queue-context.js';
+import { createRecordedClient, jobSettings, openQueueContext, startConfiguredWorkers, type QueueRole } from './queue-wiring.js';
 
 /** Store and queues over one connection held as `role` says (queue-wiring.ts `QueueRole`). */
 export async function queueContextOnStack(io: CliIo, config: Config, role: QueueRole, logger?: Logger): Promise<QueueContext> {

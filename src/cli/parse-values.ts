@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { ListingSyncError, UsageError } from '../errors.js';
-import { didYouMean } from './nearest-names.js';
+import { didYouMean } from '../shared/nearest-names.js';
 
 export type JsonKind = 'string' | 'number' | 'boolean' | 'other';
 export type SetValue = string | number | boolean;

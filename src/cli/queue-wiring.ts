@@ -23,9 +23,9 @@ import {
 import { createRedisWatch, redisLabel, type RedisWatch } from '../queue/redis-watch.js';
 import { startWorkers, type RunningWorkers, type StallSettings } from '../queue/worker.js';
 import { ATTEMPTS_CEILING, enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../queue/enqueue.js';
-import { openQueues, type Queues } from '../queue/queues.js';
+import { openQueues } from '../queue/queues.js';
 import { createCallRecorder, type CallRecorder } from '../store/call-metrics.js';
-import { createStore, type Store } from '../store/store.js';
+import { createStore } from '../store/store.js';
 import type { SyncDeps } from '../sync/sync-deps.js';
 import { scheduledRunSync } from '../sync/scheduled-run.js';
 import { syncLease } from '../sync/sync-lease.js';
@@ -34,16 +34,7 @@ import { openPlanSpool } from '../sync/plan-spool.js';
 import { replicationWiring } from './replication-wiring.js';
 import { startWorkerUpkeep } from './worker-upkeep.js';
 import { evaluatingAfter, healthDeps, startAlerting } from './alert-wiring.js';
-
-export interface QueueContext {
-  redis: RedisClient;
-  store: Store;
-  queues: Queues;
-  /** This process's Redis watch: outage lines (one per interval), and whether Redis answers now. */
-  watch: RedisWatch;
-  /** Closes the queues, then the connection (BullMQ never closes connections it was given); never hangs on a down Redis. */
-  close(): Promise<void>;
-}
+import type { QueueContext } from './queue-context.js';
 
 /**
  * How a command holds Redis:

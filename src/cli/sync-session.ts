@@ -13,7 +13,7 @@ import { configFromCli } from './config-from-cli.js';
 import type { CliIo } from './io.js';
 import { enqueueThreadOnStack, queueContextOnStack, recordedClientOnStack, workersOnStack } from './on-stack.js';
 import type { EnqueueThread } from '../queue/threaded-enqueue.js';
-import type { QueueContext } from './queue-wiring.js';
+import type { QueueContext } from './queue-context.js';
 import { queueActivity } from '../queue/queue-activity.js';
 import { sendWindowMs } from '../../jobs/support/send-window.js';
 import type { RunWaitOptions } from './run-waiting.js';

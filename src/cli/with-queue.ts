@@ -7,7 +7,7 @@ import type { Config, ConfigFlags } from '../config.js';
 import { configFromCli } from './config-from-cli.js';
 import type { CommandHost } from './host.js';
 import { queueContextOnStack } from './on-stack.js';
-import type { QueueContext } from './queue-wiring.js';
+import type { QueueContext } from './queue-context.js';
 import type { ActionResult } from './run-action.js';
 import { addSharedFlags, REDIS_FLAGS } from './shared-flags.js';
 

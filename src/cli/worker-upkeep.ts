@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import { DEFAULT_RECONCILE } from '../queue/reconcile-run.js';
 import { startReconciler, type RunningReconciler } from '../queue/reconciler.js';
 import { runRetentionOnce } from '../store/retention.js';
-import type { QueueContext } from './queue-wiring.js';
+import type { QueueContext } from './queue-context.js';
 
 const HOUR_MS = 3_600_000;
 const CLEAN_BATCH = 1000;

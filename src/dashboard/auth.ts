@@ -6,6 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ListingSyncError } from '../errors.js';
 import type { DashboardAuth } from './types.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** Maps an Authorization header to the caller's identity, or undefined when it is not accepted. */
 export type Authenticate = (authorization: string | undefined) => string | undefined;
@@ -38,7 +39,7 @@ export function createAuthenticate(auth: DashboardAuth): Authenticate {
   if (auth === 'insecure-local') return () => 'local';
   if (!hasCredentials(auth)) {
     throw new ListingSyncError(
-      'CONFIG',
+      ErrorCode.CONFIG,
       'the dashboard needs DASHBOARD_USER and DASHBOARD_PASSWORD, or DASHBOARD_TOKEN (or --insecure-local)',
     );
   }

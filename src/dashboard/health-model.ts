@@ -17,7 +17,7 @@ import { maskWebhookUrl } from '../domain/health/webhook-url.js';
 import { HEALTH_FIELD, type AlertStore } from '../store/alert-store.js';
 import type { Store } from '../store/store.js';
 import { isSyncRun, runFactsOf } from '../sync/health/run-facts.js';
-import { runListItemOf } from './read-model.js';
+import { runListItemOf } from './run-list-item.js';
 import type { ChatbotHealthView, FailureView, HealthData } from './types.js';
 
 /** Runs read per chatbot for its status and streak. */

@@ -16,26 +16,9 @@ import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { renderCallMetrics } from './call-exposition.js';
 import { registerRunMetrics } from './run-metrics.js';
 import { registerHealthMetrics, registerServiceMetric } from './health-metrics.js';
-import type { CallMetricsView, ChatbotHealthView, RunSampleView, ServiceOutageView } from './types.js';
+import type { ChatbotHealthView, MetricsRegistry, MetricsSources, RunSampleView } from './types.js';
 
-/** Where a scrape reads the shared numbers (DashboardData provides all three). */
-export interface MetricsSources {
-  /** queue → state → count */
-  jobCounts(): Promise<Record<string, Record<string, number>>>;
-  callMetrics?(): Promise<CallMetricsView>;
-  runMetrics?(): Promise<readonly RunSampleView[]>;
-  chatbotHealth?(): Promise<readonly ChatbotHealthView[]>;
-  /** The service outage going on now (undefined: the service is up). */
-  serviceOutage?(): Promise<ServiceOutageView | undefined>;
-}
-
-export interface MetricsRegistry {
-  readonly registry: Registry;
-  /** Jobs, calls and runs of every process, read on each scrape. */
-  setSources(sources: MetricsSources): void;
-  /** The exposition text and its content type. */
-  render(): Promise<{ contentType: string; body: string }>;
-}
+export type { MetricsRegistry, MetricsSources };
 
 /** Runs a source, or undefined when there is none or it failed (Redis down: /healthz says why). */
 async function attempt<T>(source: (() => Promise<T>) | undefined): Promise<T | undefined> {

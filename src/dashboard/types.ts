@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../logger.js';
 import type { SyncSummary } from '../store/run-summary.js';
-import type { MetricsRegistry } from './metrics.js';
+import type { Registry } from 'prom-client';
 import type { BoardQueue } from './bull-board.js';
 
 /** Listing outcomes of a run so far. */
@@ -263,4 +263,24 @@ export interface HealthData {
   failures(chatbot: string): Promise<FailureView[]>;
   /** `queue`: the alerts queue's name in bull-board (it carries a hash tag on a Redis Cluster). */
   alerts(): Promise<{ configs: AlertConfigView[]; deliveries: AlertDeliveryView[]; queue: string }>;
+}
+
+/** The metrics a dashboard serves (created by metrics.ts `createMetrics`). */
+/** Where a scrape reads the shared numbers (DashboardData provides all three). */
+export interface MetricsSources {
+  /** queue → state → count */
+  jobCounts(): Promise<Record<string, Record<string, number>>>;
+  callMetrics?(): Promise<CallMetricsView>;
+  runMetrics?(): Promise<readonly RunSampleView[]>;
+  chatbotHealth?(): Promise<readonly ChatbotHealthView[]>;
+  /** The service outage going on now (undefined: the service is up). */
+  serviceOutage?(): Promise<ServiceOutageView | undefined>;
+}
+
+export interface MetricsRegistry {
+  readonly registry: Registry;
+  /** Jobs, calls and runs of every process, read on each scrape. */
+  setSources(sources: MetricsSources): void;
+  /** The exposition text and its content type. */
+  render(): Promise<{ contentType: string; body: string }>;
 }

@@ -5,7 +5,7 @@
  * found in the other counts for at least a half), by one containing the other, and by edit
  * distance, whichever says they are closest.
  */
-import { editDistance } from './edit-distance.js';
+import { editDistance } from '../shared/edit-distance.js';
 
 /** The words of a column name: 'LIST PRICE' → list, price; 'ListPrice_USD' → list, price, usd. */
 const tokens = (name: string): string[] =>

@@ -5,6 +5,7 @@
  */
 import { LISTING_FIELD_NAMES, type ListingFields } from './listing.js';
 import type { FieldChange } from './plan.js';
+import { fieldsOfKind } from './listing-fields.js';
 
 /** Fields whose value drifts daily without a real change; see diffListing. */
 export const DEFAULT_VOLATILE_FIELDS: readonly string[] = ['DaysOnMarket'];
@@ -20,12 +21,8 @@ const DEFAULT_TOLERANCE = 1e-9;
 const NUMBER_TOLERANCE: Readonly<Record<string, number>> = {
   Latitude: COORDINATE_TOLERANCE,
   Longitude: COORDINATE_TOLERANCE,
-  SalePrice: MONEY_TOLERANCE,
-  RentPrice: MONEY_TOLERANCE,
-  HOAMonth: MONEY_TOLERANCE,
-  UnitAreaPrice: MONEY_TOLERANCE,
-  ZestimatePrice: MONEY_TOLERANCE,
-  DepositFee: MONEY_TOLERANCE,
+  // Every money field of the field table (listing-fields.ts): cents are what a price is rounded to.
+  ...Object.fromEntries([...fieldsOfKind('money')].map((field) => [field, MONEY_TOLERANCE])),
 };
 
 /** Enumerated text fields, compared ignoring case and separators ("Open House" = "OpenHouse"). */

@@ -7,10 +7,10 @@ import { UsageError } from '../errors.js';
 import type { FieldWipe } from './field-changes.js';
 import { percentText, plural } from './guard-text.js';
 import type { Plan } from './plan.js';
+import type { GuardLimit } from './guard-limit.js';
 import { judgeWipes, type JudgedWipe, type WipeLimits } from './wipe-guard.js';
 
-/** A guard's limit as typed: a count, or a percentage of a base (`--max-deletes`, `--max-wipes`). */
-export type GuardLimit = { kind: 'count'; value: number } | { kind: 'percent'; value: number };
+export type { GuardLimit };
 export type MaxDeletes = GuardLimit;
 
 export interface GuardInput {

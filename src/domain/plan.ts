@@ -2,7 +2,7 @@
  * The value the planner returns and the queue executes (plan, then execute).
  */
 import type { ListingFields, SyncKeyType } from './listing.js';
-import type { PlannedWrites } from './planned-writes.js';
+import type { PlannedWrites } from './planned-writes-list.js';
 
 export const SYNC_MODES = ['mirror', 'upsert'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];

@@ -6,15 +6,7 @@
  */
 import { compareText } from './id-order.js';
 import type { PlannedCreate, PlannedUpdate } from './plan.js';
-
-/**
- * Creates or updates of a plan. Arrays are PlannedWrites; a spooled one reads its items back
- * each time it is iterated, so iterate it in chunks rather than copying it into an array.
- */
-export interface PlannedWrites<T> extends Iterable<T> {
-  /** How many items: known without reading them (the guard and the summary count them). */
-  readonly length: number;
-}
+import type { PlannedWrites } from './planned-writes-list.js';
 
 /** Where a planner puts the creates and updates it plans, one at a time, in any order. */
 export interface PlannedWritesCollector<C extends PlannedWrites<PlannedCreate>, U extends PlannedWrites<PlannedUpdate>> {

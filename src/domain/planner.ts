@@ -26,7 +26,8 @@ import {
   type PlannedUpdate,
   type SyncMode,
 } from './plan.js';
-import { inMemoryWrites, type PlannedWrites, type PlannedWritesCollector } from './planned-writes.js';
+import type { PlannedWrites } from './planned-writes-list.js';
+import { inMemoryWrites, type PlannedWritesCollector } from './planned-writes.js';
 import { remoteRows, type RemoteListing, type RemoteRows } from './snapshot/remote.js';
 import { compareIds, compareText } from './id-order.js';
 import { indexRemoteKeys, type RemoteKeyIndex } from './snapshot/remote-key-index.js';

@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../errors.js';
 import { showSample, type FieldWipe } from './field-changes.js';
-import type { GuardLimit } from './guard.js';
+import type { GuardLimit } from './guard-limit.js';
 import { percentText, plural } from './guard-text.js';
 import { LISTING_FIELD_NAMES, type ListingFieldName } from './listing.js';
 

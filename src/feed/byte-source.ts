@@ -10,6 +10,7 @@ import { request } from 'undici';
 import { errorCode } from '../errors.js';
 import { feedInterrupted, feedUnreadable } from './feed-error.js';
 import { basicAuthorization, displaySource } from './feed-source.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface ByteSource {
   /** Where the bytes come from, as shown to people: the path, or the URL without credentials and query. */
@@ -43,7 +44,7 @@ export async function openFileSource(path: string): Promise<ByteSource> {
       close: () => stream.destroy(),
     };
   } catch (thrown) {
-    if (errorCode(thrown) === 'FEED_UNREADABLE') throw thrown;
+    if (errorCode(thrown) === ErrorCode.FEED_UNREADABLE) throw thrown;
     const code = errorCode(thrown);
     const what = code === 'ENOENT' ? 'file not found' : code === 'EACCES' ? 'permission denied' : `cannot open (${code})`;
     throw feedUnreadable(what, path, 'Check the --feed path.', thrown);

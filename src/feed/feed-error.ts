@@ -3,15 +3,11 @@
  * the message is one line that says what went wrong, where, and how to fix it.
  */
 import { ListingSyncError, errorCode } from '../errors.js';
-
-export const FEED_UNREADABLE = 'FEED_UNREADABLE';
-export const MAPPING_INVALID = 'MAPPING_INVALID';
-/** The sync was stopped (SIGINT/SIGTERM) while its feed was read; nothing was planned or changed. */
-export const FEED_INTERRUPTED = 'FEED_INTERRUPTED';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** A feed that cannot be read at all: `what` happened at `where`; `fix` says what to do about it. */
 export function feedUnreadable(what: string, where: string, fix: string, cause?: unknown): ListingSyncError {
-  return new ListingSyncError(FEED_UNREADABLE, `Feed ${where} is unreadable: ${what}. ${fix}`, {
+  return new ListingSyncError(ErrorCode.FEED_UNREADABLE, `Feed ${where} is unreadable: ${what}. ${fix}`, {
     details: { where },
     cause,
   });
@@ -20,7 +16,7 @@ export function feedUnreadable(what: string, where: string, fix: string, cause?:
 /** The feed at `where` was not read to the end because the sync was asked to stop. */
 export function feedInterrupted(where: string, cause?: unknown): ListingSyncError {
   return new ListingSyncError(
-    FEED_INTERRUPTED,
+    ErrorCode.FEED_INTERRUPTED,
     `Feed ${where} was not read to the end: the sync was interrupted, so nothing was planned or changed. Run the sync again.`,
     {
       details: { where },
@@ -33,13 +29,17 @@ export function feedInterrupted(where: string, cause?: unknown): ListingSyncErro
 export function mappingInvalid(path: string, problems: readonly string[], hint?: string): ListingSyncError {
   const noun = problems.length === 1 ? 'problem' : 'problems';
   const tail = hint === undefined ? '' : ` (${hint})`;
-  return new ListingSyncError(MAPPING_INVALID, `Mapping file ${path} has ${problems.length} ${noun}: ${problems.join('; ')}${tail}`, {
-    details: { path, problems: [...problems] },
-  });
+  return new ListingSyncError(
+    ErrorCode.MAPPING_INVALID,
+    `Mapping file ${path} has ${problems.length} ${noun}: ${problems.join('; ')}${tail}`,
+    {
+      details: { path, problems: [...problems] },
+    },
+  );
 }
 
 /** True for errors this module already turned into one-line feed errors (rethrown untouched). */
 export function isFeedError(thrown: unknown): boolean {
   const code = errorCode(thrown);
-  return code === FEED_UNREADABLE || code === MAPPING_INVALID || code === FEED_INTERRUPTED;
+  return code === ErrorCode.FEED_UNREADABLE || code === ErrorCode.MAPPING_INVALID || code === ErrorCode.FEED_INTERRUPTED;
 }

@@ -5,7 +5,7 @@
  */
 import type { FeedHeader, FeedShape } from '../domain/feed-shape.js';
 import type { SentError } from '../worker-thread.js';
-import type { FeedOptions, FeedRow, FeedStats } from './open-feed.js';
+import type { FeedOptions, FeedRow, FeedStats } from './feed-types.js';
 
 /**
  * Rows per message, and messages the worker may send ahead of the sync. Why these sizes: a

@@ -2,7 +2,8 @@
  * One store per write-shape field, by name. Why: a mapped record has up to 32 fields, and V8
  * turns an object that gets more than about 16 properties by computed key (`values[field] = v`)
  * into a slow dictionary; stores by name keep it a fast-property object with a shape shared by
- * every record of a feed, which the planner then reads and hashes a million times.
+ * every record of a feed, which the planner then reads and hashes a million times. Their type maps
+ * every field of the write shape (domain/listing-fields.ts is the field table), so none is missed.
  */
 import type { ListingFieldName } from '../domain/listing.js';
 

@@ -12,6 +12,7 @@ import { mappingInvalid } from './feed-error.js';
 import { parseTemplate, type TemplatePart } from './field-template.js';
 import { fieldNamed, isNumericField, valueKindOf } from './value-kinds.js';
 import { PROFILE_NAMES } from './record-mapping.js';
+import { issueLines } from '../shared/zod-issues.js';
 
 export const AREA_UNIT_NAMES = ['sqft', 'sqm', 'acres', 'hectares'] as const;
 export type AreaUnitName = (typeof AREA_UNIT_NAMES)[number];
@@ -168,7 +169,7 @@ export function parseMappingFile(path: string, text: string): MappingFile {
       sections[key] = result.data;
       continue;
     }
-    problems.push(...result.error.issues.map((issue) => `${[key, ...issue.path].join('.')}: ${issue.message}`));
+    problems.push(...issueLines(result.error.issues, { prefix: [key] }));
     // The section is dropped, but its field names are still checked so their mistakes show up too.
     if (FIELD_SECTIONS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
       for (const name of Object.keys(value))

@@ -7,7 +7,7 @@ import { filledBit } from '../domain/field-changes.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { BrokenKeyReader } from './broken-row-keys.js';
 import type { ShapeTracker } from './feed-shape-tracker.js';
-import type { FeedRow, FeedStats, RejectedFeedRow } from './open-feed.js';
+import type { FeedRow, FeedStats, RejectedFeedRow } from './feed-types.js';
 import type { CompiledMapping, FieldRule, RecordMapping } from './record-mapping.js';
 import type { SourceItem } from './source-record.js';
 import { firstSeenLines } from './first-seen-lines.js';

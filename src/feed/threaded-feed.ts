@@ -13,8 +13,9 @@ import { ListingSyncError } from '../errors.js';
 import { feedInterrupted } from './feed-error.js';
 import { displaySource } from './feed-source.js';
 import { type FeedProgress, type FeedWorkerCredit, type FeedWorkerData, type FromFeedWorker } from './feed-worker-protocol.js';
-import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './open-feed.js';
+import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './feed-types.js';
 import { receivedError, startModuleThread } from '../worker-thread.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** Starts the worker module next to this one (feed-worker.ts). */
 function startFeedWorker(workerData: FeedWorkerData): Worker {
@@ -76,7 +77,7 @@ export async function openFeedInWorker(options: FeedOptions, signal?: AbortSigna
   });
   worker.on('exit', (code) => {
     if (!stopped && !ended)
-      failure ??= new ListingSyncError('FEED_WORKER_EXIT', `The feed reader thread stopped unexpectedly (exit code ${code}).`);
+      failure ??= new ListingSyncError(ErrorCode.FEED_WORKER_EXIT, `The feed reader thread stopped unexpectedly (exit code ${code}).`);
     wake();
   });
   const onAbort = (): void => {

@@ -1,37 +1,14 @@
 /** How a source value is read into each write-shape field when nothing more specific is known. */
+import { LISTING_FIELDS, type FieldKind } from '../domain/listing-fields.js';
 import { LISTING_FIELD_NAMES, type ListingFieldName } from '../domain/listing.js';
 import { toExtension, toList, toMoney, toNumber, toText } from './values.js';
 
-export const VALUE_KINDS = ['text', 'number', 'money', 'list', 'extension'] as const;
-export type ValueKind = (typeof VALUE_KINDS)[number];
+export const VALUE_KINDS = ['text', 'number', 'money', 'list', 'extension'] as const satisfies readonly FieldKind[];
+export type ValueKind = FieldKind;
 
-const MONEY_FIELDS: ReadonlySet<ListingFieldName> = new Set([
-  'SalePrice',
-  'UnitAreaPrice',
-  'HOAMonth',
-  'ZestimatePrice',
-  'RentPrice',
-  'DepositFee',
-]);
-const NUMBER_FIELDS: ReadonlySet<ListingFieldName> = new Set([
-  'Bedrooms',
-  'Bathrooms',
-  'YearBuilt',
-  'DaysOnMarket',
-  'LotArea',
-  'BuildingArea',
-  'ParkingSpots',
-  'Latitude',
-  'Longitude',
-]);
-
-/** The kind of a write-shape field: money fields also accept "$1,250,000". */
+/** The kind of a write-shape field (the field table's, domain/listing-fields.ts): money fields also accept "$1,250,000". */
 export function valueKindOf(field: ListingFieldName): ValueKind {
-  if (MONEY_FIELDS.has(field)) return 'money';
-  if (NUMBER_FIELDS.has(field)) return 'number';
-  if (field === 'Images') return 'list';
-  if (field === 'ExtensionColumn') return 'extension';
-  return 'text';
+  return LISTING_FIELDS[field].kind;
 }
 
 export function isNumericField(field: ListingFieldName): boolean {

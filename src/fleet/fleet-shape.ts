@@ -4,7 +4,7 @@
  * name, a bad `where`. Values whose meaning belongs to a flag (a cron pattern, a budget, a
  * maxDeletes) are checked later, against the flags' own parsers.
  */
-import { editDistance } from '../domain/edit-distance.js';
+import { editDistance } from '../shared/edit-distance.js';
 import {
   ALERT_KEYS,
   ALERT_TEXT_SETTINGS,

@@ -14,8 +14,7 @@ import { quietForMs, type LeaseHolder } from '../store/lease.js';
 import { isFinalStatus } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_RECONCILE, reconcileRun, type ReconcileOptions } from './reconcile-run.js';
-
-export const CHATBOT_BUSY = 'CHATBOT_BUSY';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface AcquireChatbot {
   chatbot: string;
@@ -54,7 +53,7 @@ function busy(chatbot: string, lease: LeaseHolder, interrupted: { left: number }
   const details = { chatbot, runId: lease.runId, holder: lease.holder, since: lease.since, interrupted: interrupted !== undefined };
   if (interrupted !== undefined) {
     return new ListingSyncError(
-      CHATBOT_BUSY,
+      ErrorCode.CHATBOT_BUSY,
       `chatbot ${chatbot} is held by run ${lease.runId} (started ${sinceText(lease)} by ${lease.holder}), ` +
         `interrupted with ${interrupted.left} job(s) left: ${quietText(lease)}; nothing was changed. ` +
         `Finish it with \`listing-sync runs resume ${lease.runId} --work\` (or start a worker), ` +
@@ -63,7 +62,7 @@ function busy(chatbot: string, lease: LeaseHolder, interrupted: { left: number }
     );
   }
   return new ListingSyncError(
-    CHATBOT_BUSY,
+    ErrorCode.CHATBOT_BUSY,
     `chatbot ${chatbot} is being synced by run ${lease.runId} (started ${when(lease.since)} by ${lease.holder}); nothing was changed. ` +
       `Wait for it with --wait-for-lock[=DURATION], or stop it with \`listing-sync runs cancel ${lease.runId}\`.`,
     { details },

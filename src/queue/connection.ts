@@ -17,6 +17,7 @@ import type { RedisClusterTarget } from '../redis-cluster-config.js';
 import { mastersOf, type RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../logger.js';
 import type { RedisWatch } from './redis-watch.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface RedisSettings extends RedisTarget {
   /** The BullMQ prefix; the store's keys live under it too. */
@@ -197,7 +198,7 @@ async function connectOrExplain(redis: RedisClient, cause: () => Error | undefin
     const reason = first instanceof Error ? first.message : String(first);
     const setting = redis instanceof Cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
     throw new ListingSyncError(
-      'REDIS_UNAVAILABLE',
+      ErrorCode.REDIS_UNAVAILABLE,
       `cannot reach Redis${redisAddress(redis)} (${reason}): check ${setting} and that Redis is running`,
       { cause: thrown },
     );

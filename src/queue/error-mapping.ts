@@ -18,9 +18,10 @@ import { type Queue, UnrecoverableError, Worker } from 'bullmq';
 import { API_ERROR_CODES, isRateLimited } from '../api/errors.js';
 import { retryAfterWithin } from '../api/retry.js';
 import { isRetryable, type RetryTable } from '../api/retry-policy.js';
-import { SERVICE_DOWN, coerceError, errorCode, errorFields } from '../errors.js';
+import { coerceError, errorCode, errorFields } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { queueDisplayName } from './queues.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export type ErrorVerdict = 'auth' | 'rate-limited' | 'service-down' | 'retry' | 'fatal';
 
@@ -36,7 +37,7 @@ const API_CODES: ReadonlySet<string> = new Set(API_ERROR_CODES);
  */
 export function serviceVerdict(err: unknown, table: RetryTable): 'down' | 'up' | 'none' {
   const { code, details } = errorFields(err);
-  if (code === undefined || !API_CODES.has(code) || code === 'ABORTED' || details.phase === 'before') return 'none';
+  if (code === undefined || !API_CODES.has(code) || code === ErrorCode.ABORTED || details.phase === 'before') return 'none';
   if (isRateLimited(err)) return 'up';
   return isRetryable(err, table) ? 'down' : 'up';
 }
@@ -44,8 +45,8 @@ export function serviceVerdict(err: unknown, table: RetryTable): 'down' | 'up' |
 /** Decides what BullMQ should do with a failed attempt; `table` is the configured retry table. */
 export function classifyError(err: unknown, table: RetryTable): ErrorVerdict {
   const code = errorCode(err);
-  if (code === SERVICE_DOWN) return 'service-down';
-  if (code === 'AUTH_FAILED') return 'auth';
+  if (code === ErrorCode.SERVICE_DOWN) return 'service-down';
+  if (code === ErrorCode.AUTH_FAILED) return 'auth';
   if (isRateLimited(err)) return 'rate-limited';
   if (!API_CODES.has(code)) return err instanceof UnrecoverableError ? 'fatal' : 'retry';
   return isRetryable(err, table) ? 'retry' : 'fatal';

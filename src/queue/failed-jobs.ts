@@ -4,6 +4,7 @@
  */
 import type { Job, Queue } from 'bullmq';
 import type { Store } from '../store/store.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface FailedJobRow {
   jobId: string;
@@ -28,7 +29,7 @@ export function splitFailure(reason: string | undefined): { code: string; messag
   const line = reason ?? '';
   const at = line.indexOf(': ');
   if (at > 0 && /^[A-Z_]+( \d+)?$/.test(line.slice(0, at))) return { code: line.slice(0, at), message: line.slice(at + 2) };
-  return { code: 'UNKNOWN', message: line };
+  return { code: ErrorCode.UNKNOWN, message: line };
 }
 
 function rowOf(job: Job): FailedJobRow {

@@ -7,8 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/support/job-context.js';
 import { jobKind } from '../../jobs/registry.js';
-import { KEY_CLAIMED, errorCode, errorFields } from '../errors.js';
+import { errorCode, errorFields } from '../errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
+import { ErrorCode } from '../shared/error-codes.js';
+import { issueLines } from '../shared/zod-issues.js';
 
 /** The run a job's payload names ('' when it names none). */
 export function runIdOf(data: unknown): string {
@@ -45,8 +47,7 @@ function kindOf(job: Job): JobKind<unknown> {
 
 function parse(kind: JobKind<unknown>, job: Job): unknown {
   const parsed = kind.schema.safeParse(job.data);
-  if (!parsed.success)
-    throw new UnrecoverableError(`INVALID_JOB_DATA: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success) throw new UnrecoverableError(`INVALID_JOB_DATA: ${issueLines(parsed.error.issues).join('; ')}`);
   return parsed.data;
 }
 
@@ -127,7 +128,7 @@ export function createProcessor(
       return await kind.process(contextOf(job, data, signal, token), deps);
     } catch (thrown) {
       // Another job is writing this key: wait without using an attempt (not a failure).
-      if (errorCode(thrown) === KEY_CLAIMED && token !== undefined) {
+      if (errorCode(thrown) === ErrorCode.KEY_CLAIMED && token !== undefined) {
         await job.moveToDelayed(Date.now() + claimWaitMs(thrown), token);
         throw new DelayedError();
       }

@@ -19,10 +19,11 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Queue } from 'bullmq';
 import type { RetryTable } from '../api/retry-policy.js';
-import { ListingSyncError, SERVICE_DOWN } from '../errors.js';
+import { ListingSyncError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ServiceBreakerStore } from '../store/service-breaker.js';
 import { failureLine, serviceVerdict } from './error-mapping.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /**
  * Failures in a row (no answer in between, all processes together) that open the breaker. Why 20:
@@ -177,7 +178,7 @@ export function startServiceBreaker(options: ServiceBreakerOptions): ServiceBrea
     async run(call, chatbot) {
       if (outage !== undefined)
         throw new ListingSyncError(
-          SERVICE_DOWN,
+          ErrorCode.SERVICE_DOWN,
           `not sent: the service is down since ${new Date(outage.since).toISOString()} (${outage.reason})`,
           { details: { since: outage.since } },
         );

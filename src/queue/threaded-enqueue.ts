@@ -15,6 +15,7 @@ import { ListingSyncError } from '../errors.js';
 import { receivedError, startModuleThread } from '../worker-thread.js';
 import { addChunk, type ChunkSink, type ChunkTarget } from './enqueue.js';
 import { ENQUEUE_THREAD_WINDOW, type EnqueueThreadData, type FromEnqueueThread, type ToEnqueueThread } from './enqueue-thread-protocol.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** How long `close` lets the thread finish its chunks and quit Redis before stopping it. */
 export const CLOSE_GRACE_MS = 5000;
@@ -85,7 +86,8 @@ export function startEnqueueThread(data: EnqueueThreadData, here: ChunkTarget, o
   });
   worker.on('exit', (code) => {
     exited = true;
-    if (!closing) failure ??= new ListingSyncError('ENQUEUE_THREAD_EXIT', `The enqueue thread stopped unexpectedly (exit code ${code}).`);
+    if (!closing)
+      failure ??= new ListingSyncError(ErrorCode.ENQUEUE_THREAD_EXIT, `The enqueue thread stopped unexpectedly (exit code ${code}).`);
     wake();
   });
   const post = (message: ToEnqueueThread): void => worker.postMessage(message);

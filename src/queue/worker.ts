@@ -16,7 +16,7 @@ import { type Job, Queue, Worker } from 'bullmq';
 import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { Logger } from '../logger.js';
-import type { BackoffSettings } from '../api/retry.js';
+import type { BackoffSettings } from '../net/backoff.js';
 import { backoffStrategy } from './backoff.js';
 import { ListingSyncError } from '../errors.js';
 import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
@@ -33,6 +33,7 @@ import type { ApiClient } from '../api/client-contract.js';
 import { permitPool } from '../store/permit-pool.js';
 import { storeKeys } from '../store/keys.js';
 import { layoutOf } from '../store/redis-client.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface StallSettings {
   lockDurationMs: number;
@@ -116,7 +117,7 @@ export interface RunningWorkers {
 const STALLED_OUT = /stalled more than allowable limit/i;
 
 /** Why start-up ended early: the process was told to stop before Redis answered. */
-const stoppedEarly = (): ListingSyncError => new ListingSyncError('ABORTED', 'stopped before Redis answered');
+const stoppedEarly = (): ListingSyncError => new ListingSyncError(ErrorCode.ABORTED, 'stopped before Redis answered');
 
 /** Resolves as `step` does, or rejects as soon as `signal` is aborted. */
 function unlessAborted<T>(step: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -269,7 +270,7 @@ async function startOn(
     // Why: a job that stalled more than maxStalledCount is failed by BullMQ without our
     // processor running; record it here so the run's counts and failed keys stay complete.
     worker.on('failed', (job: Job | undefined, err: Error) => {
-      if (job && STALLED_OUT.test(err.message)) void recordFinalFailure(job, { code: 'STALLED', message: err.message }, deps);
+      if (job && STALLED_OUT.test(err.message)) void recordFinalFailure(job, { code: ErrorCode.STALLED, message: err.message }, deps);
     });
   }
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));

@@ -1,10 +1,10 @@
 /**
- * Credential checks per api-spec section 5, reading the shared ENDPOINTS table. Messages name
+ * Credential checks per api-spec section 5, reading the simulator's own endpoint table (spec/endpoints.ts). Messages name
  * the header that is missing or wrong, never the value that was sent.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { AUTH_HEADERS, ENDPOINTS, type EndpointName } from '../api/endpoints.js';
+import { AUTH_HEADERS, SIM_ENDPOINTS as ENDPOINTS, type EndpointName } from './spec/endpoints.js';
 import type { SimCredentials } from './types.js';
 
 type AuthResult = { ok: true } | { ok: false; message: string };

@@ -2,7 +2,7 @@
  * Default seed data of the simulator. The credentials are test values, not secrets: the
  * simulator is a test tool and must never be exposed as a real service.
  */
-import type { ProjectTable } from '../api/schemas.js';
+import type { ProjectTable } from './spec/responses.js';
 import type { SimCredentials } from './types.js';
 
 export const DEFAULT_SIM_CREDENTIALS: Readonly<SimCredentials> = Object.freeze({

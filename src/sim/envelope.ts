@@ -2,7 +2,7 @@
  * The response envelope of api-spec 2.5 and the framework-free handler result the HTTP adapter
  * writes. Every answer of the simulator, errors included, is an envelope.
  */
-import type { Envelope } from '../api/schemas.js';
+import type { Envelope } from './spec/responses.js';
 
 /** What a handler returns; the adapter in server.ts turns it into an HTTP response. */
 export interface HandlerResult {

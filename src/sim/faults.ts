@@ -4,7 +4,7 @@
  * Jitter and drift content use streams of their own, so they never shift the decisions.
  */
 import { z } from 'zod';
-import { ENDPOINT_NAMES, type EndpointName } from '../api/endpoints.js';
+import { ENDPOINT_NAMES, type EndpointName } from './spec/endpoints.js';
 import type { SimFaults } from './types.js';
 
 const DEFAULT_SEED = 1;

@@ -2,7 +2,7 @@
  * The simulator's call log and in-flight counter: what tests assert about the traffic a client
  * produced (how many writes, how many requests at once).
  */
-import { ENDPOINT_NAMES, type EndpointName } from '../api/endpoints.js';
+import { ENDPOINT_NAMES, type EndpointName } from './spec/endpoints.js';
 import type { SimCallLog } from './types.js';
 
 /** Endpoints that change something; `writeCalls()` counts requests to these. */

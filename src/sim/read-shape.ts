@@ -4,8 +4,8 @@
  * differ from the request values), ExtensionColumn serialised, coordinates as numbers; an
  * optional field without a value in the form ReadForms.empty chooses (the service's by default).
  */
-import type { ListingRead } from '../api/schemas.js';
-import type { SaleType } from '../domain/listing.js';
+import type { SaleType } from './spec/requests.js';
+import type { ListingRead } from './spec/responses.js';
 import type { EmptyReadForm, ImagesReadForm, OptionalReadField, ReadForms, SaleTypeReadForm, StoredListing } from './types.js';
 
 const SALE_TYPE_FORMS: Record<SaleTypeReadForm, Record<SaleType, string>> = {

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ENDPOINTS, ENDPOINT_NAMES, type EndpointName } from '../api/endpoints.js';
+import { SIM_ENDPOINTS as ENDPOINTS, ENDPOINT_NAMES, type EndpointName } from './spec/endpoints.js';
 import { authorize } from './auth.js';
 import type { HandlerResult } from './envelope.js';
 import type { FaultDecision } from './faults.js';

@@ -2,7 +2,7 @@
  * Deterministic, valid write-shape listings for tests, the demo and benchmarks:
  * listing i has MLSNumber `ML${100000+i}` and Url `https://example.test/listing/${i}`.
  */
-import type { ListingWrite } from '../domain/listing.js';
+import type { SimListingWrite as ListingWrite } from './spec/requests.js';
 
 const CITIES = ['Springfield', 'Riverton', 'Lakeside', 'Fairview'] as const;
 const TYPES = ['Single Family', 'Condo', 'Townhouse'] as const;

@@ -14,7 +14,7 @@ import { SimState } from './state.js';
 import type { SimCredentials, SimOptions } from './types.js';
 
 export type { SimCallLog, SimCredentials, SimFaults, SimOptions, StoredListing, ReadForms } from './types.js';
-export type { EndpointName } from '../api/endpoints.js';
+export type { EndpointName } from './spec/endpoints.js';
 export { DEFAULT_SIM_CREDENTIALS, DEFAULT_SIM_RANDOM_CODE } from './defaults.js';
 export { SimState } from './state.js';
 

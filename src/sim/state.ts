@@ -3,9 +3,19 @@
  * with service-issued IDs, chatbot settings and knowledge edits, project tables, the call log
  * and the current faults. Handlers change it; tests read it.
  */
-import type { EndpointName } from '../api/endpoints.js';
-import type { ChatbotSettings, KnowledgeEdit, ProjectTable } from '../api/schemas.js';
-import { listingWriteSchema, type KeyType, type ListingWrite, type SaleType, type SyncKeyType } from '../domain/listing.js';
+import type { EndpointName } from './spec/endpoints.js';
+import {
+  simListingWriteSchema as listingWriteSchema,
+  type KeyType,
+  type SaleType,
+  type SimChatbotSettings as ChatbotSettings,
+  type SimKnowledgeEdit as KnowledgeEdit,
+  type SimListingWrite as ListingWrite,
+} from './spec/requests.js';
+import type { ProjectTable } from './spec/responses.js';
+
+/** The keys a listing is found by in a sync (section 2.3: MLSNumber and Url). */
+type SyncKeyType = Exclude<KeyType, 'NewOaks'>;
 import { FaultPlan } from './faults.js';
 import { SimMetrics } from './metrics.js';
 import { sampleListing } from './sample-listings.js';

@@ -2,9 +2,9 @@
  * Public types of the service simulator. Declared apart from server.ts so that state, faults
  * and handlers can share them without importing the HTTP adapter; server.ts re-exports them.
  */
-import type { EndpointName } from '../api/endpoints.js';
-import type { ProjectTable } from '../api/schemas.js';
-import type { ListingWrite } from '../domain/listing.js';
+import type { EndpointName } from './spec/endpoints.js';
+import type { SimListingWrite as ListingWrite } from './spec/requests.js';
+import type { ProjectTable } from './spec/responses.js';
 
 export interface SimCredentials {
   secretKey: string;

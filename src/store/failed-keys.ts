@@ -7,6 +7,7 @@ import type { RedisClient } from './redis-client.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { FailedKey } from './job-finish.js';
 import type { StoreKeys } from './keys.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export class FailedKeyStore {
   constructor(
@@ -22,7 +23,7 @@ export class FailedKeyStore {
       try {
         failed.set(key, JSON.parse(json) as FailedKey);
       } catch {
-        failed.set(key, { key, jobId: '', runId: '', code: 'UNKNOWN', message: json, attempts: 0, at: 0 });
+        failed.set(key, { key, jobId: '', runId: '', code: ErrorCode.UNKNOWN, message: json, attempts: 0, at: 0 });
       }
     }
     return failed;

@@ -32,6 +32,7 @@ import { ListingSyncError } from '../errors.js';
 import { BUDGET_ADD_BYTES, BUDGET_CHECK } from './feed-budget-lua.js';
 import type { StoreKeys } from './keys.js';
 import { runLua } from './lua.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** The limits of one budget; every window given is enforced, at least one is required. */
 export interface FeedBudgetWindows {
@@ -95,12 +96,9 @@ export interface FeedBudgetUsage {
   exhausted?: FeedBudgetExhausted;
 }
 
-/** Error code of `acquire` when the wait would be longer than its `maxWaitMs`. */
-export const BUDGET_EXHAUSTED = 'BUDGET_EXHAUSTED';
-
 function positiveInteger(value: number, what: string): number {
   if (!Number.isSafeInteger(value) || value <= 0)
-    throw new ListingSyncError('INVALID_INPUT', `${what} must be a positive integer, got ${value}`);
+    throw new ListingSyncError(ErrorCode.INVALID_INPUT, `${what} must be a positive integer, got ${value}`);
   return value;
 }
 
@@ -126,7 +124,7 @@ export class FeedBudget {
     options: FeedBudgetOptions = {},
   ) {
     if (!BUDGET_ID.test(id))
-      throw new ListingSyncError('INVALID_INPUT', 'a feed budget id must be 1-128 of A-Z a-z 0-9 . _ - (a hash, not a secret)');
+      throw new ListingSyncError(ErrorCode.INVALID_INPUT, 'a feed budget id must be 1-128 of A-Z a-z 0-9 . _ - (a hash, not a secret)');
     const spanUs = (window: FeedBudgetWindow): number =>
       positiveInteger(options.spansMs?.[window] ?? SPANS_MS[window], `${window} span`) * 1000;
     this.requestWindows = REQUEST_WINDOWS.flatMap((window) => {
@@ -136,10 +134,10 @@ export class FeedBudget {
     this.bytesSpanUs = spanUs('bytesPerHour');
     this.bytesPerHour = windows.bytesPerHour === undefined ? undefined : positiveInteger(windows.bytesPerHour, 'bytesPerHour');
     if (this.requestWindows.length === 0 && this.bytesPerHour === undefined)
-      throw new ListingSyncError('INVALID_INPUT', 'a feed budget needs at least one window');
+      throw new ListingSyncError(ErrorCode.INVALID_INPUT, 'a feed budget needs at least one window');
     this.marginMs = options.marginMs ?? DEFAULT_BUDGET_MARGIN_MS;
     if (!Number.isSafeInteger(this.marginMs) || this.marginMs < 0)
-      throw new ListingSyncError('INVALID_INPUT', `marginMs must be a non-negative integer, got ${this.marginMs}`);
+      throw new ListingSyncError(ErrorCode.INVALID_INPUT, `marginMs must be a non-negative integer, got ${this.marginMs}`);
     this.requestKey = keys.feedBudgetRequests(id);
     this.bytesKey = keys.feedBudgetBytes(id);
   }
@@ -167,7 +165,7 @@ export class FeedBudget {
       if (performance.now() - started + waitMs > options.maxWaitMs) {
         const details: FeedBudgetExhausted = { window: window as FeedBudgetWindow, retryAtMs: usToMs(retryAtUs) };
         throw new ListingSyncError(
-          BUDGET_EXHAUSTED,
+          ErrorCode.BUDGET_EXHAUSTED,
           `feed request budget ${this.id}: ${window} is used up; the next request fits at ${new Date(details.retryAtMs).toISOString()}`,
           { details: { ...details } },
         );
@@ -179,7 +177,7 @@ export class FeedBudget {
   /** Counts the bytes of a response received (for the bytes-per-hour window). */
   async addBytes(bytes: number): Promise<void> {
     if (!Number.isSafeInteger(bytes) || bytes < 0)
-      throw new ListingSyncError('INVALID_INPUT', `bytes must be a non-negative integer, got ${bytes}`);
+      throw new ListingSyncError(ErrorCode.INVALID_INPUT, `bytes must be a non-negative integer, got ${bytes}`);
     if (bytes === 0) return;
     const spanUs = this.bytesSpanUs + this.marginMs * 1000;
     await runLua(this.redis, BUDGET_ADD_BYTES, [this.bytesKey], [bytes, spanUs, Math.ceil(this.bytesSpanUs / BYTE_BUCKETS)]);
@@ -210,6 +208,6 @@ export class FeedBudget {
 
   private throwIfAborted(signal: AbortSignal | undefined): void {
     if (signal?.aborted)
-      throw new ListingSyncError('ABORTED', `stopped while waiting for feed request budget ${this.id}`, { cause: signal.reason });
+      throw new ListingSyncError(ErrorCode.ABORTED, `stopped while waiting for feed request budget ${this.id}`, { cause: signal.reason });
   }
 }

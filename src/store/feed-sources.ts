@@ -19,6 +19,7 @@ import { ListingSyncError } from '../errors.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 import { NOW_LUA } from './run-lua.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** How a replication run ended. */
 export const FEED_RUN_STATUSES = ['done', 'budget-exhausted', 'failed', 'refused'] as const;
@@ -79,7 +80,7 @@ export function watermarkSortKey(timestamp: string): string {
   const match = ISO.exec(timestamp);
   const ms = match ? Date.parse(`${match[1]}${match[3]}`) : NaN;
   if (!match || Number.isNaN(ms) || ms < 0)
-    throw new ListingSyncError('INVALID_INPUT', `not an ISO 8601 timestamp with offset: ${JSON.stringify(timestamp.slice(0, 40))}`);
+    throw new ListingSyncError(ErrorCode.INVALID_INPUT, `not an ISO 8601 timestamp with offset: ${JSON.stringify(timestamp.slice(0, 40))}`);
   return `${String(ms / 1000).padStart(12, '0')}.${(match[2] ?? '').padEnd(9, '0')}`;
 }
 
@@ -133,7 +134,7 @@ return watermark
 
 function count(value: number, what: string): number {
   if (!Number.isSafeInteger(value) || value < 0)
-    throw new ListingSyncError('INVALID_INPUT', `${what} must be a non-negative integer, got ${value}`);
+    throw new ListingSyncError(ErrorCode.INVALID_INPUT, `${what} must be a non-negative integer, got ${value}`);
   return value;
 }
 
@@ -184,7 +185,7 @@ export class FeedSourceStore {
   /** Records how a run ended: its figures become the last run's and add to the totals (once per run id). */
   async recordRun(chatbot: string, feedId: string, run: FeedRunReport): Promise<void> {
     if (!(FEED_RUN_STATUSES as readonly string[]).includes(run.status))
-      throw new ListingSyncError('INVALID_INPUT', `unknown feed run status ${JSON.stringify(run.status)}`);
+      throw new ListingSyncError(ErrorCode.INVALID_INPUT, `unknown feed run status ${JSON.stringify(run.status)}`);
     const figures = [count(run.recordsPulled, 'recordsPulled'), count(run.requests, 'requests'), count(run.bytes, 'bytes')];
     const sweep = run.sweep ? [run.sweep.complete ? '1' : '0', count(run.sweep.deleted, 'sweep.deleted')] : ['', 0];
     const key = await this.indexed(chatbot, feedId);
@@ -227,9 +228,9 @@ export class FeedSourceStore {
    */
   private async indexed(chatbot: string, feedId: string): Promise<string> {
     if (chatbot === '' || chatbot.includes('\t'))
-      throw new ListingSyncError('INVALID_INPUT', 'a chatbot id must be non-empty and hold no tab');
+      throw new ListingSyncError(ErrorCode.INVALID_INPUT, 'a chatbot id must be non-empty and hold no tab');
     if (!FEED_ID.test(feedId))
-      throw new ListingSyncError('INVALID_INPUT', 'a feed id must be 1-128 of A-Z a-z 0-9 . _ - (e.g. stableFeedId(url))');
+      throw new ListingSyncError(ErrorCode.INVALID_INPUT, 'a feed id must be 1-128 of A-Z a-z 0-9 . _ - (e.g. stableFeedId(url))');
     await this.redis.sadd(this.keys.feedSources(), `${chatbot}\t${feedId}`);
     return this.keys.feedSource(chatbot, feedId);
   }

@@ -40,6 +40,8 @@ end
  * is final, and the reconciler takes it off.
  * Why done/failed runs are settled again: a failed job retried from the dashboard that then
  * succeeds turns a failed run into a done one.
+ * This is domain/run-outcome.ts `settledStatus` in Lua (a script cannot import it); a test runs
+ * both over the same cases against Redis (test/integration/run-outcome-lua.test.ts).
  */
 export const SETTLE_RUN_LUA = `${RELEASE_LEASE_LUA}
 local function settleRun(runKey, leaseKey, runId, now)

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { fieldChangesSchema, wipesSchema } from './field-summary.js';
-import { RUN_STATUSES, RUN_TRIGGERS } from './run-types.js';
+import { RUN_STATUSES, RUN_TRIGGERS } from './run-status.js';
 
 const count = z.number();
 

@@ -15,7 +15,7 @@ import { stableFeedId } from '../store/feed-sources.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import { replicationFeedId } from './replication-ids.js';
 import { feedSummary, planCounts, type SyncOutcome } from './summary.js';
-import type { SyncDeps } from './sync-deps.js';
+import type { Logger } from '../logger.js';
 import type { SyncRequest } from './sync-request.js';
 
 /** Where shapes are kept (the store's FeedShapeStore). */
@@ -85,13 +85,21 @@ export function guardWithShape(guard: GuardVerdict, shape: ShapeFinding | undefi
   return { ...guard, ok: false, forced: false, reasons: [...shape.reasons, ...guard.reasons] };
 }
 
+/** What ending a run at its feed's header needs of the sync's dependencies (run-sync.ts SyncDeps holds them). */
+export interface HeaderRefusalDeps {
+  logger: Logger;
+  stores: { saveRun(outcome: SyncOutcome): Promise<void> };
+  report?: (outcome: SyncOutcome) => Promise<void>;
+  now(): number;
+}
+
 /**
  * Ends a run refused at its feed's header: the feed is closed, the refusal logged and recorded
  * (unless dry) and reported. Nothing else was read (not the feed's rows, not the chatbot), nothing
  * planned, nothing changed.
  */
 export async function refuseAtHeader(
-  deps: Pick<SyncDeps, 'logger' | 'stores' | 'report' | 'now'>,
+  deps: HeaderRefusalDeps,
   request: SyncRequest,
   feed: OpenFeed,
   run: { runId: string; startedAt: string },

@@ -4,7 +4,8 @@
  * listing. Why: a 100k-listing migration held ~100 MiB of listing objects until its jobs were in
  * the queue, and V8 grew the heap to a multiple of that (bench:sync measures the peak RSS).
  */
-import type { PlannedWritesCollector, PlannedWrites } from '../domain/planned-writes.js';
+import type { PlannedWritesCollector } from '../domain/planned-writes.js';
+import type { PlannedWrites } from '../domain/planned-writes-list.js';
 import type { PlannedCreate, PlannedUpdate } from '../domain/plan.js';
 import { openSpoolFile } from './spool-file.js';
 import { spooledWrites } from './spooled-writes.js';

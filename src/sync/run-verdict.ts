@@ -2,19 +2,15 @@
  * What a sync run came to, decided once for every way a run ends in the CLI (`sync --wait|--work`,
  * `runs resume`, the demo): refused by the guard, failed, or done.
  */
+import { runFailed } from '../domain/run-outcome.js';
 import type { RunCounts, RunStatus } from '../store/run-types.js';
 import type { SyncResult, SyncSummary } from '../store/run-summary.js';
 
 export type RunVerdict = 'done' | 'failed' | 'refused';
 
-/**
- * A run whose jobs ran: failed when some job failed for good, or when the run ended without its
- * jobs finishing (cancelled, stuck): either way the chatbot does not hold what the feed says.
- */
+/** A run whose jobs ran: failed or done by the one rule (domain/run-outcome.ts `runFailed`). */
 export function jobsVerdict(result: Pick<SyncResult, 'failed'> | undefined, status: RunStatus | undefined): Exclude<RunVerdict, 'refused'> {
-  if ((result?.failed ?? 0) > 0) return 'failed';
-  if (status === 'cancelled' || status === 'stuck') return 'failed';
-  return 'done';
+  return runFailed({ failedJobs: result?.failed ?? 0, ...(status === undefined ? {} : { status }) }) ? 'failed' : 'done';
 }
 
 /** A sync: refused when the guard refused it (nothing was changed), else as its jobs went. */

@@ -4,12 +4,12 @@
  * held by another run records a `skipped` run instead (see run-records.ts).
  */
 import { errorCode } from '../errors.js';
-import { CHATBOT_BUSY } from '../queue/chatbot-lease.js';
 import type { RunStore } from '../store/runs.js';
 import { skippedRun } from './run-records.js';
 import { runSync } from './run-sync.js';
 import type { SyncDeps } from './sync-deps.js';
 import { parseStoredRequest } from './sync-request.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /**
  * What a scheduled sync came to. The sync-run job receives it (jobs/support/job-context.ts
@@ -36,7 +36,7 @@ export function scheduledRunSync(
       if (summary.guard.ok) return { runId: summary.runId, status: 'enqueued' };
       return { runId: summary.runId, status: 'refused', reason: summary.guard.reasons.join('; ') };
     } catch (thrown) {
-      if (errorCode(thrown) !== CHATBOT_BUSY) throw thrown;
+      if (errorCode(thrown) !== ErrorCode.CHATBOT_BUSY) throw thrown;
       const reason = thrown instanceof Error ? thrown.message : String(thrown);
       const run = skippedRun(request.chatbot, deps.newRunId(), deps.now(), reason);
       await runs.createRun(run);

@@ -6,11 +6,12 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client-contract.js';
 import { listPager, pageCountOf, type ListPage, type ListPager } from '../api/list-pages.js';
 import { normaliseReadItem } from '../api/normalise-read.js';
-import type { ReadRetrySchedule } from '../api/retry.js';
+import type { ReadRetrySchedule } from '../net/retry-read.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { RemoteSnapshot } from '../domain/snapshot/remote.js';
 import { RemoteTableBuilder, type RemoteTable } from '../domain/snapshot/remote-table.js';
 import { coerceError, errorFields, ListingSyncError } from '../errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface SnapshotOptions {
   chatbot: string;
@@ -152,7 +153,7 @@ async function readOnce(pager: ListPager, options: SnapshotOptions): Promise<Rea
  */
 export function isChatbotNotFound(thrown: unknown): boolean {
   const { code, details } = errorFields(thrown);
-  return code === 'ENVELOPE_FAILURE' && details.envelopeCode === 404;
+  return code === ErrorCode.ENVELOPE_FAILURE && details.envelopeCode === 404;
 }
 
 /**
@@ -163,7 +164,7 @@ export function isChatbotNotFound(thrown: unknown): boolean {
 export function chatbotNotFoundError(chatbots: readonly string[]): ListingSyncError {
   const which = chatbots.length === 1 ? `chatbot ${chatbots[0] ?? ''} is` : `chatbots ${chatbots.join(', ')} are`;
   return new ListingSyncError(
-    'CHATBOT_NOT_FOUND',
+    ErrorCode.CHATBOT_NOT_FOUND,
     `${which} not known to the service (RealEstateList answered Code 404): check the serial number, and that ` +
       `API_BASE_URL and the keys are those of the account that holds it; nothing was enqueued or changed`,
     { details: { chatbots: [...chatbots] } },

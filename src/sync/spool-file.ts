@@ -8,9 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ListingSyncError } from '../errors.js';
-
-/** Error code of a spool that cannot be opened or written (exit 1: fix the temp directory, run again). */
-export const SPOOL_UNWRITABLE = 'SPOOL_UNWRITABLE';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** Bytes appended before they are written out in one call. */
 const FLUSH_BYTES = 1 << 20;
@@ -30,7 +28,7 @@ export interface SpoolFile {
 function spoolError(dir: string, doing: string, thrown: unknown): ListingSyncError {
   const reason = thrown instanceof Error ? thrown.message : String(thrown);
   return new ListingSyncError(
-    SPOOL_UNWRITABLE,
+    ErrorCode.SPOOL_UNWRITABLE,
     `cannot ${doing} the plan's spool file in ${dir} (${reason}); a sync spools its planned creates and updates ` +
       `to the temp directory: set TMPDIR to a writable directory with room for them`,
     { details: { dir }, cause: thrown },

@@ -5,7 +5,7 @@
  * become anyway: a job's data is stored as JSON in Redis.
  */
 import { compareText } from '../domain/id-order.js';
-import type { PlannedWrites } from '../domain/planned-writes.js';
+import type { PlannedWrites } from '../domain/planned-writes-list.js';
 import type { SpoolFile } from './spool-file.js';
 
 /** Most bytes read back in one call (a run of items adjacent in the file). */

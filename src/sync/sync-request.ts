@@ -12,6 +12,8 @@ import { ListingSyncError } from '../errors.js';
 import { PROFILE_NAMES } from '../feed/record-mapping.js';
 import { FEED_FORMATS } from '../feed/sniff.js';
 import { RUN_TRIGGERS } from '../store/run-types.js';
+import { ErrorCode } from '../shared/error-codes.js';
+import { issueLines } from '../shared/zod-issues.js';
 
 /** The feed part of a request: where and how to read it (the key type is the request's own). */
 const feedRequestSchema = z.object({
@@ -73,9 +75,9 @@ export type SyncRequest = z.infer<typeof syncRequestSchema>;
 export function parseStoredRequest(payload: unknown, what: string): SyncRequest {
   const parsed = syncRequestSchema.safeParse(payload);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'request'}: ${issue.message}`);
+  const problems = issueLines(parsed.error.issues, { whole: 'request' });
   throw new ListingSyncError(
-    'INVALID_INPUT',
+    ErrorCode.INVALID_INPUT,
     `${what}: the stored sync request is not one this version can run (${problems.join('; ')}); add the schedule again`,
   );
 }

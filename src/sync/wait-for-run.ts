@@ -10,8 +10,7 @@ import type { FinishedHere } from '../queue/finished-here.js';
 import { quietForMs } from '../store/lease.js';
 import type { Store } from '../store/store.js';
 import { isFinalStatus, type RunCounts } from '../store/run-types.js';
-
-export const WAIT_TIMEOUT = 'WAIT_TIMEOUT';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface WaitOptions {
   onProgress?: (counts: RunCounts) => void;
@@ -125,7 +124,7 @@ export async function waitForRun(store: Store, runId: string, options: WaitOptio
       }
       if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
         throw new ListingSyncError(
-          WAIT_TIMEOUT,
+          ErrorCode.WAIT_TIMEOUT,
           `run ${runId} has not finished after ${Math.round(options.timeoutMs / 1000)} s (${counts.finishedJobs} ` +
             `of ${counts.totalJobs} jobs done); it goes on in the queue: follow it with \`listing-sync runs show ` +
             `${runId}\``,

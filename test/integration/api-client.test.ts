@@ -15,11 +15,11 @@ import { ENDPOINTS, ENDPOINT_NAMES, type EndpointName } from '../../src/api/endp
 import { isRateLimited, mayHaveReachedService, retryAfterMs } from '../../src/api/errors.js';
 import { normaliseReadItem } from '../../src/api/normalise-read.js';
 import { isRetryable } from '../../src/api/retry-policy.js';
-import { SEND_WINDOW_PASSED } from '../../src/errors.js';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import { createLogger } from '../../src/logger.js';
 import { DEFAULT_SIM_RANDOM_CODE, startSimulator, type RunningSimulator, type SimOptions } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 // ---------------------------------------------------------------- resources closed after each test
 
@@ -185,7 +185,7 @@ describe.each(targets)('ApiClient behaviour against the $name', (target) => {
     const api = client(options);
     const listing = freshListing(chatbot, 5);
     const err = await failure(api.createListing(listing, { listingKey: listing.MLSNumber, sendBy: performance.now() - 1 }));
-    expect(err.code).toBe(SEND_WINDOW_PASSED);
+    expect(err.code).toBe(ErrorCode.SEND_WINDOW_PASSED);
     expect(err.message).toContain(listing.MLSNumber);
     if (sim) expect(sim.state.calls()).toEqual([]);
     expect(await api.createListing(listing, { sendBy: performance.now() + 2000 })).toMatch(/\S/);

@@ -9,13 +9,8 @@ import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createDashboardWiring, type DashboardWiring } from '../../src/cli/dashboard-wiring.js';
-import {
-  createRecordedClient,
-  openQueueContext,
-  startConfiguredWorkers,
-  type QueueContext,
-  type RecordedClient,
-} from '../../src/cli/queue-wiring.js';
+import type { QueueContext } from '../../src/cli/queue-context.js';
+import { createRecordedClient, openQueueContext, startConfiguredWorkers, type RecordedClient } from '../../src/cli/queue-wiring.js';
 import { resolveConfig, type Config } from '../../src/config.js';
 import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';

@@ -7,9 +7,10 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorFields } from '../../src/errors.js';
-import { BUDGET_EXHAUSTED, DEFAULT_BUDGET_MARGIN_MS } from '../../src/store/feed-budget.js';
+import { DEFAULT_BUDGET_MARGIN_MS } from '../../src/store/feed-budget.js';
 import { scanKeys } from '../../src/store/scan.js';
 import { storePerTest } from '../helpers/store-per-test.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const t = storePerTest('budget');
@@ -123,7 +124,7 @@ describe('feed request budget', () => {
     t.pass();
   }, 40_000);
 
-  it('a full daily window rejects at once with BUDGET_EXHAUSTED and the time the next request fits', async () => {
+  it('a full daily window rejects at once with ErrorCode.BUDGET_EXHAUSTED and the time the next request fits', async () => {
     const budget = t.store.feedBudget('daily', { perDay: 3 });
     const first = await budget.acquireGrant({ maxWaitMs: 0 });
     await budget.acquireGrant({ maxWaitMs: 0 });
@@ -132,7 +133,7 @@ describe('feed request budget', () => {
     const error = await rejection(budget.acquireGrant({ maxWaitMs: 3_600_000 }));
     // It could wait up to an hour: seconds here, whatever the machine's load, mean it did not wait.
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(error.code).toBe(BUDGET_EXHAUSTED);
+    expect(error.code).toBe(ErrorCode.BUDGET_EXHAUSTED);
     expect(error.details.window).toBe('perDay');
     const expected = first.grantedAtUs / 1000 + 86_400_000 + DEFAULT_BUDGET_MARGIN_MS;
     expect(Math.abs(Number(error.details.retryAtMs) - expected)).toBeLessThanOrEqual(1);
@@ -147,7 +148,7 @@ describe('feed request budget', () => {
     const budget = t.store.feedBudget('wake', { perSecond: 1 }, { marginMs: 100 });
     const first = await budget.acquireGrant({ maxWaitMs: 0 });
     const refused = await rejection(budget.acquireGrant({ maxWaitMs: 500 }));
-    expect(refused).toMatchObject({ code: BUDGET_EXHAUSTED, details: { window: 'perSecond' } });
+    expect(refused).toMatchObject({ code: ErrorCode.BUDGET_EXHAUSTED, details: { window: 'perSecond' } });
     const calls = vi.spyOn(t.redis, 'evalsha');
     const second = await budget.acquireGrant({ maxWaitMs: 30_000 });
     const gapMs = (second.grantedAtUs - first.grantedAtUs) / 1000;
@@ -184,7 +185,7 @@ describe('feed request budget', () => {
     await budget.acquireGrant({ maxWaitMs: 0 }); // 600 + 300 fits
     await budget.addBytes(300);
     const error = await rejection(budget.acquireGrant({ maxWaitMs: 60_000 })); // 900 + 300 would not
-    expect(error).toMatchObject({ code: BUDGET_EXHAUSTED, details: { window: 'bytesPerHour' } });
+    expect(error).toMatchObject({ code: ErrorCode.BUDGET_EXHAUSTED, details: { window: 'bytesPerHour' } });
     expect(Number(error.details.retryAtMs) - Date.now()).toBeGreaterThan(3_600_000 - 60_000);
     const usage = await budget.usage();
     expect(usage).toMatchObject({ bytesThisHour: 900, bytesPerHour: 1000, requests: [], exhausted: error.details });

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay } from '../../src/api/retry.js';
+import { backoffDelay } from '../../src/net/backoff.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
 import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, jobCountOf, jobSpecs, jobSpecsOf, perChatbotJobSpecs } from '../../src/queue/job-specs.js';

@@ -10,13 +10,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { errorFields } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { photoUrls } from '../../src/feed/profiles/reso-values.js';
-import { BUDGET_EXHAUSTED, unlimitedBudget, type FeedRequestBudget } from '../../src/feed/reso-api/budget.js';
+import { unlimitedBudget, type FeedRequestBudget } from '../../src/feed/reso-api/budget.js';
 import { memoryBudget } from '../../src/feed/reso-api/memory-budget.js';
 import { replicate, type ReplicateOptions } from '../../src/feed/reso-api/replicate.js';
-import { FEED_AUTH_FAILED, FEED_RATE_LIMITED, FEED_SERVER_ERROR } from '../../src/feed/reso-api/reso-errors.js';
 import { clientCredentialsTokens, staticBearerToken, type ClientCredentialsOptions } from '../../src/feed/reso-api/token-provider.js';
 import type { ReplicationResult, ResoRecord } from '../../src/feed/reso-api/types.js';
 import { startResoSimulator, type ResoSimOptions, type RunningResoSimulator } from '../../src/sim/reso/server.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 /** Every simulator a test started; each is closed after its test. */
 const running = new Set<RunningResoSimulator>();
@@ -257,10 +257,10 @@ describe('429, 5xx and the budget', () => {
     expect(result).toMatchObject({ complete: true, records: 3, requests: 2 });
   });
 
-  it('halts with FEED_RATE_LIMITED after 3 429s in a row, before a suspension', async () => {
+  it('halts with ErrorCode.FEED_RATE_LIMITED after 3 429s in a row, before a suspension', async () => {
     const s = await sim({ records: 30, maxTop: 10, faults: { nextStatuses: [429, 429, 429], retryAfterSeconds: 0 } });
     const { error, result } = await halt(s, { pageSize: 10 });
-    expect(errorFields(error).code).toBe(FEED_RATE_LIMITED);
+    expect(errorFields(error).code).toBe(ErrorCode.FEED_RATE_LIMITED);
     expect(result).toMatchObject({ complete: false, records: 0, requests: 3 });
     expect(s.state.counters().requests).toBe(3);
   });
@@ -270,7 +270,7 @@ describe('429, 5xx and the budget', () => {
     expect((await pull(s)).result).toMatchObject({ complete: true, records: 5, requests: 4 });
     s.state.configure({ faults: { nextStatuses: [503, 503, 503], retryAfterSeconds: 0 } });
     const { error } = await halt(s, { serverErrorRetries: 2 });
-    expect(errorFields(error)).toMatchObject({ code: FEED_SERVER_ERROR, details: { attempts: 3, last: 'HTTP 503' } });
+    expect(errorFields(error)).toMatchObject({ code: ErrorCode.FEED_SERVER_ERROR, details: { attempts: 3, last: 'HTTP 503' } });
   });
 
   it('asks the budget once per request to the feed and tells it the bytes of every answer', async () => {
@@ -295,11 +295,11 @@ describe('429, 5xx and the budget', () => {
     expect(run.result()).toMatchObject({ complete: true, requests: served.requests, bytes: served.bytesServed });
   });
 
-  it('stops before the budget runs out (BUDGET_EXHAUSTED), and the next run resumes from the watermark', async () => {
+  it('stops before the budget runs out (ErrorCode.BUDGET_EXHAUSTED), and the next run resumes from the watermark', async () => {
     const s = await sim({ records: 50, maxTop: 10 });
     const budget = memoryBudget({ perDay: 3 });
     const { error, result, rows } = await halt(s, { budget, budgetMaxWaitMs: 1000, pageSize: 10 });
-    expect(errorFields(error)).toMatchObject({ code: BUDGET_EXHAUSTED, details: { window: 'perDay' } });
+    expect(errorFields(error)).toMatchObject({ code: ErrorCode.BUDGET_EXHAUSTED, details: { window: 'perDay' } });
     expect(result).toMatchObject({ complete: false, records: 30, requests: 3, maxTimestamp: rows.at(-1)?.ModificationTimestamp });
     expect(s.state.counters().requests).toBe(3);
 
@@ -340,7 +340,7 @@ describe('credentials', () => {
     const tokens = staticBearerToken(header.slice('Bearer '.length));
     expect((await pull(s, { tokens })).result.records).toBe(4);
     s.state.revokeTokens();
-    expect(errorFields((await halt(s, { tokens })).error).code).toBe(FEED_AUTH_FAILED);
+    expect(errorFields((await halt(s, { tokens })).error).code).toBe(ErrorCode.FEED_AUTH_FAILED);
   });
 
   it('puts no secret or token in any error or log line', async () => {
@@ -374,12 +374,12 @@ describe('credentials', () => {
     s.state.revokeTokens();
     errors.push((await halt(s, { tokens: staticBearerToken(token), logger })).error);
     expect(errors.map((error) => errorFields(error).code)).toEqual([
-      FEED_AUTH_FAILED,
-      FEED_AUTH_FAILED,
-      FEED_SERVER_ERROR,
+      ErrorCode.FEED_AUTH_FAILED,
+      ErrorCode.FEED_AUTH_FAILED,
+      ErrorCode.FEED_SERVER_ERROR,
       'FEED_UNREADABLE',
-      FEED_RATE_LIMITED,
-      FEED_AUTH_FAILED,
+      ErrorCode.FEED_RATE_LIMITED,
+      ErrorCode.FEED_AUTH_FAILED,
     ]);
     expect(lines.length).toBeGreaterThan(0);
     for (const error of errors) {

@@ -12,10 +12,10 @@ import { createListingDataSchema, createListingJob } from '../../jobs/create-lis
 import { jobSpecsOf } from '../../src/queue/job-specs.js';
 import { silentLogger } from '../../src/logger.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
-import { KEY_CLAIMED } from '../../src/errors.js';
 import { CLAIM_MS } from '../../src/store/write-claims.js';
 import { SEND_FENCE_MS } from '../../jobs/support/send-window.js';
 import { enqueueAsSync, feedContent, feedOf, nextRunId, queueBenchPerTest, simContent } from '../helpers/queue.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 const BOT = 'bot-claims';
 
@@ -144,7 +144,7 @@ describe('key claims', () => {
     const firstStart = start('token-1', 1);
     await until(() => bench.sim.state.inFlight() > 0); // the first start's create is on its way
     // The second start (BullMQ re-ran the job) is told to wait, not to create beside it.
-    await expect(start('token-2', 2)).rejects.toMatchObject({ code: KEY_CLAIMED });
+    await expect(start('token-2', 2)).rejects.toMatchObject({ code: ErrorCode.KEY_CLAIMED });
     await expect(firstStart).resolves.toMatchObject({ outcome: 'created' });
     // Once the first start recorded its write, the second looks up and adopts what it created.
     await expect(start('token-2', 2)).resolves.toMatchObject({ outcome: 'created', note: 'found by lookup' });

@@ -38,6 +38,12 @@ describe('layer rules', () => {
     ['src/store/probe.ts', 'export const url = process.env.REDIS_URL;'],
     ['src/queue/probe.ts', 'process.exit(1);'],
     ['src/domain/probe.ts', "export * from './plan.js';"],
+    ['src/domain/probe.ts', "import { retryRead } from '../net/retry-read.js';"],
+    ['src/net/probe.ts', "import { x } from '../api/errors.js';"],
+    ['src/shared/probe.ts', "import { x } from '../domain/listing.js';"],
+    ['src/sim/probe.ts', "import { listingWriteSchema } from '../api/schemas.js';"],
+    ['src/sim/handlers/probe.ts', "import { ENDPOINTS } from '../../api/endpoints.js';"],
+    ['src/sim/probe.ts', "import { listingWriteSchema } from '../domain/listing.js';"],
   ])('%s: %s is refused', async (filePath, code) => {
     expect(await problems(filePath, code)).not.toEqual([]);
   });
@@ -53,6 +59,8 @@ describe('layer rules', () => {
     ['jobs/probe.ts', "import { x } from '../src/store/ledger.js';\nimport { y } from './support/lookup.js';"],
     ['src/cli/commands/probe.ts', "import { x } from '../../queue/worker.js';\nimport { Command } from 'commander';"],
     ['src/config.ts', 'export const url = process.env.REDIS_URL;'],
+    ['src/feed/reso-api/probe.ts', "import { x } from '../../net/retry-after.js';\nimport { y } from '../../shared/error-codes.js';"],
+    ['src/domain/probe.ts', "import { y } from '../shared/error-codes.js';"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await problems(filePath, code)).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chatbotSettingsSchema, knowledgeEditSchema } from '../../src/api/schemas.js';
 import { listingWriteSchema } from '../../src/domain/listing.js';
 import { jsonKindOf, parseSetValues } from '../../src/cli/parse-values.js';
-import { nearestNames } from '../../src/cli/nearest-names.js';
+import { nearestNames } from '../../src/shared/nearest-names.js';
 import { validateInput } from '../../src/cli/validate-input.js';
 import { readJsonFile } from '../../src/cli/read-json-file.js';
 

@@ -11,8 +11,8 @@ import { listingHash } from '../../src/domain/hash.js';
 import type { PlannedCreate, PlannedUpdate } from '../../src/domain/plan.js';
 import { createPlanner } from '../../src/domain/planner.js';
 import { openPlanSpool, type PlanSpool } from '../../src/sync/plan-spool.js';
-import { SPOOL_UNWRITABLE } from '../../src/sync/spool-file.js';
 import { listing, remote } from './planner-fixture.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 const dirs: string[] = [];
 const spools: PlanSpool[] = [];
@@ -128,7 +128,7 @@ describe('plan spool', () => {
       } catch (error) {
         thrown = error;
       }
-      expect(thrown).toMatchObject({ code: SPOOL_UNWRITABLE });
+      expect(thrown).toMatchObject({ code: ErrorCode.SPOOL_UNWRITABLE });
       const message = (thrown as Error).message;
       expect(message).toContain(dir);
       expect(message).toContain('set TMPDIR');

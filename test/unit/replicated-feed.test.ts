@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ListingSyncError } from '../../src/errors.js';
-import { BUDGET_EXHAUSTED } from '../../src/feed/reso-api/budget.js';
 import { replicatedFeed, sweptKeys } from '../../src/feed/reso-api/replicated-feed.js';
 import type { ReplicationRun } from '../../src/feed/reso-api/replicate.js';
 import type { ReplicationResult, ResoRecord } from '../../src/feed/reso-api/types.js';
 import type { FeedRow } from '../../src/feed/open-feed.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 const record = (id: string, extra: ResoRecord = {}): ResoRecord => ({
   ListingKey: `K${id}`,
@@ -37,7 +37,7 @@ function fakeRun(pages: ResoRecord[][], haltAfter?: number): ReplicationRun {
   });
   async function* run(): AsyncGenerator<ResoRecord[], ReplicationResult, undefined> {
     for (const [index, page] of pages.entries()) {
-      if (index === haltAfter) throw new ListingSyncError(BUDGET_EXHAUSTED, 'feed request budget exhausted (perDay)');
+      if (index === haltAfter) throw new ListingSyncError(ErrorCode.BUDGET_EXHAUSTED, 'feed request budget exhausted (perDay)');
       await Promise.resolve();
       yield page;
     }

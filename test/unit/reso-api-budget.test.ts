@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorFields } from '../../src/errors.js';
-import { BUDGET_EXHAUSTED } from '../../src/feed/reso-api/budget.js';
 import { FEED_BUDGET_PRESETS, parseFeedBudget } from '../../src/feed/reso-api/budget-spec.js';
 import { memoryBudget } from '../../src/feed/reso-api/memory-budget.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 describe('parseFeedBudget', () => {
   it('reads limits per s, m, h and d, and bytes per hour in B, KB, MB or GB (decimal)', () => {
@@ -89,18 +89,18 @@ describe('memoryBudget', () => {
     await budget.addBytes(600);
     await budget.addBytes(500);
     await expect(budget.acquire({ maxWaitMs: 60_000 })).rejects.toMatchObject({
-      code: BUDGET_EXHAUSTED,
+      code: ErrorCode.BUDGET_EXHAUSTED,
       details: { window: 'bytesPerHour', retryAtMs: time.now() + 3_600_250 + 1 },
     });
   });
 
-  it('rejects with BUDGET_EXHAUSTED naming the window when the wait passes maxWaitMs, and stops on abort', async () => {
+  it('rejects with ErrorCode.BUDGET_EXHAUSTED naming the window when the wait passes maxWaitMs, and stops on abort', async () => {
     const time = fakeTime();
     const budget = memoryBudget({ perSecond: 5, perDay: 2 }, time);
     await budget.acquire({ maxWaitMs: 0 });
     await budget.acquire({ maxWaitMs: 0 });
     const exhausted = budget.acquire({ maxWaitMs: 3_600_000 });
-    await expect(exhausted).rejects.toMatchObject({ code: BUDGET_EXHAUSTED, details: { window: 'perDay' } });
+    await expect(exhausted).rejects.toMatchObject({ code: ErrorCode.BUDGET_EXHAUSTED, details: { window: 'perDay' } });
     await expect(exhausted).rejects.toThrow(/perDay window is used up; the next request fits at \d{4}-/);
     expect(time.slept).toEqual([]);
     const stop = new AbortController();

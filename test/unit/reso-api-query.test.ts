@@ -9,7 +9,6 @@ import { allOf, odataString, odataUrl } from '../../src/feed/reso-api/odata-url.
 import { replicationQuery } from '../../src/feed/reso-api/replication-query.js';
 import { mediaUrlBeside } from '../../src/feed/reso-api/replicate.js';
 import { redact } from '../../src/feed/reso-api/reso-errors.js';
-import { jitteredWait, retryAfterWait } from '../../src/feed/reso-api/retry-delay.js';
 import { compareStamps, parseStamp, stampLiteral, stampMinus } from '../../src/feed/reso-api/timestamps.js';
 
 describe('timestamps', () => {
@@ -101,26 +100,6 @@ describe('replicationQuery', () => {
     expect(() => replicationQuery({ ...base, watermark: 'yesterday' })).toThrow(/watermark 'yesterday' is not an ISO 8601 date-time/);
     expect(() => replicationQuery({ ...base, pageSize: 0 })).toThrow(/page size/);
     expect(() => replicationQuery({ ...base, watermark: '2024-05-01T12:00:00Z', overlapMs: -1 })).toThrow(/overlap/);
-  });
-});
-
-describe('waits', () => {
-  it('honour Retry-After in seconds or as a date, capped', () => {
-    const now = Date.parse('2024-05-01T12:00:00Z');
-    expect(retryAfterWait('2', 60_000, now)).toBe(2000);
-    expect(retryAfterWait(['0'], 60_000, now)).toBe(0);
-    expect(retryAfterWait('3600', 60_000, now)).toBe(60_000);
-    expect(retryAfterWait('Wed, 01 May 2024 12:00:05 GMT', 60_000, now)).toBe(5000);
-    expect(retryAfterWait('Wed, 01 May 2024 11:00:00 GMT', 60_000, now)).toBe(0);
-    expect(retryAfterWait(undefined, 60_000, now)).toBeUndefined();
-    expect(retryAfterWait('soon', 60_000, now)).toBeUndefined();
-  });
-
-  it('jitter below a ceiling that doubles per repeat up to the cap', () => {
-    const backoff = { baseMs: 100, maxMs: 1000 };
-    expect([1, 2, 3, 4, 5].map((repeat) => jitteredWait(repeat, backoff, () => 0.999999))).toEqual([99, 199, 399, 799, 999]);
-    expect(jitteredWait(3, backoff, () => 0)).toBe(0);
-    expect(jitteredWait(10_000, backoff, () => 0.5)).toBe(500);
   });
 });
 

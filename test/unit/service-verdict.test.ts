@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable } from '../../src/api/retry-policy.js';
-import { ListingSyncError, SERVICE_DOWN } from '../../src/errors.js';
+import { ListingSyncError } from '../../src/errors.js';
 import { classifyError, serviceVerdict } from '../../src/queue/error-mapping.js';
+import { ErrorCode } from '../../src/shared/error-codes.js';
 
 const sent = { endpoint: 'createListing', phase: 'sent' } as const;
 
@@ -35,6 +36,6 @@ describe('serviceVerdict', () => {
   });
 
   it('a call the open breaker refused is mapped to the pause, not to a retry', () => {
-    expect(classifyError(new ListingSyncError(SERVICE_DOWN, 'not sent'), DEFAULT_RETRY_TABLE)).toBe('service-down');
+    expect(classifyError(new ListingSyncError(ErrorCode.SERVICE_DOWN, 'not sent'), DEFAULT_RETRY_TABLE)).toBe('service-down');
   });
 });

@@ -27,7 +27,7 @@ import { createProgressBars } from '../progress.js';
 import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../on-stack.js';
 import { jobSettings } from '../queue-wiring.js';
 import { readJsonFile } from '../read-json-file.js';
-import { describeIssues } from '../validate-input.js';
+import { explainIssues } from '../../shared/zod-issues.js';
 
 export interface ManyEditFlags {
   many: string;
@@ -105,7 +105,7 @@ export async function readManyEdits<P extends { serialNumber: string }>(kind: Ma
   content.forEach((entry: unknown, index) => {
     const parsed = kind.schema.safeParse(entry);
     if (!parsed.success) {
-      problems.push(`entry ${index + 1}: ${describeIssues(parsed.error.issues, entry, fields).join('; ')}`);
+      problems.push(`entry ${index + 1}: ${explainIssues(parsed.error.issues, entry, fields).join('; ')}`);
     } else if (seen.has(parsed.data.serialNumber)) {
       problems.push(`entry ${index + 1}: chatbot ${parsed.data.serialNumber} appears twice (merge its entries into one)`);
     } else {

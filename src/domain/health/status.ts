@@ -8,6 +8,7 @@
  * budget ran out before the pull was complete), stale (no successful run within `staleAfterMs`),
  * service-down (a run of it is paused because the service is down for everyone).
  */
+import { endedUnfinished, runFailed } from '../run-outcome.js';
 
 export const HEALTH_STATUSES = ['healthy', 'refused', 'failed', 'skipped', 'stale', 'budget', 'service-down'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
@@ -73,10 +74,12 @@ export function statusOfRun(run: RunFacts, thresholds: HealthThresholds): { stat
   if (run.status === 'refused') return { status: 'refused', reasons: [...run.guardReasons] };
   if (run.status === 'skipped') return { status: 'skipped', reasons: run.skippedReason === undefined ? [] : [run.skippedReason] };
   if (run.budgetExhausted !== undefined) return { status: 'budget', reasons: [run.budgetExhausted] };
-  // Why cancelled and stuck count as failed: the chatbot does not hold what the feed says (run-verdict.ts agrees).
-  if (run.status === 'cancelled' || run.status === 'stuck') return { status: 'failed', reasons: [`the run ended ${run.status}`] };
-  if (run.status === 'failed' || run.counts.failed > 0)
-    return { status: 'failed', reasons: [`${run.counts.failed} listing(s) failed for good`] };
+  // Whether the run failed is the one rule's to say (domain/run-outcome.ts); the words say which way.
+  if (runFailed({ status: run.status, failedJobs: run.counts.failed }))
+    return {
+      status: 'failed',
+      reasons: [endedUnfinished(run.status) ? `the run ended ${run.status}` : `${run.counts.failed} listing(s) failed for good`],
+    };
   const limit = thresholds.failedRowsPercent;
   const rows = run.feed?.rows ?? 0;
   const rejected = run.feed?.rejected ?? 0;

@@ -2,67 +2,24 @@
  * A whole chatbot's remote listings in columns (see RemoteTableBuilder for why), read by
  * position through the RemoteRows interface.
  */
+import { fieldsHeldAs, type FieldsHeldAs } from '../listing-fields.js';
 import type { ListingFields, SyncKeyType } from '../listing.js';
 import type { RemoteListing, RemoteRows } from './remote.js';
 import { CodedColumn, ListColumn, NumberColumn, TextBytesColumn, ValueColumn } from './remote-columns.js';
 
 type Fields = Partial<ListingFields>;
-/** Text with a value of its own per listing, held as strings: the MLS number is a key the planner's index shares. */
-type TextField = 'MLSNumber';
-/** Text with a value of its own per listing, held as UTF-8 bytes (TextBytesColumn). */
-type BytesField = 'Url' | 'Description' | 'Address' | 'Location';
-/** Text with few distinct values across a chatbot: held as codes into those values (CodedColumn). */
-type CodedField = 'CurrencySymbol' | 'PropertyType' | 'City' | 'State' | 'ZIP' | 'SaleType' | 'Status' | 'Tours' | 'SpaceType' | 'AreaUnit';
-type NumberField =
-  | 'Bedrooms'
-  | 'Bathrooms'
-  | 'YearBuilt'
-  | 'DaysOnMarket'
-  | 'LotArea'
-  | 'BuildingArea'
-  | 'ParkingSpots'
-  | 'SalePrice'
-  | 'RentPrice'
-  | 'UnitAreaPrice'
-  | 'HOAMonth'
-  | 'ZestimatePrice'
-  | 'DepositFee'
-  | 'Latitude'
-  | 'Longitude';
-type ListField = 'Images' | 'ExtensionColumn';
+// Which fields go in which kind of column is the field table's (domain/listing-fields.ts).
+type TextField = FieldsHeldAs<'text'>;
+type BytesField = FieldsHeldAs<'bytes'>;
+type CodedField = FieldsHeldAs<'coded'>;
+type NumberField = FieldsHeldAs<'number'>;
+type ListField = FieldsHeldAs<'list'>;
 
-const TEXT_FIELDS: readonly TextField[] = ['MLSNumber'];
-const BYTES_FIELDS: readonly BytesField[] = ['Url', 'Description', 'Address', 'Location'];
-const CODED_FIELDS: readonly CodedField[] = [
-  'CurrencySymbol',
-  'PropertyType',
-  'City',
-  'State',
-  'ZIP',
-  'SaleType',
-  'Status',
-  'Tours',
-  'SpaceType',
-  'AreaUnit',
-];
-const NUMBER_FIELDS: readonly NumberField[] = [
-  'Bedrooms',
-  'Bathrooms',
-  'YearBuilt',
-  'DaysOnMarket',
-  'LotArea',
-  'BuildingArea',
-  'ParkingSpots',
-  'SalePrice',
-  'RentPrice',
-  'UnitAreaPrice',
-  'HOAMonth',
-  'ZestimatePrice',
-  'DepositFee',
-  'Latitude',
-  'Longitude',
-];
-const LIST_FIELDS: readonly ListField[] = ['Images', 'ExtensionColumn'];
+const TEXT_FIELDS = fieldsHeldAs('text');
+const BYTES_FIELDS = fieldsHeldAs('bytes');
+const CODED_FIELDS = fieldsHeldAs('coded');
+const NUMBER_FIELDS = fieldsHeldAs('number');
+const LIST_FIELDS = fieldsHeldAs('list');
 
 /**
  * Collects remote listings into columns, one listing at a time (so each page's objects can be

@@ -6,9 +6,7 @@
  * structural interface the client needs and the budget that never waits.
  */
 import { ListingSyncError } from '../../errors.js';
-
-/** Error code of `acquire` when the wait would be longer than its `maxWaitMs`. */
-export const BUDGET_EXHAUSTED = 'BUDGET_EXHAUSTED';
+import { ErrorCode } from '../../shared/error-codes.js';
 
 export interface FeedRequestBudget {
   /**
@@ -24,7 +22,7 @@ export interface FeedRequestBudget {
 /** The BUDGET_EXHAUSTED error: `window` is used up until `retryAtMs` (epoch ms). */
 export function budgetExhausted(window: string, retryAtMs: number): ListingSyncError {
   return new ListingSyncError(
-    BUDGET_EXHAUSTED,
+    ErrorCode.BUDGET_EXHAUSTED,
     `the feed request budget's ${window} window is used up; the next request fits at ${new Date(retryAtMs).toISOString()}`,
     { details: { window, retryAtMs } },
   );

@@ -7,12 +7,13 @@
  */
 import { sleep as abortableSleep } from '../../abortable-sleep.js';
 import type { Logger } from '../../logger.js';
+import { backoffDelay, type BackoffSettings } from '../../net/backoff.js';
+import { retryAfterWithin } from '../../net/retry-after.js';
 import { feedInterrupted, feedUnreadable } from '../feed-error.js';
 import { displaySource } from '../feed-source.js';
 import { unlimitedBudget, type FeedRequestBudget } from './budget.js';
 import { exchange, ExchangeFailure, type Exchange } from './http-exchange.js';
 import { authFailed, rateLimited, refused, serverFailed } from './reso-errors.js';
-import { jitteredWait, retryAfterWait, type Backoff } from './retry-delay.js';
 import type { TokenProvider } from './token-provider.js';
 
 export interface FeedClientOptions {
@@ -32,7 +33,7 @@ export interface FeedClientOptions {
   /** Repeats of one request after a 5xx or a broken connection (default 4). */
   serverErrorRetries?: number;
   /** Waits between repeats when the server names none (default 1 s doubling to 30 s, full jitter). */
-  backoff?: Backoff;
+  backoff?: BackoffSettings;
   signal?: AbortSignal;
   logger?: Logger;
   /** For tests: the jitter's random source and the sleep. */
@@ -84,7 +85,7 @@ export class FeedClient {
     const repeatOrFail = async (last: string, askedMs?: number): Promise<void> => {
       failures += 1;
       if (failures > serverErrorRetries) throw serverFailed(where, failures, last);
-      const waitMs = askedMs ?? jitteredWait(failures, backoff, this.options.random);
+      const waitMs = askedMs ?? backoffDelay(failures, backoff, this.options.random);
       this.options.logger?.warn({ where, last, waitMs, attempt: failures }, 'feed server failed; repeating the request');
       await this.pause(waitMs, where);
     };
@@ -119,7 +120,7 @@ export class FeedClient {
           'Check the feed credentials and that they are licensed for this feed.',
         );
       }
-      const askedMs = retryAfterWait(answer.headers['retry-after'], this.options.maxRetryAfterMs ?? 120_000, Date.now());
+      const askedMs = retryAfterWithin(answer.headers['retry-after'], this.options.maxRetryAfterMs ?? 120_000, Date.now());
       if (answer.status === 429) await this.tooManyRequests(where, askedMs);
       else if (TRANSIENT_STATUSES.has(answer.status)) await repeatOrFail(`HTTP ${answer.status}`, askedMs);
       else throw refused(where, answer.status, this.quote(answer.text));
@@ -135,7 +136,7 @@ export class FeedClient {
     const limit = this.options.maxConsecutive429 ?? 3;
     if (this.tooManyInARow >= limit) throw rateLimited(where, this.tooManyInARow);
     const waitMs =
-      askedMs ?? jitteredWait(this.tooManyInARow, this.options.backoff ?? { baseMs: 1000, maxMs: 30_000 }, this.options.random);
+      askedMs ?? backoffDelay(this.tooManyInARow, this.options.backoff ?? { baseMs: 1000, maxMs: 30_000 }, this.options.random);
     // Why info, not warn: a 429 with Retry-After is the server pacing the client, and the run goes on
     // as asked; a run it halts says so in its one error line. A warning per 429 was noise on stderr.
     this.options.logger?.info({ where, waitMs, inARow: this.tooManyInARow }, 'feed server answered 429; waiting before repeating');

@@ -8,14 +8,14 @@ import type { SyncKeyType } from '../../domain/listing.js';
 import { errorFields } from '../../errors.js';
 import { jsonBrokenKeyReader } from '../broken-row-keys.js';
 import { feedHeader, shapeTracker, type ShapeTracker } from '../feed-shape-tracker.js';
-import type { FeedRow, FeedStats, OpenFeed } from '../open-feed.js';
+import type { FeedRow, FeedStats, OpenFeed } from '../feed-types.js';
 import { buildResoMapping } from '../profiles/reso.js';
 import { compileMapping, ruleFor } from '../record-mapping.js';
 import { rowPipeline, type RowPipeline } from '../row-pipeline.js';
 import { jsonColumns } from '../source-record.js';
-import { BUDGET_EXHAUSTED } from './budget.js';
 import type { ReplicationRun } from './replicate.js';
 import type { ReplicationResult, ResoRecord } from './types.js';
+import { ErrorCode } from '../../shared/error-codes.js';
 
 export interface ReplicatedFeed extends OpenFeed {
   /** The error that halted the pull early (BUDGET_EXHAUSTED), once the rows ended; undefined when it was not halted. */
@@ -38,7 +38,7 @@ function pipelineFor(first: ResoRecord, keyType: SyncKeyType): RowPipeline & { s
 
 /** Whether a thrown error is a halt the run survives (the budget), rather than a failure. */
 export function isBudgetHalt(thrown: unknown): boolean {
-  return errorFields(thrown).code === BUDGET_EXHAUSTED;
+  return errorFields(thrown).code === ErrorCode.BUDGET_EXHAUSTED;
 }
 
 /** Wraps a replication run (nothing is requested until the rows are iterated). */

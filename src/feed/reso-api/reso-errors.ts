@@ -4,14 +4,7 @@
  * server only through `redact`, so no token or secret reaches a message, a log line or details.
  */
 import { errorFields, ListingSyncError } from '../../errors.js';
-import { FEED_UNREADABLE } from '../feed-error.js';
-
-/** The server kept answering 429: the run stops rather than risk a suspension of the credential. */
-export const FEED_RATE_LIMITED = 'FEED_RATE_LIMITED';
-/** The token endpoint refused the client, or the server refused a fresh token. */
-export const FEED_AUTH_FAILED = 'FEED_AUTH_FAILED';
-/** 5xx or a broken connection, still so after the bounded retries: a later run may succeed. */
-export const FEED_SERVER_ERROR = 'FEED_SERVER_ERROR';
+import { ErrorCode } from '../../shared/error-codes.js';
 
 /** The longest piece of a server's own message quoted in an error. */
 const QUOTE_LIMIT = 300;
@@ -25,7 +18,7 @@ export function redact(text: string, secrets: readonly string[]): string {
 
 export function rateLimited(where: string, consecutive: number): ListingSyncError {
   return new ListingSyncError(
-    FEED_RATE_LIMITED,
+    ErrorCode.FEED_RATE_LIMITED,
     `Feed ${where} answered 429 (too many requests) ${consecutive} times in a row; stopped so the MLS does not ` +
       `suspend the credential. Run again later, or lower --feed-budget.`,
     { details: { where, consecutive } },
@@ -33,21 +26,25 @@ export function rateLimited(where: string, consecutive: number): ListingSyncErro
 }
 
 export function authFailed(where: string, what: string, fix: string, retryable = false): ListingSyncError {
-  return new ListingSyncError(FEED_AUTH_FAILED, `Feed ${where}: ${what}. ${fix}`, { retryable, details: { where } });
+  return new ListingSyncError(ErrorCode.FEED_AUTH_FAILED, `Feed ${where}: ${what}. ${fix}`, { retryable, details: { where } });
 }
 
 export function serverFailed(where: string, attempts: number, last: string): ListingSyncError {
-  return new ListingSyncError(FEED_SERVER_ERROR, `Feed ${where} failed ${attempts} times in a row (last: ${last}); run again later.`, {
-    retryable: true,
-    details: { where, attempts, last },
-  });
+  return new ListingSyncError(
+    ErrorCode.FEED_SERVER_ERROR,
+    `Feed ${where} failed ${attempts} times in a row (last: ${last}); run again later.`,
+    {
+      retryable: true,
+      details: { where, attempts, last },
+    },
+  );
 }
 
 /** A status the client cannot get past (400, 403, 404…): `message` is the server's, redacted. */
 export function refused(where: string, status: number, message: string | undefined): ListingSyncError {
   const quoted = message === undefined ? '' : `: ${message}`;
   return new ListingSyncError(
-    FEED_UNREADABLE,
+    ErrorCode.FEED_UNREADABLE,
     `Feed ${where} is unreadable: the server answered HTTP ${status}${quoted}. Check the feed URL and options.`,
     {
       details: { where, status },
@@ -58,5 +55,5 @@ export function refused(where: string, status: number, message: string | undefin
 /** The status of a `refused` error, if that is what `thrown` is. */
 export function refusedStatus(thrown: unknown): number | undefined {
   const { code, details } = errorFields(thrown);
-  return code === FEED_UNREADABLE && typeof details.status === 'number' ? details.status : undefined;
+  return code === ErrorCode.FEED_UNREADABLE && typeof details.status === 'number' ? details.status : undefined;
 }

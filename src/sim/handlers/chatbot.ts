@@ -1,5 +1,5 @@
 /** Endpoints 1–2: edit a chatbot's settings and its knowledge base (api-spec 2.1, 2.2, 4.4.1). */
-import { chatbotSettingsSchema, knowledgeEditSchema } from '../../api/schemas.js';
+import { simChatbotSettingsSchema as chatbotSettingsSchema, simKnowledgeEditSchema as knowledgeEditSchema } from '../spec/requests.js';
 import { validate } from '../validation.js';
 import { chatbotNotFound, type EndpointHandler } from './context.js';
 

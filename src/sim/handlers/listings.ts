@@ -1,6 +1,5 @@
 /** Endpoints 3–6: create, update, list and delete real-estate listings (api-spec 2.3, 2.4, 4.1, 4.2). */
-import { deleteRequestSchema, listRequestSchema } from '../../api/schemas.js';
-import { listingUpdateSchema, listingWriteSchema } from '../../domain/listing.js';
+import { simDeleteRequestSchema, simListingUpdateSchema, simListingWriteSchema, simListRequestSchema } from '../spec/requests.js';
 import { renderListing } from '../read-shape.js';
 import { validate } from '../validation.js';
 import { chatbotNotFound, type EndpointHandler } from './context.js';
@@ -8,7 +7,7 @@ import { chatbotNotFound, type EndpointHandler } from './context.js';
 const DEFAULT_PAGE_SIZE = 20;
 
 export const createListing: EndpointHandler = (ctx, { body }) => {
-  const parsed = validate(listingWriteSchema, body);
+  const parsed = validate(simListingWriteSchema, body);
   if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
   if (!ctx.state.hasChatbot(parsed.value.SerialNumber)) return chatbotNotFound(ctx, parsed.value.SerialNumber);
   // Why no duplicate check: a naive real service stores a second listing with the same
@@ -17,7 +16,7 @@ export const createListing: EndpointHandler = (ctx, { body }) => {
 };
 
 export const updateListing: EndpointHandler = (ctx, { body }) => {
-  const parsed = validate(listingUpdateSchema, body);
+  const parsed = validate(simListingUpdateSchema, body);
   if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
   const { Key, KeyType, ...fields } = parsed.value;
   if (!ctx.state.hasChatbot(fields.SerialNumber)) return chatbotNotFound(ctx, fields.SerialNumber);
@@ -25,7 +24,7 @@ export const updateListing: EndpointHandler = (ctx, { body }) => {
 };
 
 export const listListings: EndpointHandler = (ctx, { body, drift }) => {
-  const parsed = validate(listRequestSchema, body);
+  const parsed = validate(simListRequestSchema, body);
   if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
   const { SerialNumber, PageNumber = 1, PageSize: asked = DEFAULT_PAGE_SIZE, ...filter } = parsed.value;
   if (asked > ctx.maxPageSize) {
@@ -41,7 +40,7 @@ export const listListings: EndpointHandler = (ctx, { body, drift }) => {
 };
 
 export const deleteListings: EndpointHandler = (ctx, { body }) => {
-  const parsed = validate(deleteRequestSchema, body);
+  const parsed = validate(simDeleteRequestSchema, body);
   if (!parsed.ok) return ctx.envelopes.fail(400, parsed.message);
   const { SerialNumber, Keys, KeyType } = parsed.value;
   if (!ctx.state.hasChatbot(SerialNumber)) return chatbotNotFound(ctx, SerialNumber);

@@ -2,7 +2,7 @@
  * "Did you mean …?" for unknown field names: compares the typed name with every valid name and
  * with each CamelCase word of it (so 'Colour' finds ChatBubbleColor and UserMessageColor).
  */
-import { editDistance as distance } from '../domain/edit-distance.js';
+import { editDistance as distance } from './edit-distance.js';
 
 function words(name: string): string[] {
   return name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g) ?? [name];
