@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { WebhookAnswer } from '../src/api/webhook.js';
 import { alertBody, type AlertMessage } from '../src/domain/health/alert-body.js';
 import { ALERT_EVENTS, HEALTH_STATUSES } from '../src/domain/health/status.js';
-import { errorFields } from '../src/errors.js';
+import { errorFields } from '../src/shared/errors.js';
 import type { AlertConfig } from '../src/store/alert-config.js';
 import type { AlertStore } from '../src/store/alert-store.js';
 

@@ -7,7 +7,7 @@
  *   dist/cli/listing-sync.cjs      the `listing-sync` bin (package.json): the loader, run
  *   dist/cli/bundle.code-cache     written by running `listing-sync --help` from the bundle
  *   dist/cli/bundle.json           which bundle and Node the cache was made for
- *   dist/cli/enqueue-worker.cjs    the enqueue thread, a bundle of its own (src/worker-thread.ts starts it)
+ *   dist/cli/enqueue-worker.cjs    the enqueue thread, a bundle of its own (src/runtime/worker-thread.ts starts it)
  *   dist/cli/feed-worker.cjs       the feed reader's thread, likewise
  *
  * Left outside the bundles and loaded from node_modules at run time: the dashboard's express and

@@ -7,7 +7,7 @@
 import { DEFAULT_VOLATILE_FIELDS, diffListing } from '../../src/domain/compare.js';
 import type { ListingWrite, SyncKeyType } from '../../src/domain/listing.js';
 import type { CallContext } from '../../src/api/client-contract.js';
-import { errorCode } from '../../src/errors.js';
+import { errorCode } from '../../src/shared/errors.js';
 import type { JobContext, JobDeps } from './job-context.js';
 import type { WriteGo } from './record.js';
 import { lookUpKey } from './lookup.js';

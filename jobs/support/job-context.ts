@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { ApiClient } from '../../src/api/client-contract.js';
 import type { RetryTable } from '../../src/api/retry-policy.js';
-import type { Logger } from '../../src/logger.js';
+import type { Logger } from '../../src/runtime/logger.js';
 import type { Store } from '../../src/store/store.js';
 import type { JobOutcome } from '../../src/store/run-types.js';
 

@@ -5,7 +5,7 @@
  */
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { SyncKeyType } from '../../src/domain/listing.js';
-import { ListingSyncError } from '../../src/errors.js';
+import { ListingSyncError } from '../../src/shared/errors.js';
 import type { JobOutcome } from '../../src/store/run-types.js';
 import { CLAIM_MS, type PreparedWrite, type WriteTarget } from '../../src/store/write-claims.js';
 import { SEND_FENCE_MS, sendWindowMs } from './send-window.js';

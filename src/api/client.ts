@@ -6,10 +6,10 @@
 import { performance } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import type { z } from 'zod';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { authHeaders, type ApiCredentials } from './auth-headers.js';
 import { DEFAULT_REQUEST_TIMEOUTS, type ApiClient, type CallContext } from './client-contract.js';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
 import { issueLines } from '../shared/zod-issues.js';

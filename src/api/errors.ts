@@ -3,7 +3,7 @@
  * and listing key in both the message and `details`. Helpers read `code`/`details` only, so they
  * also work on errors that were serialised into a job's failure record.
  */
-import { errorFields, ListingSyncError } from '../errors.js';
+import { errorFields, ListingSyncError } from '../shared/errors.js';
 import type { EndpointName } from './endpoints.js';
 import { isRetryable } from './retry-policy.js';
 import { ErrorCode } from '../shared/error-codes.js';

@@ -7,7 +7,7 @@
  * override (`mergeRetryTable` + `retryTableOverrideSchema`).
  */
 import { z } from 'zod';
-import { errorFields } from '../errors.js';
+import { errorFields } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 /** One code, or an inclusive range (`to` absent = no upper bound). */

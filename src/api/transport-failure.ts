@@ -2,7 +2,7 @@
  * Turns what undici/net throw into an ApiError with code NETWORK, TIMEOUT or ABORTED, recording
  * whether the request may have left (phase) so that mayHaveReachedService can tell.
  */
-import { errorFields } from '../errors.js';
+import { errorFields } from '../shared/errors.js';
 import type { EndpointName } from './endpoints.js';
 import { ApiError, type ApiErrorDetails } from './errors.js';
 import { ErrorCode } from '../shared/error-codes.js';

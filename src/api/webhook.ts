@@ -3,7 +3,7 @@
  * own messages name at most the host and port, and are reduced to their code here anyway).
  */
 import { request } from 'undici';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 export interface WebhookAnswer {

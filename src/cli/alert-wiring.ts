@@ -3,9 +3,9 @@
  * delivery job's, and (in every worker process) the alerts worker plus the health monitor.
  */
 import { postWebhook } from '../api/webhook.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { DeliverAlertDeps } from '../../jobs/deliver-alert.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { addAlertJob, DEFAULT_ALERT_JOBS, type AlertJobSettings } from '../queue/alert-jobs.js';
 import { startAlertWorker } from '../queue/alert-worker.js';
 import { AlertStore } from '../store/alert-store.js';

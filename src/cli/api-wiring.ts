@@ -5,10 +5,10 @@
 import type { Command } from 'commander';
 import { createApiClient, type ApiCallEvent } from '../api/client.js';
 import type { ApiClient } from '../api/client-contract.js';
-import { requireApiBase, requireSiteUrl, type Config, type ConfigFlags } from '../config.js';
-import { displayRedis, secretValues } from '../config-display.js';
-import { UsageError } from '../errors.js';
-import { createLogger, type Logger } from '../logger.js';
+import { requireApiBase, requireSiteUrl, type Config, type ConfigFlags } from '../config/config.js';
+import { displayRedis, secretValues } from '../config/config-display.js';
+import { UsageError } from '../shared/errors.js';
+import { createLogger, type Logger } from '../runtime/logger.js';
 import { configFromCli } from './config-from-cli.js';
 import type { ActionResult } from './run-action.js';
 import type { CliIo } from './io.js';

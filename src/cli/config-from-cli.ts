@@ -2,7 +2,7 @@
  * Maps a command's commander options and the process env (through CliIo) to resolveConfig.
  * Commander hands every option of a command to its action; only the config flags matter here.
  */
-import { CONFIG_FLAG_NAMES, resolveConfig, type Config, type ConfigFlags } from '../config.js';
+import { CONFIG_FLAG_NAMES, resolveConfig, type Config, type ConfigFlags } from '../config/config.js';
 import type { CliIo } from './io.js';
 
 /** The ConfigFlags present (as strings) in a commander options object; other options are ignored. */

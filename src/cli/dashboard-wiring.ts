@@ -3,11 +3,11 @@
  * dashboard's read model (src/dashboard/read-model.ts) over them. It holds no service credential:
  * the dashboard process needs Redis only.
  */
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { BoardQueue } from '../dashboard/bull-board.js';
 import { createStoreDashboardData } from '../dashboard/read-model.js';
 import type { DashboardData } from '../dashboard/types.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { createDashboardConnection, readyWithin } from '../queue/connection.js';
 import { createProcessWatch, queueContextOn } from './queue-wiring.js';
 

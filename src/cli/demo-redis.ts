@@ -4,9 +4,9 @@
  * how to get one; and the demo's own prefix cleaned before each demo.
  */
 import { z } from 'zod';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { closeConnection, connectProducer, createProducerConnection, type RedisTarget } from '../queue/connection.js';
-import { parseClusterNodes } from '../redis-cluster-config.js';
+import { parseClusterNodes } from '../config/redis-cluster-config.js';
 import { scanKeys, startsWithPattern } from '../store/scan.js';
 import { redisAnswers, startLocalRedisServer } from './local-redis.js';
 

@@ -6,7 +6,7 @@
  * credentials are the simulator's own test client; they reach the sync through the session's
  * config (FEED_OAUTH_*), as a user's would, and are never printed.
  */
-import { sleep } from '../abortable-sleep.js';
+import { sleep } from '../net/abortable-sleep.js';
 import { parseFeedBudget } from '../feed/reso-api/budget-spec.js';
 import { startResoSimulator, type RunningResoSimulator } from '../sim/reso/server.js';
 import { runSync } from '../sync/run-sync.js';

@@ -3,17 +3,17 @@
  * (secrets as "set", never their value), a call with each API credential alone, Redis reachable,
  * and its persistence and eviction settings; one line each with ✓/✗ and the fix.
  */
-import { ListingSyncError } from '../errors.js';
-import { isSecretSetting, resolveConfig, SETTING_NAMES, type Config, type ConfigFlags } from '../config.js';
-import { displayRedis } from '../config-display.js';
-import { displayRedisUrl } from '../redis-url-display.js';
+import { ListingSyncError } from '../shared/errors.js';
+import { isSecretSetting, resolveConfig, SETTING_NAMES, type Config, type ConfigFlags } from '../config/config.js';
+import { displayRedis } from '../config/config-display.js';
+import { displayRedisUrl } from '../config/redis-url-display.js';
 import { closeConnection, connectProducer, createProducerConnection } from '../queue/connection.js';
 import { readRedisSettings } from '../store/redis-settings.js';
 import { checkCredential, redisSettingChecks, type CredentialProbe, type ReadinessCheck } from '../sync/readiness.js';
 import { createClientFromConfig } from './api-wiring.js';
 import { configFlagsFrom } from './config-from-cli.js';
 import type { CliIo } from './io.js';
-import { silentLogger } from '../logger.js';
+import { silentLogger } from '../runtime/logger.js';
 
 /** Shown whether set or not: what every installation has to decide. */
 const ALWAYS_SHOWN: ReadonlySet<string> = new Set(['API_BASE_URL', 'API_SECRET_KEY', 'API_SESSION_KEY', 'PROJECT_AUTH_TOKEN', 'REDIS_URL']);

@@ -5,7 +5,7 @@
  * the setting of the file it came from.
  */
 import { Command } from 'commander';
-import { coerceError } from '../errors.js';
+import { coerceError } from '../shared/errors.js';
 import type { FleetChatbot, FleetSource } from '../fleet/fleet-model.js';
 import type { FleetPath, ShapeProblem } from '../fleet/fleet-shape.js';
 import type { SyncRequest } from '../sync/sync-request.js';

@@ -6,7 +6,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { UsageError, coerceError } from '../errors.js';
+import { UsageError, coerceError } from '../shared/errors.js';
 import { isUrl, unstorableSourceReason } from '../feed/feed-source.js';
 import type { FleetSide, ScheduleSpec } from '../fleet/fleet-diff.js';
 import { fleetScheduleName, type Fleet, type FleetAlert, type FleetSource } from '../fleet/fleet-model.js';

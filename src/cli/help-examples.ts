@@ -68,6 +68,15 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly HelpExample[]>> = {
   'alerts list': [ex('every webhook (URLs masked)', 'alerts list')],
   'alerts remove': [ex('stop posting to a webhook', 'alerts remove ops-slack')],
   'alerts test': [ex('post a sample now', 'alerts test ops-slack')],
+  'fleet diff': [
+    ex('what applying the file would add, change or remove', 'fleet diff fleet.yaml'),
+    ex('the same, with what --prune would remove, as JSON', 'fleet diff fleet.yaml --prune --json'),
+  ],
+  'fleet apply': [
+    ex('make schedules and alerts match the file', 'fleet apply fleet.yaml'),
+    ex('also remove what the file no longer names (never a listing)', 'fleet apply fleet.yaml --prune'),
+  ],
+  'fleet show': [ex('the applied fleet as a file, to keep under version control', 'fleet show > fleet.yaml')],
   'sources list': [ex('every replicated feed: watermark, last run, requests', 'sources list')],
   'sources show': [
     ex(

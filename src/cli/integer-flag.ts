@@ -1,5 +1,5 @@
 /** One parser for integer-valued flags, so every command words the refusal the same way. */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 
 /** `value` as an integer in [min, max]; undefined when the flag was not given; a UsageError naming `--flag` otherwise. */
 export function integerFlag(flag: string, value: string | undefined, min: number, max: number): number | undefined {

@@ -5,8 +5,8 @@
  * Redis connection.
  */
 import type { ApiClient } from '../api/client-contract.js';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../runtime/logger.js';
 import type { RunningWorkers, StallSettings } from '../queue/worker.js';
 import { enqueueThreadPays, startEnqueueThread, type EnqueueThread } from '../queue/threaded-enqueue.js';
 import type { CliIo } from './io.js';

@@ -3,7 +3,7 @@
  * flag, says what it wants and shows what it got. Used instead of commander's requiredOption and
  * choices, whose errors span two lines and do not say how to fix.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 
 /** The value of a required option, or a UsageError naming it. */
 export function required(value: string | undefined, flag: string, what: string): string {

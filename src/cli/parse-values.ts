@@ -4,7 +4,7 @@
  * validated with the same schema (integers, rgb colours) by validateInput, before any request.
  */
 import type { z } from 'zod';
-import { ListingSyncError, UsageError } from '../errors.js';
+import { ListingSyncError, UsageError } from '../shared/errors.js';
 import { didYouMean } from '../shared/nearest-names.js';
 
 export type JsonKind = 'string' | 'number' | 'boolean' | 'other';

@@ -3,7 +3,7 @@
  * terminal; elsewhere (a pipe, a scheduler's log, --json) one line every few seconds, so a long
  * run never looks dead. The stages' words come from progress-format.ts; stdout is never touched.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { CliIo } from './io.js';
 import { barLine, figuresOf, isComplete, isDone, statusLine, type BarState } from './progress-format.js';
 import { ttyBars, type TtyBars } from './tty-bars.js';

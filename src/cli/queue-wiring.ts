@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import type { RedisClient } from '../store/redis-client.js';
 import type { ApiClient } from '../api/client-contract.js';
-import { requireApiBase, type Config } from '../config.js';
+import { requireApiBase, type Config } from '../config/config.js';
 import { newRunId } from '../domain/job-id.js';
-import { silentLogger, type Logger } from '../logger.js';
+import { silentLogger, type Logger } from '../runtime/logger.js';
 import { createClientFromConfig } from './api-wiring.js';
 import {
   closeConnection,

@@ -3,7 +3,7 @@
  * path and, for bad JSON, the parser's position as line and column (exit 2, nothing sent).
  */
 import { readFile } from 'node:fs/promises';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 
 function lineAndColumn(text: string, position: number): string {
   const before = text.slice(0, position);

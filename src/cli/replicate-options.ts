@@ -5,7 +5,7 @@
  * process that runs it.
  */
 import type { Command } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { isUrl } from '../feed/feed-source.js';
 import { parseFeedBudget } from '../feed/reso-api/budget-spec.js';
 import type { SyncRequest } from '../sync/sync-request.js';

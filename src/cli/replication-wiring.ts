@@ -3,12 +3,12 @@
  * credentials (tokens), the Redis budget and source records. Credentials stay here and in the
  * token provider: the request (which a schedule may store) never holds them.
  */
-import type { Config } from '../config.js';
-import { ListingSyncError } from '../errors.js';
+import type { Config } from '../config/config.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { parseFeedBudget } from '../feed/reso-api/budget-spec.js';
 import { replicate } from '../feed/reso-api/replicate.js';
 import { clientCredentialsTokens, staticBearerToken, type TokenProvider } from '../feed/reso-api/token-provider.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { Store } from '../store/store.js';
 import { feedBudgetId, replicationFeedId } from '../sync/replication-ids.js';
 import type { ReplicationDeps } from '../sync/replication.js';

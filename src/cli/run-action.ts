@@ -4,7 +4,7 @@
  * written by main.ts once what the action opened is released (as `finally` blocks did before it),
  * so a progress bar is gone before it and a closing log line never lands after it.
  */
-import { coerceError, errorCode } from '../errors.js';
+import { coerceError, errorCode } from '../shared/errors.js';
 import { isRedisConnectionError } from '../queue/redis-watch.js';
 import { EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
 

@@ -5,7 +5,7 @@
  */
 import type { RunCounts, RunStatus } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { RunningWorkers } from '../queue/worker.js';
 import { waitForRun } from '../sync/wait-for-run.js';
 import type { QueueActivity } from '../queue/queue-activity.js';

@@ -4,8 +4,8 @@
  * them by name; the option, its argument and its help ("… (env NAME)") are built from this table.
  */
 import { Option, type Command } from 'commander';
-import { CONFIG_FLAG_ENV, configFlag, type ConfigFlagName } from '../config.js';
-import { LOG_LEVELS } from '../config-settings.js';
+import { CONFIG_FLAG_ENV, configFlag, type ConfigFlagName } from '../config/config.js';
+import { LOG_LEVELS } from '../config/config-settings.js';
 
 interface SharedFlag {
   /** The option's argument, as commander writes it. */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { parseMaxDeletes } from '../domain/guard.js';
 import { SYNC_KEY_TYPES } from '../domain/listing.js';
 import { DELETE_SCOPES, SYNC_MODES } from '../domain/plan.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import type { SyncRequest } from '../sync/sync-request.js';
 import { addReplicateOptions, replicateRequest, type ReplicateFlags } from './replicate-options.js';
 import { addWipeOptions, wipeFlagsShape, wipeRequest, type WipeFlags } from './wipe-options.js';

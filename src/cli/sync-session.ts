@@ -4,9 +4,9 @@
  * onto the release stack as it is opened (on-stack.ts).
  */
 import type { ApiClient } from '../api/client-contract.js';
-import { requireApiBase, type Config, type ConfigFlags } from '../config.js';
-import { ListingSyncError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { requireApiBase, type Config, type ConfigFlags } from '../config/config.js';
+import { ListingSyncError } from '../shared/errors.js';
+import type { Logger } from '../runtime/logger.js';
 import type { RunningWorkers } from '../queue/worker.js';
 import { createCliLogger } from './api-wiring.js';
 import { configFromCli } from './config-from-cli.js';

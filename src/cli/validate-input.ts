@@ -3,7 +3,7 @@
  * and turns zod's issues into one line a person can act on (src/shared/zod-issues.ts `explainIssues`).
  */
 import type { z } from 'zod';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { explainIssues } from '../shared/zod-issues.js';
 
 /**

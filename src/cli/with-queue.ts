@@ -3,7 +3,7 @@
  * shared flags, config, and store and queues over a fail-fast connection, released by main.ts.
  */
 import type { Command } from 'commander';
-import type { Config, ConfigFlags } from '../config.js';
+import type { Config, ConfigFlags } from '../config/config.js';
 import { configFromCli } from './config-from-cli.js';
 import type { CommandHost } from './host.js';
 import { queueContextOnStack } from './on-stack.js';

@@ -2,8 +2,8 @@
  * What every worker process does besides its jobs: the reconciler (runs that nothing else would
  * end, src/queue/reconcile-run.ts) and, at most once an hour per installation, retention.
  */
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../runtime/logger.js';
 import { DEFAULT_RECONCILE } from '../queue/reconcile-run.js';
 import { startReconciler, type RunningReconciler } from '../queue/reconciler.js';
 import { runRetentionOnce } from '../store/retention.js';

@@ -4,7 +4,7 @@
  * this check, bull-board's assets and API included.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import type { DashboardAuth } from './types.js';
 import { ErrorCode } from '../shared/error-codes.js';
 

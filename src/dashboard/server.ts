@@ -1,7 +1,7 @@
 /** Starts the dashboard on a port (0 = any free port) and hands back its URL and a close. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { createDashboardApp } from './app.js';
 import { hasCredentials } from './auth.js';
 import { isLoopback } from './security.js';

@@ -3,7 +3,7 @@
  * implements DashboardData over the store and the queues; the dashboard never sees a service
  * credential because nothing here carries one.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { Registry } from 'prom-client';
 import type { BoardQueue } from './bull-board.js';

@@ -3,7 +3,7 @@
  * or half-rejected, or a remote read that missed pages, must never wipe a chatbot; the guard
  * refuses such a run (exit 3 in the CLI) with reasons that say how to override.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import type { FieldWipe } from './field-changes.js';
 import { percentText, plural } from './guard-text.js';
 import type { Plan } from './plan.js';

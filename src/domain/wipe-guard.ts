@@ -4,7 +4,7 @@
  * would empty a field on more than --max-wipes of the listings that hold it is refused like a
  * mass delete, unless that field is allowed (--allow-wipe) or the run is forced.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { showSample, type FieldWipe } from './field-changes.js';
 import type { GuardLimit } from './guard-limit.js';
 import { percentText, plural } from './guard-text.js';

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { request } from 'undici';
-import { errorCode } from '../errors.js';
+import { errorCode } from '../shared/errors.js';
 import { feedInterrupted, feedUnreadable } from './feed-error.js';
 import { basicAuthorization, displaySource } from './feed-source.js';
 import { ErrorCode } from '../shared/error-codes.js';

@@ -4,7 +4,7 @@
  * line they start on (header = line 1).
  */
 import { parse } from 'csv-parse';
-import { errorCode } from '../errors.js';
+import { errorCode } from '../shared/errors.js';
 import { feedUnreadable, isFeedError } from './feed-error.js';
 import type { SourceItem } from './source-record.js';
 

@@ -2,7 +2,7 @@
  * The two ways a feed can fail as a whole. Both are "bad input, fix and rerun" errors (exit 2):
  * the message is one line that says what went wrong, where, and how to fix it.
  */
-import { ListingSyncError, errorCode } from '../errors.js';
+import { ListingSyncError, errorCode } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 /** A feed that cannot be read at all: `what` happened at `where`; `fix` says what to do about it. */

@@ -4,7 +4,7 @@
  * `SentError`, so exit codes and messages are the same as when the feed is read in-thread.
  */
 import type { FeedHeader, FeedShape } from '../domain/feed-shape.js';
-import type { SentError } from '../worker-thread.js';
+import type { SentError } from '../runtime/worker-thread.js';
 import type { FeedOptions, FeedRow, FeedStats } from './feed-types.js';
 
 /**

@@ -12,7 +12,7 @@ import {
   type FromFeedWorker,
 } from './feed-worker-protocol.js';
 import { openFeedInThisThread, type FeedRow } from './open-feed.js';
-import { sendableError } from '../worker-thread.js';
+import { sendableError } from '../runtime/worker-thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('feed-worker runs as a worker thread only');

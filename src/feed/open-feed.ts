@@ -4,7 +4,7 @@
  * `rejected` row, never an exception; a feed that cannot be read throws FEED_UNREADABLE.
  */
 import { availableParallelism } from 'node:os';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { applyMapping } from './apply-mapping.js';
 import { csvBrokenKeyReader, jsonBrokenKeyReader } from './broken-row-keys.js';
 import { openFileSource, openUrlSource, type ByteBudget, type ByteSource } from './byte-source.js';

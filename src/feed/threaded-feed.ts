@@ -9,12 +9,12 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { FeedHeader, FeedShape } from '../domain/feed-shape.js';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { feedInterrupted } from './feed-error.js';
 import { displaySource } from './feed-source.js';
 import { type FeedProgress, type FeedWorkerCredit, type FeedWorkerData, type FromFeedWorker } from './feed-worker-protocol.js';
 import type { FeedOptions, FeedRow, FeedStats, OpenFeed } from './feed-types.js';
-import { receivedError, startModuleThread } from '../worker-thread.js';
+import { receivedError, startModuleThread } from '../runtime/worker-thread.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 /** Starts the worker module next to this one (feed-worker.ts). */

@@ -4,7 +4,7 @@
  * decides with its retry table, src/api/retry.ts); how long to wait otherwise is the backoff formula.
  * Writes are never repeated here: the queue owns those.
  */
-import { sleep } from '../abortable-sleep.js';
+import { sleep } from './abortable-sleep.js';
 import { backoffDelay, type BackoffSettings } from './backoff.js';
 
 /** How often and how patiently a read is tried: attempts in all (the first included) and the delays between. */

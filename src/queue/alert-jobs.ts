@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
-import { sleep } from '../abortable-sleep.js';
+import { sleep } from '../net/abortable-sleep.js';
 import { encodeIdPart } from '../domain/job-id.js';
 import { DELIVER_ALERT, type DeliverAlertData } from '../../jobs/deliver-alert.js';
 

@@ -6,8 +6,8 @@
  */
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { deliverAlert, deliverAlertDataSchema, type DeliverAlertDeps } from '../../jobs/deliver-alert.js';
-import { coerceError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { coerceError } from '../shared/errors.js';
+import type { Logger } from '../runtime/logger.js';
 import { closeConnection, createWorkerConnection, type RedisSettings } from './connection.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import type { RedisWatch } from './redis-watch.js';

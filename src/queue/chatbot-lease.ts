@@ -7,8 +7,8 @@
  * twice.
  */
 import type { Queue } from 'bullmq';
-import { sleep } from '../abortable-sleep.js';
-import { ListingSyncError } from '../errors.js';
+import { sleep } from '../net/abortable-sleep.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { humanDuration } from '../domain/human-duration.js';
 import { quietForMs, type LeaseHolder } from '../store/lease.js';
 import { isFinalStatus } from '../store/run-types.js';

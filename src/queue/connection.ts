@@ -12,10 +12,10 @@
  * keyPrefix (BullMQ's Lua scripts build key names themselves and would escape a keyPrefix).
  */
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { ListingSyncError } from '../errors.js';
-import type { RedisClusterTarget } from '../redis-cluster-config.js';
+import { ListingSyncError } from '../shared/errors.js';
+import type { RedisClusterTarget } from '../config/redis-cluster-config.js';
 import { mastersOf, type RedisClient } from '../store/redis-client.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { RedisWatch } from './redis-watch.js';
 import { ErrorCode } from '../shared/error-codes.js';
 

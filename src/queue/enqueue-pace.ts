@@ -19,7 +19,7 @@
  * errors, Redis away), or a read of the queue fails.
  */
 import type { Queue } from 'bullmq';
-import { sleep } from '../abortable-sleep.js';
+import { sleep } from '../net/abortable-sleep.js';
 import type { Store } from '../store/store.js';
 
 /** Waits that keep the enqueue a little ahead of the workers (see enqueue.ts `addRunJobs`). */

@@ -3,7 +3,7 @@
  * enqueue-worker.ts in the thread). The thread only adds chunks of jobs (enqueue.ts `addChunk`);
  * the sync builds the chunks and seals the run itself, once every chunk is acknowledged.
  */
-import type { SentError } from '../worker-thread.js';
+import type { SentError } from '../runtime/worker-thread.js';
 import type { RedisSettings } from './connection.js';
 import type { JobQueueSettings } from './enqueue.js';
 import type { JobSpec } from './job-specs.js';
@@ -17,7 +17,7 @@ export const ENQUEUE_THREAD_WINDOW = 4;
 
 /**
  * How many nice levels below the sync's own thread the enqueue thread runs (Linux; see
- * src/thread-priority.ts). Why: while it adds a run's jobs it keeps a core busy, and on a small
+ * src/runtime/thread-priority.ts). Why: while it adds a run's jobs it keeps a core busy, and on a small
  * machine the workers' thread of the same process, Redis and the service's answers then wait
  * for a core; the enqueue only has to stay ahead of the workers. bench:sync measured the first
  * half second of writes at ~500 writes/s instead of ~350 with it lowered, ~1% more for the

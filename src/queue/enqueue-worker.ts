@@ -5,8 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../store/store.js';
-import { lowerThreadPriority } from '../thread-priority.js';
-import { sendableError } from '../worker-thread.js';
+import { lowerThreadPriority } from '../runtime/thread-priority.js';
+import { sendableError } from '../runtime/worker-thread.js';
 import { closeConnection, createWorkerConnection } from './connection.js';
 import { addChunk } from './enqueue.js';
 import {

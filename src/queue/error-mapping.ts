@@ -18,8 +18,8 @@ import { type Queue, UnrecoverableError, Worker } from 'bullmq';
 import { API_ERROR_CODES, isRateLimited } from '../api/errors.js';
 import { retryAfterWithin } from '../api/retry.js';
 import { isRetryable, type RetryTable } from '../api/retry-policy.js';
-import { coerceError, errorCode, errorFields } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { coerceError, errorCode, errorFields } from '../shared/errors.js';
+import type { Logger } from '../runtime/logger.js';
 import { queueDisplayName } from './queues.js';
 import { ErrorCode } from '../shared/error-codes.js';
 

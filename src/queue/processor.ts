@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/support/job-context.js';
 import { jobKind } from '../../jobs/registry.js';
-import { errorCode, errorFields } from '../errors.js';
+import { errorCode, errorFields } from '../shared/errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { issueLines } from '../shared/zod-issues.js';

@@ -4,8 +4,8 @@
  * at once: every step is idempotent, and retention takes a lock of its own.
  */
 import type { Queue } from 'bullmq';
-import type { Logger } from '../logger.js';
-import { startPeriodicPass } from '../periodic-pass.js';
+import type { Logger } from '../runtime/logger.js';
+import { startPeriodicPass } from '../runtime/periodic-pass.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_RECONCILE, reconcileRun, type ReconcileOptions } from './reconcile-run.js';
 

@@ -9,9 +9,9 @@
  * fact: Redis is away. Errors that are not about the connection are logged too, one line each,
  * but the same message at most once per interval.
  */
-import { displayCluster, type RedisClusterTarget } from '../redis-cluster-config.js';
+import { displayCluster, type RedisClusterTarget } from '../config/redis-cluster-config.js';
 import type { RedisClient } from '../store/redis-client.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 
 /** Socket-level codes that mean "Redis is not reachable right now", not "the command was wrong". */
 const CONNECTION_CODES = new Set([

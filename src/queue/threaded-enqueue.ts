@@ -11,8 +11,8 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { ListingSyncError } from '../errors.js';
-import { receivedError, startModuleThread } from '../worker-thread.js';
+import { ListingSyncError } from '../shared/errors.js';
+import { receivedError, startModuleThread } from '../runtime/worker-thread.js';
 import { addChunk, type ChunkSink, type ChunkTarget } from './enqueue.js';
 import { ENQUEUE_THREAD_WINDOW, type EnqueueThreadData, type FromEnqueueThread, type ToEnqueueThread } from './enqueue-thread-protocol.js';
 import { ErrorCode } from '../shared/error-codes.js';

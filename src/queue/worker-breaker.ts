@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { RedisWatch } from './redis-watch.js';
 import type { RequestGate } from './request-gate.js';
 import { startServiceBreaker, type ServiceBreaker, type ServiceBreakerOptions } from './service-breaker.js';

@@ -15,10 +15,10 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { BackoffSettings } from '../net/backoff.js';
 import { backoffStrategy } from './backoff.js';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
 import type { ErrorMappingContext } from './error-mapping.js';
 import { finishedHere, type FinishedHere } from './finished-here.js';

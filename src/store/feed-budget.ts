@@ -27,8 +27,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { RedisClient } from './redis-client.js';
-import { sleep } from '../abortable-sleep.js';
-import { ListingSyncError } from '../errors.js';
+import { sleep } from '../net/abortable-sleep.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { BUDGET_ADD_BYTES, BUDGET_CHECK } from './feed-budget-lua.js';
 import type { StoreKeys } from './keys.js';
 import { runLua } from './lua.js';

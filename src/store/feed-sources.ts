@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RedisClient } from './redis-client.js';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 import { NOW_LUA } from './run-lua.js';

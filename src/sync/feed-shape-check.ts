@@ -15,7 +15,7 @@ import { stableFeedId } from '../store/feed-sources.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import { replicationFeedId } from './replication-ids.js';
 import { feedSummary, planCounts, type SyncOutcome } from './summary.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { SyncRequest } from './sync-request.js';
 
 /** Where shapes are kept (the store's FeedShapeStore). */

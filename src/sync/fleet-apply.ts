@@ -6,7 +6,7 @@
 import type { FleetPlan, FleetSide, ScheduleSpec } from '../fleet/fleet-diff.js';
 import { emptyFleet, type Fleet } from '../fleet/fleet-model.js';
 import { readFleetShape } from '../fleet/fleet-shape.js';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import type { Queues } from '../queue/queues.js';
 import { addSchedule, listSchedules, removeSchedule } from '../queue/schedules.js';
 import type { AlertConfig } from '../store/alert-config.js';

@@ -2,7 +2,7 @@
  * A sync holds its chatbot from before it reads anything until its jobs are in the queue (then
  * the jobs hold it until the run ends). Dry runs hold nothing: they change nothing.
  */
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 
 /** The lease operations a sync needs (wired to src/queue/chatbot-lease.ts and the lease store). */
 export interface SyncLease {

@@ -4,7 +4,7 @@
  * value: a mark, what was checked, what was found and, when it failed, the fix.
  */
 import type { ApiClient } from '../api/client-contract.js';
-import { errorFields } from '../errors.js';
+import { errorFields } from '../shared/errors.js';
 import type { RedisServerState } from '../store/redis-settings.js';
 
 /** ok ✓, fail ✗, skip – (not checked: nothing to check it with, or the server would not say). */

@@ -6,7 +6,7 @@
  */
 import { replicatedFeed, sweptKeys, type ReplicatedFeed } from '../feed/reso-api/replicated-feed.js';
 import type { Plan } from '../domain/plan.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { ReplicationRun } from '../feed/reso-api/replicate.js';
 import type { FeedRunStatus, FeedSourceStore } from '../store/feed-sources.js';
 import type { SyncRequest } from './sync-request.js';

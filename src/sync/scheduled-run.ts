@@ -3,7 +3,7 @@
  * trigger 'schedule', and what came of it for the job to log. A schedule that finds its chatbot
  * held by another run records a `skipped` run instead (see run-records.ts).
  */
-import { errorCode } from '../errors.js';
+import { errorCode } from '../shared/errors.js';
 import type { RunStore } from '../store/runs.js';
 import { skippedRun } from './run-records.js';
 import { runSync } from './run-sync.js';

@@ -10,7 +10,7 @@ import type { ReadRetrySchedule } from '../net/retry-read.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { RemoteSnapshot } from '../domain/snapshot/remote.js';
 import { RemoteTableBuilder, type RemoteTable } from '../domain/snapshot/remote-table.js';
-import { coerceError, errorFields, ListingSyncError } from '../errors.js';
+import { coerceError, errorFields, ListingSyncError } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 export interface SnapshotOptions {

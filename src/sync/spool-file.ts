@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 /** Bytes appended before they are written out in one call. */

@@ -10,7 +10,7 @@ import type { SyncKeyType } from '../domain/listing.js';
 import type { Plan } from '../domain/plan.js';
 import type { PlanResult } from '../domain/planner.js';
 import type { FeedOptions } from '../feed/open-feed.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { FeedShapeRecords } from './feed-shape-check.js';
 import type { SyncLease } from './hold-chatbot.js';

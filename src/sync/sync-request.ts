@@ -8,7 +8,7 @@ import { parseGuardLimit } from '../domain/guard.js';
 import { SYNC_KEY_TYPES } from '../domain/listing.js';
 import { DEFAULT_MAX_WIPES, type WipeLimits } from '../domain/wipe-guard.js';
 import { DELETE_SCOPES, SYNC_MODES } from '../domain/plan.js';
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import { PROFILE_NAMES } from '../feed/record-mapping.js';
 import { FEED_FORMATS } from '../feed/sniff.js';
 import { RUN_TRIGGERS } from '../store/run-types.js';

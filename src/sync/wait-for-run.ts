@@ -5,7 +5,7 @@
  * ended without every job finishing (cancelled, stuck) ends the wait, and a run nobody works on
  * is reported instead of waited for in silence.
  */
-import { ListingSyncError } from '../errors.js';
+import { ListingSyncError } from '../shared/errors.js';
 import type { FinishedHere } from '../queue/finished-here.js';
 import { quietForMs } from '../store/lease.js';
 import type { Store } from '../store/store.js';

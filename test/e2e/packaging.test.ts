@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { resolveConfig } from '../../src/config.js';
+import { resolveConfig } from '../../src/config/config.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string): string => readFileSync(join(root, path), 'utf8');

@@ -6,7 +6,7 @@
  */
 import { Redis } from 'ioredis';
 import { createStore } from '../../src/store/store.js';
-import { errorFields } from '../../src/errors.js';
+import { errorFields } from '../../src/shared/errors.js';
 import type { FeedBudgetOptions, FeedBudgetWindows } from '../../src/store/feed-budget.js';
 
 const env = (name: string): string => {

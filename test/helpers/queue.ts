@@ -14,7 +14,7 @@ import { newRunId } from '../../src/domain/job-id.js';
 import type { ListingFields, ListingWrite } from '../../src/domain/listing.js';
 import type { Plan, PlanInMemory } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
-import { silentLogger, type Logger } from '../../src/logger.js';
+import { silentLogger, type Logger } from '../../src/runtime/logger.js';
 import { syncStores } from '../../src/sync/sync-stores.js';
 import { holdingChatbot } from '../../src/sync/hold-chatbot.js';
 import { syncLease } from '../../src/sync/sync-lease.js';

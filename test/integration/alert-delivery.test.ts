@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { postWebhook } from '../../src/api/webhook.js';
 import type { AlertMessage } from '../../src/domain/health/alert-body.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { addAlertJob, waitForAlertJobs } from '../../src/queue/alert-jobs.js';
 import { startAlertWorker, type RunningAlertWorker } from '../../src/queue/alert-worker.js';
 import { createRedisWatch } from '../../src/queue/redis-watch.js';

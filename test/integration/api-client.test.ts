@@ -16,7 +16,7 @@ import { isRateLimited, mayHaveReachedService, retryAfterMs } from '../../src/ap
 import { normaliseReadItem } from '../../src/api/normalise-read.js';
 import { isRetryable } from '../../src/api/retry-policy.js';
 import type { ListingWrite } from '../../src/domain/listing.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { DEFAULT_SIM_RANDOM_CODE, startSimulator, type RunningSimulator, type SimOptions } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { ErrorCode } from '../../src/shared/error-codes.js';

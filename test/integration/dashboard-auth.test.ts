@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
 import type { DashboardOptions } from '../../src/dashboard/types.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard.js';
 
 const USER = 'ops';

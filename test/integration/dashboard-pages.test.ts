@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { createCallRecorder, readCallMetrics } from '../../src/store/call-metrics.js';
 import { HOSTILE, RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { errorFields } from '../../src/errors.js';
+import { errorFields } from '../../src/shared/errors.js';
 import { DEFAULT_BUDGET_MARGIN_MS } from '../../src/store/feed-budget.js';
 import { scanKeys } from '../../src/store/scan.js';
 import { storePerTest } from '../helpers/store-per-test.js';

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { AlertMessage } from '../../src/domain/health/alert-body.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { addAlertJob, DEFAULT_ALERT_JOBS } from '../../src/queue/alert-jobs.js';
 import { AlertStore, alertField, HEALTH_FIELD } from '../../src/store/alert-store.js';
 import type { SyncSummary } from '../../src/store/run-summary.js';

@@ -7,8 +7,8 @@
  */
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { errorFields } from '../../src/errors.js';
-import { createLogger } from '../../src/logger.js';
+import { errorFields } from '../../src/shared/errors.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { photoUrls } from '../../src/feed/profiles/reso-values.js';
 import { unlimitedBudget, type FeedRequestBudget } from '../../src/feed/reso-api/budget.js';
 import { memoryBudget } from '../../src/feed/reso-api/memory-budget.js';

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/client-contract.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { startServiceBreaker, type ServiceBreaker } from '../../src/queue/service-breaker.js';
 import type { RunningSimulator } from '../../src/sim/server.js';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { addSchedule, listSchedules, removeSchedule } from '../../src/queue/schedules.js';
 import { startWorkers, type RunningWorkers } from '../../src/queue/worker.js';

@@ -10,7 +10,7 @@ import { reconcileRun } from '../../src/queue/reconcile-run.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { createListingDataSchema, createListingJob } from '../../jobs/create-listing.js';
 import { jobSpecsOf } from '../../src/queue/job-specs.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/runtime/logger.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { CLAIM_MS } from '../../src/store/write-claims.js';
 import { SEND_FENCE_MS } from '../../jobs/support/send-window.js';

@@ -1,6 +1,6 @@
 /** The feed URL caps (LISTING_SYNC_FEED_MAX_PAGES / _BYTES): defaults, overrides, bad values. */
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config.js';
+import { resolveConfig } from '../../src/config/config.js';
 import { DEFAULT_FEED_LIMITS } from '../../src/feed/open-feed.js';
 
 describe('feed URL caps in the config', () => {

@@ -4,8 +4,8 @@
  * a password; the password counts as a secret (scrubbed from output) and is never displayed.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config.js';
-import { displayRedis, secretValues } from '../../src/config-display.js';
+import { resolveConfig } from '../../src/config/config.js';
+import { displayRedis, secretValues } from '../../src/config/config-display.js';
 import { storeKeys } from '../../src/store/keys.js';
 
 function problemOf(env: Record<string, string>): string {

@@ -3,7 +3,7 @@
  * every other setting, and become BullMQ's age + count limits for finished jobs.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config.js';
+import { resolveConfig } from '../../src/config/config.js';
 import { jobSettings } from '../../src/cli/queue-wiring.js';
 
 describe('retention settings', () => {

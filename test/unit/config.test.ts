@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { requireApiBase, requireSiteUrl, resolveConfig } from '../../src/config.js';
-import { secretValues } from '../../src/config-display.js';
-import { displayRedisUrl } from '../../src/redis-url-display.js';
+import { requireApiBase, requireSiteUrl, resolveConfig } from '../../src/config/config.js';
+import { secretValues } from '../../src/config/config-display.js';
+import { displayRedisUrl } from '../../src/config/redis-url-display.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 
 function configError(run: () => unknown): { code: string; message: string } {

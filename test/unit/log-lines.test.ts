@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCliLogger } from '../../src/cli/api-wiring.js';
 import { readableLogLine } from '../../src/cli/log-lines.js';
-import { resolveConfig } from '../../src/config.js';
+import { resolveConfig } from '../../src/config/config.js';
 
 function captured(isTTY: boolean): { stderr: { isTTY: boolean; write(chunk: string): boolean }; text(): string } {
   let text = '';

@@ -4,7 +4,7 @@
  * what follows, not a raw error line per job and move; any other error keeps its own line.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { createRedisWatch } from '../../src/queue/redis-watch.js';
 
 interface Line {

@@ -4,7 +4,7 @@
  * them, and a budget halt ending the rows early instead of failing.
  */
 import { describe, expect, it } from 'vitest';
-import { ListingSyncError } from '../../src/errors.js';
+import { ListingSyncError } from '../../src/shared/errors.js';
 import { replicatedFeed, sweptKeys } from '../../src/feed/reso-api/replicated-feed.js';
 import type { ReplicationRun } from '../../src/feed/reso-api/replicate.js';
 import type { ReplicationResult, ResoRecord } from '../../src/feed/reso-api/types.js';

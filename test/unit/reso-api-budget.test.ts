@@ -3,7 +3,7 @@
  * BUDGET_EXHAUSTED on a clock the test moves.
  */
 import { describe, expect, it } from 'vitest';
-import { errorFields } from '../../src/errors.js';
+import { errorFields } from '../../src/shared/errors.js';
 import { FEED_BUDGET_PRESETS, parseFeedBudget } from '../../src/feed/reso-api/budget-spec.js';
 import { memoryBudget } from '../../src/feed/reso-api/memory-budget.js';
 import { ErrorCode } from '../../src/shared/error-codes.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable } from '../../src/api/retry-policy.js';
-import { ListingSyncError } from '../../src/errors.js';
+import { ListingSyncError } from '../../src/shared/errors.js';
 import { classifyError, serviceVerdict } from '../../src/queue/error-mapping.js';
 import { ErrorCode } from '../../src/shared/error-codes.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { configFromCli } from '../../src/cli/config-from-cli.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { createReleaseStack } from '../../src/cli/release-stack.js';
-import { CONFIG_FLAG_ENV, CONFIG_FLAG_NAMES, configFlag } from '../../src/config.js';
+import { CONFIG_FLAG_ENV, CONFIG_FLAG_NAMES, configFlag } from '../../src/config/config.js';
 
 const program = buildProgram(
   { env: {}, stdout: new PassThrough(), stderr: new PassThrough(), onShutdown: () => {}, releases: createReleaseStack() },

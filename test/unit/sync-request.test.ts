@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { toSyncRequest } from '../../src/cli/sync-options.js';
-import { errorCode } from '../../src/errors.js';
+import { errorCode } from '../../src/shared/errors.js';
 import { parseStoredRequest } from '../../src/sync/sync-request.js';
 
 const stored = toSyncRequest(

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { ALERT_FORMATS, type AlertMessage } from '../../domain/health/alert-body.js';
 import { ALERT_EVENTS, type AlertEvent } from '../../domain/health/status.js';
 import { maskWebhookUrl, webhookUrlProblem } from '../../domain/health/webhook-url.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { deliverTo } from '../../../jobs/deliver-alert.js';
 import type { AlertConfig } from '../../store/alert-config.js';
 import { alertField } from '../../store/alert-store.js';

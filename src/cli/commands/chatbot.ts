@@ -5,7 +5,7 @@
  */
 import { Help, type AddHelpTextContext, type Command } from 'commander';
 import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../api-wiring.js';
 import { addSharedFlags } from '../shared-flags.js';
 import { EXIT } from '../exit-codes.js';

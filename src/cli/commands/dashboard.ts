@@ -7,8 +7,8 @@
 import type { Command } from 'commander';
 import { isLoopback } from '../../dashboard/security.js';
 import type { DashboardAuth } from '../../dashboard/types.js';
-import type { ConfigFlags } from '../../config.js';
-import { UsageError } from '../../errors.js';
+import type { ConfigFlags } from '../../config/config.js';
+import { UsageError } from '../../shared/errors.js';
 import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
 import { EXIT } from '../exit-codes.js';

@@ -5,8 +5,8 @@
  * `--connect`: whether it is ready to run (doctor-connect.ts); exit 1 when any check fails.
  */
 import type { Command } from 'commander';
-import type { ConfigFlags } from '../../config.js';
-import { displayRedis } from '../../config-display.js';
+import type { ConfigFlags } from '../../config/config.js';
+import { displayRedis } from '../../config/config-display.js';
 import { closeConnection, connectProducer, createProducerConnection } from '../../queue/connection.js';
 import { buildRedisReport } from '../../store/redis-report.js';
 import { configFromCli } from '../config-from-cli.js';

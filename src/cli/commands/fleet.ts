@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { planFleet, type FleetChange, type FleetPlan } from '../../fleet/fleet-diff.js';
 import { fleetYaml } from '../../fleet/fleet-show.js';
 import { parseFleetText, problemLine } from '../../fleet/fleet-yaml.js';

@@ -1,6 +1,6 @@
 /** `listing-sync jobs failed|retry|find|resume`: failed jobs, re-queueing, search by key, resuming a paused queue. */
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../../queue/failed-jobs.js';
 import { EXIT } from '../exit-codes.js';
 import { when } from '../format-run.js';

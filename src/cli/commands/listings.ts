@@ -8,7 +8,7 @@ import { listPager } from '../../api/list-pages.js';
 import { normaliseReadItem } from '../../api/normalise-read.js';
 import { listingUpdateSchema, listingWriteSchema, type ListingRead, type ListRequest } from '../../api/schemas.js';
 import { KEY_TYPES, SALE_TYPES, type ListingUpdate, type ListingWrite } from '../../domain/listing.js';
-import { ListingSyncError, UsageError } from '../../errors.js';
+import { ListingSyncError, UsageError } from '../../shared/errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../api-wiring.js';
 import { EXIT } from '../exit-codes.js';
 import { countLine, listingTable } from '../format-listings.js';

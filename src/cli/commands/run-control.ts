@@ -5,8 +5,8 @@
  * exits with the run's result.
  */
 import type { Command } from 'commander';
-import type { ConfigFlags } from '../../config.js';
-import { UsageError } from '../../errors.js';
+import type { ConfigFlags } from '../../config/config.js';
+import { UsageError } from '../../shared/errors.js';
 import { acquireChatbot } from '../../queue/chatbot-lease.js';
 import { cancelRun } from '../../queue/cancel-run.js';
 import { reconcileRun } from '../../queue/reconcile-run.js';

@@ -1,6 +1,6 @@
 /** `listing-sync runs list|show`, and `cancel`/`resume` from run-control.ts. */
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { EXIT } from '../exit-codes.js';
 import { runLine } from '../format-run.js';
 import { runDetails } from '../format-run-details.js';

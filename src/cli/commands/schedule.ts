@@ -1,6 +1,6 @@
 /** `listing-sync schedule add|list|remove`: nightly syncs as BullMQ job schedulers (src/queue/schedules.ts). */
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { displaySource, unstorableSourceReason } from '../../feed/feed-source.js';
 import { nextOccurrences } from '../../queue/cron.js';
 import { addSchedule, listSchedules, removeSchedule, type Schedule } from '../../queue/schedules.js';

@@ -5,7 +5,7 @@
  * `export` lines that point the CLI at it (sim-exports.ts); a key taken from the env is never printed.
  */
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { IMAGES_READ_FORMS, SALE_TYPE_READ_FORMS } from '../../sim/read-shape.js';
 import { sampleListing } from '../../sim/sample-listings.js';
 import type { SimCredentials, SimFaults, SimOptions } from '../../sim/server.js';

@@ -4,7 +4,7 @@
  * feed credential's request budget is used now. The feed is shown in its display form only.
  */
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
 import type { FeedBudgetUsage } from '../../store/feed-budget.js';
 import type { FeedSource } from '../../store/feed-sources.js';

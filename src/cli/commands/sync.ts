@@ -3,7 +3,7 @@
  * enqueue; `--wait` waits for the run's jobs, `--work` also runs workers in this process.
  */
 import type { Command } from 'commander';
-import type { ConfigFlags } from '../../config.js';
+import type { ConfigFlags } from '../../config/config.js';
 import { formatSummary, planLines } from '../../sync/format-summary.js';
 import type { SyncSummary } from '../../store/run-summary.js';
 import { writeReport } from '../../sync/report.js';

@@ -4,7 +4,7 @@
  * closed here first, on the signal, so the log says when they are done.
  */
 import { Option, type Command } from 'commander';
-import { requireApiBase, type ConfigFlags } from '../../config.js';
+import { requireApiBase, type ConfigFlags } from '../../config/config.js';
 import { createCliLogger } from '../api-wiring.js';
 import { configFromCli } from '../config-from-cli.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';

@@ -2,7 +2,7 @@
  * `--feed-budget` text → the windows of a feed request budget: `2/s,7200/h,40000/d,4GB/h`, or a
  * preset named for the MLS platform whose published limits it holds.
  */
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 
 /** The limits of one feed budget (the shape the Redis budget in src/store takes); absent windows are unlimited. */
 export interface FeedBudgetSpec {

@@ -5,7 +5,7 @@
  * 429. The Redis implementation shared by every process lives in src/store; this file holds the
  * structural interface the client needs and the budget that never waits.
  */
-import { ListingSyncError } from '../../errors.js';
+import { ListingSyncError } from '../../shared/errors.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 
 export interface FeedRequestBudget {

@@ -5,8 +5,8 @@
  * few in a row, a 5xx or a broken connection is repeated a bounded number of times with jittered
  * waits. Everything else is final.
  */
-import { sleep as abortableSleep } from '../../abortable-sleep.js';
-import type { Logger } from '../../logger.js';
+import { sleep as abortableSleep } from '../../net/abortable-sleep.js';
+import type { Logger } from '../../runtime/logger.js';
 import { backoffDelay, type BackoffSettings } from '../../net/backoff.js';
 import { retryAfterWithin } from '../../net/retry-after.js';
 import { feedInterrupted, feedUnreadable } from '../feed-error.js';

@@ -5,7 +5,7 @@
  * no classification here: feed-client.ts and token-provider.ts decide what a status means.
  */
 import { request } from 'undici';
-import { errorCode } from '../../errors.js';
+import { errorCode } from '../../shared/errors.js';
 
 export interface ExchangeRequest {
   method: 'GET' | 'POST';

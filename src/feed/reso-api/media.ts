@@ -5,7 +5,7 @@
  * `$expand=Media`, or, where a server refuses `$expand`, from the Media resource by
  * `ResourceRecordKey in (...)` for the keys of each page.
  */
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { odataPages, type JsonSource, type PagerProgress } from './odata-pager.js';
 import { odataString } from './odata-url.js';
 import { KEY_FIELD } from './replication-query.js';

@@ -3,7 +3,7 @@
  * the Redis budget (src/store/feed-budget.ts), for one process alone (tests, a single local run).
  * Windows roll (any second, hour, day), the strictest reading of a published limit.
  */
-import { sleep as abortableSleep } from '../../abortable-sleep.js';
+import { sleep as abortableSleep } from '../../net/abortable-sleep.js';
 import { budgetExhausted, type FeedRequestBudget } from './budget.js';
 import type { FeedBudgetSpec } from './budget-spec.js';
 

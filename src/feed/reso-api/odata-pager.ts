@@ -14,7 +14,7 @@
  * change among records sharing the boundary stamp can shift anything. Same requests, same pages.
  */
 import { z } from 'zod';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { feedUnreadable } from '../feed-error.js';
 import { displaySource } from '../feed-source.js';
 import { allOf, odataUrl, type ODataQuery } from './odata-url.js';

@@ -4,7 +4,7 @@
  * client's budget, auth and retry policies. The caller plans and enqueues each page, then stores
  * `maxTimestamp` as the next watermark; a sweep deletes only when `complete`.
  */
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { feedInterrupted } from '../feed-error.js';
 import { displaySource } from '../feed-source.js';
 import { FeedClient, type FeedClientOptions } from './feed-client.js';

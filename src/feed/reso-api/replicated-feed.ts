@@ -5,7 +5,7 @@
  * timestamp order, safe to apply, and `halt()` says the pull is partial.
  */
 import type { SyncKeyType } from '../../domain/listing.js';
-import { errorFields } from '../../errors.js';
+import { errorFields } from '../../shared/errors.js';
 import { jsonBrokenKeyReader } from '../broken-row-keys.js';
 import { feedHeader, shapeTracker, type ShapeTracker } from '../feed-shape-tracker.js';
 import type { FeedRow, FeedStats, OpenFeed } from '../feed-types.js';

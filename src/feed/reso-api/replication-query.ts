@@ -9,7 +9,7 @@
  * Always ordered by ModificationTimestamp then ListingKey: the key breaks ties, so pages are a
  * total order and the largest stamp received is a safe watermark.
  */
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../shared/errors.js';
 import type { ODataQuery } from './odata-url.js';
 import { parseStamp, stampLiteral, stampMinus, type Stamp } from './timestamps.js';
 

@@ -3,7 +3,7 @@
  * Messages name the server by `displaySource` (no credentials, no query string) and quote the
  * server only through `redact`, so no token or secret reaches a message, a log line or details.
  */
-import { errorFields, ListingSyncError } from '../../errors.js';
+import { errorFields, ListingSyncError } from '../../shared/errors.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 
 /** The longest piece of a server's own message quoted in an error. */

@@ -15,7 +15,7 @@ import {
   type ServiceOutage,
 } from '../../domain/health/status.js';
 import { transition, type HealthState } from '../../domain/health/transition.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { watches, type AlertConfig } from '../../store/alert-config.js';
 import { alertField, HEALTH_FIELD, type AlertStore } from '../../store/alert-store.js';
 import type { RunStore } from '../../store/runs.js';

@@ -4,8 +4,8 @@
  * chatbots that went stale because no run came at all. Several processes may run it: a change
  * is announced once (job id) and stored once (compare-and-set).
  */
-import type { Logger } from '../../logger.js';
-import { startPeriodicPass } from '../../periodic-pass.js';
+import type { Logger } from '../../runtime/logger.js';
+import { startPeriodicPass } from '../../runtime/periodic-pass.js';
 import { isFinalStatus } from '../../store/run-types.js';
 import { evaluateChatbot, type HealthDeps } from './evaluate.js';
 

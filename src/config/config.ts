@@ -10,10 +10,10 @@ import type { z } from 'zod';
 import type { RedisClusterTarget } from './redis-cluster-config.js';
 import { displayRedisUrl } from './redis-url-display.js';
 import { settingsSchema } from './config-settings.js';
-import { ListingSyncError } from './errors.js';
-import { DEFAULT_RETRY_TABLE, mergeRetryTable, type RetryTable, type RetryTableOverride } from './api/retry-policy.js';
+import { ListingSyncError } from '../shared/errors.js';
+import { DEFAULT_RETRY_TABLE, mergeRetryTable, type RetryTable, type RetryTableOverride } from '../api/retry-policy.js';
 import { FEED_SECRET_SETTINGS, feedAuthProblems, toFeedAuth, type FeedAuth } from './feed-auth-config.js';
-import { ErrorCode } from './shared/error-codes.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 export interface Config {
   api: {

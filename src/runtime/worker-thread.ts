@@ -4,8 +4,8 @@
  * exit codes and messages are the same as when the work runs in-thread.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { ListingSyncError, UsageError } from './errors.js';
-import { ErrorCode } from './shared/error-codes.js';
+import { ListingSyncError, UsageError } from '../shared/errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /**
  * Starts the module `file` (a name next to `besideUrl`, e.g. `import.meta.url` of its caller,

@@ -1,7 +1,7 @@
 /**
  * The feed server's credentials (RESO Web API replication, issue 11): the OAuth2
  * client-credentials set FEED_OAUTH_TOKEN_URL / _CLIENT_ID / _CLIENT_SECRET (optional _SCOPE),
- * or a static FEED_TOKEN. Pure, like src/config.ts, which merges these settings with the rest.
+ * or a static FEED_TOKEN. Pure, like src/config/config.ts, which merges these settings with the rest.
  */
 import type { z } from 'zod';
 
@@ -16,7 +16,7 @@ export const FEED_SECRET_SETTINGS = ['FEED_OAUTH_CLIENT_SECRET', 'FEED_TOKEN'] a
 
 const REQUIRED_OAUTH = ['FEED_OAUTH_TOKEN_URL', 'FEED_OAUTH_CLIENT_ID', 'FEED_OAUTH_CLIENT_SECRET'] as const;
 
-/** The feed-auth members of the settings schema; `httpUrl` and `credential` are src/config.ts's own refinements. */
+/** The feed-auth members of the settings schema; `httpUrl` and `credential` are src/config/config.ts's own refinements. */
 export function feedAuthSettings(httpUrl: z.ZodType<string, string>, credential: z.ZodType<string, string>) {
   return {
     FEED_OAUTH_TOKEN_URL: httpUrl.optional(),

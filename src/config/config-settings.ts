@@ -3,7 +3,7 @@
  * strings, then parses them with this): ranges, URLs, credentials, rates and the retry table.
  */
 import { z } from 'zod';
-import { retryTableOverrideSchema } from './api/retry-policy.js';
+import { retryTableOverrideSchema } from '../api/retry-policy.js';
 import { feedAuthSettings } from './feed-auth-config.js';
 import { parseClusterNodes } from './redis-cluster-config.js';
 

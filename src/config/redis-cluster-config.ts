@@ -2,7 +2,7 @@
  * REDIS_CLUSTER_NODES (and --redis-cluster-nodes): the seed nodes of a Redis Cluster, used
  * instead of REDIS_URL when set. Each entry is `host:port`, or a URL carrying what a single
  * Redis's REDIS_URL carries — `rediss://` for TLS, `user:password@` for AUTH — which then
- * applies to every node (a cluster has one ACL and one TLS setting). Pure, like src/config.ts.
+ * applies to every node (a cluster has one ACL and one TLS setting). Pure, like src/config/config.ts.
  */
 import { z } from 'zod';
 

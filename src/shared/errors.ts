@@ -4,7 +4,7 @@
  * Convention from graphile-worker: unknown throwables are normalised once, by `coerceError`.
  * The codes themselves, and the exit code of each, live in one table: src/shared/error-codes.ts.
  */
-import { ErrorCode } from './shared/error-codes.js';
+import { ErrorCode } from './error-codes.js';
 
 export class ListingSyncError extends Error {
   readonly code: string;
