@@ -15,7 +15,7 @@ import { applyNightlyChanges, startScenario, type Scenario, type ScenarioShape }
 
 /** Token lifetime: short, so a 100k pull renews its token as a long one does at a real MLS. */
 const TOKEN_TTL_SECONDS = 5;
-/** The CLI's default --overlap (src/cli/replicate-options.ts). */
+/** The CLI's default --overlap (src/cli/input/replicate-options.ts). */
 const DEFAULT_OVERLAP_MS = 20 * 60_000;
 
 function parseOptions(argv: readonly string[]): ScenarioShape {

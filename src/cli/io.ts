@@ -3,7 +3,7 @@
  * can run them with plain objects.
  */
 import type { Writable } from 'node:stream';
-import type { ReleaseStack } from './release-stack.js';
+import type { ReleaseStack } from './wiring/release-stack.js';
 
 export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;

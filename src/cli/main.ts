@@ -9,7 +9,7 @@ import { createExitGuard } from './exit-guard.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { buildProgram } from './program.js';
-import { createReleaseStack } from './release-stack.js';
+import { createReleaseStack } from './wiring/release-stack.js';
 import type { ActionOutcome } from './run-action.js';
 
 /** Forced-exit timer: a shutdown or an exit that hangs longer than this is visible instead of silent. */

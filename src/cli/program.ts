@@ -3,7 +3,7 @@
  * layout (help-layout.ts), `--version`, the exit codes, and misspelt flags reported first.
  */
 import type { Command } from 'commander';
-import { addExamples, configureHelpWidth, ListingSyncCommand } from './help-layout.js';
+import { addExamples, configureHelpWidth, ListingSyncCommand } from './output/help-layout.js';
 import { packageVersion } from './package-version.js';
 import { reportUnknownFlagsFirst } from './unknown-first.js';
 import { createHost, type RegisterCommands } from './host.js';

@@ -69,7 +69,7 @@ export interface Config {
 /**
  * The settings a command line may give: commander's camelCase option name → the env name it
  * overrides. The one declaration of both: resolveConfig maps flags through it, and the CLI builds
- * the options and their "(env NAME)" help from it (src/cli/shared-flags.ts).
+ * the options and their "(env NAME)" help from it (src/cli/input/shared-flags.ts).
  */
 export const CONFIG_FLAG_ENV = {
   apiBaseUrl: 'API_BASE_URL',

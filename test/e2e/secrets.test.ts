@@ -14,7 +14,7 @@ import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { resolveConfig } from '../../src/config/config.js';
-import { createCliLogger } from '../../src/cli/api-wiring.js';
+import { createCliLogger } from '../../src/cli/wiring/api-wiring.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { DEFAULT_SIM_RANDOM_CODE, type RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';

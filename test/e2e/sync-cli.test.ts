@@ -21,7 +21,7 @@ const BOT = 'bot-sync';
 const FIXTURES = resolve(import.meta.dirname, '../../fixtures/sync');
 /** Hand-checked against the seeded remote below; see the first test for what each row means. */
 const DRY_RUN_FEED = join(FIXTURES, 'dry-run.csv');
-/** A progress bar as src/cli/progress-format.ts draws it. */
+/** A progress bar as src/cli/output/progress-format.ts draws it. */
 const BAR_CHARS = /\[[#-]{20}\]/;
 
 let sim: RunningSimulator | undefined;

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
-import { freePort, redisAnswers } from '../../src/cli/local-redis.js';
+import { freePort, redisAnswers } from '../../src/cli/wiring/local-redis.js';
 
 export interface RedisClusterProcess {
   /** `127.0.0.1:p1,127.0.0.1:p2,…`: the value of REDIS_CLUSTER_NODES. */

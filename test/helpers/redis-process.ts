@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, redisAnswers } from '../../src/cli/local-redis.js';
+import { freePort, redisAnswers } from '../../src/cli/wiring/local-redis.js';
 
 export interface RedisProcess {
   readonly url: string;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { startLocalRedisServer } from '../../src/cli/local-redis.js';
+import { startLocalRedisServer } from '../../src/cli/wiring/local-redis.js';
 
 export interface ResolvedRedis {
   url: string;

@@ -7,9 +7,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createClientFromConfig } from '../../src/cli/api-wiring.js';
-import type { QueueContext } from '../../src/cli/queue-context.js';
-import { openQueueContext, syncDeps } from '../../src/cli/queue-wiring.js';
+import { createClientFromConfig } from '../../src/cli/wiring/api-wiring.js';
+import type { QueueContext } from '../../src/cli/wiring/queue-context.js';
+import { openQueueContext, syncDeps } from '../../src/cli/wiring/queue-wiring.js';
 import { resolveConfig } from '../../src/config/config.js';
 import { createStoreDashboardData } from '../../src/dashboard/read-model.js';
 import { createLogger } from '../../src/runtime/logger.js';

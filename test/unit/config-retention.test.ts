@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/config.js';
-import { jobSettings } from '../../src/cli/queue-wiring.js';
+import { jobSettings } from '../../src/cli/wiring/queue-wiring.js';
 
 describe('retention settings', () => {
   it('default to 30 days or 200 runs, completed jobs for a day, failed jobs for the 30 days', () => {

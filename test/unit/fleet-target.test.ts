@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fleetTarget } from '../../src/cli/fleet-target.js';
+import { fleetTarget } from '../../src/cli/input/fleet-target.js';
 import { parseFleetText, problemLine } from '../../src/fleet/fleet-yaml.js';
 
 let dir = '';

@@ -3,7 +3,7 @@
  * stuck or refused read as labelled values, never as JSON.
  */
 import { describe, expect, it } from 'vitest';
-import { runDetails } from '../../src/cli/format-run-details.js';
+import { runDetails } from '../../src/cli/output/format-run-details.js';
 import { emptyCounts, type RunRecord } from '../../src/store/run-types.js';
 import { readRunSummary } from '../../src/store/run-summary.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HEAP_POLICY_MIN_FEED_BYTES, heapPolicyPays } from '../../src/cli/heap-growth.js';
+import { HEAP_POLICY_MIN_FEED_BYTES, heapPolicyPays } from '../../src/cli/wiring/heap-growth.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'heap-policy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,13 +1,13 @@
 /**
- * Every example in the help (src/cli/help-examples.ts) names a real command and only flags that
+ * Every example in the help (src/cli/output/help-examples.ts) names a real command and only flags that
  * command has, and every command has at least one: the help cannot rot silently.
  */
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { HELP_EXAMPLES, examplesText } from '../../src/cli/help-examples.js';
+import { HELP_EXAMPLES, examplesText } from '../../src/cli/output/help-examples.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { createReleaseStack } from '../../src/cli/release-stack.js';
+import { createReleaseStack } from '../../src/cli/wiring/release-stack.js';
 
 const program = buildProgram(
   { env: {}, stdout: new PassThrough(), stderr: new PassThrough(), onShutdown: () => {}, releases: createReleaseStack() },

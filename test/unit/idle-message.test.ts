@@ -4,7 +4,7 @@
  * stopped process), and the general line when the queue could not be read.
  */
 import { describe, expect, it } from 'vitest';
-import { idleMessage } from '../../src/cli/idle-message.js';
+import { idleMessage } from '../../src/cli/output/idle-message.js';
 import { quietForMs } from '../../src/store/lease.js';
 
 const base = { runId: 'run-1', idleMs: 11_400, workersHere: true };

@@ -1,6 +1,6 @@
 /** The doctor's key classification (src/store/key-kinds.ts) and its text rendering. */
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatRedisReport } from '../../src/cli/doctor-format.js';
+import { formatBytes, formatRedisReport } from '../../src/cli/output/doctor-format.js';
 import { keyKind } from '../../src/store/key-kinds.js';
 import { storeKeys } from '../../src/store/keys.js';
 import { alertKeys } from '../../src/store/alert-keys.js';

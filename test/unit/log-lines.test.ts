@@ -3,8 +3,8 @@
  * one JSON object per line (schedulers and log collectors parse them). Secrets are scrubbed in both.
  */
 import { describe, expect, it } from 'vitest';
-import { createCliLogger } from '../../src/cli/api-wiring.js';
-import { readableLogLine } from '../../src/cli/log-lines.js';
+import { createCliLogger } from '../../src/cli/wiring/api-wiring.js';
+import { readableLogLine } from '../../src/cli/output/log-lines.js';
 import { resolveConfig } from '../../src/config/config.js';
 
 function captured(isTTY: boolean): { stderr: { isTTY: boolean; write(chunk: string): boolean }; text(): string } {

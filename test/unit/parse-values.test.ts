@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatbotSettingsSchema, knowledgeEditSchema } from '../../src/api/schemas.js';
 import { listingWriteSchema } from '../../src/domain/listing.js';
-import { jsonKindOf, parseSetValues } from '../../src/cli/parse-values.js';
+import { jsonKindOf, parseSetValues } from '../../src/cli/input/parse-values.js';
 import { nearestNames } from '../../src/shared/nearest-names.js';
-import { validateInput } from '../../src/cli/validate-input.js';
-import { readJsonFile } from '../../src/cli/read-json-file.js';
+import { validateInput } from '../../src/cli/input/validate-input.js';
+import { readJsonFile } from '../../src/cli/input/read-json-file.js';
 
 const shape = chatbotSettingsSchema.shape;
 const reserved = { serialNumber: '--chatbot' };

@@ -3,11 +3,11 @@
  * elapsed time and an ETA; a finished stage frozen; an empty chatbot's remote read done at once.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { barLine, clock, figuresOf, humanBytes, type BarState } from '../../src/cli/progress-format.js';
-import { createProgressBars, STATUS_EVERY_MS } from '../../src/cli/progress.js';
-import { createReleaseStack } from '../../src/cli/release-stack.js';
+import { barLine, clock, figuresOf, humanBytes, type BarState } from '../../src/cli/output/progress-format.js';
+import { createProgressBars, STATUS_EVERY_MS } from '../../src/cli/output/progress.js';
+import { createReleaseStack } from '../../src/cli/wiring/release-stack.js';
 import type { CliIo } from '../../src/cli/io.js';
-import { wrapText } from '../../src/cli/wrap-text.js';
+import { wrapText } from '../../src/cli/output/wrap-text.js';
 import { humanDuration } from '../../src/domain/human-duration.js';
 
 const T0 = 1_700_000_000_000;

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
-import { createReleaseStack } from '../../src/cli/release-stack.js';
+import { createReleaseStack } from '../../src/cli/wiring/release-stack.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

@@ -1,10 +1,10 @@
 /**
- * The composition root's release stack (src/cli/release-stack.ts): newest first, each entry once
+ * The composition root's release stack (src/cli/wiring/release-stack.ts): newest first, each entry once
  * however it is asked (its own handle, releaseAll, both at once), failures collected without
  * stopping the others, and what is still open named.
  */
 import { describe, expect, it } from 'vitest';
-import { createReleaseStack } from '../../src/cli/release-stack.js';
+import { createReleaseStack } from '../../src/cli/wiring/release-stack.js';
 
 describe('release stack', () => {
   it('releases newest first, one after the other', async () => {

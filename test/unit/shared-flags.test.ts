@@ -1,14 +1,14 @@
 /**
- * The shared flags (src/cli/shared-flags.ts over config.ts CONFIG_FLAG_ENV): every config flag a
+ * The shared flags (src/cli/input/shared-flags.ts over config.ts CONFIG_FLAG_ENV): every config flag a
  * command offers names the env variable resolveConfig reads for it, and what a command line gives
  * reaches the configuration.
  */
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { configFromCli } from '../../src/cli/config-from-cli.js';
+import { configFromCli } from '../../src/cli/input/config-from-cli.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { createReleaseStack } from '../../src/cli/release-stack.js';
+import { createReleaseStack } from '../../src/cli/wiring/release-stack.js';
 import { CONFIG_FLAG_ENV, CONFIG_FLAG_NAMES, configFlag } from '../../src/config/config.js';
 
 const program = buildProgram(

@@ -4,7 +4,7 @@
  * Also --replicate's options, and the wipe guard's --max-wipes and --allow-wipe.
  */
 import { describe, expect, it } from 'vitest';
-import { toSyncRequest, type RawSyncOptions } from '../../src/cli/sync-options.js';
+import { toSyncRequest, type RawSyncOptions } from '../../src/cli/input/sync-options.js';
 import { parseStoredRequest, wipeLimitsOf } from '../../src/sync/sync-request.js';
 
 const RAW: RawSyncOptions = {

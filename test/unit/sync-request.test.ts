@@ -4,7 +4,7 @@
  * with INVALID_INPUT naming every bad field, not a cast and a failure somewhere inside the sync.
  */
 import { describe, expect, it } from 'vitest';
-import { toSyncRequest } from '../../src/cli/sync-options.js';
+import { toSyncRequest } from '../../src/cli/input/sync-options.js';
 import { errorCode } from '../../src/shared/errors.js';
 import { parseStoredRequest } from '../../src/sync/sync-request.js';
 

@@ -10,12 +10,12 @@ import { UsageError } from '../../shared/errors.js';
 import { deliverTo } from '../../../jobs/deliver-alert.js';
 import type { AlertConfig } from '../../store/alert-config.js';
 import { alertField } from '../../store/alert-store.js';
-import { alertStoreOf, deliveryDeps } from '../alert-wiring.js';
+import { alertStoreOf, deliveryDeps } from '../wiring/alert-wiring.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { allowedValue, collect, durationMs, required } from '../option-values.js';
-import { addRedisOptions, withQueueConfig, type RedisFlags } from '../with-queue.js';
+import { allowedValue, collect, durationMs, required } from '../input/option-values.js';
+import { addRedisOptions, withQueueConfig, type RedisFlags } from '../wiring/with-queue.js';
 
 interface AddFlags extends RedisFlags {
   webhook?: string;

@@ -18,15 +18,15 @@ import { chatbotEditsRun } from '../../sync/run-records.js';
 import { waitForRun } from '../../sync/wait-for-run.js';
 import type { Logger } from '../../runtime/logger.js';
 import { chatbotNotFoundError, unknownChatbots } from '../../sync/snapshot.js';
-import { createCliLogger, createClientFromConfig } from '../api-wiring.js';
-import { configFromCli } from '../config-from-cli.js';
+import { createCliLogger, createClientFromConfig } from '../wiring/api-wiring.js';
+import { configFromCli } from '../input/config-from-cli.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
-import { createProgressBars } from '../progress.js';
-import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../on-stack.js';
-import { jobSettings } from '../queue-wiring.js';
-import { readJsonFile } from '../read-json-file.js';
+import { createProgressBars } from '../output/progress.js';
+import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../wiring/on-stack.js';
+import { jobSettings } from '../wiring/queue-wiring.js';
+import { readJsonFile } from '../input/read-json-file.js';
 import { explainIssues } from '../../shared/zod-issues.js';
 
 export interface ManyEditFlags {

@@ -6,15 +6,15 @@
 import { Help, type AddHelpTextContext, type Command } from 'commander';
 import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
 import { UsageError } from '../../shared/errors.js';
-import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../api-wiring.js';
-import { addSharedFlags } from '../shared-flags.js';
+import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';
+import { addSharedFlags } from '../input/shared-flags.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { asObject, chatbotFrom, collect, required } from '../option-values.js';
-import { jsonKindOf, parseSetValues } from '../parse-values.js';
-import { readJsonFile } from '../read-json-file.js';
-import { validateInput } from '../validate-input.js';
+import { asObject, chatbotFrom, collect, required } from '../input/option-values.js';
+import { jsonKindOf, parseSetValues } from '../input/parse-values.js';
+import { readJsonFile } from '../input/read-json-file.js';
+import { validateInput } from '../input/validate-input.js';
 import { addManyEditOptions, KNOWLEDGE_EDITS, refuseBesideMany, runManyEdit, SETTINGS_EDITS, type ManyEditFlags } from './chatbot-many.js';
 
 export interface ChatbotEditOptions extends ConnectionOptions {

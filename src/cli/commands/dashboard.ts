@@ -9,12 +9,12 @@ import { isLoopback } from '../../dashboard/security.js';
 import type { DashboardAuth } from '../../dashboard/types.js';
 import type { ConfigFlags } from '../../config/config.js';
 import { UsageError } from '../../shared/errors.js';
-import { createCliLogger } from '../api-wiring.js';
-import { configFromCli } from '../config-from-cli.js';
+import { createCliLogger } from '../wiring/api-wiring.js';
+import { configFromCli } from '../input/config-from-cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
-import { wholeNumber } from '../option-values.js';
-import { addSharedFlags } from '../shared-flags.js';
+import { wholeNumber } from '../input/option-values.js';
+import { addSharedFlags } from '../input/shared-flags.js';
 
 export interface DashboardFlags extends Pick<ConfigFlags, 'redisUrl' | 'redisClusterNodes' | 'prefix' | 'logLevel'> {
   port?: string;
@@ -91,7 +91,7 @@ export const registerDashboardCommands: RegisterCommands = (program: Command, ho
       const [{ createMetrics }, { startDashboard }, { createDashboardWiring }] = await Promise.all([
         import('../../dashboard/metrics.js'),
         import('../../dashboard/server.js'),
-        import('../dashboard-wiring.js'),
+        import('../wiring/dashboard-wiring.js'),
       ]);
       const wiring = await createDashboardWiring(config, logger);
       host.io.releases.push('Redis connection', () => wiring.close());

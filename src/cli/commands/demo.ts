@@ -19,7 +19,7 @@ export const registerDemoCommands: RegisterCommands = (program: Command, host: C
     .option('--exit-after-sync', 'stop after printing the summaries (no dashboard)')
     .action((flags: { port?: string; exitAfterSync?: boolean }) =>
       host.run(async () => {
-        const { runDemo } = await import('../demo-run.js');
+        const { runDemo } = await import('../demo/demo-run.js');
         return (await runDemo(host, flags)) === EXIT.ok ? EXIT.ok : EXIT.failed;
       }),
     );

@@ -9,14 +9,14 @@ import type { ConfigFlags } from '../../config/config.js';
 import { displayRedis } from '../../config/config-display.js';
 import { closeConnection, connectProducer, createProducerConnection } from '../../queue/connection.js';
 import { buildRedisReport } from '../../store/redis-report.js';
-import { configFromCli } from '../config-from-cli.js';
-import { formatRedisReport } from '../doctor-format.js';
-import { connectChecks } from '../doctor-connect.js';
-import { formatChecks } from '../doctor-connect-format.js';
+import { configFromCli } from '../input/config-from-cli.js';
+import { formatRedisReport } from '../output/doctor-format.js';
+import { connectChecks } from '../wiring/doctor-connect.js';
+import { formatChecks } from '../output/doctor-connect-format.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
 import { printJson } from '../io.js';
-import { addSharedFlags } from '../shared-flags.js';
+import { addSharedFlags } from '../input/shared-flags.js';
 
 interface DoctorFlags extends Pick<ConfigFlags, 'redisUrl' | 'redisClusterNodes' | 'prefix' | 'apiBaseUrl' | 'siteUrl'> {
   json?: boolean;

@@ -12,13 +12,13 @@ import { fleetYaml } from '../../fleet/fleet-show.js';
 import { parseFleetText, problemLine } from '../../fleet/fleet-yaml.js';
 import { FleetRecordStore } from '../../store/fleet-record-store.js';
 import { appliedFleet, applyFleetPlan, currentFleetSide, type FleetDeps } from '../../sync/fleet-apply.js';
-import { alertStoreOf } from '../alert-wiring.js';
-import { configFromCli } from '../config-from-cli.js';
+import { alertStoreOf } from '../wiring/alert-wiring.js';
+import { configFromCli } from '../input/config-from-cli.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { queueContextOnStack } from '../on-stack.js';
-import { fleetFileError, fleetTarget, type FleetTarget } from '../fleet-target.js';
-import { addRedisOptions, type RedisFlags } from '../with-queue.js';
+import { queueContextOnStack } from '../wiring/on-stack.js';
+import { fleetFileError, fleetTarget, type FleetTarget } from '../input/fleet-target.js';
+import { addRedisOptions, type RedisFlags } from '../wiring/with-queue.js';
 
 interface FleetFlags extends RedisFlags {
   prune?: boolean;

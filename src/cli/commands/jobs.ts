@@ -3,10 +3,10 @@ import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../../queue/failed-jobs.js';
 import { EXIT } from '../exit-codes.js';
-import { when } from '../format-run.js';
+import { when } from '../output/format-run.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { addRedisOptions, withQueue, type RedisFlags } from '../with-queue.js';
+import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
 
 export const registerJobsCommands: RegisterCommands = (program: Command, host: CommandHost) => {
   const jobs = program.command('jobs').description('failed jobs, retries, and jobs by listing key');

@@ -9,14 +9,14 @@ import { normaliseReadItem } from '../../api/normalise-read.js';
 import { listingUpdateSchema, listingWriteSchema, type ListingRead, type ListRequest } from '../../api/schemas.js';
 import { KEY_TYPES, SALE_TYPES, type ListingUpdate, type ListingWrite } from '../../domain/listing.js';
 import { ListingSyncError, UsageError } from '../../shared/errors.js';
-import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../api-wiring.js';
+import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';
 import { EXIT } from '../exit-codes.js';
-import { countLine, listingTable } from '../format-listings.js';
+import { countLine, listingTable } from '../output/format-listings.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { asObject, chatbotFrom, allowedValue, required, wholeNumber } from '../option-values.js';
-import { readJsonFile } from '../read-json-file.js';
-import { validateInput } from '../validate-input.js';
+import { asObject, chatbotFrom, allowedValue, required, wholeNumber } from '../input/option-values.js';
+import { readJsonFile } from '../input/read-json-file.js';
+import { validateInput } from '../input/validate-input.js';
 
 interface ListOptions extends ConnectionOptions {
   chatbot?: string;

@@ -18,13 +18,13 @@ import { processHolder } from '../../sync/sync-lease.js';
 import { EXIT, exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
-import { durationMs } from '../option-values.js';
-import { createProgressBars } from '../progress.js';
-import { announceRun } from '../run-alerts.js';
-import { waitForRunInCli, type RunWait } from '../run-waiting.js';
-import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
-import { idleHints, openSyncSession, type SyncSession } from '../sync-session.js';
-import { addRedisOptions, withQueue, type RedisFlags } from '../with-queue.js';
+import { durationMs } from '../input/option-values.js';
+import { createProgressBars } from '../output/progress.js';
+import { announceRun } from '../wiring/run-alerts.js';
+import { waitForRunInCli, type RunWait } from '../wiring/run-waiting.js';
+import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
+import { idleHints, openSyncSession, type SyncSession } from '../wiring/sync-session.js';
+import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
 
 interface ResumeFlags extends RedisFlags, Pick<ConfigFlags, 'apiBaseUrl' | 'concurrency' | 'globalConcurrency' | 'rate'> {
   work?: boolean;

@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
 import { EXIT } from '../exit-codes.js';
-import { runLine } from '../format-run.js';
-import { runDetails } from '../format-run-details.js';
+import { runLine } from '../output/format-run.js';
+import { runDetails } from '../output/format-run-details.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { wholeNumber } from '../option-values.js';
-import { addRedisOptions, withQueue, type RedisFlags } from '../with-queue.js';
+import { wholeNumber } from '../input/option-values.js';
+import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
 import { registerRunControl } from './run-control.js';
 
 export const registerRunsCommands: RegisterCommands = (program: Command, host: CommandHost) => {

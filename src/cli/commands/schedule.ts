@@ -8,9 +8,9 @@ import { cronLineProblem, scheduledFeedProblem } from '../../sync/schedule-check
 import { EXIT } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
-import { addRedisOptions, withQueue, type RedisFlags } from '../with-queue.js';
-import { localZone, zonedTime } from '../zoned-time.js';
+import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../input/sync-options.js';
+import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
+import { localZone, zonedTime } from '../input/zoned-time.js';
 
 function validTimeZone(tz: string): boolean {
   try {

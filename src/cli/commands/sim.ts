@@ -12,10 +12,10 @@ import type { SimCredentials, SimFaults, SimOptions } from '../../sim/server.js'
 import type { ImagesReadForm, SaleTypeReadForm } from '../../sim/types.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
-import { integerFlag } from '../integer-flag.js';
-import { allowedValue } from '../option-values.js';
-import { simExportLines } from '../sim-exports.js';
-import { resoSimOptionsFrom, resoCredentialsFromEnv, type ResoSimFlags } from '../reso-sim-options.js';
+import { integerFlag } from '../input/integer-flag.js';
+import { allowedValue } from '../input/option-values.js';
+import { simExportLines } from '../output/sim-exports.js';
+import { resoSimOptionsFrom, resoCredentialsFromEnv, type ResoSimFlags } from '../input/reso-sim-options.js';
 
 export interface SimFlags extends ResoSimFlags {
   reso?: boolean;

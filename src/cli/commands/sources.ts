@@ -11,10 +11,10 @@ import type { FeedSource } from '../../store/feed-sources.js';
 import type { Store } from '../../store/store.js';
 import { feedBudgetId, replicationFeedId, type FeedClientIdentity } from '../../sync/replication-ids.js';
 import { EXIT } from '../exit-codes.js';
-import { sourceBlock, sourceLine } from '../format-sources.js';
+import { sourceBlock, sourceLine } from '../output/format-sources.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { addRedisOptions, withQueueConfig, type RedisFlags } from '../with-queue.js';
+import { addRedisOptions, withQueueConfig, type RedisFlags } from '../wiring/with-queue.js';
 
 interface SourcesFlags extends RedisFlags {
   feedBudget?: string;

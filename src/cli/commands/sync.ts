@@ -15,17 +15,17 @@ import type { SyncRequest } from '../../sync/sync-request.js';
 import { EXIT, exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
-import { durationMs } from '../option-values.js';
+import { durationMs } from '../input/option-values.js';
 import { paceEnqueue, type PacedEnqueue } from '../../queue/enqueue-pace.js';
-import { createProgressBars, type ProgressBars } from '../progress.js';
-import { syncDeps, type EnqueueRoute } from '../queue-wiring.js';
-import { waitForRunInCli } from '../run-waiting.js';
-import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
-import { heapPolicyPays, keepHeapNearLive } from '../heap-growth.js';
-import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../sync-options.js';
-import { idleHints, openSyncSession, type SyncSession } from '../sync-session.js';
-import { replicationLine } from '../format-replication.js';
-import { announceRun } from '../run-alerts.js';
+import { createProgressBars, type ProgressBars } from '../output/progress.js';
+import { syncDeps, type EnqueueRoute } from '../wiring/queue-wiring.js';
+import { waitForRunInCli } from '../wiring/run-waiting.js';
+import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
+import { heapPolicyPays, keepHeapNearLive } from '../wiring/heap-growth.js';
+import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../input/sync-options.js';
+import { idleHints, openSyncSession, type SyncSession } from '../wiring/sync-session.js';
+import { replicationLine } from '../output/format-replication.js';
+import { announceRun } from '../wiring/run-alerts.js';
 
 /** `--wait-for-lock` without a value. */
 const DEFAULT_WAIT_FOR_LOCK = '30m';

@@ -1,10 +1,10 @@
 /** `listing-sync tables --random-code C` (endpoint 7): a project's tables and their field names. */
 import type { Command } from 'commander';
-import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../api-wiring.js';
+import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { required } from '../option-values.js';
+import { required } from '../input/option-values.js';
 
 interface TablesOptions extends ConnectionOptions {
   randomCode?: string;

@@ -5,13 +5,13 @@
  */
 import { Option, type Command } from 'commander';
 import { requireApiBase, type ConfigFlags } from '../../config/config.js';
-import { createCliLogger } from '../api-wiring.js';
-import { configFromCli } from '../config-from-cli.js';
+import { createCliLogger } from '../wiring/api-wiring.js';
+import { configFromCli } from '../input/config-from-cli.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
-import { wholeNumber } from '../option-values.js';
-import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../on-stack.js';
-import { addSharedFlags, REDIS_FLAGS, WORKER_LIMIT_FLAGS } from '../shared-flags.js';
+import { wholeNumber } from '../input/option-values.js';
+import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../wiring/on-stack.js';
+import { addSharedFlags, REDIS_FLAGS, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 
 interface WorkerFlags extends ConfigFlags {
   json?: boolean;

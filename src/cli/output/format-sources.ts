@@ -1,0 +1,45 @@
+/** The text of `sources list` and `sources show`: figures only, the feed in its display form. */
+import { displaySource } from '../../feed/feed-source.js';
+import type { FeedBudgetUsage } from '../../store/feed-budget.js';
+import type { FeedSource } from '../../store/feed-sources.js';
+import { when } from './format-run.js';
+import { plural } from './plural.js';
+
+const WINDOW_NAMES: Readonly<Record<string, string>> = { perSecond: '/s', perHour: '/h', perDay: '/d' };
+
+/** One line of `sources list`, with the budget usage when --feed-budget asked for it. */
+export function sourceLine(source: FeedSource, usage?: FeedBudgetUsage): string {
+  const last = source.lastRun;
+  const run = last === undefined ? 'no run yet' : `last run ${last.runId} ${when(last.at)} ${last.status}`;
+  const budget = usage === undefined ? '' : `  ${budgetLine(usage)}`;
+  return `${source.chatbot}  ${displaySource(source.feed)}  watermark ${source.watermark ?? '-'}  ${run}  records ${source.totals.recordsPulled}  requests ${source.totals.requests}  bytes ${source.totals.bytes}${budget}`;
+}
+
+/** Budget usage, e.g. "1/2 per /s, 40/7200 per /h; 1200 bytes this hour of 4000000000". */
+export function budgetLine(usage: FeedBudgetUsage | undefined): string {
+  if (usage === undefined) return 'budget: pass --feed-budget SPEC (or a preset) to show its usage';
+  const windows = usage.requests.map(({ window, limit, used }) => `${used}/${limit}${WINDOW_NAMES[window] ?? window}`);
+  const bytes = `${usage.bytesThisHour} bytes this hour${usage.bytesPerHour === undefined ? '' : ` of ${usage.bytesPerHour}`}`;
+  const wait = usage.exhausted === undefined ? '' : `; exhausted (${usage.exhausted.window}) until ${when(usage.exhausted.retryAtMs)}`;
+  return `budget: ${[...windows, bytes].join(', ')}${wait}`;
+}
+
+/** The block of `sources show`. */
+export function sourceBlock(source: FeedSource, usage: FeedBudgetUsage | undefined): string {
+  const last = source.lastRun;
+  const sweep = source.lastSweep;
+  const lines = [
+    `chatbot ${source.chatbot}  feed ${displaySource(source.feed)}`,
+    `watermark: ${source.watermark === undefined ? '- (the next run pulls everything)' : `${source.watermark} (set ${when(source.watermarkAt)})`}`,
+    last === undefined
+      ? 'last run: -'
+      : `last run: ${last.runId} ${when(last.at)} ${last.status}: ${plural(last.recordsPulled, 'record')}, ${plural(last.requests, 'request')}, ${plural(last.bytes, 'byte')}`,
+    `totals: ${plural(source.totals.runs, 'run')}, ${plural(source.totals.recordsPulled, 'record')}, ${plural(source.totals.requests, 'request')}, ${plural(source.totals.bytes, 'byte')}`,
+    ...(sweep === undefined
+      ? []
+      : [`last sweep: ${when(sweep.at)} ${sweep.complete ? 'complete' : 'incomplete'}, ${sweep.deleted} deleted`]),
+    ...(source.resetAt === undefined ? [] : [`reset: ${when(source.resetAt)}`]),
+    budgetLine(usage),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,62 @@
+/**
+ * `sync --replicate` wiring: the replication deps of a request, from the config's feed
+ * credentials (tokens), the Redis budget and source records. Credentials stay here and in the
+ * token provider: the request (which a schedule may store) never holds them.
+ */
+import type { Config } from '../../config/config.js';
+import { ListingSyncError } from '../../shared/errors.js';
+import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
+import { replicate } from '../../feed/reso-api/replicate.js';
+import { clientCredentialsTokens, staticBearerToken, type TokenProvider } from '../../feed/reso-api/token-provider.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { Store } from '../../store/store.js';
+import { feedBudgetId, replicationFeedId } from '../../sync/replication-ids.js';
+import type { ReplicationDeps } from '../../sync/replication.js';
+import type { SyncRequest } from '../../sync/sync-request.js';
+
+function tokensOf(config: Config): TokenProvider {
+  const { oauth, token } = config.feedAuth;
+  if (oauth !== undefined) return clientCredentialsTokens(oauth);
+  if (token !== undefined) return staticBearerToken(token);
+  throw new ListingSyncError(
+    'CONFIG',
+    '--replicate needs the feed server credentials in the environment of the process that pulls (sync, or the worker running a replicating schedule): set FEED_OAUTH_TOKEN_URL, FEED_OAUTH_CLIENT_ID and FEED_OAUTH_CLIENT_SECRET (or FEED_TOKEN)',
+  );
+}
+
+/**
+ * A factory of replication deps for `--replicate` requests (SyncDeps.replicationFor): the CLI's
+ * sync and a worker's scheduled sync build them the same way. Throws CONFIG when the process has
+ * no feed credentials, before anything is read.
+ */
+export function replicationWiring(wiring: {
+  config: Config;
+  store: Store;
+  logger: Logger;
+}): (request: SyncRequest, signal?: AbortSignal) => ReplicationDeps {
+  return (request, signal) => {
+    const options = request.replicate;
+    if (options === undefined) throw new Error('replicationWiring: the request does not replicate');
+    const feed = request.feed.source;
+    const tokens = tokensOf(wiring.config);
+    const oauth = wiring.config.feedAuth.oauth;
+    const budget =
+      options.budget === undefined ? undefined : wiring.store.feedBudget(feedBudgetId(feed, oauth), parseFeedBudget(options.budget));
+    return {
+      feedId: replicationFeedId(feed),
+      sources: wiring.store.feedSources,
+      start: ({ watermark, sweep }) =>
+        replicate({
+          propertyUrl: feed,
+          tokens,
+          ...(budget === undefined ? {} : { budget }),
+          sweep,
+          ...(watermark === undefined ? {} : { watermark }),
+          overlapMs: options.overlapMs,
+          ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+          ...(signal === undefined ? {} : { signal }),
+          logger: wiring.logger,
+        }),
+    };
+  };
+}
