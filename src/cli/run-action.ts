@@ -11,7 +11,8 @@ import { EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
 export type ActionResult = ExitCode | void;
 
 const REDIS_HINT =
-  'check that Redis (REDIS_URL, or every node of REDIS_CLUSTER_NODES) is up, then run the command again; an interrupted sync goes on with `listing-sync runs resume ID --work`';
+  'check that Redis (REDIS_URL, or every node of REDIS_CLUSTER_NODES) is up, then run the command again; an ' +
+  'interrupted sync goes on with `listing-sync runs resume ID --work`';
 
 const firstLine = (text: string): string => text.split('\n')[0] ?? '';
 

@@ -78,7 +78,10 @@ export interface FeedStats {
 }
 
 export interface OpenFeed {
-  /** The rows in file order. Iterate once; iteration can still throw FEED_UNREADABLE for damage found later in the file (bad bytes, truncated JSON). */
+  /**
+   * The rows in file order. Iterate once; iteration can still throw FEED_UNREADABLE for damage found later in the file
+   * (bad bytes, truncated JSON).
+   */
   rows: AsyncIterable<FeedRow>;
   stats(): FeedStats;
   /** Bytes read so far and total when known (progress bars). */

@@ -140,7 +140,8 @@ function readChatbot(r: Reader, path: FleetPath, entry: Plain, sources: readonly
   else if (source !== undefined && !sources.includes(source))
     r.add(
       [...path, 'source'],
-      `unknown source '${source}'${hint(source, sources)}; ${sources.length === 0 ? 'the file declares no sources' : `the sources are ${sources.join(', ')}`}`,
+      `unknown source '${source}'${hint(source, sources)}; ` +
+        `${sources.length === 0 ? 'the file declares no sources' : `the sources are ${sources.join(', ')}`}`,
     );
   const chatbot: FleetChatbot = { source: source ?? '' };
   if (entry.where !== undefined) {

@@ -13,10 +13,8 @@ import {
   type SimListingWrite as ListingWrite,
 } from './spec/requests.js';
 import type { ProjectTable } from './spec/responses.js';
-
-/** The keys a listing is found by in a sync (section 2.3: MLSNumber and Url). */
-type SyncKeyType = Exclude<KeyType, 'NewOaks'>;
 import { FaultPlan } from './faults.js';
+import { keyOf, type SyncKeyType } from './listing-keys.js';
 import { SimMetrics } from './metrics.js';
 import { sampleListing } from './sample-listings.js';
 import type { SimCallLog, SimFaults, StoredListing } from './types.js';
@@ -32,11 +30,6 @@ export interface SimStateInit {
   listings?: Record<string, ListingWrite[]>;
   tables: Record<string, readonly ProjectTable[]>;
   faults?: SimFaults;
-}
-
-function keyOf(listing: StoredListing, keyType: KeyType): string {
-  if (keyType === 'NewOaks') return listing.ID;
-  return keyType === 'MLSNumber' ? listing.MLSNumber : listing.Url;
 }
 
 /** Offset of the listing numbers drift inserts, far from the numbers tests seed with. */

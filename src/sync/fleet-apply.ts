@@ -28,7 +28,8 @@ export async function appliedFleet(deps: Pick<FleetDeps, 'records'>): Promise<{ 
   if (problems.length > 0)
     throw new ListingSyncError(
       'INVALID_INPUT',
-      `the applied fleet stored in Redis cannot be read by this version (${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('; ')}); apply the fleet file again`,
+      `the applied fleet stored in Redis cannot be read by this version ` +
+        `(${problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('; ')}); apply the fleet file again`,
     );
   return { fleet, applied: true };
 }

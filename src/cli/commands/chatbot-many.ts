@@ -164,7 +164,8 @@ export async function runManyEdit<P extends { serialNumber: string }>(
   if (flags.json) printJson(io, result);
   else
     io.stdout.write(
-      `run ${run.id}: ${edits.length} ${kind.label} enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`,
+      `run ${run.id}: ${edits.length} ${kind.label} ` +
+        `enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`,
     );
   return (result.failed ?? 0) > 0 ? EXIT.failed : EXIT.ok;
 }

@@ -53,7 +53,8 @@ export function dashboardSettingsFrom(flags: DashboardFlags, env: Readonly<Recor
   const token = envValue(env, 'DASHBOARD_TOKEN');
   if ((user === undefined) !== (password === undefined)) {
     throw new UsageError(
-      `${user === undefined ? 'DASHBOARD_PASSWORD is set without DASHBOARD_USER' : 'DASHBOARD_USER is set without DASHBOARD_PASSWORD'}: set both, or use DASHBOARD_TOKEN`,
+      `${user === undefined ? 'DASHBOARD_PASSWORD is set without DASHBOARD_USER' : 'DASHBOARD_USER is set without DASHBOARD_PASSWORD'}: ` +
+        `set both, or use DASHBOARD_TOKEN`,
     );
   }
   const hasCredentials = (user !== undefined && password !== undefined) || token !== undefined;

@@ -13,7 +13,8 @@ export const registerDemoCommands: RegisterCommands = (program: Command, host: C
   program
     .command('demo')
     .description(
-      'sync a sample feed into a simulated chatbot (with injected faults), replicate a simulated MLS (RESO Web API) into another, then serve the dashboard',
+      'sync a sample feed into a simulated chatbot (with injected faults), replicate a simulated MLS (RESO Web ' +
+        'API) into another, then serve the dashboard',
     )
     .option('--port <n>', 'dashboard port on 127.0.0.1 (0 = any free port)', '8080')
     .option('--exit-after-sync', 'stop after printing the summaries (no dashboard)')

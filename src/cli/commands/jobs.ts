@@ -1,13 +1,17 @@
 /** `listing-sync jobs failed|retry|find|resume`: failed jobs, re-queueing, search by key, resuming a paused queue. */
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
-import { findKeyJobs, listFailedJobs, retryJobs } from '../../queue/failed-jobs.js';
+import { findKeyJobs, listFailedJobs, retryJobs, type KeyJobRow } from '../../queue/failed-jobs.js';
 import { EXIT } from '../exit-codes.js';
 import { when } from '../output/format-run.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
 
+/** One job that touched the key, as `jobs find` prints it: time, run, chatbot, job, state, reason. */
+function keyJobLine(r: KeyJobRow): string {
+  return [when(r.at), r.runId, r.chatbot, r.jobId, r.state, r.failedReason ?? ''].join('  ').trimEnd();
+}
 export const registerJobsCommands: RegisterCommands = (program: Command, host: CommandHost) => {
   const jobs = program.command('jobs').description('failed jobs, retries, and jobs by listing key');
   addRedisOptions(jobs.command('failed').description('failed jobs with chatbot, key, attempts and the last Code/Message'))
@@ -55,12 +59,7 @@ export const registerJobsCommands: RegisterCommands = (program: Command, host: C
       withQueue(host, flags, async (ctx, json) => {
         const rows = await findKeyJobs(ctx.queues.writes, ctx.store, key, flags.chatbot);
         if (json) printJson(host.io, { key, jobs: rows });
-        else
-          host.io.stdout.write(
-            rows.length === 0
-              ? `no job touched ${key}\n`
-              : `${rows.map((r) => `${when(r.at)}  ${r.runId}  ${r.chatbot}  ${r.jobId}  ${r.state}${r.failedReason ? `  ${r.failedReason}` : ''}`).join('\n')}\n`,
-          );
+        else host.io.stdout.write(rows.length === 0 ? `no job touched ${key}\n` : `${rows.map(keyJobLine).join('\n')}\n`);
       }),
     );
   addRedisOptions(

@@ -139,7 +139,8 @@ function registerList(listings: Command, host: Parameters<RegisterCommands>[1]):
           else io.stdout.write([...listingTable(items), countLine(items.length, virtualCount)].map((line) => `${line}\n`).join(''));
           if (!options.all || items.length === virtualCount) return EXIT.ok;
           io.stderr.write(
-            `listing-sync: read ${items.length} listings but VirtualCount is ${virtualCount}: the chatbot changed while reading, run again\n`,
+            `listing-sync: read ${items.length} listings but VirtualCount is ${virtualCount}: the chatbot ` +
+              `changed while reading, run again\n`,
           );
           return EXIT.failed;
         },

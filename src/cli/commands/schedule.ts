@@ -43,6 +43,12 @@ function scheduleJson(schedule: Schedule): Schedule & { nextUtc?: string; nextLo
   return { ...schedule, nextUtc: at.utc, ...(schedule.tz === undefined ? {} : { nextLocal: at.iso }) };
 }
 
+/** One schedule as `schedule list` prints it: name, cron (and zone), chatbot, replicate, next runs. */
+function scheduleLine(s: Schedule): string {
+  const cron = s.tz ? `${s.cron} ${s.tz}` : s.cron;
+  return `${s.name}  ${cron}  chatbot ${s.request.chatbot}${s.request.replicate ? '  replicate' : ''}  ${nextText(s)}`;
+}
+
 export const registerScheduleCommands: RegisterCommands = (program: Command, host: CommandHost) => {
   const schedule = program
     .command('schedule')
@@ -58,7 +64,9 @@ export const registerScheduleCommands: RegisterCommands = (program: Command, hos
         const unstorable = unstorableSourceReason(flags.feed);
         if (unstorable !== undefined) {
           throw new UsageError(
-            `--feed ${displaySource(flags.feed)} cannot be scheduled: ${unstorable}, and a schedule is stored in Redis where credentials must never be. Serve the feed at a URL without them (or from a file the workers can read), then add the schedule again.`,
+            `--feed ${displaySource(flags.feed)} cannot be scheduled: ${unstorable}, and a schedule is stored in ` +
+              `Redis where credentials must never be. Serve the feed at a URL without them (or from a file the ` +
+              `workers can read), then add the schedule again.`,
           );
         }
         if (flags.tz !== undefined && !validTimeZone(flags.tz))
@@ -78,7 +86,9 @@ export const registerScheduleCommands: RegisterCommands = (program: Command, hos
           });
         else
           host.io.stdout.write(
-            `schedule ${name} set: ${flags.cron}${flags.tz ? ` (${flags.tz})` : ''}, chatbot ${request.chatbot}\nnext runs (${zoneLabel(flags.tz)}):\n${next.map((at) => `  ${at.text}  (${at.utcText} UTC)\n`).join('')}`,
+            `schedule ${name} set: ${flags.cron}${flags.tz ? ` (${flags.tz})` : ''}, chatbot ` +
+              `${request.chatbot}\nnext runs ` +
+              `(${zoneLabel(flags.tz)}):\n${next.map((at) => `  ${at.text}  (${at.utcText} UTC)\n`).join('')}`,
           );
       }),
     );
@@ -86,12 +96,7 @@ export const registerScheduleCommands: RegisterCommands = (program: Command, hos
     withQueue(host, flags, async (ctx, json) => {
       const list = await listSchedules(ctx.queues.syncRuns);
       if (json) printJson(host.io, { schedules: list.map(scheduleJson) });
-      else
-        host.io.stdout.write(
-          list.length === 0
-            ? 'no schedules\n'
-            : `${list.map((s) => `${s.name}  ${s.cron}${s.tz ? ` ${s.tz}` : ''}  chatbot ${s.request.chatbot}${s.request.replicate ? '  replicate' : ''}  ${nextText(s)}`).join('\n')}\n`,
-        );
+      else host.io.stdout.write(list.length === 0 ? 'no schedules\n' : `${list.map(scheduleLine).join('\n')}\n`);
     }),
   );
   addRedisOptions(schedule.command('remove').argument('<name>', 'schedule name').description('remove a scheduled sync')).action(

@@ -111,7 +111,9 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
     .option('--page-size-cap <n>', 'answer at most N listings per list page, silently (as a capping service does)')
     .option(
       '--reso',
-      'also run a RESO Web API simulator (an MLS feed: OAuth2 token endpoint, Property with $filter/$top/$skip/nextLink) on a second free port, beside the service simulator; its client id/secret are FEED_OAUTH_CLIENT_ID/SECRET when set, else its defaults',
+      'also run a RESO Web API simulator (an MLS feed: OAuth2 token endpoint, Property with ' +
+        '$filter/$top/$skip/nextLink) on a second free port, beside the service simulator; its client id/secret ' +
+        'are FEED_OAUTH_CLIENT_ID/SECRET when set, else its defaults',
     )
     .option('--reso-records <n>', 'with --reso: records seeded at start (default 0)')
     .option('--reso-max-top <n>', 'with --reso: largest page served; a larger $top is silently capped (default 1000)')

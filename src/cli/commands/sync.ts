@@ -136,7 +136,8 @@ export async function performSync(
   if (outcome.replication?.status === 'budget-exhausted') {
     // Why exit 1 although what was received is enqueued: the pull is not complete, and a scheduler must see it.
     io.stderr.write(
-      `feed request budget exhausted: ${outcome.replication.recordsPulled} records received were applied, nothing was deleted; the next run resumes from watermark ${outcome.replication.watermark ?? '-'}\n`,
+      `feed request budget exhausted: ${outcome.replication.recordsPulled} records received were applied, ` +
+        `nothing was deleted; the next run resumes from watermark ${outcome.replication.watermark ?? '-'}\n`,
     );
     return verdictCode === EXIT.ok ? EXIT.failed : verdictCode;
   }

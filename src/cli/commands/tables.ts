@@ -31,7 +31,8 @@ export const registerTablesCommands: RegisterCommands = (program: Command, host)
           }
           const lines = tables.map(
             (table) =>
-              `${table.TableName} (${table.TableDisplayName}, id ${table.ID}): ${table.FieldDefinitions.map((field) => field.FieldName).join(', ') || 'no fields'}`,
+              `${table.TableName} (${table.TableDisplayName}, id ${table.ID}): ` +
+              `${table.FieldDefinitions.map((field) => field.FieldName).join(', ') || 'no fields'}`,
           );
           io.stdout.write([...lines, `${tables.length} table${tables.length === 1 ? '' : 's'}`].map((line) => `${line}\n`).join(''));
           return EXIT.ok;

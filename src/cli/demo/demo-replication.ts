@@ -120,9 +120,11 @@ export async function runReplicationAct(io: CliIo, session: SyncSession, mls: De
   const { reso, keys } = mls;
   const feed = reso.propertyUrl;
   say(
-    `demo: an MLS (RESO Web API simulator) at ${feed} holds ${MLS_RECORDS} records; its OAuth2 test client is in FEED_OAUTH_* (never printed)`,
+    `demo: an MLS (RESO Web API simulator) at ${feed} holds ${MLS_RECORDS} records; its OAuth2 test client is in ` +
+      `FEED_OAUTH_* (never printed)`,
   );
-  const command = `listing-sync sync --chatbot ${DEMO_MLS_CHATBOT} --feed ${feed} --profile reso --replicate --feed-budget ${BUDGET} --work`;
+  const command =
+    `listing-sync sync --chatbot ${DEMO_MLS_CHATBOT} --feed ${feed} --profile reso --replicate ` + `--feed-budget ${BUDGET} --work`;
   say(`demo: ${command}`);
   const first = await pull(io, session, feed);
   if (first.pulled === undefined) return first.code;
@@ -132,7 +134,8 @@ export async function runReplicationAct(io: CliIo, session: SyncSession, mls: De
   reso.state.records.modify({ keys: CHANGED.map(pick) });
   reso.state.records.setStatus({ keys: [pick(WITHDRAWN)], status: 'Withdrawn' });
   say(
-    `demo: the MLS changes ${CHANGED.length} records (a new ListPrice) and withdraws 1 (StandardStatus Withdrawn) through the simulator's admin API; the same command again:`,
+    `demo: the MLS changes ${CHANGED.length} records (a new ListPrice) and withdraws 1 (StandardStatus ` +
+      `Withdrawn) through the simulator's admin API; the same command again:`,
   );
   const next = await pull(io, session, feed);
   if (next.pulled === undefined) return next.code;

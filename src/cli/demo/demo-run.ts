@@ -134,7 +134,8 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
   });
   host.io.releases.push('dashboard server', () => dashboard.close());
   host.io.stdout.write(
-    `\ndashboard: ${dashboard.url}/  (user ${user}, password ${password})\nworkers keep running: retry failed jobs from the dashboard. Ctrl-C to stop.\n`,
+    `\ndashboard: ${dashboard.url}/  (user ${user}, password ${password})\nworkers keep running: retry failed ` +
+      `jobs from the dashboard. Ctrl-C to stop.\n`,
   );
   await stopped;
   return code;

@@ -28,7 +28,9 @@ export function addReplicateOptions(command: Command): Command {
   return command
     .option(
       '--replicate',
-      'pull from a RESO Web API (--feed is the Property resource, --profile reso; auth from FEED_OAUTH_* or FEED_TOKEN): everything on the first run, then what changed since the watermark; absent records are kept, off-market ones deleted',
+      'pull from a RESO Web API (--feed is the Property resource, --profile reso; auth from FEED_OAUTH_* or ' +
+        'FEED_TOKEN): everything on the first run, then what changed since the watermark; absent records are ' +
+        'kept, off-market ones deleted',
     )
     .option(
       '--sweep',
@@ -36,7 +38,8 @@ export function addReplicateOptions(command: Command): Command {
     )
     .option(
       '--feed-budget <spec>',
-      'with --replicate: request budget of the feed credential, held in Redis across processes (mls-grid, trestle, bridge, or 2/s,7200/h,40000/d,4GB/h)',
+      'with --replicate: request budget of the feed credential, held in Redis across processes (mls-grid, ' +
+        'trestle, bridge, or 2/s,7200/h,40000/d,4GB/h)',
     )
     .option('--feed-page-size <n>', 'with --replicate: $top asked (default 1000)')
     .option('--overlap <duration>', `with --replicate: start this long before the watermark (default ${DEFAULT_OVERLAP})`);
@@ -61,7 +64,8 @@ export function replicateRequest(flags: ReplicateFlags, feed: SyncRequest['feed'
   // plans as upsert; a user who asked for mirror must not believe absent listings get deleted.
   if (mode === 'mirror')
     throw new UsageError(
-      '--replicate cannot be combined with --mode mirror: a pull holds only what changed, so absent listings are kept; off-market statuses delete, and --sweep deletes listings whose key is gone',
+      '--replicate cannot be combined with --mode mirror: a pull holds only what changed, so absent listings are ' +
+        'kept; off-market statuses delete, and --sweep deletes listings whose key is gone',
     );
   if (flags.feedBudget !== undefined) parseFeedBudget(flags.feedBudget);
   const pageSize = integerFlag('feed-page-size', flags.feedPageSize, 1, 100_000);

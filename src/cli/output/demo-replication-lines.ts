@@ -18,7 +18,10 @@ export interface DemoPull {
 /** The first pull: everything the MLS holds. */
 export function firstPullLine(pull: DemoPull, chatbot: string): string {
   const { replication, result } = pull;
-  return `replication  first run: ${plural(replication.recordsPulled, 'record')} pulled (everything, ${plural(replication.requests, 'request')}), ${result.created} listings created on ${chatbot}\n`;
+  return (
+    `replication  first run: ${plural(replication.recordsPulled, 'record')} pulled (everything, ` +
+    `${plural(replication.requests, 'request')}), ${result.created} listings created on ${chatbot}\n`
+  );
 }
 
 /** The incremental pull: only what changed, updates, and the delete of the withdrawn record. */
@@ -26,7 +29,8 @@ export function nextPullLine(pull: DemoPull, mlsRecords: number): string {
   const { replication, result } = pull;
   const skipped = mlsRecords - replication.recordsPulled;
   return [
-    `replication  next run: ${plural(replication.recordsPulled, 'record')} pulled, only the changed ones (${skipped} unchanged not fetched), `,
+    `replication  next run: ${plural(replication.recordsPulled, 'record')} pulled, only the changed ones ` +
+      `(${skipped} unchanged not fetched), `,
     `${result.updated} updated, ${result.deleted} deleted because Withdrawn\n`,
   ].join('');
 }

@@ -43,7 +43,8 @@ export function formatRedisReport(report: RedisReport, redis: string): string {
     `  maxmemory-policy: ${settingText(settings.maxmemoryPolicy)}`,
     `  appendonly:       ${settingText(settings.appendonly)}`,
     `  appendfsync:      ${settingText(settings.appendfsync)}`,
-    `  retention:        ${retention.keepDays} days or the newest ${retention.keepRuns} runs per chatbot; ${retention.runsPastRetention} run(s) more than a day past it`,
+    `  retention:        ${retention.keepDays} days or the newest ${retention.keepRuns} runs per chatbot; ` +
+      `${retention.runsPastRetention} run(s) more than a day past it`,
     '',
   ];
   const rows: Array<readonly [string, string, string]> = [['kind', 'keys', 'bytes']];
@@ -53,7 +54,8 @@ export function formatRedisReport(report: RedisReport, redis: string): string {
   lines.push(...table(rows));
   if (keys.estimated) {
     lines.push(
-      `~ estimated: ${keys.measuredKeys.toLocaleString('en-US')} of ${keys.total.toLocaleString('en-US')} keys measured (MEMORY USAGE), the rest counted and sized by the average of their kind`,
+      `~ estimated: ${keys.measuredKeys.toLocaleString('en-US')} of ${keys.total.toLocaleString('en-US')} keys ` +
+        `measured (MEMORY USAGE), the rest counted and sized by the average of their kind`,
     );
   }
   lines.push('');

@@ -10,5 +10,9 @@ export function replicationLine(outcome: ReplicationOutcome): string {
       : outcome.sweep.complete
         ? `, sweep complete (${outcome.sweep.deleted} deleted)`
         : ', sweep incomplete (nothing deleted)';
-  return `replication (${from}): ${outcome.status}, ${plural(outcome.recordsPulled, 'record')}, ${plural(outcome.requests, 'request')}, ${plural(outcome.bytes, 'byte')}${sweep}; watermark ${outcome.watermark ?? '-'}\n`;
+  return (
+    `replication (${from}): ${outcome.status}, ${plural(outcome.recordsPulled, 'record')}, ` +
+    `${plural(outcome.requests, 'request')}, ${plural(outcome.bytes, 'byte')}${sweep}; watermark ` +
+    `${outcome.watermark ?? '-'}\n`
+  );
 }

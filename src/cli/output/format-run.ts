@@ -9,5 +9,9 @@ export function when(ms: number | undefined): string {
 /** One line of `runs list` (and the head of `runs show`). */
 export function runLine(run: RunRecord): string {
   const c = run.counts;
-  return `${run.id}  ${run.chatbot}  ${run.status}${run.forced ? ' (forced)' : ''}  ${run.trigger}  ${when(run.startedAt)}  created ${c.created}, updated ${c.updated}, deleted ${c.deleted}, failed ${c.failed}  jobs ${c.finishedJobs}/${c.totalJobs}`;
+  return (
+    `${run.id}  ${run.chatbot}  ${run.status}${run.forced ? ' (forced)' : ''}  ${run.trigger}  ` +
+    `${when(run.startedAt)}  created ${c.created}, updated ${c.updated}, deleted ${c.deleted}, failed ${c.failed} ` +
+    ` jobs ${c.finishedJobs}/${c.totalJobs}`
+  );
 }

@@ -12,7 +12,11 @@ export function sourceLine(source: FeedSource, usage?: FeedBudgetUsage): string 
   const last = source.lastRun;
   const run = last === undefined ? 'no run yet' : `last run ${last.runId} ${when(last.at)} ${last.status}`;
   const budget = usage === undefined ? '' : `  ${budgetLine(usage)}`;
-  return `${source.chatbot}  ${displaySource(source.feed)}  watermark ${source.watermark ?? '-'}  ${run}  records ${source.totals.recordsPulled}  requests ${source.totals.requests}  bytes ${source.totals.bytes}${budget}`;
+  return (
+    `${source.chatbot}  ${displaySource(source.feed)}  watermark ${source.watermark ?? '-'}  ${run}  ` +
+    `records ${source.totals.recordsPulled}  requests ${source.totals.requests}  bytes ` +
+    `${source.totals.bytes}${budget}`
+  );
 }
 
 /** Budget usage, e.g. "1/2 per /s, 40/7200 per /h; 1200 bytes this hour of 4000000000". */
@@ -30,11 +34,14 @@ export function sourceBlock(source: FeedSource, usage: FeedBudgetUsage | undefin
   const sweep = source.lastSweep;
   const lines = [
     `chatbot ${source.chatbot}  feed ${displaySource(source.feed)}`,
-    `watermark: ${source.watermark === undefined ? '- (the next run pulls everything)' : `${source.watermark} (set ${when(source.watermarkAt)})`}`,
+    `watermark: ` +
+      `${source.watermark === undefined ? '- (the next run pulls everything)' : `${source.watermark} (set ${when(source.watermarkAt)})`}`,
     last === undefined
       ? 'last run: -'
-      : `last run: ${last.runId} ${when(last.at)} ${last.status}: ${plural(last.recordsPulled, 'record')}, ${plural(last.requests, 'request')}, ${plural(last.bytes, 'byte')}`,
-    `totals: ${plural(source.totals.runs, 'run')}, ${plural(source.totals.recordsPulled, 'record')}, ${plural(source.totals.requests, 'request')}, ${plural(source.totals.bytes, 'byte')}`,
+      : `last run: ${last.runId} ${when(last.at)} ${last.status}: ${plural(last.recordsPulled, 'record')}, ` +
+        `${plural(last.requests, 'request')}, ${plural(last.bytes, 'byte')}`,
+    `totals: ${plural(source.totals.runs, 'run')}, ${plural(source.totals.recordsPulled, 'record')}, ` +
+      `${plural(source.totals.requests, 'request')}, ${plural(source.totals.bytes, 'byte')}`,
     ...(sweep === undefined
       ? []
       : [`last sweep: ${when(sweep.at)} ${sweep.complete ? 'complete' : 'incomplete'}, ${sweep.deleted} deleted`]),

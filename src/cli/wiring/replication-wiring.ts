@@ -20,7 +20,9 @@ function tokensOf(config: Config): TokenProvider {
   if (token !== undefined) return staticBearerToken(token);
   throw new ListingSyncError(
     'CONFIG',
-    '--replicate needs the feed server credentials in the environment of the process that pulls (sync, or the worker running a replicating schedule): set FEED_OAUTH_TOKEN_URL, FEED_OAUTH_CLIENT_ID and FEED_OAUTH_CLIENT_SECRET (or FEED_TOKEN)',
+    '--replicate needs the feed server credentials in the environment of the process that pulls (sync, or the ' +
+      'worker running a replicating schedule): set FEED_OAUTH_TOKEN_URL, FEED_OAUTH_CLIENT_ID and ' +
+      'FEED_OAUTH_CLIENT_SECRET (or FEED_TOKEN)',
   );
 }
 

@@ -96,7 +96,8 @@ export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait>
       await store.leases.markIdle(chatbot, runId).catch(() => undefined);
       logger.warn(
         { runId },
-        `interrupted: run ${runId} goes on in the queue; finish it with \`listing-sync runs resume ${runId} --work\` or stop it with \`listing-sync runs cancel ${runId}\``,
+        `interrupted: run ${runId} goes on in the queue; finish it with \`listing-sync runs resume ${runId} ` +
+          `--work\` or stop it with \`listing-sync runs cancel ${runId}\``,
       );
     }
     throw thrown;
