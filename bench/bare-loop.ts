@@ -4,7 +4,8 @@
  * keep-alive connections, no queue, no Redis. What the machine and the simulator allow at all.
  *
  * Usage: node dist/bench/bare-loop.js BASE_URL SECRET_KEY BODIES.json CONCURRENCY
- * Prints one JSON line: { requests, failures, seconds }.
+ * Prints one JSON line: { requests, failures, seconds, cpuSeconds } (cpuSeconds: user + system of
+ * the whole process, the baseline of the CLI's CPU per listing).
  */
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -40,7 +41,8 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: concurrency }, () => slot()));
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
-  process.stdout.write(`${JSON.stringify({ requests: bodies.length, failures, seconds })}\n`);
+  const cpu = process.cpuUsage();
+  process.stdout.write(`${JSON.stringify({ requests: bodies.length, failures, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 })}\n`);
 }
 
 main().catch((thrown: unknown) => {

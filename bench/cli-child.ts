@@ -35,6 +35,8 @@ export interface CliRun {
   /** Peak resident set (VmHWM), MiB; 0 when /proc could not be read. */
   peakRssMiB: number;
   redis: ClientCounts;
+  /** CPU of the whole process, every thread, user + system (0 when it died before its exit hook). */
+  cpuSeconds: number;
 }
 
 /** VmHWM of a live process in MiB, or undefined once it is gone. */
@@ -70,21 +72,23 @@ export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, preloa
  * each worker thread), added up; the files are removed. None: the process died before its exit
  * hook (reported through the exit code).
  */
-function takeCounts(file: string): ClientCounts {
+function takeCounts(file: string): { redis: ClientCounts; cpuSeconds: number } {
   const total: ClientCounts = { commands: 0, roundTrips: 0 };
+  let cpuSeconds = 0;
   const dir = dirname(file);
   for (const name of readdirSync(dir).filter((entry) => entry.startsWith(basename(file)))) {
     const path = join(dir, name);
     try {
-      const counts = JSON.parse(readFileSync(path, 'utf8')) as ClientCounts;
+      const counts = JSON.parse(readFileSync(path, 'utf8')) as ClientCounts & { cpuMicros?: number };
       total.commands += counts.commands;
       total.roundTrips += counts.roundTrips;
+      cpuSeconds += (counts.cpuMicros ?? 0) / 1e6;
     } catch {
       // A file cut short by a dying thread: its counts are lost, the others still add up.
     }
     rmSync(path, { force: true });
   }
-  return total;
+  return { redis: total, cpuSeconds };
 }
 
 /** Runs the CLI to its end, timing it and polling its peak RSS every 20 ms. */
@@ -110,5 +114,5 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): P
   const seconds = (performance.now() - started) / 1000;
   const exitedAt = Date.now();
   clearInterval(poll);
-  return { code, stdout, stderr, seconds, spawnedAt, exitedAt, peakRssMiB: peak, redis: takeCounts(countsFile) };
+  return { code, stdout, stderr, seconds, spawnedAt, exitedAt, peakRssMiB: peak, ...takeCounts(countsFile) };
 }

@@ -57,6 +57,13 @@ interface RoundFigures {
   exact: boolean;
   /** The sync's writes/s ÷ the bare loop's, each from START_SECONDS on (not a target: where the gap is). */
   steadyRatio: number;
+  /** CPU of `sync --work` (every thread) per listing, ms; the bare loop's per request; their ratio. */
+  cpuPerListingMs: number;
+  bareCpuPerRequestMs: number;
+  cpuRatio: number;
+  /** Redis server side while the CLI ran (Lua's commands included): commands and CPU ms per listing. */
+  serverCommandsPerListing: number;
+  serverCpuPerListingMs: number;
 }
 
 function figures(info: WireInfo, round: WireRound): RoundFigures {
@@ -73,6 +80,11 @@ function figures(info: WireInfo, round: WireRound): RoundFigures {
     callsRatio: cli.calls / cli.minimalCalls,
     exact: cli.created === info.creates && cli.failed === 0 && cli.duplicateCreates === 0 && cli.listings === info.creates,
     steadyRatio: steadyPerSecond(cli.writesBySecond) / steadyPerSecond(round.bare.bySecond),
+    cpuPerListingMs: (cli.cli.cpuSeconds * 1000) / info.creates,
+    bareCpuPerRequestMs: (round.bare.cpuSeconds * 1000) / info.creates,
+    cpuRatio: cli.cli.cpuSeconds / round.bare.cpuSeconds,
+    serverCommandsPerListing: cli.redisServer.commands / info.creates,
+    serverCpuPerListingMs: (cli.redisServer.cpuSeconds * 1000) / info.creates,
   };
 }
 
@@ -94,6 +106,18 @@ function targets(info: WireInfo): Target[] {
     },
     { name: 'whole command (start to exit) ÷ ideal ≥ 0.85', values: all.map((r) => r.wholeRatio), pass: (v) => v >= 0.85 },
     { name: 'Redis round trips per job (whole command) ≤ 2', values: all.map((r) => r.roundTripsPerJob), pass: (v) => v <= 2 },
+    {
+      name: "CPU of sync --work per listing (every thread) ÷ the bare loop's CPU per request ≤ 3.0",
+      values: all.map((r) => r.cpuRatio),
+      pass: (v) => v <= 3,
+    },
+    {
+      name: 'Redis commands per listing, server side (Lua included) ≤ 45',
+      values: all.map((r) => r.serverCommandsPerListing),
+      pass: (v) => v <= 45,
+      digits: 1,
+    },
+    { name: 'Redis CPU per listing ≤ 0.3 ms', values: all.map((r) => r.serverCpuPerListingMs), pass: (v) => v <= 0.3 },
     { name: 'service calls ÷ minimal calls = 1.00', values: all.map((r) => r.callsRatio), pass: (v) => Math.abs(v - 1) < 1e-9 },
     {
       name: 'run counts exact, 0 failed, 0 duplicate creates',
@@ -155,6 +179,7 @@ export function printWire(info: WireInfo): string {
     const r = figures(info, round);
     lines.push(
       `round ${i + 1} (load ${f2(round.load)}): bare loop ${round.bare.perSecond.toFixed(0)}/s; sync --work writes ${round.cli.writesPerSecond.toFixed(0)}/s = ${f2(r.writesRatio)} of bare; whole ${f2(round.cli.cli.seconds)} s = ${f2(r.wholeBareRatio)} of the bare loop's ${f2(round.bare.wallSeconds)} s, ${f2(r.wholeRatio)} of ideal ${f2(r.idealSeconds)} s; Redis ${f2(r.roundTripsPerJob)} round trips / ${f2(r.commandsPerJob)} cmds per job; calls ${round.cli.calls}/${round.cli.minimalCalls}; max in flight ${round.cli.maxInFlight}; slots busy bare ${f2(round.bare.slotsBusy)} / sync ${f2(round.cli.slotsBusy)}; RSS ${round.cli.cli.peakRssMiB.toFixed(0)} MiB`,
+      `  CPU: sync --work ${f2(round.cli.cli.cpuSeconds)} s = ${f2(r.cpuPerListingMs)} ms per listing, bare loop ${f2(round.bare.cpuSeconds)} s = ${f2(r.bareCpuPerRequestMs)} ms per request, ratio ${f2(r.cpuRatio)}; Redis server ${f2(r.serverCommandsPerListing)} commands and ${f2(r.serverCpuPerListingMs)} ms CPU per listing (${round.cli.redisServer.otherClients} other clients connected)`,
       `  writes per second: bare ${perSecondText(round.bare.bySecond)}; sync ${perSecondText(round.cli.writesBySecond)}; from second ${START_SECONDS + 1} on sync ÷ bare ${f2(r.steadyRatio)}; sync spawn → first write ${f2(round.cli.leadSeconds)} s, last write → exit ${f2(round.cli.tailSeconds)} s`,
     );
   }
@@ -189,6 +214,15 @@ export function wireSection(info: WireInfo): string {
     '| round | load 1 min | bare loop writes/s | sync --work writes/s | ÷ bare | bare loop s | whole s (ideal) | whole ÷ bare loop / ÷ ideal | Redis round trips / cmds per job | calls / minimal | max in flight | slots busy: bare / sync | peak RSS MiB |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...roundRows(info),
+    '',
+    "What each listing costs the machine: the CPU of the `sync --work` process (user + system, every thread: parse, plan, enqueue and work, from its own getrusage at exit) beside the bare loop's CPU per request, and the work of the Redis server while the command ran (INFO commandstats and INFO cpu before and after: every command it executed, those Lua scripts run included). Redis is server-wide: other clients of the same Redis add to it, so the count of other connected clients is shown.",
+    '',
+    '| round | sync --work CPU s | ms per listing | bare loop CPU s | ms per request | ratio | Redis commands per listing | Redis CPU ms per listing | other Redis clients |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...info.rounds.map((round, i) => {
+      const r = figures(info, round);
+      return `| ${i + 1} | ${f2(round.cli.cli.cpuSeconds)} | ${f2(r.cpuPerListingMs)} | ${f2(round.bare.cpuSeconds)} | ${f2(r.bareCpuPerRequestMs)} | ${f2(r.cpuRatio)} | ${r.serverCommandsPerListing.toFixed(1)} | ${f2(r.serverCpuPerListingMs)} | ${round.cli.redisServer.otherClients} |`;
+    }),
     '',
     `Writes answered in each whole second of the writes phase (not a target: it shows whether a gap is a slow start or the steady pace; "steady" = from second ${START_SECONDS + 1} on), and the sync's time outside that phase: spawn → first write answered (start-up, feed, snapshot, plan, guard, first enqueue) and last write answered → exit:`,
     '',

@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import type { ListingWrite } from '../src/domain/listing.js';
 import { sampleListing } from '../src/sim/sample-listings.js';
 import { startSimulator, type RunningSimulator } from '../src/sim/server.js';
+import { Redis } from 'ioredis';
 import { runCli, type CliRun } from './cli-child.js';
+import { connectedClients, serverCommandCounts } from './sync-redis-stats.js';
 import { writeFeedFile } from './sync-scenario.js';
 
 export const WIRE_CHATBOT = 'bench-wire';
@@ -113,6 +115,8 @@ export interface BareResult {
   maxInFlight: number;
   /** Average requests in flight while the loop ran (sampled every 5 ms) ÷ concurrency. */
   slotsBusy: number;
+  /** CPU of the loop's process, user + system. */
+  cpuSeconds: number;
 }
 
 const BARE_LOOP = join(fileURLToPath(new URL('.', import.meta.url)), 'bare-loop.js');
@@ -134,7 +138,7 @@ export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     const slotsBusy = sampler.stop() / scenario.concurrency;
     if (code !== 0) throw new Error(`bare loop exited ${code}`);
-    const own = JSON.parse(out) as { failures: number; seconds: number };
+    const own = JSON.parse(out) as { failures: number; seconds: number; cpuSeconds: number };
     const phase = writesPhase(sim);
     return {
       perSecond: phase.perSecond,
@@ -144,6 +148,7 @@ export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
       failures: own.failures,
       maxInFlight: sim.state.maxInFlight(),
       slotsBusy,
+      cpuSeconds: own.cpuSeconds,
     };
   } finally {
     await sim.close();
@@ -172,6 +177,41 @@ export interface CliWorkResult {
   created: number;
   failed: number;
   jobs: number;
+  /** What Redis executed while the CLI ran, server side (INFO): Lua's commands included. */
+  redisServer: RedisServerWork;
+}
+
+/**
+ * Redis's own work over a span, from INFO before and after: every command it executed (those a
+ * Lua script runs included) and its CPU (user + system, all its threads). Server-wide, so other
+ * clients of the same Redis add to it: `otherClients` says how many were connected.
+ */
+export interface RedisServerWork {
+  commands: number;
+  cpuSeconds: number;
+  otherClients: number;
+}
+
+async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const text = await redis.info('cpu');
+  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(text)?.[1] ?? 0);
+  return field('used_cpu_sys') + field('used_cpu_user');
+}
+
+/** Runs `span` and returns what Redis did meanwhile. */
+async function measuringRedis<T>(redisUrl: string, span: () => Promise<T>): Promise<{ result: T; work: RedisServerWork }> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    const otherClients = (await connectedClients(redis)) - 1;
+    const [commandsBefore, cpuBefore] = [await serverCommandCounts(redis), await redisCpuSeconds(redis)];
+    const result = await span();
+    const [commandsAfter, cpuAfter] = [await serverCommandCounts(redis), await redisCpuSeconds(redis)];
+    // Why minus 2 INFO calls and a CLIENT LIST: this measurement's own commands.
+    return { result, work: { commands: commandsAfter.total - commandsBefore.total - 2, cpuSeconds: cpuAfter - cpuBefore, otherClients } };
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** The env that points the CLI at `sim` and Redis under `prefix`. */
@@ -215,7 +255,9 @@ export async function runCliWork(
       '--json',
     ];
     const sampler = sampleWrites(sim);
-    const cli = await runCli(args, { ...cliEnv(sim, redisUrl, prefix), ...extraEnv });
+    const { result: cli, work: redisServer } = await measuringRedis(redisUrl, () =>
+      runCli(args, { ...cliEnv(sim, redisUrl, prefix), ...extraEnv }),
+    );
     const slotsBusy = sampler.stop() / scenario.concurrency;
     if (cli.code !== 0) throw new Error(`sync --work exited ${cli.code}:\n${cli.stderr.slice(-2000)}`);
     const printed = JSON.parse(cli.stdout) as PrintedSummary;
@@ -240,6 +282,7 @@ export async function runCliWork(
       created: printed.result?.created ?? -1,
       failed: printed.result?.failed ?? -1,
       jobs: printed.jobs ?? -1,
+      redisServer,
     };
   } finally {
     await sim.close();
