@@ -10,16 +10,7 @@ import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../input/sync-options.js';
 import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
-import { localZone, zonedTime } from '../input/zoned-time.js';
-
-function validTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { localZone, validTimeZone, zonedTime } from '../input/zoned-time.js';
 
 /** Occurrences shown by `schedule add`. */
 const NEXT_SHOWN = 3;

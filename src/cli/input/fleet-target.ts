@@ -17,6 +17,7 @@ import type { AlertConfig } from '../../store/alert-config.js';
 import { scheduledFeedProblem } from '../../sync/schedule-check.js';
 import { alertConfigFrom } from '../commands/alerts.js';
 import { fleetSyncRequest } from './fleet-requests.js';
+import { validTimeZone } from './zoned-time.js';
 
 /** An alert as stored, without its creation time. */
 export type FleetAlertConfig = Omit<AlertConfig, 'createdAt'>;
@@ -31,15 +32,6 @@ export interface FleetTarget {
 
 /** A URL that passes the webhook check, standing in for an env variable that is not set where only the settings are checked. */
 const STAND_IN_WEBHOOK = 'https://hooks.example.com/listing-sync-fleet-check';
-
-function validTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Relative paths are the file's (it is kept beside its mappings and feeds); a schedule stores them absolute. */
 function resolvePaths(fleet: Fleet, fileDir: string): void {

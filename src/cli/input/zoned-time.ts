@@ -45,3 +45,13 @@ export function zonedTime(ms: number, timeZone: string): ZonedTime {
     utc,
   };
 }
+
+/** Whether `tz` is an IANA time zone this runtime knows (e.g. America/Chicago). */
+export function validTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
