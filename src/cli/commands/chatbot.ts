@@ -15,7 +15,8 @@ import { asObject, chatbotFrom, collect, required } from '../input/option-values
 import { jsonKindOf, parseSetValues } from '../input/parse-values.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { validateInput } from '../input/validate-input.js';
-import { addManyEditOptions, KNOWLEDGE_EDITS, refuseBesideMany, runManyEdit, SETTINGS_EDITS, type ManyEditFlags } from './chatbot-many.js';
+import { KNOWLEDGE_EDITS, SETTINGS_EDITS } from '../../sync/chatbot-edits.js';
+import { addManyEditOptions, refuseBesideMany, runManyEdit, type ManyEditFlags } from './chatbot-many.js';
 
 export interface ChatbotEditOptions extends ConnectionOptions {
   chatbot?: string;
