@@ -4,7 +4,8 @@
  * typed and validated against the API schemas before any request is made.
  */
 import { Help, type AddHelpTextContext, type Command } from 'commander';
-import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
+import type { ChatbotSettings, KnowledgeEdit } from '../../api/schemas.js';
+import { chatbotSettingsSchema, knowledgeEditSchema } from '../../sync/request-shapes.js';
 import { UsageError } from '../../shared/errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';
 import { addSharedFlags } from '../input/shared-flags.js';

@@ -5,11 +5,11 @@
  * --insecure-local, which binds to loopback only. It needs Redis, never the service's keys.
  */
 import type { Command } from 'commander';
-import { isLoopback } from '../../dashboard/security.js';
 import type { DashboardAuth } from '../../dashboard/types.js';
 import type { ConfigFlags } from '../../config/config.js';
 import { UsageError } from '../../shared/errors.js';
 import { createCliLogger } from '../wiring/api-wiring.js';
+import { isLoopback } from '../wiring/dashboard-host.js';
 import { configFromCli } from '../input/config-from-cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
