@@ -90,6 +90,26 @@ function restrictionsFor(folder) {
   return { paths, patterns };
 }
 
+/**
+ * Adapters that cli's commands, input parsing and output formatting reach only through sync/ (the
+ * use cases) or cli/wiring/ (what opens and releases them); their types stay importable.
+ */
+const CLI_ADAPTERS = ['queue', 'store', 'api', 'feed', 'dashboard'];
+
+/** The cli's inner folders: the composition root (its top files and wiring/) is not among them. */
+const CLI_INNER = ['src/cli/commands/**/*.ts', 'src/cli/input/**/*.ts', 'src/cli/output/**/*.ts'];
+
+function cliInnerBlock() {
+  const patterns = CLI_ADAPTERS.map((adapter) => ({
+    regex: intoFolder(adapter),
+    allowTypeImports: true,
+    message:
+      `cli/ commands, input and output reach ${adapter}/ through sync/ (a use case) or cli/wiring/ (what opens it); ` +
+      '`import type` is fine (see docs/architecture.md "Layers").',
+  }));
+  return { files: CLI_INNER, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } };
+}
+
 /** Reading the process (env, argv) or ending it belongs to the composition root. */
 const PROCESS_RULE = [
   'error',
@@ -104,6 +124,7 @@ export function layerBlocks() {
     files: filesOf(folder),
     rules: { 'no-restricted-imports': ['error', restrictionsFor(folder)] },
   }));
+  blocks.push(cliInnerBlock());
   blocks.push({
     files: ['src/**/*.ts', 'jobs/**/*.ts'],
     ignores: ['src/cli/**', 'src/config/**'],
