@@ -10,6 +10,8 @@
 //   import no other folder; runtime/ (the logger, periodic passes, worker threads) for every
 //   adapter; config/ (settings resolved from flags, env and file) for the composition root, and for
 //   queue the Redis Cluster target it connects to.
+//   Inside cli, only its top files and cli/wiring/ import adapter values; commands/, input/ and
+//   output/ go through sync/ or cli/wiring/ and import the adapters' types only.
 
 /** Product folders (under src/, plus jobs/ at the top). */
 const FOLDERS = [
