@@ -109,8 +109,23 @@ function cliInnerBlock() {
       `cli/ commands, input and output reach ${adapter}/ through sync/ (a use case) or cli/wiring/ (what opens it); ` +
       '`import type` is fine (see docs/architecture.md "Layers").',
   }));
-  return { files: CLI_INNER, rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] } };
+  // A lazy `import('…')` of an adapter is a value import too (no-restricted-imports does not see it).
+  // esquery takes no escaped slash in a regex literal: \x2F stands for "/".
+  const lazy = {
+    selector: `ImportExpression[source.value=/^(\\.\\.\\x2F)+(src\\x2F)?(${CLI_ADAPTERS.join('|')})\\x2F/]`,
+    message: 'cli/ commands, input and output load adapters lazily through cli/wiring/ (see docs/architecture.md "Layers").',
+  };
+  return {
+    files: CLI_INNER,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+      // Listed again with the barrel rule: a later block's options for a rule replace the earlier ones.
+      'no-restricted-syntax': ['error', NO_BARRELS, lazy],
+    },
+  };
 }
+
+const NO_BARRELS = { selector: 'ExportAllDeclaration', message: 'No `export *` barrels: import the file that owns the name.' };
 
 /** Reading the process (env, argv) or ending it belongs to the composition root. */
 const PROCESS_RULE = [
@@ -126,7 +141,6 @@ export function layerBlocks() {
     files: filesOf(folder),
     rules: { 'no-restricted-imports': ['error', restrictionsFor(folder)] },
   }));
-  blocks.push(cliInnerBlock());
   blocks.push({
     files: ['src/**/*.ts', 'jobs/**/*.ts'],
     ignores: ['src/cli/**', 'src/config/**'],
@@ -135,11 +149,10 @@ export function layerBlocks() {
   blocks.push({
     files: ['src/**/*.ts', 'jobs/**/*.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'ExportAllDeclaration', message: 'No `export *` barrels: import the file that owns the name.' },
-      ],
+      'no-restricted-syntax': ['error', NO_BARRELS],
     },
   });
+  // Last: its no-restricted-syntax (barrels and lazy adapter imports) replaces the one above for these files.
+  blocks.push(cliInnerBlock());
   return blocks;
 }

@@ -57,6 +57,8 @@ describe('layer rules', () => {
     ['src/cli/output/probe.ts', "import { syncSummaryOf } from '../../store/run-summary.js';"],
     ['src/cli/commands/probe.ts', "import { listPager } from '../../api/list-pages.js';"],
     ['src/cli/commands/probe.ts', "import { isLoopback } from '../../dashboard/security.js';"],
+    ['src/cli/commands/probe.ts', "export const load = () => import('../../dashboard/server.js');"],
+    ['src/cli/commands/probe.ts', "export * from '../output/plural.js';"],
   ])('%s: %s is refused', async (filePath, code) => {
     expect(await problems(filePath, code)).not.toEqual([]);
   });
@@ -75,6 +77,8 @@ describe('layer rules', () => {
     ['src/cli/commands/probe.ts', "import type { Queues } from '../../queue/queues.js';\nimport { x } from '../../sync/run-control.js';"],
     ['src/cli/output/probe.ts', "import { type RunSummary } from '../../store/run-summary.js';"],
     ['src/cli/commands/probe.ts', "import { x } from '../wiring/queue-wiring.js';\nimport { y } from '../../domain/listing.js';"],
+    ['src/cli/commands/probe.ts', "export const load = () => import('../wiring/dashboard-wiring.js');"],
+    ['src/cli/wiring/probe.ts', "export const load = () => import('../../dashboard/server.js');"],
     ['src/config/config.ts', 'export const url = process.env.REDIS_URL;'],
     ['src/feed/reso-api/probe.ts', "import { x } from '../../net/retry-after.js';\nimport { y } from '../../shared/error-codes.js';"],
     ['src/domain/probe.ts', "import { y } from '../shared/error-codes.js';"],
