@@ -10,6 +10,8 @@
 //   import no other folder; runtime/ (the logger, periodic passes, worker threads) for every
 //   adapter; config/ (settings resolved from flags, env and file) for the composition root, and for
 //   queue the Redis Cluster target it connects to.
+//   Inside cli, only its top files and cli/wiring/ import adapter values; commands/, input/ and
+//   output/ go through sync/ or cli/wiring/ and import the adapters' types only.
 
 /** Product folders (under src/, plus jobs/ at the top). */
 const FOLDERS = [
@@ -90,6 +92,41 @@ function restrictionsFor(folder) {
   return { paths, patterns };
 }
 
+/**
+ * Adapters that cli's commands, input parsing and output formatting reach only through sync/ (the
+ * use cases) or cli/wiring/ (what opens and releases them); their types stay importable.
+ */
+const CLI_ADAPTERS = ['queue', 'store', 'api', 'feed', 'dashboard'];
+
+/** The cli's inner folders: the composition root (its top files and wiring/) is not among them. */
+const CLI_INNER = ['src/cli/commands/**/*.ts', 'src/cli/input/**/*.ts', 'src/cli/output/**/*.ts'];
+
+function cliInnerBlock() {
+  const patterns = CLI_ADAPTERS.map((adapter) => ({
+    regex: intoFolder(adapter),
+    allowTypeImports: true,
+    message:
+      `cli/ commands, input and output reach ${adapter}/ through sync/ (a use case) or cli/wiring/ (what opens it); ` +
+      '`import type` is fine (see docs/architecture.md "Layers").',
+  }));
+  // A lazy `import('…')` of an adapter is a value import too (no-restricted-imports does not see it).
+  // esquery takes no escaped slash in a regex literal: \x2F stands for "/".
+  const lazy = {
+    selector: `ImportExpression[source.value=/^(\\.\\.\\x2F)+(src\\x2F)?(${CLI_ADAPTERS.join('|')})\\x2F/]`,
+    message: 'cli/ commands, input and output load adapters lazily through cli/wiring/ (see docs/architecture.md "Layers").',
+  };
+  return {
+    files: CLI_INNER,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+      // Listed again with the barrel rule: a later block's options for a rule replace the earlier ones.
+      'no-restricted-syntax': ['error', NO_BARRELS, lazy],
+    },
+  };
+}
+
+const NO_BARRELS = { selector: 'ExportAllDeclaration', message: 'No `export *` barrels: import the file that owns the name.' };
+
 /** Reading the process (env, argv) or ending it belongs to the composition root. */
 const PROCESS_RULE = [
   'error',
@@ -112,11 +149,10 @@ export function layerBlocks() {
   blocks.push({
     files: ['src/**/*.ts', 'jobs/**/*.ts'],
     rules: {
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'ExportAllDeclaration', message: 'No `export *` barrels: import the file that owns the name.' },
-      ],
+      'no-restricted-syntax': ['error', NO_BARRELS],
     },
   });
+  // Last: its no-restricted-syntax (barrels and lazy adapter imports) replaces the one above for these files.
+  blocks.push(cliInnerBlock());
   return blocks;
 }

@@ -9,6 +9,9 @@ import { displaySource } from '../feed/feed-source.js';
 import type { FeedRow, FeedStats } from '../feed/open-feed.js';
 import type { SyncSummary } from '../store/run-summary.js';
 
+/** A stored run summary read as a sync's (undefined for a run that did not come from a sync). */
+export { syncSummaryOf } from '../store/run-summary.js';
+
 export type RejectedRow = Extract<FeedRow, { kind: 'rejected' }>;
 
 /** Everything a sync decided, for --report and the run record. */

@@ -159,6 +159,20 @@ describe('alerts on changes of a chatbot health', () => {
     }
   });
 
+  it('removes an alert once: gone from the list, a second remove says there is none (exit 1)', async () => {
+    const { r, env } = await setup();
+    const hook = `${r.url}/hooks/${HOOK_TOKEN}`;
+    expect((await runCli(['alerts', 'add', 'ops', '--webhook', hook], env)).code).toBe(0);
+    expect((await runCli(['alerts', 'add', 'ops', '--webhook', hook, '--on', 'failed'], env)).stdout).toMatch(/^alert ops replaced: /);
+    const removed = await runCli(['alerts', 'remove', 'ops'], env);
+    expect([removed.code, removed.stdout]).toEqual([0, 'alert ops removed\n']);
+    const list = await runCli(['alerts', 'list'], env);
+    expect([list.code, list.stdout]).toEqual([0, 'no alerts\n']);
+    const again = await runCli(['alerts', 'remove', 'ops', '--json'], env);
+    expect(again.code).toBe(1);
+    expect(jsonOf<{ name: string; removed: boolean }>(again)).toEqual({ name: 'ops', removed: false });
+  });
+
   it('sends one stale alert when a schedule stops producing runs', async () => {
     const { r, env } = await setup();
     const add = await runCli(['alerts', 'add', 'stale-watch', '--webhook', `${r.url}/hooks/${HOOK_TOKEN}`, '--stale-after', '3s'], env);

@@ -10,7 +10,10 @@ import { layerBlocks } from '../../eslint/layers.js';
 
 const eslint = new ESLint({
   overrideConfigFile: true,
-  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...layerBlocks()],
+  overrideConfig: [
+    { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin } },
+    ...layerBlocks(),
+  ],
 });
 
 /** The rule ids ESLint reports for `code` placed at `filePath`. */
@@ -47,6 +50,15 @@ describe('layer rules', () => {
     ['src/sim/probe.ts', "import { listingWriteSchema } from '../api/schemas.js';"],
     ['src/sim/handlers/probe.ts', "import { ENDPOINTS } from '../../api/endpoints.js';"],
     ['src/sim/probe.ts', "import { listingWriteSchema } from '../domain/listing.js';"],
+    // cli's commands, input and output go through sync/ (use cases) or cli/wiring/ (what opens the adapters).
+    ['src/cli/commands/probe.ts', "import { enqueuePerChatbot } from '../../queue/enqueue.js';"],
+    ['src/cli/commands/probe.ts', "import { cancelRun, type CancelResult } from '../../queue/cancel-run.js';"],
+    ['src/cli/input/probe.ts', "import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';"],
+    ['src/cli/output/probe.ts', "import { syncSummaryOf } from '../../store/run-summary.js';"],
+    ['src/cli/commands/probe.ts', "import { listPager } from '../../api/list-pages.js';"],
+    ['src/cli/commands/probe.ts', "import { isLoopback } from '../../dashboard/security.js';"],
+    ['src/cli/commands/probe.ts', "export const load = () => import('../../dashboard/server.js');"],
+    ['src/cli/commands/probe.ts', "export * from '../output/plural.js';"],
   ])('%s: %s is refused', async (filePath, code) => {
     expect(await problems(filePath, code)).not.toEqual([]);
   });
@@ -60,7 +72,13 @@ describe('layer rules', () => {
     ],
     ['src/sync/probe.ts', "import { x } from '../queue/enqueue.js';\nimport { y } from '../feed/open-feed.js';"],
     ['jobs/probe.ts', "import { x } from '../src/store/ledger.js';\nimport { y } from './support/lookup.js';"],
-    ['src/cli/commands/probe.ts', "import { x } from '../../queue/worker.js';\nimport { Command } from 'commander';"],
+    ['src/cli/wiring/probe.ts', "import { x } from '../../queue/worker.js';\nimport { Command } from 'commander';"],
+    ['src/cli/probe.ts', "import { x } from '../queue/connection.js';\nimport { y } from '../store/store.js';"],
+    ['src/cli/commands/probe.ts', "import type { Queues } from '../../queue/queues.js';\nimport { x } from '../../sync/run-control.js';"],
+    ['src/cli/output/probe.ts', "import { type RunSummary } from '../../store/run-summary.js';"],
+    ['src/cli/commands/probe.ts', "import { x } from '../wiring/queue-wiring.js';\nimport { y } from '../../domain/listing.js';"],
+    ['src/cli/commands/probe.ts', "export const load = () => import('../wiring/dashboard-wiring.js');"],
+    ['src/cli/wiring/probe.ts', "export const load = () => import('../../dashboard/server.js');"],
     ['src/config/config.ts', 'export const url = process.env.REDIS_URL;'],
     ['src/feed/reso-api/probe.ts', "import { x } from '../../net/retry-after.js';\nimport { y } from '../../shared/error-codes.js';"],
     ['src/domain/probe.ts', "import { y } from '../shared/error-codes.js';"],

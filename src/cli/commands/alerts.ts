@@ -3,14 +3,13 @@
  * (src/sync/health). The webhook URL is a secret: stored in Redis, shown only masked.
  */
 import type { Command } from 'commander';
-import { ALERT_FORMATS, type AlertMessage } from '../../domain/health/alert-body.js';
+import { ALERT_FORMATS } from '../../domain/health/alert-body.js';
 import { ALERT_EVENTS, type AlertEvent } from '../../domain/health/status.js';
 import { maskWebhookUrl, webhookUrlProblem } from '../../domain/health/webhook-url.js';
 import { UsageError } from '../../shared/errors.js';
-import { deliverTo } from '../../../jobs/deliver-alert.js';
 import type { AlertConfig } from '../../store/alert-config.js';
-import { alertField } from '../../store/alert-store.js';
-import { alertStoreOf, deliveryDeps } from '../wiring/alert-wiring.js';
+import { alertOrUsageError, listAlerts, removeAlert, saveAlert, sendTestAlert } from '../../sync/alerts-admin.js';
+import { alertStoreOf, deliverNow } from '../wiring/alert-wiring.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
@@ -104,19 +103,6 @@ function describe(config: AlertConfig): string {
   return parts.join('  ');
 }
 
-/** The sample `alerts test` sends. */
-export function sampleMessage(config: AlertConfig, now: number): AlertMessage {
-  return {
-    status: 'test',
-    previousStatus: null,
-    chatbot: config.chatbots[0] ?? 'example-chatbot',
-    runId: null,
-    startedAt: new Date(now).toISOString(),
-    counts: { created: 0, updated: 0, deleted: 0, failed: 0, rejected: 0 },
-    reasons: ['a test alert sent by `listing-sync alerts test`: this webhook receives listing-sync alerts'],
-  };
-}
-
 function registerAdd(alerts: Command, host: CommandHost): void {
   addRedisOptions(
     alerts
@@ -132,7 +118,7 @@ function registerAdd(alerts: Command, host: CommandHost): void {
   ).action((name: string, flags: AddFlags) =>
     withQueueConfig(host, flags, async (ctx, config, json) => {
       const alert = alertConfigFrom(name, flags, Date.now());
-      const replaced = await alertStoreOf(ctx, config).saveConfig(alert);
+      const replaced = await saveAlert(alertStoreOf(ctx, config), alert);
       if (json) printJson(host.io, { ...shownConfig(alert), replaced });
       else host.io.stdout.write(`alert ${alert.name} ${replaced ? 'replaced' : 'added'}: ${describe(alert)}\n`);
     }),
@@ -146,7 +132,7 @@ export const registerAlertsCommands: RegisterCommands = (program: Command, host:
   registerAdd(alerts, host);
   addRedisOptions(alerts.command('list').description('alert configurations (webhooks masked)')).action((flags: RedisFlags) =>
     withQueueConfig(host, flags, async (ctx, config, json) => {
-      const list = await alertStoreOf(ctx, config).listConfigs();
+      const list = await listAlerts(alertStoreOf(ctx, config));
       if (json) printJson(host.io, { alerts: list.map(shownConfig) });
       else host.io.stdout.write(list.length === 0 ? 'no alerts\n' : `${list.map(describe).join('\n')}\n`);
     }),
@@ -154,9 +140,7 @@ export const registerAlertsCommands: RegisterCommands = (program: Command, host:
   addRedisOptions(alerts.command('remove').argument('<name>', 'alert name').description('remove an alert')).action(
     (name: string, flags: RedisFlags) =>
       withQueueConfig(host, flags, async (ctx, config, json) => {
-        const store = alertStoreOf(ctx, config);
-        const removed = await store.removeConfig(checkName(name));
-        if (removed) await store.forgetState(await store.trackedChatbots(), alertField(name));
+        const removed = await removeAlert(alertStoreOf(ctx, config), checkName(name));
         if (json) printJson(host.io, { name, removed });
         else host.io.stdout.write(removed ? `alert ${name} removed\n` : `no alert ${name}\n`);
         return removed ? EXIT.ok : EXIT.failed;
@@ -166,16 +150,12 @@ export const registerAlertsCommands: RegisterCommands = (program: Command, host:
     (name: string, flags: RedisFlags) =>
       withQueueConfig(host, flags, async (ctx, config, json) => {
         const store = alertStoreOf(ctx, config);
-        const alert = await store.getConfig(checkName(name));
-        if (alert === undefined) throw new UsageError(`no alert ${name}: see \`listing-sync alerts list\``);
-        const deps = deliveryDeps(store, config);
+        const alert = await alertOrUsageError(store, checkName(name));
         const where = maskWebhookUrl(alert.webhook);
-        try {
-          await deliverTo(alert, sampleMessage(alert, Date.now()), { attempt: 1 }, deps);
-        } catch (thrown) {
-          const message = thrown instanceof Error ? thrown.message : String(thrown);
-          if (json) printJson(host.io, { name, sent: false, webhook: where, error: message });
-          else host.io.stderr.write(`alert ${name}: the test to ${where} failed: ${message}\n`);
+        const outcome = await sendTestAlert(alert, deliverNow(store, config), Date.now());
+        if (!outcome.sent) {
+          if (json) printJson(host.io, { name, sent: false, webhook: where, error: outcome.error });
+          else host.io.stderr.write(`alert ${name}: the test to ${where} failed: ${outcome.error}\n`);
           return EXIT.failed;
         }
         if (json) printJson(host.io, { name, sent: true, webhook: where });

@@ -4,7 +4,8 @@
  * typed and validated against the API schemas before any request is made.
  */
 import { Help, type AddHelpTextContext, type Command } from 'commander';
-import { chatbotSettingsSchema, knowledgeEditSchema, type ChatbotSettings, type KnowledgeEdit } from '../../api/schemas.js';
+import type { ChatbotSettings, KnowledgeEdit } from '../../api/schemas.js';
+import { chatbotSettingsSchema, knowledgeEditSchema } from '../../sync/request-shapes.js';
 import { UsageError } from '../../shared/errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';
 import { addSharedFlags } from '../input/shared-flags.js';
@@ -15,7 +16,8 @@ import { asObject, chatbotFrom, collect, required } from '../input/option-values
 import { jsonKindOf, parseSetValues } from '../input/parse-values.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { validateInput } from '../input/validate-input.js';
-import { addManyEditOptions, KNOWLEDGE_EDITS, refuseBesideMany, runManyEdit, SETTINGS_EDITS, type ManyEditFlags } from './chatbot-many.js';
+import { KNOWLEDGE_EDITS, SETTINGS_EDITS } from '../../sync/chatbot-edits.js';
+import { addManyEditOptions, refuseBesideMany, runManyEdit, type ManyEditFlags } from './chatbot-many.js';
 
 export interface ChatbotEditOptions extends ConnectionOptions {
   chatbot?: string;

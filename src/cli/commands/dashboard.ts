@@ -5,11 +5,11 @@
  * --insecure-local, which binds to loopback only. It needs Redis, never the service's keys.
  */
 import type { Command } from 'commander';
-import { isLoopback } from '../../dashboard/security.js';
 import type { DashboardAuth } from '../../dashboard/types.js';
 import type { ConfigFlags } from '../../config/config.js';
 import { UsageError } from '../../shared/errors.js';
 import { createCliLogger } from '../wiring/api-wiring.js';
+import { isLoopback } from '../wiring/dashboard-host.js';
 import { configFromCli } from '../input/config-from-cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
@@ -89,22 +89,8 @@ export const registerDashboardCommands: RegisterCommands = (program: Command, ho
       const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
       // Why loaded here: express, bull-board and prom-client are ~10 MiB and 0.1 s of start-up
       // that no other command (`sync --work`, `worker`) should pay for.
-      const [{ createMetrics }, { startDashboard }, { createDashboardWiring }] = await Promise.all([
-        import('../../dashboard/metrics.js'),
-        import('../../dashboard/server.js'),
-        import('../wiring/dashboard-wiring.js'),
-      ]);
-      const wiring = await createDashboardWiring(config, logger);
-      host.io.releases.push('Redis connection', () => wiring.close());
-      const dashboard = await startDashboard({
-        ...settings,
-        data: wiring.data,
-        queues: wiring.queues,
-        redisAvailable: wiring.redisAvailable,
-        metrics: createMetrics(),
-        logger,
-      });
-      host.io.releases.push('dashboard server', () => dashboard.close());
+      const { serveDashboard } = await import('../wiring/dashboard-wiring.js');
+      const dashboard = await serveDashboard(host.io, config, logger, settings);
       const mode = [
         settings.auth === 'insecure-local' ? 'no credentials (loopback only)' : 'credentials required',
         settings.readOnly ? 'read-only' : 'read-write',

@@ -5,10 +5,9 @@
  * `--connect`: whether it is ready to run (doctor-connect.ts); exit 1 when any check fails.
  */
 import type { Command } from 'commander';
+import { redisReportOf } from '../wiring/doctor-redis.js';
 import type { ConfigFlags } from '../../config/config.js';
 import { displayRedis } from '../../config/config-display.js';
-import { closeConnection, connectProducer, createProducerConnection } from '../../queue/connection.js';
-import { buildRedisReport } from '../../store/redis-report.js';
 import { configFromCli } from '../input/config-from-cli.js';
 import { formatRedisReport } from '../output/doctor-format.js';
 import { connectChecks } from '../wiring/doctor-connect.js';
@@ -54,12 +53,7 @@ export function registerDoctorCommands(program: Command, host: CommandHost): voi
     host.run(async () => {
       if (flags.connect === true) return await connectReport(host, flags);
       const config = configFromCli(flags, host.io);
-      // Why a bare producer connection rather than openQueueContext: opening BullMQ queues writes
-      // their meta keys, and the doctor must only read. Fail-fast: a down Redis is one error line.
-      const redis = await connectProducer(createProducerConnection(config.redis));
-      host.io.releases.push('Redis connection', () => closeConnection(redis));
-      const { keepDays, keepRuns } = config.retention;
-      const report = await buildRedisReport(redis, config.redis.prefix, { keepDays, keepRuns }, Date.now());
+      const report = await redisReportOf(host.io, config);
       const shownUrl = displayRedis(config.redis);
       if (flags.json === true) printJson(host.io, { redis: shownUrl, ...report });
       else host.io.stdout.write(formatRedisReport(report, shownUrl));

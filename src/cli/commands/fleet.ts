@@ -10,13 +10,10 @@ import { UsageError } from '../../shared/errors.js';
 import { planFleet, type FleetChange, type FleetPlan } from '../../fleet/fleet-diff.js';
 import { fleetYaml } from '../../fleet/fleet-show.js';
 import { parseFleetText, problemLine } from '../../fleet/fleet-yaml.js';
-import { FleetRecordStore } from '../../store/fleet-record-store.js';
-import { appliedFleet, applyFleetPlan, currentFleetSide, type FleetDeps } from '../../sync/fleet-apply.js';
-import { alertStoreOf } from '../wiring/alert-wiring.js';
-import { configFromCli } from '../input/config-from-cli.js';
+import { appliedFleet, applyFleetPlan, currentFleetSide } from '../../sync/fleet-apply.js';
+import { fleetDeps } from '../wiring/fleet-wiring.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
-import { queueContextOnStack } from '../wiring/on-stack.js';
 import { fleetFileError, fleetTarget, type FleetTarget } from '../input/fleet-target.js';
 import { addRedisOptions, type RedisFlags } from '../wiring/with-queue.js';
 
@@ -43,17 +40,6 @@ async function targetOf(host: CommandHost, file: string, needWebhooks: boolean):
   const { target, problems } = await fleetTarget(parsed, { fileDir: dirname(resolve(file)), env: host.io.env, needWebhooks });
   if (problems.length > 0) throw fleetFileError(file, problems, problemLine);
   return target;
-}
-
-async function fleetDeps(host: CommandHost, flags: RedisFlags): Promise<FleetDeps> {
-  const config = configFromCli(flags, host.io);
-  const ctx = await queueContextOnStack(host.io, config, 'producer');
-  return {
-    syncRuns: ctx.queues.syncRuns,
-    alerts: alertStoreOf(ctx, config),
-    records: new FleetRecordStore(ctx.redis, config.redis.prefix),
-    now: () => Date.now(),
-  };
 }
 
 function report(host: CommandHost, json: boolean, plan: FleetPlan, notes: readonly string[], text: { none: string; changed: string[] }) {

@@ -1,7 +1,8 @@
 /** `listing-sync jobs failed|retry|find|resume`: failed jobs, re-queueing, search by key, resuming a paused queue. */
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
-import { findKeyJobs, listFailedJobs, retryJobs, type KeyJobRow } from '../../queue/failed-jobs.js';
+import type { KeyJobRow } from '../../queue/failed-jobs.js';
+import { findKeyJobs, listFailedJobs, retryJobs } from '../../sync/failed-jobs.js';
 import { EXIT } from '../exit-codes.js';
 import { when } from '../output/format-run.js';
 import type { CommandHost, RegisterCommands } from '../host.js';

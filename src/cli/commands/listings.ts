@@ -3,10 +3,9 @@
  * before the first request; output is text for people or, with --json, one JSON object.
  */
 import type { Command } from 'commander';
-import type { ApiClient } from '../../api/client-contract.js';
-import { listPager } from '../../api/list-pages.js';
-import { normaliseReadItem } from '../../api/normalise-read.js';
-import { listingUpdateSchema, listingWriteSchema, type ListingRead, type ListRequest } from '../../api/schemas.js';
+import type { ListRequest } from '../../api/schemas.js';
+import { ALL_PAGE_SIZE, normaliseReadItem, readListings } from '../../sync/listing-reads.js';
+import { listingUpdateSchema, listingWriteSchema } from '../../sync/request-shapes.js';
 import { KEY_TYPES, SALE_TYPES, type ListingUpdate, type ListingWrite } from '../../domain/listing.js';
 import { ListingSyncError, UsageError } from '../../shared/errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';
@@ -42,8 +41,6 @@ interface DeleteOptions extends ConnectionOptions {
 
 const WRITE_FIELDS = Object.keys(listingWriteSchema.shape);
 const KEY_TYPE_HELP = KEY_TYPES.join('|');
-/** Page size used by --all when --page-size is not given: the simulator's (and a typical) maximum. */
-const ALL_PAGE_SIZE = 100;
 
 function listRequest(options: ListOptions): ListRequest {
   if (options.all && options.page !== undefined) throw new UsageError('--all reads every page: leave out --page');
@@ -56,26 +53,6 @@ function listRequest(options: ListOptions): ListRequest {
   if (page !== undefined) request.PageNumber = page;
   if (pageSize !== undefined) request.PageSize = pageSize;
   return request;
-}
-
-interface ListResult {
-  items: ListingRead[];
-  virtualCount: number;
-}
-
-/**
- * Every page, in order, through the project's one pager (each page asked for once: a person
- * watching runs it again). VirtualCount is page 1's, which the caller checks the count against.
- */
-async function readAllPages(client: ApiClient, request: ListRequest): Promise<ListResult> {
-  const { PageNumber: _page, PageSize: pageSize = ALL_PAGE_SIZE, ...query } = request;
-  const items: ListingRead[] = [];
-  let virtualCount: number | undefined;
-  for await (const page of listPager(client, query, { pageSize }).pages()) {
-    virtualCount ??= page.virtualCount;
-    items.push(...page.items);
-  }
-  return { items, virtualCount: virtualCount ?? 0 };
 }
 
 async function listingFromFile(options: WriteOptions): Promise<Record<string, unknown>> {
@@ -122,12 +99,7 @@ function registerList(listings: Command, host: Parameters<RegisterCommands>[1]):
         'api',
         () => listRequest(options),
         async ({ client, json, io }, request) => {
-          const { items, virtualCount } = options.all
-            ? await readAllPages(client, request)
-            : await (async () => {
-                const data = await client.listListings(request);
-                return { items: data.List, virtualCount: data.VirtualCount };
-              })();
+          const { items, virtualCount } = await readListings(client, request, options.all === true);
           if (json)
             printJson(io, {
               chatbot: request.SerialNumber,

@@ -1,9 +1,9 @@
 /** `listing-sync schedule add|list|remove`: nightly syncs as BullMQ job schedulers (src/queue/schedules.ts). */
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
-import { displaySource, unstorableSourceReason } from '../../feed/feed-source.js';
-import { nextOccurrences } from '../../queue/cron.js';
-import { addSchedule, listSchedules, removeSchedule, type Schedule } from '../../queue/schedules.js';
+import type { Schedule } from '../../queue/schedules.js';
+import { addSchedule, listSchedules, nextOccurrences, removeSchedule } from '../../sync/schedule-admin.js';
+import { displaySource, unstorableSourceReason } from '../../sync/source-specs.js';
 import { cronLineProblem, scheduledFeedProblem } from '../../sync/schedule-check.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';

@@ -16,9 +16,9 @@ import { EXIT, exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
 import { durationMs } from '../input/option-values.js';
-import { paceEnqueue, type PacedEnqueue } from '../../queue/enqueue-pace.js';
-import { createProgressBars, type ProgressBars } from '../output/progress.js';
-import { syncDeps, type EnqueueRoute } from '../wiring/queue-wiring.js';
+import { createProgressBars } from '../output/progress.js';
+import { syncDeps } from '../wiring/queue-wiring.js';
+import { enqueueRouteOf } from '../wiring/enqueue-route.js';
 import { waitForRunInCli } from '../wiring/run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 import { heapPolicyPays, keepHeapNearLive } from '../wiring/heap-growth.js';
@@ -67,24 +67,6 @@ async function syncAndReport(deps: SyncDeps, request: SyncRequest, report: strin
  * Where the sync's chunks go and at what pace: with --work to the session's enqueue thread,
  * paced by the session's own workers (enqueue-pace.ts), its progress on the jobs bar.
  */
-function enqueueRouteOf(
-  session: SyncSession,
-  bars: ProgressBars,
-  timeoutMs: number | undefined,
-): { route: EnqueueRoute; pace?: PacedEnqueue } {
-  const sink = session.enqueueThread?.sink;
-  // Why paced only with --work: the run's workers are then this command's own, and it waits for them anyway.
-  if (session.workers === undefined) return { route: sink ? { sink } : {} };
-  const pace = paceEnqueue({
-    writes: session.ctx.queues.writes,
-    store: session.ctx.store,
-    signal: session.signal,
-    ...(timeoutMs === undefined ? {} : { releaseAfterMs: timeoutMs }),
-    onProgress: (finished, total) => bars.update('jobs', finished, total),
-  });
-  return { route: { ...(sink ? { sink } : {}), pace }, pace };
-}
-
 /** Runs one sync in an open session, prints its summary, and returns the exit code it earned. */
 export async function performSync(
   io: CliIo,

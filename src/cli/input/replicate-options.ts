@@ -6,8 +6,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
-import { isUrl } from '../../feed/feed-source.js';
-import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
+import { isUrl, parseFeedBudget } from '../../sync/source-specs.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
 import { integerFlag } from './integer-flag.js';
 import { durationMs } from './option-values.js';

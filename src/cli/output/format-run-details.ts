@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { humanDuration } from '../../domain/human-duration.js';
 import type { RunCounts, RunRecord } from '../../store/run-types.js';
-import { syncSummaryOf, type RunSummary } from '../../store/run-summary.js';
+import type { RunSummary } from '../../store/run-summary.js';
+import { syncSummaryOf } from '../../sync/summary.js';
 import { formatSummary } from '../../sync/format-summary.js';
 import { runLine, when } from './format-run.js';
 import { count, humanBytes } from './progress-format.js';

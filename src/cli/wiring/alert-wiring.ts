@@ -4,13 +4,14 @@
  */
 import { postWebhook } from '../../api/webhook.js';
 import type { Config } from '../../config/config.js';
-import type { DeliverAlertDeps } from '../../../jobs/deliver-alert.js';
+import { deliverTo, type DeliverAlertDeps } from '../../../jobs/deliver-alert.js';
 import type { Logger } from '../../runtime/logger.js';
 import { addAlertJob, DEFAULT_ALERT_JOBS, type AlertJobSettings } from '../../queue/alert-jobs.js';
 import { startAlertWorker } from '../../queue/alert-worker.js';
 import { AlertStore } from '../../store/alert-store.js';
 import { evaluateChatbot, type HealthDeps } from '../../sync/health/evaluate.js';
 import { startHealthMonitor } from '../../sync/health/monitor.js';
+import type { DeliverAlert } from '../../sync/alerts-admin.js';
 import type { ScheduledRun } from '../../sync/scheduled-run.js';
 import type { QueueContext } from './queue-context.js';
 
@@ -54,6 +55,12 @@ export function deliveryDeps(alerts: AlertStore, config: Config): DeliverAlertDe
     now: () => Date.now(),
     ...(config.alerts.dashboardUrl === undefined ? {} : { dashboardUrl: config.alerts.dashboardUrl }),
   };
+}
+
+/** One delivery now, outside the queue (`alerts test`): the delivery job's own code, first attempt. */
+export function deliverNow(alerts: AlertStore, config: Config): DeliverAlert {
+  const deps = deliveryDeps(alerts, config);
+  return (alert, message) => deliverTo(alert, message, { attempt: 1 }, deps);
 }
 
 /** The alerts worker and the health monitor of a worker process; `close` stops both. */

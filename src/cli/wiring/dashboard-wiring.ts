@@ -1,14 +1,18 @@
 /**
- * Opens what `listing-sync dashboard` serves from: Redis, the store and the queues, with the
- * dashboard's read model (src/dashboard/read-model.ts) over them. It holds no service credential:
- * the dashboard process needs Redis only.
+ * Opens what `listing-sync dashboard` serves from (Redis, the store and the queues, with the
+ * dashboard's read model, src/dashboard/read-model.ts, over them) and starts the server on it. It
+ * holds no service credential: the dashboard process needs Redis only. The command loads this
+ * file lazily: express, bull-board and prom-client come with it.
  */
 import type { Config } from '../../config/config.js';
 import type { BoardQueue } from '../../dashboard/bull-board.js';
+import { createMetrics } from '../../dashboard/metrics.js';
 import { createStoreDashboardData } from '../../dashboard/read-model.js';
-import type { DashboardData } from '../../dashboard/types.js';
+import { startDashboard, type RunningDashboard } from '../../dashboard/server.js';
+import type { DashboardAuth, DashboardData } from '../../dashboard/types.js';
 import type { Logger } from '../../runtime/logger.js';
 import { createDashboardConnection, readyWithin } from '../../queue/connection.js';
+import type { CliIo } from '../io.js';
 import { createProcessWatch, queueContextOn } from './queue-wiring.js';
 
 export interface DashboardWiring {
@@ -42,4 +46,28 @@ export async function createDashboardWiring(config: Config, logger: Logger): Pro
     redisAvailable: () => watch.isUp(),
     close: () => ctx.close(),
   };
+}
+
+/** Where the dashboard listens, who may see it, and whether it acts (from the command's flags and env). */
+export interface DashboardServing {
+  port: number;
+  host: string;
+  auth: DashboardAuth;
+  readOnly: boolean;
+}
+
+/** Opens Redis for the dashboard and starts its server on it; both are released with the command. */
+export async function serveDashboard(io: CliIo, config: Config, logger: Logger, serving: DashboardServing): Promise<RunningDashboard> {
+  const wiring = await createDashboardWiring(config, logger);
+  io.releases.push('Redis connection', () => wiring.close());
+  const dashboard = await startDashboard({
+    ...serving,
+    data: wiring.data,
+    queues: wiring.queues,
+    redisAvailable: wiring.redisAvailable,
+    metrics: createMetrics(),
+    logger,
+  });
+  io.releases.push('dashboard server', () => dashboard.close());
+  return dashboard;
 }

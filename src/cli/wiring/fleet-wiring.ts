@@ -1,0 +1,19 @@
+/** What `fleet diff|apply|show` works on: the schedules queue, the alert store and the fleet's own records, in this process's Redis. */
+import { FleetRecordStore } from '../../store/fleet-record-store.js';
+import type { FleetDeps } from '../../sync/fleet-apply.js';
+import type { CommandHost } from '../host.js';
+import { configFromCli } from '../input/config-from-cli.js';
+import { alertStoreOf } from './alert-wiring.js';
+import { queueContextOnStack } from './on-stack.js';
+import type { RedisFlags } from './with-queue.js';
+
+export async function fleetDeps(host: CommandHost, flags: RedisFlags): Promise<FleetDeps> {
+  const config = configFromCli(flags, host.io);
+  const ctx = await queueContextOnStack(host.io, config, 'producer');
+  return {
+    syncRuns: ctx.queues.syncRuns,
+    alerts: alertStoreOf(ctx, config),
+    records: new FleetRecordStore(ctx.redis, config.redis.prefix),
+    now: () => Date.now(),
+  };
+}
