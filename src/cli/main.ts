@@ -37,6 +37,11 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Why: `listing-sync … | head` closes the pipe early; like any Unix tool the CLI then stops
+  // writing quietly and finishes its command, instead of dying with Node's EPIPE stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
 
   const io: CliIo = {
     env: process.env,
