@@ -71,7 +71,7 @@ describe('the CLI process ends', () => {
     // The compiled modules themselves (the shipped CLI bundles them into dist/cli/bundle.cjs).
     const cli = fileURLToPath(new URL('../../dist/src/cli/', import.meta.url));
     const script = [
-      `import { createReleaseStack } from ${JSON.stringify(pathToFileURL(join(cli, 'release-stack.js')).href)};`,
+      `import { createReleaseStack } from ${JSON.stringify(pathToFileURL(join(cli, 'wiring', 'release-stack.js')).href)};`,
       `import { createExitGuard } from ${JSON.stringify(pathToFileURL(join(cli, 'exit-guard.js')).href)};`,
       'const stack = createReleaseStack();',
       "stack.push('Redis connection', () => {});",
