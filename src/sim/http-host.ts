@@ -26,7 +26,7 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
-/** Starts an HTTP server for `listener` on `host:port` (port 0: any free port). */
+/** Starts an HTTP server for `listener` on `host:port` (port 0: a free port the OS picks). */
 export async function listenHttp(listener: RequestListener, port: number, host: string, name: string): Promise<ListeningServer> {
   const sockets = new Set<Socket>();
   const server = createServer(listener);

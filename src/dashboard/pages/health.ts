@@ -42,7 +42,7 @@ ${
 <thead><tr><th>Chatbot</th><th>Status</th><th>Since (UTC)</th><th>Last run</th><th>Last successful run</th><th>Streak</th></tr></thead>
 <tbody>${views.map((view) => row(ctx, view))}</tbody>
 </table>
-<p class="muted small">Status by default thresholds: any job failed for good is <em>failed</em>; no successful run for 26 h is <em>stale</em>. Streak: consecutive newest runs with this status.</p>`
+<p class="muted small">Status by default thresholds: a job failed for good makes it <em>failed</em>; no successful run for 26 h is <em>stale</em>. Streak: consecutive newest runs with this status.</p>`
 }`;
   return page(ctx, 'Health', body);
 }

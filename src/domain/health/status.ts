@@ -45,7 +45,7 @@ export interface HealthThresholds {
   staleAfterMs: number;
 }
 
-/** Default thresholds (the health page's): any job failed for good is a failure; stale after 26 h (a nightly run plus slack). */
+/** Default thresholds (the health page's): a job failed for good is a failure; stale after 26 h (a nightly run plus slack). */
 export const DEFAULT_THRESHOLDS: Readonly<HealthThresholds> = { staleAfterMs: 26 * 3_600_000 };
 
 /** The status a chatbot's runs put it in, the run that decided it, and why in words. */

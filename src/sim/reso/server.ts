@@ -76,7 +76,7 @@ async function serve(state: ResoSimState, serviceUrl: string, req: IncomingMessa
   }
 }
 
-/** Starts a RESO Web API simulator (port 0 by default: any free port on 127.0.0.1). */
+/** Starts a RESO Web API simulator (port 0 by default: a free port on 127.0.0.1). */
 export async function startResoSimulator(options: ResoSimOptions = {}): Promise<RunningResoSimulator> {
   const state = new ResoSimState(options);
   let serviceUrl = '';
