@@ -103,6 +103,8 @@ export const syncSummarySchema = z.object({
   result: resultSchema.optional(),
   /** Set when the feed lost a column (or its values) since the last run of the same feed. */
   shape: shapeSchema.optional(),
+  /** The fleet source this run received its records from (`fleet run SOURCE`, or its schedule); absent otherwise. */
+  source: z.string().optional(),
 });
 
 export type SyncSummary = z.infer<typeof syncSummarySchema>;
@@ -141,6 +143,7 @@ export const runSummarySchema = z
     result: part(resultSchema),
     shape: part(shapeSchema),
     skipped: part(z.string()),
+    source: part(z.string()),
   })
   .loose();
 
