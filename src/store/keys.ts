@@ -35,6 +35,7 @@ export type KeyLayout = 'single' | 'cluster';
  * | `{p}:ls:{request-permits}`            | hash | the request permit pool: `born`, `h:{holder}` → lease   |
  * | `{p}:ls:{service-breaker}`            | hash | the service breaker: open, since, reason, streak, probe  |
  * | `{p}:ls:shape:{chatbot}:{sourceId}`   | str  | JSON shape of a feed after its last allowed run (feed-shapes.ts) |
+ * | `{p}:ls:fleet`                        | str  | JSON of the applied fleet.yaml (fleet-record-store.ts)  |
  *
  * Why a tombstone hash beside the ledger: a delete removes the ledger entry, yet an older run's
  * job must still see that a newer run touched the key (never resurrect a deleted listing).
