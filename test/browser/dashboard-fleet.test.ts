@@ -5,7 +5,7 @@
  * (linked) and its status; the page is words (no JSON, no camelCase keys). The runs page has a
  * Source column. Without a fleet the page says how to apply one.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { SKIP_REASON, artifactPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { installFleet, type FleetInstallation } from '../helpers/fleet-display.js';
@@ -45,6 +45,11 @@ async function rowText(page: Page, chatbot: string): Promise<string> {
   return await page.locator(`#fleet tr[data-chatbot="${chatbot}"]`).innerText();
 }
 
+/** The attribute `name` of every element `locator` finds, in page order. */
+async function attributes(locator: Locator, name: string): Promise<Array<string | null>> {
+  return await Promise.all((await locator.all()).map((item) => item.getAttribute(name)));
+}
+
 if (!hasChromium()) console.warn(`dashboard fleet browser test skipped: ${SKIP_REASON}`);
 
 describe.skipIf(!hasChromium())('the Fleet page in a browser', () => {
@@ -62,14 +67,9 @@ describe.skipIf(!hasChromium())('the Fleet page in a browser', () => {
 
     // Grouped by source: each group names its source, its chatbots and its feed.
     const groups = page.locator('#fleet tbody');
-    expect(await groups.evaluateAll((bodies) => bodies.map((body) => body.getAttribute('data-source')))).toEqual(['acme-file', 'mred']);
+    expect(await attributes(groups, 'data-source')).toEqual(['acme-file', 'mred']);
     expect(await groups.nth(1).locator('tr.group').innerText()).toBe('Source mred · 2 chatbots · https://mls.example/odata/Property');
-    expect(
-      await groups
-        .nth(1)
-        .locator('tr[data-chatbot]')
-        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-chatbot'))),
-    ).toEqual(['acme-bot', 'beta-bot']);
+    expect(await attributes(groups.nth(1).locator('tr[data-chatbot]'), 'data-chatbot')).toEqual(['acme-bot', 'beta-bot']);
 
     const acme = await rowText(page, 'acme-bot');
     expect(acme).toContain('mred');
