@@ -5,11 +5,18 @@
  *
  * Why bounded: one series per source and one per fleet chatbot (only the newest run's status, not
  * one series per status seen), so the series count follows fleet.yaml, not the history of runs.
+ * Why from the health views: the scrape reads them already (health-metrics.ts); the fleet adds
+ * one read of its record, not one more read of every chatbot's runs.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { FleetChatbotView } from './fleet-types.js';
+import type { FleetMemberView } from './fleet-types.js';
+import type { ChatbotHealthView } from './types.js';
 
-export function registerFleetMetrics(registry: Registry, views: () => readonly FleetChatbotView[]): void {
+export function registerFleetMetrics(
+  registry: Registry,
+  members: () => readonly FleetMemberView[],
+  health: () => readonly ChatbotHealthView[],
+): void {
   new Gauge({
     name: 'listing_sync_fleet_chatbots',
     help: 'Chatbots of the applied fleet on each source (fleet apply)',
@@ -18,7 +25,7 @@ export function registerFleetMetrics(registry: Registry, views: () => readonly F
     collect() {
       this.reset();
       const bySource = new Map<string, number>();
-      for (const view of views()) bySource.set(view.source, (bySource.get(view.source) ?? 0) + 1);
+      for (const { source } of members()) bySource.set(source, (bySource.get(source) ?? 0) + 1);
       for (const [source, count] of bySource) this.set({ source }, count);
     },
   });
@@ -29,9 +36,11 @@ export function registerFleetMetrics(registry: Registry, views: () => readonly F
     registers: [registry],
     collect() {
       this.reset();
-      for (const view of views())
-        if (view.lastRun !== undefined)
-          this.set({ chatbot: view.chatbot, source: view.source, status: view.lastRun.status }, view.lastRun.startedAt / 1000);
+      const lastRuns = new Map(health().map((view) => [view.chatbot, view.lastRun]));
+      for (const { chatbot, source } of members()) {
+        const last = lastRuns.get(chatbot);
+        if (last !== undefined) this.set({ chatbot, source, status: last.status }, last.startedAt / 1000);
+      }
     },
   });
 }

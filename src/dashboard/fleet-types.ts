@@ -1,5 +1,11 @@
 /** The fleet page's and /metrics' view of the applied fleet (src/dashboard/fleet-data.ts reads it). */
 
+/** A chatbot of the applied fleet and its source: what /metrics reads on each scrape (one Redis read). */
+export interface FleetMemberView {
+  chatbot: string;
+  source: string;
+}
+
 /** One chatbot of the applied fleet as the fleet page shows it. Times are epoch milliseconds. */
 export interface FleetChatbotView {
   chatbot: string;

@@ -17,7 +17,7 @@ import { renderCallMetrics } from './call-exposition.js';
 import { registerRunMetrics } from './run-metrics.js';
 import { registerHealthMetrics, registerServiceMetric } from './health-metrics.js';
 import { registerFleetMetrics } from './fleet-metrics.js';
-import type { ChatbotHealthView, FleetChatbotView, MetricsRegistry, MetricsSources, RunSampleView } from './types.js';
+import type { ChatbotHealthView, FleetMemberView, MetricsRegistry, MetricsSources, RunSampleView } from './types.js';
 
 export type { MetricsRegistry, MetricsSources };
 
@@ -37,8 +37,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   let runSamples: readonly RunSampleView[] = [];
   /** The chatbots' health read by the scrape in progress. */
   let health: readonly ChatbotHealthView[] = [];
-  /** The applied fleet's chatbots read by the scrape in progress. */
-  let fleet: readonly FleetChatbotView[] = [];
+  /** The applied fleet's chatbots and sources read by the scrape in progress. */
+  let fleet: readonly FleetMemberView[] = [];
   /** Whether the service is up (the breaker closed), as the scrape in progress read it; undefined: unknown. */
   let serviceUp: number | undefined;
 
@@ -62,7 +62,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   registerRunMetrics(registry, () => runSamples);
   registerHealthMetrics(registry, () => health);
   registerServiceMetric(registry, () => serviceUp);
-  registerFleetMetrics(registry, () => fleet);
+  registerFleetMetrics(
+    registry,
+    () => fleet,
+    () => health,
+  );
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'listing_sync_' });
 
   return {
@@ -77,7 +81,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
         attempt(from?.runMetrics?.bind(from)),
         attempt(from?.chatbotHealth?.bind(from)),
         attempt(from?.serviceOutage && (async () => ((await from.serviceOutage?.()) === undefined ? 1 : 0))),
-        attempt(from?.fleet?.bind(from)),
+        attempt(from?.fleetMembers?.bind(from)),
       ]);
       fleet = fleetViews ?? [];
       serviceUp = up;

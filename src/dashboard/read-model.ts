@@ -165,6 +165,8 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
   return {
     ...data,
     fleet: () => readFleetChatbots({ records, syncRuns: queues.syncRuns, health: healthData }),
+    fleetMembers: async () =>
+      Object.entries((await fleetForDisplay(records)).chatbots).map(([chatbot, settings]) => ({ chatbot, source: settings.source })),
     callMetrics: () => readCallMetrics(store.redis, prefix),
     runMetrics: () => readRunSamples(store),
     healthData,

@@ -56,6 +56,6 @@ export function whileRedisAnswers(sources: MetricsSources, available: () => bool
     runMetrics: read((from) => from.runMetrics?.()),
     chatbotHealth: read((from) => from.chatbotHealth?.()),
     serviceOutage: read((from) => from.serviceOutage?.()),
-    fleet: read((from) => from.fleet?.()),
+    fleetMembers: read((from) => from.fleetMembers?.()),
   };
 }

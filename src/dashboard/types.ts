@@ -7,9 +7,9 @@ import type { Logger } from '../runtime/logger.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { Registry } from 'prom-client';
 import type { BoardQueue } from './bull-board.js';
-import type { FleetChatbotView } from './fleet-types.js';
+import type { FleetChatbotView, FleetMemberView } from './fleet-types.js';
 
-export type { FleetChatbotView };
+export type { FleetChatbotView, FleetMemberView };
 
 /** Listing outcomes of a run so far. */
 export interface RunCountsView {
@@ -164,8 +164,10 @@ export interface DashboardData {
   healthData?: HealthData;
   /** The service outage going on now (the service breaker open), read for every page's banner and /metrics. */
   serviceOutage?(): Promise<ServiceOutageView | undefined>;
-  /** Every chatbot of the applied fleet (empty when none was applied): the fleet page and /metrics. */
+  /** Every chatbot of the applied fleet (empty when none was applied), as the fleet page shows it. */
   fleet?(): Promise<FleetChatbotView[]>;
+  /** The applied fleet's chatbots and their sources, read on every /metrics scrape. */
+  fleetMembers?(): Promise<FleetMemberView[]>;
 }
 
 /** The service is down for everyone: since when (epoch ms) and the failure that showed it. */
@@ -284,7 +286,7 @@ export interface MetricsSources {
   chatbotHealth?(): Promise<readonly ChatbotHealthView[]>;
   /** The service outage going on now (undefined: the service is up). */
   serviceOutage?(): Promise<ServiceOutageView | undefined>;
-  fleet?(): Promise<readonly FleetChatbotView[]>;
+  fleetMembers?(): Promise<readonly FleetMemberView[]>;
 }
 
 export interface MetricsRegistry {
