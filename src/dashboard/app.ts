@@ -113,6 +113,7 @@ export function createDashboardApp(options: DashboardOptions): Express {
   router.post('/runs/:id/retry', express.urlencoded({ extended: false, limit: '8kb' }), adapt(handlers.retryFailed));
   router.get('/search', adapt(handlers.search));
   router.get('/health', adapt(handlers.health));
+  router.get('/fleet', adapt(handlers.fleet));
   router.get('/chatbots/:chatbot', adapt(handlers.chatbot));
   router.get('/alerts', adapt(handlers.alerts));
   router.get('/metrics', adapt(handlers.metrics));

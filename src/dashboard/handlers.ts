@@ -13,6 +13,7 @@ import { searchPage } from './pages/search.js';
 import { alertsPage } from './pages/alerts.js';
 import { CHART_DAYS, chatbotPage } from './pages/chatbot.js';
 import { healthPage } from './pages/health.js';
+import { fleetPage } from './pages/fleet.js';
 import { DASHBOARD_CSS } from './pages/style.js';
 import type { DashboardData, DashboardRequest, HandlerResult } from './types.js';
 
@@ -137,6 +138,11 @@ export function createHandlers(ctx: HandlerContext) {
     return htmlPage(200, chatbotPage(pageContext(req), name, view, runs, failures, now));
   };
 
+  const fleet: Handler = async (req) => {
+    if (ctx.data.fleet === undefined) return notFound(req, 'This dashboard has no fleet data (no Redis prefix).');
+    return htmlPage(200, fleetPage(pageContext(req), await ctx.data.fleet()));
+  };
+
   const alerts: Handler = async (req) => {
     const data = ctx.data.healthData;
     if (data === undefined) return notAvailable(req);
@@ -147,7 +153,7 @@ export function createHandlers(ctx: HandlerContext) {
   const stylesheet: Handler = () =>
     Promise.resolve({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: DASHBOARD_CSS });
 
-  return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet, health, chatbot, alerts };
+  return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet, health, chatbot, alerts, fleet };
 }
 
 export type DashboardHandlers = ReturnType<typeof createHandlers>;

@@ -80,6 +80,10 @@ export function createHealthData(store: Store, alerts: AlertStore, alertsQueue: 
       const views = await Promise.all(chatbots.map((chatbot) => chatbotHealth(store, alerts, chatbot, now(), outage)));
       return views.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || a.chatbot.localeCompare(b.chatbot));
     },
+    async healthOf(chatbots) {
+      const outage = await store.breaker.outage();
+      return await Promise.all(chatbots.map((chatbot) => chatbotHealth(store, alerts, chatbot, now(), outage)));
+    },
     async chatbotRuns(chatbot, sinceMs) {
       const records = await store.runs.listRuns({ chatbot, limit: CHART_RUNS_MAX });
       return records.filter((run) => run.startedAt >= sinceMs && isSyncRun(run)).map(runListItemOf);

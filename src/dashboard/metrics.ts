@@ -16,7 +16,8 @@ import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { renderCallMetrics } from './call-exposition.js';
 import { registerRunMetrics } from './run-metrics.js';
 import { registerHealthMetrics, registerServiceMetric } from './health-metrics.js';
-import type { ChatbotHealthView, MetricsRegistry, MetricsSources, RunSampleView } from './types.js';
+import { registerFleetMetrics } from './fleet-metrics.js';
+import type { ChatbotHealthView, FleetMemberView, MetricsRegistry, MetricsSources, RunSampleView } from './types.js';
 
 export type { MetricsRegistry, MetricsSources };
 
@@ -36,6 +37,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   let runSamples: readonly RunSampleView[] = [];
   /** The chatbots' health read by the scrape in progress. */
   let health: readonly ChatbotHealthView[] = [];
+  /** The applied fleet's chatbots and sources read by the scrape in progress. */
+  let fleet: readonly FleetMemberView[] = [];
   /** Whether the service is up (the breaker closed), as the scrape in progress read it; undefined: unknown. */
   let serviceUp: number | undefined;
 
@@ -59,6 +62,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   registerRunMetrics(registry, () => runSamples);
   registerHealthMetrics(registry, () => health);
   registerServiceMetric(registry, () => serviceUp);
+  registerFleetMetrics(
+    registry,
+    () => fleet,
+    () => health,
+  );
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'listing_sync_' });
 
   return {
@@ -68,12 +76,14 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     },
     async render() {
       const from = sources;
-      const [calls, samples, healthViews, up] = await Promise.all([
+      const [calls, samples, healthViews, up, fleetViews] = await Promise.all([
         attempt(from?.callMetrics?.bind(from)),
         attempt(from?.runMetrics?.bind(from)),
         attempt(from?.chatbotHealth?.bind(from)),
         attempt(from?.serviceOutage && (async () => ((await from.serviceOutage?.()) === undefined ? 1 : 0))),
+        attempt(from?.fleetMembers?.bind(from)),
       ]);
+      fleet = fleetViews ?? [];
       serviceUp = up;
       runSamples = samples ?? [];
       health = healthViews ?? [];

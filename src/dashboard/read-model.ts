@@ -10,6 +10,10 @@ import { readCallMetrics } from '../store/call-metrics.js';
 import { readRunSamples } from '../store/run-metrics.js';
 import type { Store } from '../store/store.js';
 import { AlertStore } from '../store/alert-store.js';
+import { FleetRecordStore } from '../store/fleet-record-store.js';
+import { fleetForDisplay } from '../sync/fleet-view.js';
+import { runSourceOf } from '../sync/run-source.js';
+import { readFleetChatbots } from './fleet-data.js';
 import { createHealthData } from './health-model.js';
 import type { RunRecord } from '../store/run-types.js';
 import { runListItemOf } from './run-list-item.js';
@@ -84,9 +88,18 @@ function withoutRequeued(run: RunDetail, requeued: RunPageView['requeued']): Run
  * prefix the store lives under) turns on the call and run metrics of /metrics.
  */
 export function createStoreDashboardData(store: Store, queues: Queues, prefix?: string): DashboardData {
+  const records = prefix === undefined ? undefined : new FleetRecordStore(store.redis, prefix);
   const data: DashboardData = {
     async listRuns(opts) {
-      return (await store.runs.listRuns({ limit: opts.limit, ...(opts.chatbot ? { chatbot: opts.chatbot } : {}) })).map(runListItemOf);
+      const [runs, fleet] = await Promise.all([
+        store.runs.listRuns({ limit: opts.limit, ...(opts.chatbot ? { chatbot: opts.chatbot } : {}) }),
+        records === undefined ? undefined : fleetForDisplay(records),
+      ]);
+      return runs.map((run) => {
+        const item = runListItemOf(run);
+        const source = fleet === undefined ? run.summary?.source : runSourceOf(run, fleet);
+        return source === undefined ? item : { ...item, source };
+      });
     },
     async getRun(runId) {
       const record = await store.runs.getRun(runId);
@@ -147,10 +160,13 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       return counts;
     },
   };
-  if (prefix === undefined) return data;
+  if (records === undefined || prefix === undefined) return data;
   const healthData = createHealthData(store, new AlertStore(store.redis, prefix), queues.alerts.name);
   return {
     ...data,
+    fleet: () => readFleetChatbots({ records, syncRuns: queues.syncRuns, health: healthData }),
+    fleetMembers: async () =>
+      Object.entries((await fleetForDisplay(records)).chatbots).map(([chatbot, settings]) => ({ chatbot, source: settings.source })),
     callMetrics: () => readCallMetrics(store.redis, prefix),
     runMetrics: () => readRunSamples(store),
     healthData,

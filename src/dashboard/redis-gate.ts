@@ -56,5 +56,6 @@ export function whileRedisAnswers(sources: MetricsSources, available: () => bool
     runMetrics: read((from) => from.runMetrics?.()),
     chatbotHealth: read((from) => from.chatbotHealth?.()),
     serviceOutage: read((from) => from.serviceOutage?.()),
+    fleetMembers: read((from) => from.fleetMembers?.()),
   };
 }

@@ -7,6 +7,9 @@ import type { Logger } from '../runtime/logger.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { Registry } from 'prom-client';
 import type { BoardQueue } from './bull-board.js';
+import type { FleetChatbotView, FleetMemberView } from './fleet-types.js';
+
+export type { FleetChatbotView, FleetMemberView };
 
 /** Listing outcomes of a run so far. */
 export interface RunCountsView {
@@ -31,6 +34,8 @@ export interface RunListItem {
   guard: { ok: boolean; reasons: readonly string[]; forced: boolean };
   /** Jobs of the run: how many were enqueued, finished, and finished failed. */
   jobs: { total: number; finished: number; failed: number };
+  /** The fleet source the run's records came from (its summary's, else the chatbot's in the applied fleet). */
+  source?: string;
 }
 
 /** A feed row the importer rejected, with the line it came from. */
@@ -159,6 +164,10 @@ export interface DashboardData {
   healthData?: HealthData;
   /** The service outage going on now (the service breaker open), read for every page's banner and /metrics. */
   serviceOutage?(): Promise<ServiceOutageView | undefined>;
+  /** Every chatbot of the applied fleet (empty when none was applied), as the fleet page shows it. */
+  fleet?(): Promise<FleetChatbotView[]>;
+  /** The applied fleet's chatbots and their sources, read on every /metrics scrape. */
+  fleetMembers?(): Promise<FleetMemberView[]>;
 }
 
 /** The service is down for everyone: since when (epoch ms) and the failure that showed it. */
@@ -257,6 +266,8 @@ export interface AlertDeliveryView {
 /** What the health, chatbot and alerts pages read (DashboardData implementations over Redis have it). */
 export interface HealthData {
   health(): Promise<ChatbotHealthView[]>;
+  /** The health of these chatbots only (the fleet page), in the order given. */
+  healthOf(chatbots: readonly string[]): Promise<ChatbotHealthView[]>;
   /** The chatbot's runs started at or after `sinceMs`, newest first. */
   chatbotRuns(chatbot: string, sinceMs: number): Promise<RunListItem[]>;
   /** Final job failures of the chatbot still remembered (one per listing key). */
@@ -275,6 +286,7 @@ export interface MetricsSources {
   chatbotHealth?(): Promise<readonly ChatbotHealthView[]>;
   /** The service outage going on now (undefined: the service is up). */
   serviceOutage?(): Promise<ServiceOutageView | undefined>;
+  fleetMembers?(): Promise<readonly FleetMemberView[]>;
 }
 
 export interface MetricsRegistry {

@@ -7,7 +7,9 @@ import { runDetails } from '../output/format-run-details.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { wholeNumber } from '../input/option-values.js';
-import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
+import { addRedisOptions, withQueue, withQueueConfig, type RedisFlags } from '../wiring/with-queue.js';
+import { displayedFleet } from '../wiring/fleet-read-wiring.js';
+import { runSourceOf } from '../../sync/run-source.js';
 import { registerRunControl } from './run-control.js';
 
 export const registerRunsCommands: RegisterCommands = (program: Command, host: CommandHost) => {
@@ -16,11 +18,18 @@ export const registerRunsCommands: RegisterCommands = (program: Command, host: C
     .option('--chatbot <serial>', 'only runs of this chatbot')
     .option('--limit <n>', 'how many runs (default 20)')
     .action((flags: RedisFlags & { chatbot?: string; limit?: string }) =>
-      withQueue(host, flags, async (ctx, json) => {
+      withQueueConfig(host, flags, async (ctx, config, json) => {
         const limit = wholeNumber(flags.limit, '--limit') ?? 20;
-        const list = await ctx.store.runs.listRuns({ ...(flags.chatbot ? { chatbot: flags.chatbot } : {}), limit });
-        if (json) printJson(host.io, { runs: list });
-        else host.io.stdout.write(list.length === 0 ? 'no runs\n' : `${list.map(runLine).join('\n')}\n`);
+        const [list, fleet] = await Promise.all([
+          ctx.store.runs.listRuns({ ...(flags.chatbot ? { chatbot: flags.chatbot } : {}), limit }),
+          displayedFleet(ctx, config),
+        ]);
+        const sources = list.map((run) => runSourceOf(run, fleet));
+        // Why a column only when one run has a source: an installation without a fleet reads as before.
+        const sourceColumn = sources.some((source) => source !== undefined);
+        if (json) printJson(host.io, { runs: list.map((run, i) => ({ ...run, source: sources[i] ?? null })) });
+        else if (list.length === 0) host.io.stdout.write('no runs\n');
+        else host.io.stdout.write(`${list.map((run, i) => runLine(run, sourceColumn ? (sources[i] ?? '-') : undefined)).join('\n')}\n`);
       }),
     );
   addRedisOptions(runs.command('show').argument('<id>', 'run id').description('one run: summary and live counts')).action(

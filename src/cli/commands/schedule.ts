@@ -9,7 +9,9 @@ import { EXIT } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../input/sync-options.js';
-import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
+import { addRedisOptions, withQueue, withQueueConfig, type RedisFlags } from '../wiring/with-queue.js';
+import { displayedFleet } from '../wiring/fleet-read-wiring.js';
+import { scheduleFleetOf, type ScheduleFleet } from '../../sync/fleet-roster.js';
 import { localZone, validTimeZone, zonedTime } from '../input/zoned-time.js';
 
 /** Occurrences shown by `schedule add`. */
@@ -27,17 +29,23 @@ function nextText(schedule: Schedule): string {
   return schedule.tz === undefined ? `next ${at.utcText} UTC (workers' time zone)` : `next ${at.text} ${schedule.tz} (${at.utcText} UTC)`;
 }
 
-/** A schedule as `schedule list --json` shows it: with its next run in UTC and, when it has a zone, in that zone. */
-function scheduleJson(schedule: Schedule): Schedule & { nextUtc?: string; nextLocal?: string } {
-  if (schedule.next === undefined) return schedule;
+/**
+ * A schedule as `schedule list --json` shows it: with its next run in UTC and, when it has a zone,
+ * in that zone; a fleet schedule with `fleet: {source, chatbots}`.
+ */
+function scheduleJson(schedule: Schedule, fleet: ScheduleFleet | undefined): Schedule & { nextUtc?: string; nextLocal?: string } {
+  const withFleet = fleet === undefined ? schedule : { ...schedule, fleet };
+  if (schedule.next === undefined) return withFleet;
   const at = zonedTime(schedule.next, schedule.tz ?? 'UTC');
-  return { ...schedule, nextUtc: at.utc, ...(schedule.tz === undefined ? {} : { nextLocal: at.iso }) };
+  return { ...withFleet, nextUtc: at.utc, ...(schedule.tz === undefined ? {} : { nextLocal: at.iso }) };
 }
 
-/** One schedule as `schedule list` prints it: name, cron (and zone), chatbot, replicate, next runs. */
-function scheduleLine(s: Schedule): string {
+/** One schedule as `schedule list` prints it: name, cron (and zone), chatbot, replicate, fleet source and its chatbots, next runs. */
+function scheduleLine(s: Schedule, fleet: ScheduleFleet | undefined): string {
   const cron = s.tz ? `${s.cron} ${s.tz}` : s.cron;
-  return `${s.name}  ${cron}  chatbot ${s.request.chatbot}${s.request.replicate ? '  replicate' : ''}  ${nextText(s)}`;
+  const served = fleet === undefined ? '' : `  source ${fleet.source} (${fleet.chatbots.join(', ')})`;
+  const who = fleet !== undefined && fleet.chatbots.length !== 1 ? '' : `  chatbot ${s.request.chatbot}`;
+  return `${s.name}  ${cron}${who}${s.request.replicate ? '  replicate' : ''}${served}  ${nextText(s)}`;
 }
 
 export const registerScheduleCommands: RegisterCommands = (program: Command, host: CommandHost) => {
@@ -84,10 +92,11 @@ export const registerScheduleCommands: RegisterCommands = (program: Command, hos
       }),
     );
   addRedisOptions(schedule.command('list').description('scheduled syncs')).action((flags: RedisFlags) =>
-    withQueue(host, flags, async (ctx, json) => {
-      const list = await listSchedules(ctx.queues.syncRuns);
-      if (json) printJson(host.io, { schedules: list.map(scheduleJson) });
-      else host.io.stdout.write(list.length === 0 ? 'no schedules\n' : `${list.map(scheduleLine).join('\n')}\n`);
+    withQueueConfig(host, flags, async (ctx, config, json) => {
+      const [list, applied] = await Promise.all([listSchedules(ctx.queues.syncRuns), displayedFleet(ctx, config)]);
+      const fleets = list.map((s) => scheduleFleetOf(applied, s));
+      if (json) printJson(host.io, { schedules: list.map((s, i) => scheduleJson(s, fleets[i])) });
+      else host.io.stdout.write(list.length === 0 ? 'no schedules\n' : `${list.map((s, i) => scheduleLine(s, fleets[i])).join('\n')}\n`);
     }),
   );
   addRedisOptions(schedule.command('remove').argument('<name>', 'schedule name').description('remove a scheduled sync')).action(

@@ -108,7 +108,7 @@ function summaryLines(summary: RunSummary | null): string[] {
 /** `runs show` for a person. */
 export function runDetails(run: RunRecord): string {
   const lines = [
-    runLine(run),
+    runLine(run, run.summary?.source),
     ...timeLines(run),
     ...(run.stuckReason === undefined ? [] : [labelled('stuck', run.stuckReason)]),
     ...countLines(run.counts, run.rejectedCount),

@@ -36,6 +36,7 @@ ${refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="$
   <a class="brand" href="${base}/">listing-sync</a>
   <a href="${base}/">Runs</a>
   <a href="${base}/health">Health</a>
+  <a href="${base}/fleet">Fleet</a>
   <a href="${base}/alerts">Alerts</a>
   <a href="${base}/search">Search by key</a>
   <a href="${base}/queues">Queues</a>

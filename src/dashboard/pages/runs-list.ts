@@ -18,11 +18,12 @@ export function statusCell(status: string): SafeHtml {
   return html`<span class="${tone}">${status}</span>`;
 }
 
-function row(ctx: PageContext, run: RunListItem): SafeHtml {
+function row(ctx: PageContext, run: RunListItem, sourceColumn: boolean): SafeHtml {
   const c = run.counts;
   return html`<tr>
   <td><a class="mono" href="${ctx.base}/runs/${encodeURIComponent(run.runId)}">${run.runId}</a></td>
   <td>${run.chatbot}</td>
+  ${sourceColumn ? html`<td>${run.source ?? html`<span class="muted">none</span>`}</td>` : ''}
   <td>${formatTime(run.startedAt)}</td>
   <td>${formatDuration(run.startedAt, run.finishedAt)}</td>
   <td>${statusCell(run.status)}</td>
@@ -35,14 +36,16 @@ function row(ctx: PageContext, run: RunListItem): SafeHtml {
 }
 
 export function runsListPage(ctx: PageContext, runs: readonly RunListItem[], chatbot: string | undefined): string {
+  // Why a Source column only when a run has one: an installation without a fleet reads as before.
+  const sourceColumn = runs.some((run) => run.source !== undefined);
   const body = html`<h1>Runs${chatbot ? html` of <span class="mono">${chatbot}</span>` : ''}</h1>
 ${
   runs.length === 0
     ? html`<p class="muted">No runs recorded yet. Run <code>listing-sync sync</code> to make one.</p>`
     : html`<table id="runs">
-<thead><tr><th>Run</th><th>Chatbot</th><th>Started (UTC)</th><th>Duration</th><th>Status</th><th>Trigger</th>
+<thead><tr><th>Run</th><th>Chatbot</th>${sourceColumn ? html`<th>Source</th>` : ''}<th>Started (UTC)</th><th>Duration</th><th>Status</th><th>Trigger</th>
 <th>Created</th><th>Updated</th><th>Deleted</th><th>Failed</th><th>Retried</th><th>Guard</th><th>Forced</th></tr></thead>
-<tbody>${runs.map((run) => row(ctx, run))}</tbody>
+<tbody>${runs.map((run) => row(ctx, run, sourceColumn))}</tbody>
 </table>`
 }`;
   return page(ctx, 'Runs', body);
