@@ -3,7 +3,7 @@
  * canonical form that is compared, stored in Redis and printed by `fleet show`. Plain JSON: every
  * setting is kept as typed on the command line (a string), so that its meaning is the flag's.
  */
-import type { Where } from './where.js';
+import type { Where } from '../domain/where.js';
 
 /** When a source's chatbots sync: a cron pattern as `schedule add --cron` takes, in an optional IANA zone. */
 export interface FleetSchedule {
