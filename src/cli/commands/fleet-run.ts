@@ -15,7 +15,7 @@ import type { SyncRequest } from '../../sync/sync-request.js';
 import { EXIT, exitCodeFor, exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
 import { printJson } from '../io.js';
-import { fleetSyncRequest } from '../input/fleet-requests.js';
+import { fanOutRequest, fleetSyncRequest } from '../input/fleet-requests.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 import { fleetRunText, type FleetRunLine } from '../output/format-fleet-run.js';
 import { createProgressBars } from '../output/progress.js';
@@ -64,9 +64,7 @@ function requestsOf(fleet: Fleet, name: string, dryRun: boolean): SyncRequest[] 
         `the applied settings of chatbot ${chatbot} are not valid for this version ` +
           `(${outcome.problems.map((p) => `${p.path.join('.')}: ${p.message}`).join('; ')}); apply the fleet file again`,
       );
-    const request: SyncRequest = { ...outcome.request, dryRun, trigger: 'cli', fleetSource: name };
-    if (settings.where !== undefined) request.feed = { ...request.feed, where: settings.where };
-    return request;
+    return { ...fanOutRequest(outcome.request, name, settings), dryRun, trigger: 'cli' };
   });
 }
 
