@@ -13,6 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResoProperty } from '../../src/sim/reso/types.js';
 import { after, expectNoFeedSecret, resoFixtures, type ResoFixture } from './reso-fixture.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { startCli, stackTraceLines } from '../helpers/cli-process.js';
+
+async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 const start = resoFixtures();
 let dir = '';
@@ -51,7 +60,7 @@ interface FleetRunJson {
   exitCode: number;
 }
 
-function fleetFile(f: ResoFixture, chatbots: Readonly<Record<string, string>>, settings = ''): string {
+function fleetFile(f: ResoFixture, chatbots: Readonly<Record<string, string>>, settings = '', sourceSettings = ''): string {
   const path = join(dir, `fleet-${f.prefix}.yaml`);
   writeFileSync(
     path,
@@ -61,7 +70,7 @@ function fleetFile(f: ResoFixture, chatbots: Readonly<Record<string, string>>, s
     profile: reso
     replicate: true
     overlap: 0s
-chatbots:
+${sourceSettings}chatbots:
 ${Object.entries(chatbots)
   .map(([name, where]) => `  ${name}:\n    source: mls\n    where: ${where}\n${settings}`)
   .join('')}`,
@@ -177,5 +186,50 @@ describe('fleet run', () => {
     expect(text.code).toBe(3);
     expect(text.stdout).toMatch(/typo-bot: REFUSED/);
     expect(text.stdout).toMatch(/west-bot: ok/);
+  });
+
+  it("runs the source's one schedule in a worker: each occurrence pulls once and gives each chatbot its where", async () => {
+    const f = await start({ chatbots: ['west-bot', 'austin-bot'], records: 20, reso: { maxTop: PAGE }, label: 'fleet-run-schedule' });
+    const file = fleetFile(
+      f,
+      { 'west-bot': '{ City: [Boulder, Denver] }', 'austin-bot': '{ City: Austin }' },
+      '    maxDeletes: 2\n',
+      '    schedule: { cron: "* * * * * *" }\n',
+    );
+    const applied = await cli(f, ['fleet', 'apply', file]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('+ schedule fleet@mls');
+    const view = (chatbot: Chatbot): string[] => expected(f, chatbot);
+    const holdsItsView = (): boolean =>
+      (['west-bot', 'austin-bot'] as const).every((chatbot) => JSON.stringify(f.mlsNumbers(chatbot)) === JSON.stringify(view(chatbot)));
+
+    const worker = startCli(['worker', '--concurrency', '4'], f.env({ LOG_LEVEL: 'info' }));
+    try {
+      await until(holdsItsView, 60_000, 'the scheduled fan-out to give each chatbot its view');
+      const moved = f.reso.state.records.list().find((record) => record.property.City === 'Boulder')?.property;
+      if (moved === undefined) throw new Error('no Boulder record seeded');
+      f.reso.state.records.modify({
+        keys: [moved.ListingKey],
+        timestamp: after(new Date().toISOString(), 60),
+        changes: { City: 'Austin' },
+      });
+      await until(
+        () => f.mlsNumbers('austin-bot').includes(moved.ListingId) && !f.mlsNumbers('west-bot').includes(moved.ListingId),
+        60_000,
+        'a later occurrence to move the listing from west-bot to austin-bot',
+      );
+      expect((await cli(f, ['schedule', 'remove', 'fleet@mls'])).code).toBe(0);
+    } finally {
+      const stopped = await worker.stop('SIGTERM');
+      expect(stopped.code, worker.stderr()).toBe(0);
+    }
+    expect(stackTraceLines(worker.stdout() + worker.stderr())).toEqual([]);
+    expectNoFeedSecret(worker.stdout() + worker.stderr());
+    for (const chatbot of ['west-bot', 'austin-bot'] as const) {
+      expect(f.sim.state.duplicateCreates(chatbot), chatbot).toEqual([]);
+      const runs = jsonOf<{ runs: Array<{ trigger: string }> }>(await cli(f, ['runs', 'list', '--chatbot', chatbot, '--json']));
+      expect(runs.runs.length, chatbot).toBeGreaterThanOrEqual(2);
+      expect(runs.runs.every((run) => run.trigger === 'schedule')).toBe(true);
+    }
   });
 });
