@@ -14,6 +14,7 @@ import type { ResoProperty } from '../../src/sim/reso/types.js';
 import { after, expectNoFeedSecret, resoFixtures, type ResoFixture } from './reso-fixture.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
 import { startCli, stackTraceLines } from '../helpers/cli-process.js';
+import { fixture } from '../helpers/feed.js';
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -231,5 +232,31 @@ describe('fleet run', () => {
       expect(runs.runs.length, chatbot).toBeGreaterThanOrEqual(2);
       expect(runs.runs.every((run) => run.trigger === 'schedule')).toBe(true);
     }
+  });
+
+  it('reads a file source for each chatbot over its where (a CSV column, any case): the views split the file', async () => {
+    const chatbots = ['cheap-bot', 'dear-bot', 'all-bot'];
+    const f = await start({ chatbots, label: 'fleet-run-file' });
+    const path = join(dir, `fleet-file-${f.prefix}.yaml`);
+    writeFileSync(
+      path,
+      `sources:
+  homes:
+    feed: ${fixture('redfin.csv')}
+    profile: redfin
+chatbots:
+  cheap-bot: { source: homes, where: { price: { lt: 500000 } } }
+  dear-bot: { source: homes, where: { PRICE: { gte: 500000 } } }
+  all-bot: { source: homes }
+`,
+    );
+    expect((await cli(f, ['fleet', 'apply', path])).code).toBe(0);
+    const ran = await cli(f, ['fleet', 'run', 'homes', '--work', '--json']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(jsonOf<FleetRunJson>(ran).pull).toBeNull();
+    const [cheap, dear, all] = chatbots.map((chatbot) => f.mlsNumbers(chatbot));
+    expect(cheap?.length).toBeGreaterThan(0);
+    expect(dear?.length).toBeGreaterThan(0);
+    expect([...(cheap ?? []), ...(dear ?? [])].sort()).toEqual(all);
   });
 });
