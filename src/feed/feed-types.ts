@@ -5,6 +5,7 @@
  */
 import type { FeedHeader, FeedShape } from '../domain/feed-shape.js';
 import type { ListingFields } from '../domain/listing.js';
+import type { Where } from '../domain/where.js';
 
 export interface FeedOptions {
   /** Local path or http(s) URL, used whole to read; only displaySource(source) is ever shown. */
@@ -36,6 +37,11 @@ export interface FeedOptions {
    * machine has a second core.
    */
   thread?: 'auto' | 'main' | 'worker';
+  /**
+   * A fleet chatbot's filter on the source's own fields (record-filter.ts): a record outside it is
+   * an `excluded` row counted in `outsideFilter`, not in `rows`. Plain data: it crosses to the feed's worker thread.
+   */
+  where?: Where;
 }
 
 export type FeedRow =
@@ -75,6 +81,13 @@ export interface FeedStats {
   duplicates: number;
   /** Per write-shape field, how many values of accepted rows were filled with the profile's default. */
   filledDefaults: Record<string, number>;
+  /** With a `where`: records outside it (not counted in `rows`: they are not the chatbot's). */
+  outsideFilter?: number;
+  /**
+   * With a `where` and at least one record read: its fields that no record carried (the filter then
+   * matches nothing, so the sync refuses rather than delete the chatbot's listings), and names the records do carry.
+   */
+  whereNotCarried?: { fields: string[]; known: string[] };
 }
 
 export interface OpenFeed {

@@ -19,6 +19,7 @@ import { buildRedfinMapping, looksLikeRedfinExport } from './profiles/redfin.js'
 import { buildResoMapping } from './profiles/reso.js';
 import { compileMapping, ruleFor, type ProfileBuilder, type ProfileName, type RecordMapping } from './record-mapping.js';
 import type { FeedOptions, FeedRow, FeedStats, OpenFeed, RejectedFeedRow } from './feed-types.js';
+import { recordFilter } from './record-filter.js';
 import { rowPipeline } from './row-pipeline.js';
 import { openFeedInWorker } from './threaded-feed.js';
 import type { SourceColumns, SourceItem } from './source-record.js';
@@ -176,7 +177,8 @@ async function openInThisThread(options: FeedOptions, signal: AbortSignal | unde
     const compiled = compileMapping(mapping);
     const header = feedHeader(opened.shape, opened.columns, compiled.rules);
     const shape = shapeTracker(header, opened.columns, compiled.rules, compiled.produced);
-    const pipeline = rowPipeline(mapping, compiled, options.keyType, brokenKey, shape);
+    const filter = options.where === undefined ? undefined : recordFilter(options.where, opened.shape, opened.columns);
+    const pipeline = rowPipeline(mapping, compiled, options.keyType, brokenKey, shape, filter);
     return {
       rows: rowIterable(opened.items, pipeline.toRow),
       stats: () => pipeline.stats,

@@ -8,6 +8,7 @@ import type { SyncKeyType } from '../domain/listing.js';
 import type { BrokenKeyReader } from './broken-row-keys.js';
 import type { ShapeTracker } from './feed-shape-tracker.js';
 import type { FeedRow, FeedStats, RejectedFeedRow } from './feed-types.js';
+import type { RecordFilter } from './record-filter.js';
 import type { CompiledMapping, FieldRule, RecordMapping } from './record-mapping.js';
 import type { SourceItem } from './source-record.js';
 import { firstSeenLines } from './first-seen-lines.js';
@@ -18,13 +19,21 @@ export interface RowPipeline {
   readonly toRow: (item: SourceItem) => FeedRow;
 }
 
-/** `brokenKey` reads the key of a record too broken to map (wrong field count, not JSON); `shape` counts every mapped record. */
+/** The reason an `excluded` row outside a chatbot's `where` gives. */
+export const OUTSIDE_FILTER = "outside the chatbot's where";
+
+/**
+ * `brokenKey` reads the key of a record too broken to map (wrong field count, not JSON); `shape`
+ * counts every mapped record of the chatbot's; `filter`, a fleet chatbot's where: a record outside
+ * it is an `excluded` row (a replicated pull deletes its listing when held), counted apart.
+ */
 export function rowPipeline(
   mapping: RecordMapping,
   compiled: CompiledMapping,
   keyType: SyncKeyType,
   brokenKey: BrokenKeyReader,
   shape: ShapeTracker,
+  filter?: RecordFilter,
 ): RowPipeline {
   const keyField = keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
   const rulesByField = new Map<string, FieldRule>(compiled.rules.map((rule) => [rule.field, rule]));
@@ -61,7 +70,18 @@ export function rowPipeline(
     return row;
   };
 
-  const toRow = (item: SourceItem): FeedRow => {
+  /**
+   * A record outside the filter, as a row without its listing: only its key is read (a keyless
+   * one has key '', which no listing has, so it removes nothing).
+   */
+  const outside = (item: SourceItem): FeedRow => {
+    stats.outsideFilter = (stats.outsideFilter ?? 0) + 1;
+    const keyValue = keyRule?.read(item.record);
+    const key = typeof keyValue === 'string' ? keyValue.trim() : '';
+    return { kind: 'excluded', line: item.line, key, reason: OUTSIDE_FILTER };
+  };
+
+  const mapped = (item: SourceItem): FeedRow => {
     stats.rows++;
     const { line, record } = item;
     if (item.problem !== undefined) return rejectBroken(item, item.problem);
@@ -102,5 +122,17 @@ export function rowPipeline(
     }
     return { kind: 'listing', line, key, listing: checked.listing, filled: mask };
   };
+  if (filter === undefined) return { stats, toRow: mapped };
+  const toRow = (item: SourceItem): FeedRow =>
+    // A broken record is mapped as one (rejected, holding its listing): its fields cannot be trusted to filter it.
+    item.problem !== undefined || filter.keeps(item.record) ? mapped(item) : outside(item);
+  Object.defineProperty(stats, 'whereNotCarried', {
+    enumerable: true,
+    get: () => {
+      const fields = filter.notCarried();
+      const seen = stats.rows + (stats.outsideFilter ?? 0);
+      return seen === 0 || fields.length === 0 ? undefined : { fields, known: filter.knownNames() };
+    },
+  });
   return { stats, toRow };
 }

@@ -3,11 +3,12 @@
  * against what the file asks for, as a list of changes. Pure: the use case reads both sides and
  * executes the changes (plan, then execute).
  *
- * Why the fleet only touches what it owns: schedules named `fleet-{chatbot}` of chatbots it
- * declares or declared, and alerts it declares or declared. A schedule or alert added by hand
+ * Why the fleet only touches what it owns: schedules named `fleet@{source}` of sources it declares
+ * or declared (and `fleet-{chatbot}`, the per-chatbot schedules it made before), and alerts it
+ * declares or declared. A schedule or alert added by hand
  * under another name is never changed, and one it no longer names is kept unless --prune.
  */
-import { fleetScheduleName, type Fleet } from './fleet-model.js';
+import { fleetScheduleName, fleetSourceScheduleName, type Fleet } from './fleet-model.js';
 
 export const CHANGE_KINDS = ['source', 'chatbot', 'schedule', 'alert'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
@@ -111,12 +112,17 @@ export function planFleet(current: FleetSide, wanted: FleetSide, options: { prun
 
   changes.push(...upserts('schedule', current.schedules, wanted.schedules, scheduleFields));
   const ownedChatbots = new Set([...Object.keys(current.fleet.chatbots), ...Object.keys(wanted.fleet.chatbots)]);
-  for (const chatbot of sorted(ownedChatbots)) {
-    const name = fleetScheduleName(chatbot);
+  const ownedSources = new Set([...Object.keys(current.fleet.sources), ...Object.keys(wanted.fleet.sources)]);
+  const owned = [
+    ...sorted(ownedChatbots).map((chatbot) => ({ name: fleetScheduleName(chatbot), named: chatbot in wanted.fleet.chatbots })),
+    ...sorted(ownedSources).map((source) => ({ name: fleetSourceScheduleName(source), named: source in wanted.fleet.sources })),
+  ];
+  for (const { name, named } of owned) {
     if (current.schedules[name] === undefined || wanted.schedules[name] !== undefined) continue;
-    // A chatbot the file still names but that has no schedule now (its source lost its schedule, or
-    // it got a where) loses it whatever --prune says: the file is explicit about it.
-    if (chatbot in wanted.fleet.chatbots) changes.push({ kind: 'schedule', name, action: 'remove' });
+    // A chatbot or source the file still names but that has no such schedule now (a chatbot's own
+    // schedule, replaced by its source's; a source that lost its schedule) loses it whatever --prune
+    // says: the file is explicit about it.
+    if (named) changes.push({ kind: 'schedule', name, action: 'remove' });
     else leave({ kind: 'schedule', name }, () => undefined);
   }
 

@@ -3,7 +3,7 @@
  * canonical form that is compared, stored in Redis and printed by `fleet show`. Plain JSON: every
  * setting is kept as typed on the command line (a string), so that its meaning is the flag's.
  */
-import type { Where } from './where.js';
+import type { Where } from '../domain/where.js';
 
 /** When a source's chatbots sync: a cron pattern as `schedule add --cron` takes, in an optional IANA zone. */
 export interface FleetSchedule {
@@ -78,9 +78,18 @@ export const FLEET_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** An env variable's name, as a shell would take it. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** The schedule that syncs a fleet chatbot; the fleet owns schedules of this name only. */
+/** The schedule that synced a fleet chatbot on its own (before a source's one schedule fanned out); the fleet owns it. */
 export function fleetScheduleName(chatbot: string): string {
   return `fleet-${chatbot}`;
+}
+
+/**
+ * The one schedule that runs a fleet source's fan-out (`fleet run SOURCE` in a worker); the fleet
+ * owns schedules of this name too. Why '@': a fleet name cannot hold it, so no chatbot's schedule
+ * name (`fleet-NAME`) can ever be a source's.
+ */
+export function fleetSourceScheduleName(source: string): string {
+  return `fleet@${source}`;
 }
 
 export function emptyFleet(): Fleet {

@@ -22,7 +22,7 @@ import {
   type FleetChatbot,
   type FleetSource,
 } from './fleet-model.js';
-import { whereProblems, type Where } from './where.js';
+import { whereProblems, type Where } from '../domain/where.js';
 
 export type FleetPath = Array<string | number>;
 

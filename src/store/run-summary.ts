@@ -22,6 +22,8 @@ const feedSchema = z.object({
   excluded: count,
   duplicates: count,
   filledDefaults: z.record(z.string(), count),
+  /** A fleet chatbot's run: the source's records outside its `where` (not counted in `rows`). */
+  outsideFilter: count.optional(),
 });
 
 const remoteSchema = z.object({

@@ -90,7 +90,8 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
   const lines = [
     `run ${summary.runId} · chatbot ${summary.chatbot}${summary.dryRun ? ' · dry run (nothing was changed)' : ''}`,
     `feed    ${feed.rows} rows: ${feed.valid} valid, ${feed.rejected} rejected (${feed.duplicates} duplicates), ` +
-      `${feed.excluded} excluded${filled(feed.filledDefaults)}`,
+      `${feed.excluded} excluded${filled(feed.filledDefaults)}` +
+      (feed.outsideFilter === undefined ? '' : `; ${feed.outsideFilter} more outside the chatbot's where`),
     ...rejected.slice(0, REJECTED_SHOWN).map((row) => `          line ${row.line}: ${row.reason}`),
     ...(rejected.length > REJECTED_SHOWN ? [`          … and ${rejected.length - REJECTED_SHOWN} more rejected rows (see --report)`] : []),
     `remote  ${remote.listings} listings (VirtualCount ${remote.virtualCount}), ` +

@@ -89,7 +89,8 @@ export async function startReplication(
     const { requests, bytes } = run.result();
     sweep = { complete: keys !== undefined, requests, bytes };
   }
-  const feed = replicatedFeed(deps.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false }), request.keyType);
+  const pull = deps.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false });
+  const feed = replicatedFeed(pull, request.keyType, request.feed.where);
   return {
     feed,
     ...(keys === undefined ? {} : { sweptKeys: keys }),

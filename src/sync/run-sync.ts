@@ -10,6 +10,7 @@ import type { PlanSpool } from './plan-spool.js';
 import { displaySource } from '../feed/feed-source.js';
 import { openFeed, type OpenFeed } from '../feed/open-feed.js';
 import { guardWithShape, refuseAtHeader, startShapeCheck } from './feed-shape-check.js';
+import { guardWithWhere } from './where-check.js';
 import { holdingChatbot } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
@@ -200,13 +201,14 @@ async function syncAs(
     ...(replication ? { incremental: true } : {}),
   });
   const shape = shapes.afterRead(openedFeed.shape()) ?? atHeader;
-  const verdict = guardWithShape(guard, shape);
+  const verdict = guardWithWhere(guardWithShape(guard, shape), feed.stats, request.fleetSource);
 
   const summary: SyncSummary = {
     runId,
     chatbot: request.chatbot,
     dryRun: request.dryRun,
     trigger: request.trigger ?? 'cli',
+    ...(request.fleetSource === undefined ? {} : { source: request.fleetSource }),
     startedAt,
     feed: feed.summary,
     remote: {

@@ -10,26 +10,20 @@ import { runSync } from './run-sync.js';
 import type { SyncDeps } from './sync-deps.js';
 import { parseStoredRequest } from './sync-request.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { isFanOutPayload, scheduledFanOut } from './fleet-schedule.js';
+import type { ScheduledRun } from './scheduled-result.js';
 
-/**
- * What a scheduled sync came to. The sync-run job receives it (jobs/support/job-context.ts
- * `ScheduledSyncResult`, the same shape: jobs/ may not import src/sync, and the composition root
- * that injects one into the other is where the two are checked against each other).
- */
-export interface ScheduledRun {
-  runId: string;
-  /** enqueued: its jobs are in the queue; refused: the guard refused it; skipped: another run held the chatbot. */
-  status: 'enqueued' | 'refused' | 'skipped';
-  /** Why it was refused or skipped. */
-  reason?: string;
-}
+export type { ScheduledRun } from './scheduled-result.js';
 
 /** Runs a schedule's stored request (`payload`, checked here) as a scheduled sync. */
 export function scheduledRunSync(
   deps: SyncDeps,
   runs: Pick<RunStore, 'createRun'>,
 ): (payload: { chatbot: string }) => Promise<ScheduledRun> {
+  const fanOut = scheduledFanOut(deps, runs);
   return async (payload) => {
+    // A fleet source's one schedule: its fan-out (fleet-schedule.ts).
+    if (isFanOutPayload(payload)) return await fanOut(payload);
     const request = { ...parseStoredRequest(payload, `scheduled sync of ${payload.chatbot}`), trigger: 'schedule' as const, dryRun: false };
     try {
       const { summary } = await runSync(deps, request);

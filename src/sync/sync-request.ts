@@ -15,6 +15,15 @@ import { RUN_TRIGGERS } from '../store/run-types.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { issueLines } from '../shared/zod-issues.js';
 
+const whereScalar = z.union([z.string(), z.number(), z.boolean()]);
+const whereBound = z.union([z.string(), z.number()]);
+/** One field's condition of a `where`: a value, a list, or a range (checked whole by whereProblems when the fleet file is read). */
+const whereConditionSchema = z.union([
+  whereScalar,
+  z.array(whereScalar).min(1),
+  z.object({ gte: whereBound.optional(), lte: whereBound.optional(), gt: whereBound.optional(), lt: whereBound.optional() }).strict(),
+]);
+
 /** The feed part of a request: where and how to read it (the key type is the request's own). */
 const feedRequestSchema = z.object({
   source: z.string().min(1),
@@ -26,6 +35,8 @@ const feedRequestSchema = z.object({
   format: z.enum(FEED_FORMATS).optional(),
   /** Default: sniffed from the header line. */
   delimiter: z.string().optional(),
+  /** A fleet chatbot's filter on the source's fields (src/domain/where.ts): only matching records are its listings. */
+  where: z.record(z.string(), whereConditionSchema).optional(),
 });
 
 /** RESO Web API replication (`--replicate`): an incremental pull by ModificationTimestamp instead of reading the feed whole. */
@@ -62,6 +73,8 @@ export const syncRequestSchema = z.object({
   maxWipes: z.string().optional(),
   /** --allow-wipe: fields (write-shape names) this run may empty whatever --max-wipes says. */
   allowWipe: z.array(z.string()).optional(),
+  /** The fleet source the chatbot's records come from (`fleet run SOURCE`, or the source's schedule): its runs name it. */
+  fleetSource: z.string().min(1).optional(),
   /** Go on although the feed lost columns (or their values) since the last run, and record its new shape (`--accept-shape`). */
   acceptShape: z.boolean().optional(),
 });

@@ -22,6 +22,12 @@ let dir = '';
 let sim: RunningSimulator | undefined;
 let passed = true;
 
+const ACME_FILE = `  acme-file:
+    feed: acme.csv            # relative to this file
+    profile: redfin
+    schedule: { cron: "0 2 * * *", tz: America/New_York }
+`;
+
 const fleetYaml = (withGamma: boolean): string => `sources:
   mred:
     feed: https://mls.example/odata/Property
@@ -29,11 +35,7 @@ const fleetYaml = (withGamma: boolean): string => `sources:
     replicate: true
     budget: mls-grid
     schedule: { cron: "*/30 * * * *", tz: America/Chicago }
-  acme-file:
-    feed: acme.csv            # relative to this file
-    profile: redfin
-    schedule: { cron: "0 2 * * *", tz: America/New_York }
-chatbots:
+${withGamma ? ACME_FILE : ''}chatbots:
   acme-bot:
     source: mred
     where: { ListOfficeMlsId: [ACME1, ACME2] }
@@ -80,7 +82,7 @@ describe('fleet apply, diff, show', () => {
     const preview = await fleet('diff', path, '--json');
     expect(preview.code, preview.stderr).toBe(0);
     const planned = jsonOf<{ changes: Array<{ kind: string; name: string; action: string }> }>(preview).changes;
-    expect(planned).toContainEqual({ kind: 'schedule', name: 'fleet-gamma-bot', action: 'add' });
+    expect(planned).toContainEqual({ kind: 'schedule', name: 'fleet@acme-file', action: 'add' });
     expect(planned).toContainEqual({ kind: 'alert', name: 'ops', action: 'add' });
     expect(await scheduleNames()).toEqual([]);
 
@@ -90,30 +92,35 @@ describe('fleet apply, diff, show', () => {
       expect.arrayContaining([
         '+ source mred',
         '+ chatbot gamma-bot',
-        '+ schedule fleet-gamma-bot',
-        '+ schedule fleet-delta-bot',
+        '+ schedule fleet@acme-file',
+        '+ schedule fleet@mred',
         '+ alert ops',
         'fleet applied: 8 added, 0 changed, 0 removed',
-        expect.stringMatching(/^note: chatbot acme-bot has a where filter: no schedule is made for it/),
       ]),
     );
-    // The schedules are those `schedule add` would make with the same flags; a relative feed is the file's.
+    // One schedule per source, running its fan-out; each chatbot's request is the one `schedule add`
+    // would make with the same flags (a relative feed is the file's), with its where and its source.
     const made = await schedules();
-    expect(made.map((s) => s.name).sort()).toEqual(['fleet-delta-bot', 'fleet-gamma-bot']);
-    const gamma = made.find((s) => s.name === 'fleet-gamma-bot');
-    expect(gamma).toMatchObject({ cron: '0 2 * * *', tz: 'America/New_York' });
-    expect(gamma?.request).toMatchObject({
+    expect(made.map((s) => s.name).sort()).toEqual(['fleet@acme-file', 'fleet@mred']);
+    const acmeFile = made.find((s) => s.name === 'fleet@acme-file');
+    expect(acmeFile).toMatchObject({ cron: '0 2 * * *', tz: 'America/New_York' });
+    expect(acmeFile?.request).toMatchObject({
       chatbot: 'gamma-bot',
-      maxDeletes: '5%',
-      mode: 'mirror',
-      feed: { source: join(dir, 'acme.csv'), profile: 'redfin' },
+      fleetRun: {
+        source: 'acme-file',
+        requests: [{ chatbot: 'gamma-bot', maxDeletes: '5%', mode: 'mirror', feed: { source: join(dir, 'acme.csv'), profile: 'redfin' } }],
+      },
     });
-    const delta = made.find((s) => s.name === 'fleet-delta-bot');
-    expect(delta?.request).toMatchObject({
-      chatbot: 'delta-bot',
-      maxDeletes: '25',
-      mode: 'upsert',
-      replicate: { budget: 'mls-grid', sweep: false },
+    const mred = made.find((s) => s.name === 'fleet@mred');
+    expect(mred?.request).toMatchObject({
+      chatbot: 'acme-bot,delta-bot',
+      fleetRun: {
+        source: 'mred',
+        requests: [
+          { chatbot: 'acme-bot', feed: { where: { ListOfficeMlsId: ['ACME1', 'ACME2'] } } },
+          { chatbot: 'delta-bot', maxDeletes: '25', mode: 'upsert', replicate: { budget: 'mls-grid', sweep: false } },
+        ],
+      },
     });
     const alerts = await runCli(['alerts', 'list'], env);
     expect(alerts.stdout).toMatch(/^ops {2}slack {2}https:\/\/hooks\.example\.com\/\S*\*/m);
@@ -180,23 +187,25 @@ describe('fleet apply, diff, show', () => {
     expect(kept.code, kept.stderr).toBe(0);
     expect(lines(kept.stdout)).toEqual(
       expect.arrayContaining([
+        'kept source acme-file: the file no longer names it (fleet apply --prune removes it; listings are never touched)',
         'kept chatbot gamma-bot: the file no longer names it (fleet apply --prune removes it; listings are never touched)',
-        'kept schedule fleet-gamma-bot: the file no longer names it (fleet apply --prune removes it; listings are never touched)',
+        'kept schedule fleet@acme-file: the file no longer names it (fleet apply --prune removes it; listings are never touched)',
       ]),
     );
-    expect(await scheduleNames()).toEqual(['fleet-delta-bot', 'fleet-gamma-bot', 'nightly']);
+    expect(await scheduleNames()).toEqual(['fleet@acme-file', 'fleet@mred', 'nightly']);
 
     const pruned = await fleet('apply', path, '--prune', '--json');
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(jsonOf<{ changes: unknown[]; kept: unknown[] }>(pruned)).toEqual({
       changes: [
+        { kind: 'source', name: 'acme-file', action: 'remove' },
         { kind: 'chatbot', name: 'gamma-bot', action: 'remove' },
-        { kind: 'schedule', name: 'fleet-gamma-bot', action: 'remove' },
+        { kind: 'schedule', name: 'fleet@acme-file', action: 'remove' },
       ],
       kept: [],
-      notes: [expect.stringMatching(/^chatbot acme-bot has a where filter/)],
+      notes: [],
     });
-    expect(await scheduleNames()).toEqual(['fleet-delta-bot', 'nightly']);
+    expect(await scheduleNames()).toEqual(['fleet@mred', 'nightly']);
     expect(sim?.state.listings('gamma-bot').length).toBe(listingsBefore);
     expect(listingsBefore).toBe(3);
     const diff = await fleet('diff', path, '--json');

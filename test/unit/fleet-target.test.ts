@@ -62,26 +62,43 @@ alerts:
       { OPS_HOOK: 'https://hooks.example.com/T/B/secret' },
     );
     expect(problems).toEqual([]);
-    expect(Object.keys(built.side.schedules)).toEqual(['fleet-gamma']);
-    expect(built.side.schedules['fleet-gamma']).toEqual({
+    // One schedule for the source: its occurrence pulls it once and syncs each chatbot over its where.
+    expect(Object.keys(built.side.schedules)).toEqual(['fleet@file']);
+    const gamma = {
+      chatbot: 'gamma',
+      feed: { source: join(dir, 'acme.csv'), profile: 'redfin', encoding: 'utf-8' },
+      keyType: 'MLSNumber',
+      mode: 'mirror',
+      deleteScope: 'managed',
+      maxDeletes: '5%',
+      maxRejectedPercent: 5,
+      pageSize: 100,
+      force: false,
+      maxWipes: '10%',
+      allowWipe: ['SalePrice', 'HOAMonth'],
+      dryRun: false,
+      trigger: 'schedule',
+      fleetSource: 'file',
+    };
+    expect(built.side.schedules['fleet@file']).toEqual({
       cron: '0 2 * * *',
       request: {
-        chatbot: 'gamma',
-        feed: { source: join(dir, 'acme.csv'), profile: 'redfin', encoding: 'utf-8' },
-        keyType: 'MLSNumber',
-        mode: 'mirror',
-        deleteScope: 'managed',
-        maxDeletes: '5%',
-        maxRejectedPercent: 5,
-        pageSize: 100,
-        force: false,
-        maxWipes: '10%',
-        allowWipe: ['SalePrice', 'HOAMonth'],
-        dryRun: false,
-        trigger: 'schedule',
+        chatbot: 'beta,gamma',
+        fleetRun: {
+          source: 'file',
+          sweep: false,
+          requests: [
+            expect.objectContaining({
+              chatbot: 'beta',
+              fleetSource: 'file',
+              feed: expect.objectContaining({ where: { City: 'Evanston' } }),
+            }),
+            gamma,
+          ],
+        },
       },
     });
-    expect(built.notes).toEqual([expect.stringMatching(/^chatbot beta has a where filter: no schedule is made for it/)]);
+    expect(built.notes).toEqual([]);
     expect(built.alertConfigs.ops).toMatchObject({
       name: 'ops',
       webhook: 'https://hooks.example.com/T/B/secret',

@@ -1,6 +1,6 @@
 /** A chatbot's `where`: what fleet.yaml may say (checked when read) and which records it matches. */
 import { describe, expect, it } from 'vitest';
-import { matchesWhere, whereProblems, type Where } from '../../src/fleet/where.js';
+import { matchesWhere, whereProblems, type Where } from '../../src/domain/where.js';
 
 const record = {
   ListOfficeMlsId: 'ACME1',

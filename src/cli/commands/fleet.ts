@@ -16,6 +16,7 @@ import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { fleetFileError, fleetTarget, type FleetTarget } from '../input/fleet-target.js';
 import { addRedisOptions, type RedisFlags } from '../wiring/with-queue.js';
+import { registerFleetRun } from './fleet-run.js';
 
 interface FleetFlags extends RedisFlags {
   prune?: boolean;
@@ -111,4 +112,5 @@ export const registerFleetCommands: RegisterCommands = (program: Command, host: 
         else host.io.stdout.write(fleetYaml(applied, exists));
       }),
   );
+  registerFleetRun(fleet, host);
 };

@@ -110,3 +110,13 @@ export function fleetSyncRequest(
     return { problems: placed(coerceError(thrown).message, sourcePath, chatbotPath) };
   }
 }
+
+/**
+ * A chatbot's request as the fan-out of its source runs it (`fleet run`, the source's schedule):
+ * its own request, its `where`, and the source's name (its runs are listed under it).
+ */
+export function fanOutRequest(request: SyncRequest, source: string, settings: FleetChatbot): SyncRequest {
+  const fanned: SyncRequest = { ...request, fleetSource: source };
+  if (settings.where !== undefined) fanned.feed = { ...request.feed, where: settings.where };
+  return fanned;
+}

@@ -1,6 +1,6 @@
 /**
- * What a parsed fleet file asks the installation to hold: the schedules (one per chatbot whose
- * source has a schedule), the alerts, and the fleet record itself, each value checked by the
+ * What a parsed fleet file asks the installation to hold: the schedules (one per source that has a
+ * schedule, running its fan-out), the alerts, and the fleet record itself, each value checked by the
  * parser its flag uses (cron as `schedule add`, settings as `sync`, alerts as `alerts add`).
  * Every problem is collected, placed at its line and column, before anything is read from Redis.
  */
@@ -9,14 +9,16 @@ import { isAbsolute, resolve } from 'node:path';
 import { UsageError, coerceError } from '../../shared/errors.js';
 import { isUrl, unstorableSourceReason } from '../../sync/source-specs.js';
 import type { FleetSide, ScheduleSpec } from '../../fleet/fleet-diff.js';
-import { fleetScheduleName, type Fleet, type FleetAlert, type FleetSource } from '../../fleet/fleet-model.js';
+import { fleetSourceScheduleName, type Fleet, type FleetAlert, type FleetSource } from '../../fleet/fleet-model.js';
 import type { ShapeProblem } from '../../fleet/fleet-shape.js';
 import { orderedProblems, type FleetProblem, type ParsedFleet } from '../../fleet/fleet-yaml.js';
 import { CRON_EXAMPLE, cronProblem } from '../../sync/schedule-admin.js';
 import type { AlertConfig } from '../../store/alert-config.js';
 import { scheduledFeedProblem } from '../../sync/schedule-check.js';
 import { alertConfigFrom } from '../commands/alerts.js';
-import { fleetSyncRequest } from './fleet-requests.js';
+import { fanOutPayload } from '../../sync/fleet-schedule.js';
+import type { SyncRequest } from '../../sync/sync-request.js';
+import { fanOutRequest, fleetSyncRequest } from './fleet-requests.js';
 import { validTimeZone } from './zoned-time.js';
 
 /** An alert as stored, without its creation time. */
@@ -26,7 +28,7 @@ export interface FleetTarget {
   side: FleetSide;
   /** The alerts to store, with their webhook URLs (only when every env variable is set). */
   alertConfigs: Record<string, FleetAlertConfig>;
-  /** Lines to say besides the changes (a filtered chatbot has no schedule yet, an env variable is not set). */
+  /** Lines to say besides the changes (an env variable is not set). */
   notes: string[];
 }
 
@@ -153,24 +155,24 @@ export async function fleetTarget(
   const target: FleetTarget = { side: { fleet, schedules, alerts: {} }, alertConfigs: {}, notes: [] };
   const problems: ShapeProblem[] = [];
   for (const [name, source] of Object.entries(fleet.sources)) problems.push(...(await sourceProblems(name, source)));
+  const bySource = new Map<string, SyncRequest[]>();
   for (const [name, chatbot] of Object.entries(fleet.chatbots)) {
     const source = fleet.sources[chatbot.source];
     if (source === undefined) continue;
     const outcome = fleetSyncRequest({ source: chatbot.source, chatbot: name }, source, chatbot);
     problems.push(...outcome.problems);
-    if (outcome.request === undefined || source.schedule === undefined) continue;
-    // Why no schedule for a filtered chatbot: a scheduled sync reads the whole source, so it would
-    // give the chatbot every record of the MLS; its records come from the fan-out, which is not here yet.
-    if (chatbot.where !== undefined) {
-      target.notes.push(
-        `chatbot ${name} has a where filter: no schedule is made for it (a scheduled sync would give it every record of ${chatbot.source})`,
-      );
-      continue;
-    }
-    schedules[fleetScheduleName(name)] = {
+    if (outcome.request === undefined) continue;
+    bySource.set(chatbot.source, [...(bySource.get(chatbot.source) ?? []), fanOutRequest(outcome.request, chatbot.source, chatbot)]);
+  }
+  // Why one schedule per source rather than one per chatbot: each occurrence pulls the source once
+  // and gives every chatbot its where's share (fleet-schedule.ts), whatever the number of chatbots.
+  for (const [name, requests] of bySource) {
+    const source = fleet.sources[name];
+    if (source?.schedule === undefined) continue;
+    schedules[fleetSourceScheduleName(name)] = {
       cron: source.schedule.cron,
       ...(source.schedule.tz ? { tz: source.schedule.tz } : {}),
-      request: outcome.request,
+      request: fanOutPayload(name, source.sweep === true, requests),
     };
   }
   problems.push(...alertTarget(fleet, options.env, options.needWebhooks, target));

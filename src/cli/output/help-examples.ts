@@ -77,6 +77,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly HelpExample[]>> = {
     ex('also remove what the file no longer names (never a listing)', 'fleet apply fleet.yaml --prune'),
   ],
   'fleet show': [ex('the applied fleet as a file, to keep under version control', 'fleet show > fleet.yaml')],
+  'fleet run': [
+    ex('pull the source once, sync every chatbot on it and wait for their jobs', 'fleet run mred --work'),
+    ex('what each chatbot would get, as JSON (nothing sent)', 'fleet run mred --dry-run --json'),
+  ],
   'sources list': [ex('every replicated feed: watermark, last run, requests', 'sources list')],
   'sources show': [
     ex(

@@ -6,6 +6,8 @@ import { configFromCli } from '../input/config-from-cli.js';
 import { alertStoreOf } from './alert-wiring.js';
 import { queueContextOnStack } from './on-stack.js';
 import type { RedisFlags } from './with-queue.js';
+import type { Config } from '../../config/config.js';
+import type { QueueContext } from './queue-context.js';
 
 export async function fleetDeps(host: CommandHost, flags: RedisFlags): Promise<FleetDeps> {
   const config = configFromCli(flags, host.io);
@@ -16,4 +18,9 @@ export async function fleetDeps(host: CommandHost, flags: RedisFlags): Promise<F
     records: new FleetRecordStore(ctx.redis, config.redis.prefix),
     now: () => Date.now(),
   };
+}
+
+/** The applied fleet's records in an open session's Redis (`fleet run` reads its source and chatbots there). */
+export function fleetRecordsOf(ctx: QueueContext, config: Config): Pick<FleetDeps, 'records'> {
+  return { records: new FleetRecordStore(ctx.redis, config.redis.prefix) };
 }

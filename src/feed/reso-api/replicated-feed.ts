@@ -11,6 +11,8 @@ import { feedHeader, shapeTracker, type ShapeTracker } from '../feed-shape-track
 import type { FeedRow, FeedStats, OpenFeed } from '../feed-types.js';
 import { buildResoMapping } from '../profiles/reso.js';
 import { compileMapping, ruleFor } from '../record-mapping.js';
+import type { Where } from '../../domain/where.js';
+import { recordFilter } from '../record-filter.js';
 import { rowPipeline, type RowPipeline } from '../row-pipeline.js';
 import { jsonColumns } from '../source-record.js';
 import type { ReplicationRun } from './replicate.js';
@@ -25,7 +27,7 @@ export interface ReplicatedFeed extends OpenFeed {
 
 const EMPTY_STATS: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
 
-function pipelineFor(first: ResoRecord, keyType: SyncKeyType): RowPipeline & { shape: ShapeTracker } {
+function pipelineFor(first: ResoRecord, keyType: SyncKeyType, where: Where | undefined): RowPipeline & { shape: ShapeTracker } {
   // Why the first record's members suffice: RESO columns are looked up with `optional`, which
   // reads a member by name on every record even when the first one omits it.
   const columns = jsonColumns(first);
@@ -33,7 +35,8 @@ function pipelineFor(first: ResoRecord, keyType: SyncKeyType): RowPipeline & { s
   const keyRule = ruleFor(mapping, keyType === 'MLSNumber' ? 'MLSNumber' : 'Url');
   const compiled = compileMapping(mapping);
   const shape = shapeTracker(feedHeader('json', columns, compiled.rules), columns, compiled.rules, compiled.produced);
-  return { ...rowPipeline(mapping, compiled, keyType, jsonBrokenKeyReader(keyRule), shape), shape };
+  const filter = where === undefined ? undefined : recordFilter(where, 'json', columns);
+  return { ...rowPipeline(mapping, compiled, keyType, jsonBrokenKeyReader(keyRule), shape, filter), shape };
 }
 
 /** Whether a thrown error is a halt the run survives (the budget), rather than a failure. */
@@ -41,8 +44,11 @@ export function isBudgetHalt(thrown: unknown): boolean {
   return errorFields(thrown).code === ErrorCode.BUDGET_EXHAUSTED;
 }
 
-/** Wraps a replication run (nothing is requested until the rows are iterated). */
-export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType): ReplicatedFeed {
+/**
+ * Wraps a replication run (nothing is requested until the rows are iterated); `where`, a fleet
+ * chatbot's filter: records outside it are `excluded` rows (deleted when held, once the pull is complete).
+ */
+export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?: Where): ReplicatedFeed {
   let pipeline: (RowPipeline & { shape: ShapeTracker }) | undefined;
   let halted: Error | undefined;
   async function* rows(): AsyncGenerator<FeedRow> {
@@ -50,7 +56,7 @@ export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType): Repli
     try {
       for (let page = await run.pages.next(); page.done !== true; page = await run.pages.next()) {
         for (const record of page.value) {
-          pipeline ??= pipelineFor(record, keyType);
+          pipeline ??= pipelineFor(record, keyType, where);
           line += 1;
           yield pipeline.toRow({ line, record });
         }

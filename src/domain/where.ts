@@ -1,8 +1,8 @@
 /**
  * A chatbot's `where`: which of its source's records it receives, by the source's own field names.
  * Each field holds a value (equal), a list (equal to one of them) or a range ({gte, lte, gt, lt});
- * a record matches when every field does. Pure: checked when fleet.yaml is read, applied to records
- * by the fan-out.
+ * a record matches when every field does. Pure: checked when fleet.yaml is read, applied to source
+ * records by the feed readers (src/feed/record-filter.ts) when a fleet source is fanned out.
  */
 
 export type WhereScalar = string | number | boolean;
@@ -98,16 +98,21 @@ function valueMatches(actual: unknown, condition: WhereCondition): boolean {
 }
 
 /**
+ * Whether one field's value matches its condition. An absent or empty value matches nothing; a
+ * value holding a list (a RESO collection) matches when one of its items does.
+ */
+export function fieldMatches(actual: unknown, condition: WhereCondition): boolean {
+  if (actual === undefined || actual === null || actual === '') return false;
+  return Array.isArray(actual) ? actual.some((item) => valueMatches(item, condition)) : valueMatches(actual, condition);
+}
+
+/**
  * Whether `record` (a source record, by the source's field names) matches every field of `where`.
  * A field the record lacks (or holds empty) matches nothing; a field holding a list (a RESO
  * collection) matches when one of its items does.
  */
 export function matchesWhere(record: Readonly<Record<string, unknown>>, where: Where): boolean {
-  return Object.entries(where).every(([field, condition]) => {
-    const actual = record[field];
-    if (actual === undefined || actual === null || actual === '') return false;
-    return Array.isArray(actual) ? actual.some((item) => valueMatches(item, condition)) : valueMatches(actual, condition);
-  });
+  return Object.entries(where).every(([field, condition]) => fieldMatches(record[field], condition));
 }
 
 /** The fields a `where` reads (a run can refuse a filter on a field its source's records never carry). */

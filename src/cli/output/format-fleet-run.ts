@@ -1,0 +1,54 @@
+/** What `fleet run` prints: one line per chatbot of the source (plus its refusal or failure), and a total. */
+import type { FleetPullFigures } from '../../sync/fleet-run.js';
+import type { SyncSummary } from '../../store/run-summary.js';
+import type { ExitCode } from '../exit-codes.js';
+
+/** One chatbot's part of the fan-out as printed and as --json gives it. */
+export interface FleetRunLine {
+  chatbot: string;
+  exitCode: ExitCode;
+  runId?: string;
+  summary?: SyncSummary;
+  /** Why the sync ended without a summary (the error's one line). */
+  error?: string;
+  /** Why the pull was cut short (the request budget), for this chatbot's run. */
+  halted?: string;
+}
+
+const VERDICT: Readonly<Record<ExitCode, string>> = { 0: 'ok', 1: 'FAILED', 2: 'FAILED (usage)', 3: 'REFUSED' };
+
+function planText(summary: SyncSummary): string {
+  const { plan, feed } = summary;
+  const outside = feed.outsideFilter === undefined ? '' : `, ${feed.outsideFilter} outside its where`;
+  const done =
+    summary.result === undefined
+      ? ''
+      : ` · done: ${summary.result.created} created, ${summary.result.updated} updated, ` +
+        `${summary.result.deleted} deleted, ${summary.result.failed} failed`;
+  return `${feed.valid} listings in view${outside} · plan +${plan.create} ~${plan.update} -${plan.delete} =${plan.unchanged}${done}`;
+}
+
+function chatbotLines(line: FleetRunLine): string[] {
+  const head = `${line.chatbot}: ${VERDICT[line.exitCode]}`;
+  if (line.summary === undefined) return [`${head} · ${line.error ?? 'no run'}`];
+  const dry = line.summary.dryRun ? ' · dry run' : '';
+  return [
+    `${head} · run ${line.summary.runId}${dry} · ${planText(line.summary)}`,
+    ...line.summary.guard.reasons.map((reason) => `    ${reason}`),
+    ...(line.halted === undefined ? [] : [`    ${line.halted}`]),
+  ];
+}
+
+/** The whole report: the pull (a replicated source), each chatbot, and the total with the exit code. */
+export function fleetRunText(source: string, pull: FleetPullFigures | undefined, lines: readonly FleetRunLine[], code: ExitCode): string {
+  const pulled =
+    pull === undefined
+      ? `source ${source}: read by each chatbot's sync`
+      : `source ${source}: pulled once${pull.since === undefined ? ' (everything)' : ` since ${pull.since}`}: ` +
+        `${pull.records} records, ${pull.requests} requests, ${pull.bytes} bytes`;
+  const count = (exit: ExitCode): number => lines.filter((line) => line.exitCode === exit).length;
+  const total =
+    `${lines.length} chatbot${lines.length === 1 ? '' : 's'}: ${count(0)} ok, ${count(3)} refused, ` +
+    `${count(1) + count(2)} failed · exit ${code}`;
+  return `${[pulled, ...lines.flatMap(chatbotLines), total].join('\n')}\n`;
+}

@@ -1,0 +1,95 @@
+/**
+ * The one pull of a replicated fleet source (`fleet run`): since the oldest watermark among its
+ * chatbots, or everything when one of them has none yet (a chatbot new on the source gets its
+ * whole view on its first run), with the source's key sweep first when it sweeps. The budget is
+ * spent once; each chatbot's sync then replays the pull as its own (spooled-pull.ts) and keeps its
+ * own watermark under (chatbot, feed), where `sync --replicate` keeps it too.
+ *
+ * Why the oldest watermark: every chatbot must see every record changed since its own last run;
+ * a chatbot further ahead sees some records again, which plan as unchanged (no write).
+ */
+import { isBudgetHalt } from '../feed/reso-api/replicated-feed.js';
+import { compareStamps, parseStamp } from '../feed/reso-api/timestamps.js';
+import type { ReplicationResult } from '../feed/reso-api/types.js';
+import type { ReplicationDeps } from './replication.js';
+import { openSpoolFile, type SpoolFile } from './spool-file.js';
+import { spoolPull, type SpooledPull } from './spooled-pull.js';
+
+export interface SharedPull {
+  /** Where the pull started; undefined for a full pull. */
+  since?: string;
+  /** The source's key sweep, when it sweeps. */
+  sweep?: SpooledPull;
+  /** The pull; absent when the sweep failed (each chatbot's run then fails with the sweep's failure). */
+  pull?: SpooledPull;
+  /** What the source's feed server was asked, sweep and pull together. */
+  figures(): { requests: number; records: number; bytes: number };
+  /** The replication deps of one chatbot: its own source records, the shared pages. */
+  depsFor(own: ReplicationDeps): ReplicationDeps;
+  /** Frees the spool files. */
+  close(): void;
+}
+
+/** The oldest of the chatbots' watermarks, or undefined when one has none (or one cannot be read as a time). */
+export function oldestWatermark(watermarks: ReadonlyArray<string | undefined>): string | undefined {
+  let oldest: { text: string; stamp: NonNullable<ReturnType<typeof parseStamp>> } | undefined;
+  for (const text of watermarks) {
+    const stamp = text === undefined ? undefined : parseStamp(text);
+    if (text === undefined || stamp === undefined) return undefined;
+    if (oldest === undefined || compareStamps(stamp, oldest.stamp) < 0) oldest = { text, stamp };
+  }
+  return oldest?.text;
+}
+
+const NO_FIGURES: Pick<ReplicationResult, 'requests' | 'records' | 'bytes'> = { requests: 0, records: 0, bytes: 0 };
+
+/**
+ * Pulls the source once for `chatbots`, through `source` (the wiring of one of their requests:
+ * the feed, its credential, budget, page size and overlap are the source's, the same for all).
+ */
+export async function pullOnce(
+  source: ReplicationDeps,
+  chatbots: readonly string[],
+  options: { sweep: boolean; spoolDir: string },
+): Promise<SharedPull> {
+  const watermarks = await Promise.all(chatbots.map(async (chatbot) => (await source.sources.show(chatbot, source.feedId))?.watermark));
+  const since = oldestWatermark(watermarks);
+  const files: SpoolFile[] = [];
+  const spoolOf = (): SpoolFile => {
+    const file = openSpoolFile(options.spoolDir);
+    files.push(file);
+    return file;
+  };
+  const close = (): void => files.forEach((file) => file.close());
+  try {
+    const sweep = options.sweep ? await spoolPull(source.start({ sweep: true }), spoolOf()) : undefined;
+    // Why no pull after a failed sweep: each run fails on the sweep first, as `sync --replicate --sweep` does.
+    const sweepFailedHard = sweep?.failure !== undefined && !isBudgetHalt(sweep.failure);
+    const pull = sweepFailedHard
+      ? undefined
+      : await spoolPull(source.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false }), spoolOf());
+    const figures = () => {
+      const [a, b] = [sweep?.result() ?? NO_FIGURES, pull?.result() ?? NO_FIGURES];
+      return { requests: a.requests + b.requests, records: b.records, bytes: a.bytes + b.bytes };
+    };
+    return {
+      ...(since === undefined ? {} : { since }),
+      ...(sweep === undefined ? {} : { sweep }),
+      ...(pull === undefined ? {} : { pull }),
+      figures,
+      depsFor: (own) => ({
+        ...own,
+        start: ({ sweep: sweeping }) => {
+          const spooled = sweeping ? sweep : pull;
+          // Unreachable by the sync's order (sweep, then pull): a failed sweep ends each run before its pull.
+          if (spooled === undefined) throw new Error('fleet pull: the pull was not made (its sweep failed)');
+          return spooled.replay();
+        },
+      }),
+      close,
+    };
+  } catch (thrown) {
+    close();
+    throw thrown;
+  }
+}
