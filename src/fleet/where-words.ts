@@ -3,7 +3,7 @@
  * `ListOfficeMlsId is ACME1 or ACME2; ListPrice ≥ 200,000`. Field names stay the source's own
  * (they are what the operator wrote in fleet.yaml); numbers are grouped by thousands.
  */
-import { type RangeOperator, type Where, type WhereCondition, type WhereScalar } from './where.js';
+import { type RangeOperator, type Where, type WhereCondition, type WhereScalar } from '../domain/where.js';
 
 const SIGNS: Readonly<Record<RangeOperator, string>> = { gte: '≥', lte: '≤', gt: '>', lt: '<' };
 /** Why this order: a range reads lower bound first ("> 100,000 and ≤ 500,000"). */

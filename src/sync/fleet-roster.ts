@@ -52,13 +52,12 @@ export function chatbotsOn(fleet: Fleet, source: string): string[] {
     .sort();
 }
 
-/** A text field of a schedule's stored request that names a fleet source (a schedule of a whole source). */
+/** The fleet source a schedule of a whole source fans out to (its request's `fleetRun.source`, src/sync/fleet-schedule.ts). */
 function requestedSource(fleet: Fleet, request: Readonly<Record<string, unknown>>): string | undefined {
-  for (const field of ['source', 'fleetSource']) {
-    const value = request[field];
-    if (typeof value === 'string' && Object.hasOwn(fleet.sources, value)) return value;
-  }
-  return undefined;
+  const fanOut = request.fleetRun;
+  if (typeof fanOut !== 'object' || fanOut === null || !('source' in fanOut)) return undefined;
+  const source = fanOut.source;
+  return typeof source === 'string' && Object.hasOwn(fleet.sources, source) ? source : undefined;
 }
 
 /**

@@ -52,13 +52,14 @@ describe('the fleet in the lists', () => {
 
   it("schedule list names a fleet schedule's source and the chatbots on it", async () => {
     const text = lines((await cli('schedule', 'list')).stdout);
-    expect(text.find((line) => line.startsWith('fleet-gamma-bot '))).toMatch(
-      /^fleet-gamma-bot {2}0 2 \* \* \* America\/New_York {2}chatbot gamma-bot {2}source acme-file \(gamma-bot\) {2}next /,
+    // A fleet source's one schedule (`fleet@SOURCE`) runs its fan-out to every chatbot on it.
+    expect(text.find((line) => line.startsWith('fleet@acme-file '))).toMatch(
+      /^fleet@acme-file {2}0 2 \* \* \* America\/New_York {2}chatbot gamma-bot {2}source acme-file \(gamma-bot\) {2}next /,
     );
     const json = jsonOf<{ schedules: Array<{ name: string; fleet?: { source: string; chatbots: string[] } }> }>(
       await cli('schedule', 'list', '--json'),
     );
-    expect(json.schedules.find((s) => s.name === 'fleet-gamma-bot')?.fleet).toEqual({ source: 'acme-file', chatbots: ['gamma-bot'] });
+    expect(json.schedules.find((s) => s.name === 'fleet@acme-file')?.fleet).toEqual({ source: 'acme-file', chatbots: ['gamma-bot'] });
     // Every fleet schedule (a chatbot's own, or one of a whole source) names a declared source.
     for (const schedule of json.schedules) expect(['acme-file', 'mred']).toContain(schedule.fleet?.source);
   });

@@ -53,7 +53,7 @@ describe('scheduleFleetOf', () => {
     expect(scheduleFleetOf(fleet, schedule('nightly-acme', { chatbot: 'acme-bot' }))).toEqual({ source: 'mred', chatbots: ['acme-bot'] });
   });
   it('gives every chatbot of a source to a schedule that runs the whole source', () => {
-    expect(scheduleFleetOf(fleet, schedule('fleet-source-mred', { source: 'mred' }))).toEqual({
+    expect(scheduleFleetOf(fleet, schedule('fleet@mred', { chatbot: 'acme-bot,beta-bot', fleetRun: { source: 'mred', sweep: false, requests: [] } }))).toEqual({
       source: 'mred',
       chatbots: ['acme-bot', 'beta-bot'],
     });
@@ -73,7 +73,7 @@ describe('fleetRoster', () => {
     };
     const roster = fleetRoster(withCredentials, [
       schedule('fleet-gamma-bot', { chatbot: 'gamma-bot' }),
-      schedule('fleet-source-mred', { source: 'mred' }),
+      schedule('fleet@mred', { chatbot: 'acme-bot,beta-bot', fleetRun: { source: 'mred', sweep: false, requests: [] } }),
     ]);
     expect(roster.map((entry) => [entry.source, entry.chatbot])).toEqual([
       ['acme-file', 'gamma-bot'],
@@ -83,7 +83,7 @@ describe('fleetRoster', () => {
     expect(roster[0]).toMatchObject({ feed: '/feeds/acme.csv', schedule: { name: 'fleet-gamma-bot', cron: '0 2 * * *' } });
     expect(roster[0]?.filter).toBeUndefined();
     expect(roster[1]).toMatchObject({ feed: 'https://mls.example/odata/Property?…', filter: 'ListOfficeMlsId is ACME1 or ACME2' });
-    expect(roster[2]?.schedule?.name).toBe('fleet-source-mred');
+    expect(roster[2]?.schedule?.name).toBe('fleet@mred');
     expect(JSON.stringify(roster)).not.toMatch(/secret|t0k/);
   });
 });
