@@ -53,7 +53,12 @@ describe('scheduleFleetOf', () => {
     expect(scheduleFleetOf(fleet, schedule('nightly-acme', { chatbot: 'acme-bot' }))).toEqual({ source: 'mred', chatbots: ['acme-bot'] });
   });
   it('gives every chatbot of a source to a schedule that runs the whole source', () => {
-    expect(scheduleFleetOf(fleet, schedule('fleet@mred', { chatbot: 'acme-bot,beta-bot', fleetRun: { source: 'mred', sweep: false, requests: [] } }))).toEqual({
+    expect(
+      scheduleFleetOf(
+        fleet,
+        schedule('fleet@mred', { chatbot: 'acme-bot,beta-bot', fleetRun: { source: 'mred', sweep: false, requests: [] } }),
+      ),
+    ).toEqual({
       source: 'mred',
       chatbots: ['acme-bot', 'beta-bot'],
     });
