@@ -25,7 +25,7 @@
  * it (a run of more than ~2 million jobs, or one queued behind such a run) keep FIFO order among
  * themselves.
  *
- * Cost: one pipelined ZRANGE (+ ZSCORE) per chunk of jobs added (0.01–0.02 commands per job);
+ * Cost: one pipelined ZRANGE (+ ZSCORE, EXISTS) per chunk of jobs added (0.01–0.03 commands per job);
  * BullMQ's prioritized add and fetch cost about two more commands per job inside its scripts
  * than the wait list (the priority counter's INCR, ZPOPMIN + LPUSH instead of one RPOPLPUSH).
  */
@@ -58,11 +58,14 @@ export function turnOfScore(score: number): number {
 
 /**
  * The turns of one run in queue `writes` (its prioritized set read through `redis`). Why the run
- * carries on from its own last turn only while its last job still waits: its jobs are taken in
- * turn order, so once its last job is gone none of its jobs wait, and the turns it had are
- * stale (the clock may have gone back to 1 since, when the queue ran empty); it then starts
- * again at the clock, like a newly queued run, instead of behind turns no one holds any more.
- * A run whose next chunk comes late (a paced enqueue) likewise never jumps ahead of the clock.
+ * carries on from its own last turn only while its last job still waits (or is not in the queue
+ * yet: the enqueue thread adds a chunk after its turns were taken, so its record is not there):
+ * its jobs are taken in turn order, so once its last job has been taken none of its jobs wait,
+ * and the turns it had are stale (the clock may have gone back to 1 since, when the queue ran
+ * empty); it then starts again at the clock, like a newly queued run, instead of behind turns no
+ * one holds any more. A run whose next chunk comes late (a paced enqueue) likewise never jumps
+ * ahead of the clock. (A last job completed and already removed also reads "not in the queue":
+ * the run then carries on after its last turn, which only matters if the queue ran empty since.)
  */
 export function runTurns(redis: RedisClient, writes: Queue, step: TurnStep = 'per-job'): RunTurns {
   const prioritized = writes.toKey('prioritized');
@@ -70,14 +73,17 @@ export function runTurns(redis: RedisClient, writes: Queue, step: TurnStep = 'pe
   const stride = step === 'per-job' ? 1 : 0;
 
   async function baseTurn(): Promise<number> {
+    // One slot on a cluster: the job's record and the set share the queue's hash tag.
     const pipe = redis.pipeline().zrange(prioritized, '0', '0', 'WITHSCORES');
-    if (last !== undefined) pipe.zscore(prioritized, last.jobId);
+    if (last !== undefined) pipe.zscore(prioritized, last.jobId).exists(writes.toKey(last.jobId));
     const replies = (await pipe.exec()) ?? [];
     for (const [error] of replies) if (error) throw error;
     const lowest = replies[0]?.[1] as string[] | undefined;
     const clock = lowest !== undefined && lowest.length >= 2 ? turnOfScore(Number(lowest[1])) : FIRST_TURN;
-    const lastWaits = last !== undefined && replies[1]?.[1] !== null && replies[1]?.[1] !== undefined;
-    return lastWaits && last !== undefined ? Math.max(clock, last.turn + stride) : clock;
+    if (last === undefined) return clock;
+    const waits = replies[1]?.[1] !== null && replies[1]?.[1] !== undefined;
+    const notYetIn = replies[2]?.[1] === 0;
+    return waits || notYetIn ? Math.max(clock, last.turn + stride) : clock;
   }
 
   return {

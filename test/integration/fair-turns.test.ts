@@ -74,14 +74,22 @@ describe('fair turns in the writes queue', () => {
     };
     expect(await add(specs('a', 3))).toEqual([1, 2, 3]);
     expect(await add(specs('b', 2))).toEqual([4, 5]);
-    // Another run's job far ahead; this run's jobs all taken: it starts again at the clock.
+    // A chunk whose turns were taken but that is not in the queue yet (the enqueue thread adds it
+    // later): the run's next chunk follows it, not the clock.
+    const lagging = runTurns(bench.redis, writes);
+    expect((await lagging.take(specs('x', 2))).map((spec) => spec.priority)).toEqual([1, 2]);
+    expect((await lagging.take(specs('y', 2))).map((spec) => spec.priority)).toEqual([3, 4]);
+    // The run's jobs all taken (out of the set, records kept), another run's job far ahead: it starts again at the clock.
+    const prioritized = writes.toKey('prioritized');
+    for (const id of ['a-0', 'a-1', 'a-2', 'b-0', 'b-1']) await bench.redis.zrem(prioritized, id);
     await writes.add('create-listing', {}, { jobId: 'other', priority: 700 });
-    for (const id of ['a-0', 'a-1', 'a-2', 'b-0', 'b-1']) await writes.remove(id);
     expect(await add(specs('c', 2))).toEqual([700, 701]);
+    // Nothing waits any more: the clock is back at the first turn, and so is the run.
+    for (const id of ['other', 'c-0', 'c-1']) await bench.redis.zrem(prioritized, id);
+    expect(await add(specs('e', 2))).toEqual([FIRST_TURN, FIRST_TURN + 1]);
+    for (const id of ['e-0', 'e-1']) await writes.remove(id);
+    await writes.obliterate({ force: true });
     // Near the last turn: the rest keep FIFO order at it.
-    await writes.remove('other');
-    await writes.remove('c-0');
-    await writes.remove('c-1');
     await writes.add('create-listing', {}, { jobId: 'late', priority: LAST_TURN - 1 });
     expect(await runTurns(bench.redis, writes).take(specs('d', 3))).toMatchObject([
       { priority: LAST_TURN - 1 },
