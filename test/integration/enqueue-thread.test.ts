@@ -54,6 +54,9 @@ describe('the enqueue thread', () => {
       expect(await waitingJobs(bench.queues.writes)).toBe(1234);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 1234 } });
       expect((await bench.store.keyIndex.touches(feed[1233]?.MLSNumber ?? '', BOT)).map((touch) => touch.runId)).toEqual([runId]);
+      // Each job its own turn, in order (src/queue/fair-turns.ts), though the thread adds each chunk after its turns were taken.
+      const jobs = await Promise.all((await bench.store.runs.jobsOfRun(runId)).map((id) => bench.queues.writes.getJob(id)));
+      expect(jobs.map((job) => job?.opts.priority)).toEqual(Array.from({ length: 1234 }, (_, i) => i + 1));
 
       await bench.work();
       expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({ created: 1234, failed: 0, finishedJobs: 1234 });
