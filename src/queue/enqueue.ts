@@ -13,6 +13,7 @@ import type { Store } from '../store/store.js';
 import type { NewRun } from '../store/run-types.js';
 import { BACKOFF_TYPE } from './backoff.js';
 import { UNPACED, type EnqueuePace } from './enqueue-pace.js';
+import { runTurns, type TurnStep } from './fair-turns.js';
 import { jobCountOf, jobSpecs, perChatbotJobSpecs, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
 
 /** Retention: a count of jobs to keep, `true` (remove at once) or `false` (keep all). */
@@ -61,10 +62,11 @@ export interface EnqueuedRun {
   jobIds: string[];
 }
 
-/** The BullMQ options every write job gets (attempts, backoff, retention) plus its id. */
-export function jobOptions(id: string, jobs: JobQueueSettings): JobsOptions {
+/** The BullMQ options every write job gets (attempts, backoff, retention) plus its id and turn (fair-turns.ts). */
+export function jobOptions(id: string, jobs: JobQueueSettings, priority?: number): JobsOptions {
   return {
     jobId: id,
+    ...(priority === undefined ? {} : { priority }),
     attempts: jobs.attempts,
     backoff: { type: BACKOFF_TYPE, delay: jobs.backoffMs },
     removeOnComplete: jobs.keepCompleted,
@@ -117,7 +119,7 @@ export async function addChunk(part: readonly JobSpec[], runId: string, chatbot:
     chatbot,
     part.map((spec) => spec.id),
   );
-  await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, jobs) })));
+  await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, jobs, spec.priority) })));
 }
 
 /**
@@ -127,18 +129,21 @@ export async function addChunk(part: readonly JobSpec[], runId: string, chatbot:
  */
 async function addRunJobs(
   specs: Iterable<JobSpec>,
-  run: { runId: string; chatbot: string; total: number },
+  run: { runId: string; chatbot: string; total: number; step?: TurnStep },
   options: EnqueueOptions,
   at: number,
 ): Promise<number> {
   const { runId, chatbot, total } = run;
   const sink = options.sink ?? inThisThread(options);
   const pace = options.pace ?? UNPACED;
+  // Why each chunk takes its turns just before it goes in (not the whole run at once): a paced
+  // chunk added late starts from the queue's clock of that moment (see fair-turns.ts).
+  const turns = runTurns(options.store.redis, options.writes, run.step);
   let added = 0;
   for (const part of chunksOf(specs, Math.max(1, options.chunkSize ?? CHUNK))) {
     await pace.beforeChunk(runId, added, total);
     added += part.length;
-    await sink.add(part, runId, chatbot, at);
+    await sink.add(await turns.take(part), runId, chatbot, at);
   }
   await sink.settle();
   await options.store.runs.sealRun(runId, chatbot, added, Date.now());
@@ -175,6 +180,7 @@ export async function enqueuePerChatbot<P extends { serialNumber: string }>(
 ): Promise<EnqueuedRun> {
   const specs = perChatbotJobSpecs(kind, payloads, run.id);
   await options.store.runs.createRun({ ...run, status: 'enqueuing' });
-  await addRunJobs(specs, { runId: run.id, chatbot: run.chatbot, total: specs.length }, options, run.startedAt);
+  // Why one turn for all: each job is a different chatbot's, so each is that chatbot's first turn.
+  await addRunJobs(specs, { runId: run.id, chatbot: run.chatbot, total: specs.length, step: 'per-chatbot' }, options, run.startedAt);
   return { runId: run.id, jobIds: specs.map((spec) => spec.id) };
 }

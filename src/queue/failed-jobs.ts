@@ -137,6 +137,14 @@ export interface KeyJobRow {
   at: number;
 }
 
+/**
+ * A job's state as a user reads it. Why 'prioritized' reads 'waiting': every write job has a
+ * priority (its turn, fair-turns.ts), so BullMQ's word for its waiting set is not news to anyone.
+ */
+function waitingAsSuch(state: string): string {
+  return state === 'prioritized' ? 'waiting' : state;
+}
+
 /** Every job and run that touched a listing key, newest first (jobs removed by retention show state 'removed'). */
 export async function findKeyJobs(writes: Queue, store: Store, key: string, chatbot?: string): Promise<KeyJobRow[]> {
   const touches = await store.keyIndex.touches(key, chatbot);
@@ -149,7 +157,7 @@ export async function findKeyJobs(writes: Queue, store: Store, key: string, chat
         chatbot: touch.chatbot,
         name: job?.name ?? '',
         at: touch.at,
-        state: job ? await job.getState() : 'removed',
+        state: job ? waitingAsSuch(await job.getState()) : 'removed',
         attempts: job?.attemptsMade ?? 0,
       };
       if (job?.failedReason) row.failedReason = job.failedReason;

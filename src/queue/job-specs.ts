@@ -21,6 +21,8 @@ export interface JobSpec {
   data: CreateListingData | UpdateListingData | DeleteListingsData | EditChatbotData | EditKnowledgeData;
   /** Listing keys the job is about (for `jobs find KEY`). */
   touches: string[];
+  /** Its turn in the writes queue (a BullMQ priority, set as the run is enqueued: fair-turns.ts); unset: plain FIFO. */
+  priority?: number;
 }
 
 function deleteBatches(

@@ -123,8 +123,8 @@ describe('worker processes', () => {
     expect(bench.sim.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
     expect(bench.sim.state.duplicateCreates(BOT)).toEqual([]);
     expect(simContent(bench, BOT)).toEqual(feedContent(feed));
-    const left = await bench.queues.writes.getJobCounts('wait', 'active', 'delayed', 'failed');
-    expect(left).toEqual({ wait: 0, active: 0, delayed: 0, failed: 0 });
+    const left = await bench.queues.writes.getJobCounts('wait', 'prioritized', 'active', 'delayed', 'failed');
+    expect(left).toEqual({ wait: 0, prioritized: 0, active: 0, delayed: 0, failed: 0 });
     passed = true;
   }, 60_000);
 

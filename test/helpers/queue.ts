@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, inject } from 'vitest';
 import { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import { createApiClient } from '../../src/api/client.js';
 import type { ApiClient } from '../../src/api/client-contract.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
@@ -202,6 +203,14 @@ export async function enqueueAsSync(bench: Pick<QueueBench, 'store' | 'queues'>,
       enqueue,
     );
   return runId;
+}
+
+/**
+ * Jobs waiting for a worker: in the wait list or, as every write job of a run has its turn
+ * (src/queue/fair-turns.ts), in the prioritized set (BullMQ's getWaitingCount reads only the list).
+ */
+export async function waitingJobs(queue: Pick<Queue, 'getJobCountByTypes'>): Promise<number> {
+  return await queue.getJobCountByTypes('waiting', 'prioritized');
 }
 
 /** Feed listings 0..n-1 for a chatbot. */

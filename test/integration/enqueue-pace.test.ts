@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { paceEnqueue, STALL_MS, type PaceOptions } from '../../src/queue/enqueue-pace.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
-import { enqueueAsSync, feedOf, queueBenchPerTest, type QueueBench } from '../helpers/queue.js';
+import { enqueueAsSync, feedOf, queueBenchPerTest, type QueueBench, waitingJobs } from '../helpers/queue.js';
 
 const BOT = 'bot-pace';
 const JOBS = 1500;
@@ -21,7 +21,7 @@ function sampleWaiting(bench: QueueBench): { stop(): Promise<number> } {
   let running = true;
   const loop = (async () => {
     while (running) {
-      most = Math.max(most, await bench.queues.writes.getWaitingCount());
+      most = Math.max(most, await waitingJobs(bench.queues.writes));
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
@@ -102,6 +102,6 @@ describe('the pace of a run enqueued while its workers run in this process', () 
     expect(ms).toBeGreaterThanOrEqual(STALL_MS - 50);
     expect(ms).toBeLessThan(STALL_MS + 2000);
     expect(await bench.store.runs.runState(runId)).toMatchObject({ status: 'running', totalJobs: JOBS });
-    expect(await bench.queues.writes.getWaitingCount()).toBe(JOBS);
+    expect(await waitingJobs(bench.queues.writes)).toBe(JOBS);
   });
 });

@@ -11,7 +11,16 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import { CLOSE_GRACE_MS, startEnqueueThread, type EnqueueThread } from '../../src/queue/threaded-enqueue.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { startTcpGate } from '../helpers/tcp-gate.js';
-import { enqueueAsSync, feedContent, feedOf, queueBenchPerTest, simContent, TEST_JOB_SETTINGS, type QueueBench } from '../helpers/queue.js';
+import {
+  enqueueAsSync,
+  feedContent,
+  feedOf,
+  queueBenchPerTest,
+  simContent,
+  TEST_JOB_SETTINGS,
+  type QueueBench,
+  waitingJobs,
+} from '../helpers/queue.js';
 
 const BOT = 'bot-thread';
 const openBench = queueBenchPerTest();
@@ -42,9 +51,12 @@ describe('the enqueue thread', () => {
       const plan = await bench.plan(BOT, feed);
       const runId = await enqueueAsSync(bench, plan, { sink: thread.sink });
       // Sealed only once the thread acknowledged every chunk: all jobs are in when enqueue returns.
-      expect(await bench.queues.writes.getWaitingCount()).toBe(1234);
+      expect(await waitingJobs(bench.queues.writes)).toBe(1234);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 1234 } });
       expect((await bench.store.keyIndex.touches(feed[1233]?.MLSNumber ?? '', BOT)).map((touch) => touch.runId)).toEqual([runId]);
+      // Each job its own turn, in order (src/queue/fair-turns.ts), though the thread adds each chunk after its turns were taken.
+      const jobs = await Promise.all((await bench.store.runs.jobsOfRun(runId)).map((id) => bench.queues.writes.getJob(id)));
+      expect(jobs.map((job) => job?.opts.priority)).toEqual(Array.from({ length: 1234 }, (_, i) => i + 1));
 
       await bench.work();
       expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({ created: 1234, failed: 0, finishedJobs: 1234 });
@@ -89,7 +101,7 @@ describe('the enqueue thread', () => {
       expect(readyAtFirstChunk).toBe(false);
       expect(addedHere).toBe(1);
       expect(ready).toBe(true);
-      expect(await bench.queues.writes.getWaitingCount()).toBe(1234);
+      expect(await waitingJobs(bench.queues.writes)).toBe(1234);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 1234 } });
     } finally {
       await thread.close();
@@ -120,7 +132,7 @@ describe('the enqueue thread', () => {
     try {
       const feed = feedOf(BOT, 0, 300);
       const runId = await enqueueAsSync(bench, await bench.plan(BOT, feed), { sink: thread.sink });
-      expect(await bench.queues.writes.getWaitingCount()).toBe(300);
+      expect(await waitingJobs(bench.queues.writes)).toBe(300);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 300 } });
       const closing = Date.now();
       await thread.close();
@@ -142,7 +154,7 @@ describe('the enqueue thread', () => {
       await thread.sink.add([bad], 'run-1', BOT, Date.now());
       await expect(thread.sink.settle()).rejects.toThrow(/Custom Id cannot contain :/);
       await expect(thread.sink.add([{ ...bad, id: 'fine-id', touches: [] }], 'run-1', BOT, Date.now())).rejects.toThrow(/Custom Id/);
-      expect(await bench.queues.writes.getWaitingCount()).toBe(0);
+      expect(await waitingJobs(bench.queues.writes)).toBe(0);
     } finally {
       await thread.close();
     }

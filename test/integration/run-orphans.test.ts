@@ -21,8 +21,8 @@ describe('orphaned jobs of a run', () => {
     const runId = await bench.enqueue(await bench.plan(BOT, feedOf(BOT, 0, JOBS)));
     const jobIds = await bench.store.runs.jobsOfRun(runId);
     const orphaned = jobIds.slice(0, ORPHANED);
-    // Their records stay; the wait list no longer names them.
-    for (const jobId of orphaned) expect(await bench.redis.lrem(bench.queues.writes.toKey('wait'), 0, jobId)).toBe(1);
+    // Their records stay; the set they wait their turn in (src/queue/fair-turns.ts) no longer names them.
+    for (const jobId of orphaned) expect(await bench.redis.zrem(bench.queues.writes.toKey('prioritized'), jobId)).toBe(1);
     for (const jobId of orphaned) expect(await bench.queues.writes.getJobState(jobId)).toBe('unknown');
 
     const inspection = await inspectRun(bench.store, bench.queues.writes, runId);
