@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { listingWriteSchema } from '../src/domain/listing.js';
+import { markParsed } from '../src/shared/parsed-marks.js';
 import { ensureListing } from './support/ensure-listing.js';
 import type { JobKind } from './support/job-context.js';
 import { listingJobBaseSchema } from './support/listing-job-data.js';
@@ -21,6 +22,8 @@ export const createListingJob: JobKind<CreateListingData> = {
   schema: createListingDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;
+    // The listing is listingWriteSchema's output (parsed as job data): the client need not parse it again.
+    markParsed(listingWriteSchema, data.listing);
     const go = await prepareWrite(ctx, deps);
     if ('finished' in go) return go.finished;
     return await go.underClaim(async () => {

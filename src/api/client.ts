@@ -13,6 +13,7 @@ import { ListingSyncError } from '../shared/errors.js';
 import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
 import { issueLines } from '../shared/zod-issues.js';
+import { isParsedBy } from '../shared/parsed-marks.js';
 import { API_ISSUES, readResponse, type RawResponse } from './read-response.js';
 import { requestTargets } from './request-target.js';
 import {
@@ -67,6 +68,8 @@ function withKey(listingKey: string | undefined): { listingKey?: string } {
 
 /** Parses input with its schema or throws INVALID_INPUT listing every "Field: reason". */
 function validate<S extends z.ZodType>(schema: S, input: unknown, endpoint: EndpointName, listingKey: string | undefined): z.infer<S> {
+  // Already this schema's output (a create job's listing, parsed as job data): nothing to redo.
+  if (isParsedBy(schema, input)) return input as z.infer<S>;
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems = issueLines(result.error.issues, API_ISSUES);

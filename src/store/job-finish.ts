@@ -31,6 +31,10 @@ local ledgerKey, tombKey, failedKey, runKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local outcomesKey, attemptsKey, claimsKey, leaseKey = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
 local runId, jobs = ARGV[1], tonumber(ARGV[2])
 local runExists = redis.call('EXISTS', runKey) == 1
+-- Why read once per call: most syncs delete nothing and fail nothing, so these hashes are empty
+-- and the per-key lookups and removals in them would be commands that change nothing.
+local hasTombs = redis.call('EXISTS', tombKey) == 1
+local hasFailed = redis.call('EXISTS', failedKey) == 1
 local function ownClaim(key, jobId)
   local claim = redis.call('HGET', claimsKey, key)
   return claim and string.match(claim, '^([^\\t]*)') == jobId
@@ -39,18 +43,20 @@ local function applyKeys(jobId, mode, n, i)
   local superseded = 0
   for _ = 1, n do
     local key = ARGV[i]
-    if newerWriter(ledgerKey, tombKey, key, runId) then
+    if newerWriter(ledgerKey, tombKey, key, runId, not hasTombs) then
       superseded = superseded + 1
     elseif mode == 'write' then
       redis.call('HSET', ledgerKey, key, ARGV[i + 1])
-      redis.call('HDEL', tombKey, key)
-      redis.call('HDEL', failedKey, key)
+      if hasTombs then redis.call('HDEL', tombKey, key) end
+      if hasFailed then redis.call('HDEL', failedKey, key) end
     elseif mode == 'delete' then
       redis.call('HDEL', ledgerKey, key)
       redis.call('HSET', tombKey, key, runId)
-      redis.call('HDEL', failedKey, key)
+      hasTombs = true
+      if hasFailed then redis.call('HDEL', failedKey, key) end
     elseif mode == 'fail' then
       redis.call('HSET', failedKey, key, ARGV[i + 1])
+      hasFailed = true
     end
     -- The claim ends with the write; a job that failed for good may have sent its request, so its
     -- claim stays as 'doubt' and the next writer of the key looks it up first.
@@ -62,28 +68,40 @@ local function applyKeys(jobId, mode, n, i)
   end
   return superseded, i
 end
+-- The run's counters change once per call, by the sum of its jobs' changes (one HINCRBY per field).
+local increments, fields = {}, {}
+local function add(field, by)
+  if increments[field] == nil then increments[field] = 0; fields[#fields + 1] = field end
+  increments[field] = increments[field] + by
+end
+local progressAt = false
 local function countOutcome(jobId, outcome, weight, attempt, now)
-  local previous = redis.call('HGET', outcomesKey, jobId)
   local current = outcome .. '\t' .. weight
-  if previous ~= current then
-    if previous then
+  -- Usually the job's first outcome: HSETNX records it in one command.
+  if redis.call('HSETNX', outcomesKey, jobId, current) == 1 then
+    add('j:finished', 1)
+    add('c:' .. outcome, weight)
+    if outcome == 'failed' then add('j:failed', 1) end
+    progressAt = now
+  else
+    local previous = redis.call('HGET', outcomesKey, jobId)
+    if previous ~= current then
       local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
-      redis.call('HINCRBY', runKey, 'c:' .. prevOutcome, -tonumber(prevWeight))
-      if prevOutcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', -1) end
-    else
-      redis.call('HINCRBY', runKey, 'j:finished', 1)
+      add('c:' .. prevOutcome, -tonumber(prevWeight))
+      if prevOutcome == 'failed' then add('j:failed', -1) end
+      redis.call('HSET', outcomesKey, jobId, current)
+      add('c:' .. outcome, weight)
+      if outcome == 'failed' then add('j:failed', 1) end
+      progressAt = now
     end
-    redis.call('HSET', outcomesKey, jobId, current)
-    redis.call('HINCRBY', runKey, 'c:' .. outcome, weight)
-    if outcome == 'failed' then redis.call('HINCRBY', runKey, 'j:failed', 1) end
-    redis.call('HSET', runKey, 'j:progressAt', now)
   end
-  local seen = tonumber(redis.call('HGET', attemptsKey, jobId) or '1')
-  if attempt > seen then
-    redis.call('HINCRBY', runKey, 'c:retried', attempt - seen)
-    redis.call('HSET', attemptsKey, jobId, attempt)
-  elseif not redis.call('HEXISTS', attemptsKey, jobId) then
-    redis.call('HSET', attemptsKey, jobId, attempt)
+  -- A job without an entry is at attempt 1 (the entry is written only for later attempts).
+  if attempt > 1 then
+    local seen = tonumber(redis.call('HGET', attemptsKey, jobId) or '1')
+    if attempt > seen then
+      add('c:retried', attempt - seen)
+      redis.call('HSET', attemptsKey, jobId, attempt)
+    end
   end
 end
 local replies = {}
@@ -98,6 +116,8 @@ for j = 1, jobs do
     lastNow = now
   end
 end
+for _, field in ipairs(fields) do redis.call('HINCRBY', runKey, field, increments[field]) end
+if progressAt then redis.call('HSET', runKey, 'j:progressAt', progressAt) end
 local settled = false
 if lastNow then
   beatLease(leaseKey, runId, nowMs())

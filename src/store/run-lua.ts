@@ -45,12 +45,13 @@ end
  */
 export const SETTLE_RUN_LUA = `${RELEASE_LEASE_LUA}
 local function settleRun(runKey, leaseKey, runId, now)
-  local status = redis.call('HGET', runKey, 'status')
+  local run = redis.call('HMGET', runKey, 'status', 'totalJobs', 'j:finished', 'j:failed')
+  local status = run[1]
   if status ~= 'running' and status ~= 'stuck' and status ~= 'done' and status ~= 'failed' then return false end
-  local total = tonumber(redis.call('HGET', runKey, 'totalJobs') or '0')
-  local finished = tonumber(redis.call('HGET', runKey, 'j:finished') or '0')
+  local total = tonumber(run[2] or '0')
+  local finished = tonumber(run[3] or '0')
   if finished < total then return false end
-  local failed = tonumber(redis.call('HGET', runKey, 'j:failed') or '0')
+  local failed = tonumber(run[4] or '0')
   local final = 'done'
   if failed > 0 then final = 'failed' end
   if status ~= final then redis.call('HSET', runKey, 'status', final, 'finishedAt', now) end

@@ -54,19 +54,20 @@ end
 
 /**
  * ARGV: runId, claimMs, sendWindowMs, n, then n × (key, jobId, attempt): the probes of n jobs of
- * one run (group-commit.ts), in order, each as if alone; the run, the clock, the lease beat and
- * the server id are read once.
+ * one run (group-commit.ts), in order, each as if alone; the run, the clock, the lease beat, the
+ * server id and whether any tombstone exists are read once.
  */
 const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}${CLAIM_FIELDS_LUA}
 local ledgerKey, tombKey, claimsKey, runKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local runId, claimMs, sendWindow, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local run = redis.call('HMGET', runKey, 'status', 'server')
+local noTombs = redis.call('EXISTS', tombKey) == 0
 local now = nowMs()
 local beaten = false
 local restarted = 0
 if (not run[2]) or run[2] ~= serverId() then restarted = 1 end
 local function probe(key, jobId, attempt)
-  local newer = newerWriter(ledgerKey, tombKey, key, runId)
+  local newer, entry = newerWriter(ledgerKey, tombKey, key, runId, noTombs)
   if newer then return {'superseded', newer} end
   if run[1] == 'cancelled' then return {'cancelled'} end
   if not beaten then beatLease(leaseKey, runId, now); beaten = true end
@@ -85,7 +86,8 @@ local function probe(key, jobId, attempt)
     end
   end
   redis.call('HSET', claimsKey, key, jobId .. '\\t' .. (now + claimMs) .. '\\t\\t' .. attempt .. '\\t' .. now)
-  return {'ok', redis.call('HGET', ledgerKey, key) or '', doubt, restarted}
+  -- The entry read above: nothing in this script wrote the ledger since.
+  return {'ok', entry or '', doubt, restarted}
 end
 local replies = {}
 for i = 1, n do replies[i] = probe(ARGV[2 + 3 * i], ARGV[3 + 3 * i], ARGV[4 + 3 * i]) end
