@@ -11,6 +11,7 @@ import { errorCode } from '../shared/errors.js';
 import { feedInterrupted, feedUnreadable } from './feed-error.js';
 import { basicAuthorization, displaySource } from './feed-source.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import type { UrlCopies } from './url-copies.js';
 
 export interface ByteSource {
   /** Where the bytes come from, as shown to people: the path, or the URL without credentials and query. */
@@ -92,6 +93,8 @@ export interface UrlRequest {
   /** Shared by every page of one feed. */
   readonly budget: ByteBudget;
   readonly signal?: AbortSignal;
+  /** A fan-out's copies: a URL read whole before is read from its copy, else fetched and kept (url-copies.ts). */
+  readonly copies?: UrlCopies;
 }
 
 /**
@@ -100,6 +103,16 @@ export interface UrlRequest {
  * without its credentials and query string, and no client error (which could quote it) is kept.
  */
 export async function openUrlSource(url: string, options: UrlRequest): Promise<ByteSource> {
+  const copy = options.copies?.copyOf(url);
+  if (copy !== undefined) {
+    const local = await openFileSource(copy.path);
+    return { ...local, where: displaySource(url), extension: extname(new URL(url).pathname).toLowerCase(), contentType: copy.contentType };
+  }
+  const fetched = await fetchUrlSource(url, options);
+  return options.copies === undefined ? fetched : options.copies.keeping(url, fetched);
+}
+
+async function fetchUrlSource(url: string, options: UrlRequest): Promise<ByteSource> {
   const where = displaySource(url);
   const authorization = basicAuthorization(url);
   let response: Awaited<ReturnType<typeof request>>;

@@ -8,6 +8,7 @@ import { UsageError } from '../shared/errors.js';
 import { applyMapping } from './apply-mapping.js';
 import { csvBrokenKeyReader, jsonBrokenKeyReader } from './broken-row-keys.js';
 import { openFileSource, openUrlSource, type ByteBudget, type ByteSource } from './byte-source.js';
+import type { UrlCopies } from './url-copies.js';
 import { encodingName, type ByteCounter } from './decode.js';
 import { feedInterrupted, feedUnreadable } from './feed-error.js';
 import { feedHeader, shapeTracker } from './feed-shape-tracker.js';
@@ -44,11 +45,20 @@ export const DEFAULT_FEED_LIMITS = { maxPages: 10_000, maxBytes: 2 * 1024 ** 3 }
 /** What can stop a feed from outside: the sync's abort signal (SIGINT/SIGTERM). */
 export interface FeedControl {
   readonly signal?: AbortSignal;
+  /** A fan-out's URL copies: a URL feed read whole by an earlier chatbot's sync is read from its copy. */
+  readonly urlCopies?: UrlCopies;
 }
 
-async function openSource(source: string, timeoutMs: number, budget: ByteBudget, signal: AbortSignal | undefined): Promise<ByteSource> {
+async function openSource(source: string, timeoutMs: number, budget: ByteBudget, control: FeedControl): Promise<ByteSource> {
   if (!isUrl(source)) return openFileSource(source);
-  return openUrlSource(source, { timeoutMs, accept: 'application/json, text/csv;q=0.9, */*;q=0.5', budget, ...(signal ? { signal } : {}) });
+  const { signal, urlCopies } = control;
+  return openUrlSource(source, {
+    timeoutMs,
+    accept: 'application/json, text/csv;q=0.9, */*;q=0.5',
+    budget,
+    ...(signal ? { signal } : {}),
+    ...(urlCopies ? { copies: urlCopies } : {}),
+  });
 }
 
 function keyProblem(mapping: RecordMapping, columns: SourceColumns, options: FeedOptions, profile: ProfileName | null): string | undefined {
@@ -121,7 +131,7 @@ export async function openFeed(options: FeedOptions, control: FeedControl = {}):
 /** openFeed on the calling thread (the worker thread runs this too). */
 export async function openFeedInThisThread(options: FeedOptions, control: FeedControl = {}): Promise<OpenFeed> {
   try {
-    return await openInThisThread(options, control.signal);
+    return await openInThisThread(options, control);
   } catch (thrown) {
     // An abort surfaces as a failed request: say what really happened.
     if (control.signal?.aborted === true) throw feedInterrupted(displaySource(options.source));
@@ -129,7 +139,8 @@ export async function openFeedInThisThread(options: FeedOptions, control: FeedCo
   }
 }
 
-async function openInThisThread(options: FeedOptions, signal: AbortSignal | undefined): Promise<OpenFeed> {
+async function openInThisThread(options: FeedOptions, control: FeedControl): Promise<OpenFeed> {
+  const { signal } = control;
   const encoding = encodingName(options.encoding ?? 'utf-8');
   if (encoding === undefined)
     throw new UsageError(
@@ -142,7 +153,7 @@ async function openInThisThread(options: FeedOptions, signal: AbortSignal | unde
   const profile: ProfileName | null = mappingFile?.profile === undefined ? options.profile : mappingFile.profile;
   const counter: ByteCounter = { bytes: 0 };
   const budget: ByteBudget = { bytes: 0, maxBytes: options.maxBytes ?? DEFAULT_FEED_LIMITS.maxBytes };
-  const source = await openSource(options.source, timeoutMs, budget, signal);
+  const source = await openSource(options.source, timeoutMs, budget, control);
   let totalBytes = source.totalBytes;
   try {
     const opened: Opened = await openRecords(source, {
@@ -156,6 +167,7 @@ async function openInThisThread(options: FeedOptions, signal: AbortSignal | unde
       maxPages: options.maxPages ?? DEFAULT_FEED_LIMITS.maxPages,
       budget,
       signal,
+      ...(control.urlCopies ? { copies: control.urlCopies } : {}),
       onPage: () => void (totalBytes = undefined),
     });
     const context = { keyType: options.keyType, resoPending: options.resoPending ?? 'active' } as const;

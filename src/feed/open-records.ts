@@ -4,6 +4,7 @@
  * so the columns are known. An OData feed read from a URL is followed across its pages.
  */
 import { openUrlSource, type ByteBudget, type ByteSource } from './byte-source.js';
+import type { UrlCopies } from './url-copies.js';
 import { openCsvRecords } from './csv-records.js';
 import { checkedUtf8, decodedText, type ByteCounter } from './decode.js';
 import { feedInterrupted, feedUnreadable } from './feed-error.js';
@@ -39,6 +40,8 @@ export interface ReadSettings {
   /** Bytes read from a URL feed so far, against its cap (every page together). */
   readonly budget: ByteBudget;
   readonly signal: AbortSignal | undefined;
+  /** A fan-out's URL copies (url-copies.ts): each page is fetched once for every chatbot on the source. */
+  readonly copies?: UrlCopies;
   /** Called when a further OData page is opened (the total size is no longer known). */
   readonly onPage: () => void;
 }
@@ -70,6 +73,7 @@ function paging(settings: ReadSettings, encoding: string): JsonReadOptions['pagi
       accept: 'application/json',
       budget: settings.budget,
       ...(settings.signal ? { signal: settings.signal } : {}),
+      ...(settings.copies ? { copies: settings.copies } : {}),
     });
     settings.onPage();
     return decodedText(page.chunks, encoding, page.where, settings.counter);

@@ -4,6 +4,7 @@
  * records its `where` keeps; a replicated source is pulled once for all (fleet-pull.ts). One
  * chatbot's failure or refusal never stops the others: each ends with its own outcome.
  */
+import { UrlCopies } from '../feed/url-copies.js';
 import { coerceError } from '../shared/errors.js';
 import { pullOnce, type SharedPull } from './fleet-pull.js';
 import { runSync } from './run-sync.js';
@@ -59,7 +60,15 @@ async function syncEach(deps: SyncDeps, requests: readonly SyncRequest[], option
 /** Syncs every request (one per chatbot of the source), the source read or pulled once. */
 export async function runFleetSource(deps: SyncDeps, requests: readonly SyncRequest[], options: FleetRunOptions): Promise<FleetRunResult> {
   const first = requests[0];
-  if (first?.replicate === undefined) return { outcomes: await syncEach(deps, requests, options) };
+  if (first?.replicate === undefined) {
+    // Why copies: a URL source is then fetched once for all its chatbots, as a replicated one is pulled once.
+    const urlCopies = new UrlCopies(options.spoolDir);
+    try {
+      return { outcomes: await syncEach({ ...deps, urlCopies }, requests, options) };
+    } finally {
+      urlCopies.close();
+    }
+  }
   const replicationFor = deps.replicationFor;
   if (replicationFor === undefined) throw new Error('runFleetSource: a replicated source needs deps.replicationFor');
   const shared: SharedPull = await pullOnce(

@@ -125,7 +125,10 @@ async function syncAs(
   const shapes = await startShapeCheck(deps.stores.feedShapes, request, replication?.since !== undefined);
   const openedFeed =
     replication?.feed ??
-    (await openFeed({ ...request.feed, ...deps.feedLimits, keyType: request.keyType }, deps.signal ? { signal: deps.signal } : {}));
+    (await openFeed(
+      { ...request.feed, ...deps.feedLimits, keyType: request.keyType },
+      { ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.urlCopies ? { urlCopies: deps.urlCopies } : {}) },
+    ));
   deps.logger.debug(
     { runId, chatbot: request.chatbot, readIn: openedFeed.readIn },
     openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened',

@@ -2,6 +2,7 @@
  * What the sync use case needs from the outside (runSync's dependencies): the service, the
  * records in Redis, the enqueuer, progress callbacks, the lease and the replication's wiring.
  */
+import type { UrlCopies } from '../feed/url-copies.js';
 import type { ApiClient } from '../api/client-contract.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { PlanningLedger } from '../domain/planning-ledger.js';
@@ -64,6 +65,8 @@ export interface SyncDeps {
   signal?: AbortSignal;
   /** Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES); open-feed.ts DEFAULT_FEED_LIMITS when absent. */
   feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
+  /** A fan-out's URL copies (fleet run of a URL source): each URL is fetched once for every chatbot. */
+  urlCopies?: UrlCopies;
   /**
    * Opens the file the plan's creates and updates are spooled to (plan-spool.ts), first thing:
    * a temp directory that cannot hold it stops the sync before anything is read or sent. Absent

@@ -6,7 +6,9 @@
  * what changed and moves each listing to the chatbots it now belongs to. A `where` on a field the
  * records never carry refuses that chatbot's run, naming the field, and deletes nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -258,5 +260,47 @@ chatbots:
     expect(cheap?.length).toBeGreaterThan(0);
     expect(dear?.length).toBeGreaterThan(0);
     expect([...(cheap ?? []), ...(dear ?? [])].sort()).toEqual(all);
+  });
+
+  it('fetches a URL source once per run for all its chatbots, each over its where', async () => {
+    const chatbots = ['cheap-bot', 'dear-bot', 'all-bot'];
+    const f = await start({ chatbots, label: 'fleet-run-url' });
+    const csv = readFileSync(fixture('redfin.csv'));
+    let gets = 0;
+    const server = createServer((request, response) => {
+      gets += 1;
+      response.writeHead(200, { 'content-type': 'text/csv' }).end(csv);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const path = join(dir, `fleet-url-${f.prefix}.yaml`);
+      writeFileSync(
+        path,
+        `sources:
+  homes:
+    feed: http://127.0.0.1:${port}/homes.csv
+    profile: redfin
+chatbots:
+  cheap-bot: { source: homes, where: { PRICE: { lt: 500000 } } }
+  dear-bot: { source: homes, where: { PRICE: { gte: 500000 } } }
+  all-bot: { source: homes }
+`,
+      );
+      expect((await cli(f, ['fleet', 'apply', path])).code).toBe(0);
+      const ran = await cli(f, ['fleet', 'run', 'homes', '--work', '--json']);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(gets, 'GETs of the feed URL for three chatbots').toBe(1);
+      const [cheap, dear, all] = chatbots.map((chatbot) => f.mlsNumbers(chatbot));
+      expect(cheap?.length).toBeGreaterThan(0);
+      expect(dear?.length).toBeGreaterThan(0);
+      expect([...(cheap ?? []), ...(dear ?? [])].sort()).toEqual(all);
+      for (const chatbot of chatbots) expect(f.sim.state.duplicateCreates(chatbot), chatbot).toEqual([]);
+      // The copy lives for one run: the next run reads the feed as it is then.
+      expect((await cli(f, ['fleet', 'run', 'homes', '--work'])).code).toBe(0);
+      expect(gets).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
