@@ -12,12 +12,17 @@
  */
 import { createWriteStream, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import type { ByteSource } from './byte-source.js';
 
 /** A body kept whole: its file and what the server said of it. */
 interface KeptBody {
   path: string;
   contentType: string | undefined;
+}
+
+/** What a copy needs of a fetched body (byte-source.ts ByteSource has these). */
+interface FetchedBody {
+  readonly chunks: AsyncIterable<Uint8Array>;
+  readonly contentType: string | undefined;
 }
 
 export class UrlCopies {
@@ -39,7 +44,7 @@ export class UrlCopies {
    * `source` (the body of `url` as fetched) with its chunks written to a copy as they are read;
    * the copy is kept once the last chunk was read, and dropped when the read stops before.
    */
-  keeping(url: string, source: ByteSource): ByteSource {
+  keeping<Body extends FetchedBody>(url: string, source: Body): Body {
     const path = join(this.dir, `body-${(this.next += 1)}`);
     const kept = this.kept;
     async function* chunks(): AsyncGenerator<Uint8Array> {
