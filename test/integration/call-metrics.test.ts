@@ -22,6 +22,7 @@ import { storeKeys } from '../../src/store/keys.js';
 import { eventually } from '../helpers/dashboard.js';
 import { feedOf, openQueueBench, type QueueBench } from '../helpers/queue.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { startRedisProcess } from '../helpers/redis-process.js';
 import { simEnv } from '../helpers/sim.js';
 
 const redisUrl = inject('redisUrl');
@@ -97,10 +98,12 @@ async function enqueueCreates(bench: QueueBench, chatbot: string, count: number)
 describe('call recorder', () => {
   it('sends nothing per call, then one batch of one command per field on flush', async () => {
     const prefix = uniquePrefix('calls');
-    prefixes.push(prefix);
+    // Why a Redis of its own: MONITOR streams every command of the server, and the shared one
+    // carries every other test's traffic (a flood the monitor connection can fall behind on).
+    const own = opened(await startRedisProcess(), (r) => r.close());
     const key = storeKeys(prefix).callMetrics();
-    const redis = opened(new Redis(redisUrl), (r) => r.quit());
-    const watcher = opened(new Redis(redisUrl), (r) => r.quit());
+    const redis = opened(new Redis(own.url), (r) => r.quit());
+    const watcher = opened(new Redis(own.url), (r) => r.quit());
     const seen: string[][] = [];
     const monitor = opened(await watcher.monitor(), async (m) => void m.disconnect());
     // Every command the recorder could send to the key (the test's own reads are not counted).
