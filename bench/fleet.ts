@@ -22,6 +22,7 @@ import { startSimulator } from '../src/sim/server.js';
 import { runCli } from './cli-child.js';
 import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
 import { cleanPrefix } from './sync-redis-stats.js';
+import { cliEnv } from './sync-wire.js';
 import { fleetSection, type FleetRound } from './fleet-report.js';
 
 interface Options {
@@ -74,15 +75,7 @@ async function round(options: Options, chatbots: number, dir: string, redis: Red
   try {
     reso.state.records.seed({ count: options.records, status: 'Active' });
     const env = {
-      PATH: process.env.PATH ?? '',
-      API_BASE_URL: sim.baseUrl,
-      SITE_URL: sim.siteUrl,
-      API_SECRET_KEY: sim.credentials.secretKey,
-      API_SESSION_KEY: sim.credentials.sessionKey,
-      PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
-      REDIS_URL: redisUrl,
-      LISTING_SYNC_PREFIX: prefix,
-      LOG_LEVEL: 'warn',
+      ...cliEnv(sim, redisUrl, prefix),
       FEED_OAUTH_TOKEN_URL: reso.tokenUrl,
       FEED_OAUTH_CLIENT_ID: reso.credentials.clientId,
       FEED_OAUTH_CLIENT_SECRET: reso.credentials.clientSecret,
