@@ -3,7 +3,7 @@
  * same create requests the sync makes, `concurrency` in flight through one undici Pool with
  * keep-alive connections, no queue, no Redis. What the machine and the simulator allow at all.
  *
- * Usage: node dist/bench/bare-loop.js BASE_URL SECRET_KEY BODIES.json CONCURRENCY
+ * Usage: node dist/bench/bare-loop.js BASE_URL SECRET_KEY BODIES.ndjson CONCURRENCY (one body a line)
  * Prints one JSON line: { requests, failures, seconds, cpuSeconds } (cpuSeconds: user + system of
  * the whole process, the baseline of the CLI's CPU per listing).
  */
@@ -17,7 +17,10 @@ async function main(): Promise<void> {
   if (baseUrl === undefined || secretKey === undefined || bodiesPath === undefined)
     throw new Error('usage: bare-loop BASE_URL SECRET BODIES CONCURRENCY');
   const concurrency = Number(concurrencyText ?? '16');
-  const bodies = JSON.parse(await readFile(bodiesPath, 'utf8')) as unknown[];
+  const bodies = (await readFile(bodiesPath, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as unknown);
   const pool = new Pool(baseUrl, { connections: concurrency });
   let next = 0;
   let failures = 0;

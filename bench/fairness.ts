@@ -16,7 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,7 @@ import { startFairnessSim, type FairnessSim } from './fairness-sim-child.js';
 import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
 import { cleanPrefix } from './sync-redis-stats.js';
 import { writeFeedFile } from './sync-scenario.js';
+import { writeWireFiles } from './wire-feed.js';
 
 export interface FairnessOptions {
   rounds: number;
@@ -176,9 +177,9 @@ async function queuedThenWorked(options: FairnessOptions, admin: Redis, redisUrl
 /** The bare loop: `total` creates, C in flight, against a simulator process of its own. */
 async function bare(options: FairnessOptions, total: number): Promise<number> {
   const sim = await startFairnessSim(options.latencyMs, [MIGRATION]);
-  const bodiesPath = join(tmpdir(), `bench-fairness-bodies-${randomBytes(4).toString('hex')}.json`);
+  const bodiesPath = join(tmpdir(), `bench-fairness-bodies-${randomBytes(4).toString('hex')}.ndjson`);
   try {
-    await writeFile(bodiesPath, JSON.stringify(Array.from({ length: total }, (_, i) => sampleListing(i, { SerialNumber: MIGRATION }))));
+    await writeWireFiles({ bodiesPath }, total, MIGRATION);
     const child = spawn(
       process.execPath,
       [BARE_LOOP, sim.info.baseUrl, sim.info.credentials.secretKey, bodiesPath, String(options.concurrency)],

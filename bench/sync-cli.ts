@@ -115,7 +115,7 @@ async function main(): Promise<void> {
               creates: options.processCreates,
               latencyMs: options.latencyMs,
               newPrefix,
-              admin,
+              clean: (prefix) => cleanPrefix(admin, prefix),
               mode,
             }),
           );

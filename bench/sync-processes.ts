@@ -7,28 +7,33 @@
  *   it is for workers that run as daemons (the split mode waits as long, to start alike);
  * - 'split': G split by hand, each --concurrency G ÷ N and no --global-concurrency (no pool): the
  *   baseline of what N processes reach on this machine without sharing anything.
+ * The simulator runs in a process of its own (wire-sim.ts). With `clusterNodes` every process
+ * uses that Redis Cluster (REDIS_CLUSTER_NODES) instead of the Redis at `redisUrl`.
  */
-import type { Redis } from 'ioredis';
 import { runCli, spawnCli, type Spawned } from './cli-child.js';
-import { cliEnv, prepareWireScenario, removeWireScenario, WIRE_CHATBOT, wireSimulator, writesPhase } from './sync-wire.js';
-import { cleanPrefix } from './sync-redis-stats.js';
+import { cliEnv, prepareWireScenario, removeWireScenario, WIRE_CHATBOT, wireSimulator } from './sync-wire.js';
 import { DEFAULT_PERMIT_TTL_MS } from '../src/queue/worker.js';
 
 export type ProcessesMode = 'pool' | 'split';
 
 export interface ProcessesSettings {
   redisUrl: string;
+  /** `host:port,…` of a Redis Cluster that every process uses instead of `redisUrl`. */
+  clusterNodes?: string;
   processes: number;
   global: number;
   creates: number;
   latencyMs: number;
   newPrefix(what: string): string;
-  admin: Redis;
+  /** Removes what the measurement left under `prefix`. */
+  clean(prefix: string): Promise<unknown>;
   mode: ProcessesMode;
 }
 
 export interface ProcessesResult {
   mode: ProcessesMode;
+  /** On a Redis Cluster (REDIS_CLUSTER_NODES), not a single Redis. */
+  cluster: boolean;
   processes: number;
   global: number;
   writesPerSecond: number;
@@ -50,10 +55,11 @@ async function started(worker: Spawned, timeoutMs = 30_000): Promise<void> {
 
 export async function runProcesses(settings: ProcessesSettings): Promise<ProcessesResult> {
   const { processes, global, creates, latencyMs, mode } = settings;
-  const scenario = await prepareWireScenario(creates, global, latencyMs);
+  const scenario = await prepareWireScenario(creates, global, latencyMs, { bodies: false });
   const sim = await wireSimulator(latencyMs);
   const prefix = settings.newPrefix('procs');
-  const env = { ...cliEnv(sim, settings.redisUrl, prefix), LOG_LEVEL: 'info' };
+  const cluster = settings.clusterNodes === undefined ? {} : { REDIS_CLUSTER_NODES: settings.clusterNodes };
+  const env = { ...cliEnv(sim.info, settings.redisUrl, prefix), ...cluster, LOG_LEVEL: 'info' };
   const workers: Spawned[] = [];
   try {
     const limits =
@@ -67,20 +73,21 @@ export async function runProcesses(settings: ProcessesSettings): Promise<Process
     const enqueue = await runCli(['sync', '--chatbot', WIRE_CHATBOT, '--feed', scenario.feedPath, '--json'], { ...env, LOG_LEVEL: 'warn' });
     if (enqueue.code !== 0) throw new Error(`sync exited ${enqueue.code}:\n${enqueue.stderr}`);
     const end = Date.now() + 600_000;
-    while (sim.state.listings(WIRE_CHATBOT).length < creates) {
-      if (Date.now() > end) throw new Error(`only ${sim.state.listings(WIRE_CHATBOT).length} of ${creates} created in 10 minutes`);
+    for (let listings = 0; listings < creates; listings = await sim.listings()) {
+      if (Date.now() > end) throw new Error(`only ${listings} of ${creates} created in 10 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const phase = writesPhase(sim);
+    const { phase, maxInFlight, listings, duplicateCreates } = await sim.report();
     return {
       mode,
+      cluster: settings.clusterNodes !== undefined,
       processes,
       global,
       writesPerSecond: phase.perSecond,
       ideal: global / (latencyMs / 1000),
-      maxInFlight: sim.state.maxInFlight(),
-      listings: sim.state.listings(WIRE_CHATBOT).length,
-      duplicateCreates: sim.state.duplicateCreates(WIRE_CHATBOT).length,
+      maxInFlight,
+      listings,
+      duplicateCreates,
     };
   } finally {
     for (const worker of workers) worker.child.kill('SIGTERM');
@@ -91,6 +98,6 @@ export async function runProcesses(settings: ProcessesSettings): Promise<Process
     );
     await sim.close();
     await removeWireScenario(scenario);
-    await cleanPrefix(settings.admin, prefix);
+    await settings.clean(prefix);
   }
 }

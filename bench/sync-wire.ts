@@ -1,24 +1,23 @@
 /**
- * The measurements of bench:sync, each against a fresh in-process simulator (the service, 20 ms
- * latency) with the clients as their own processes:
+ * The measurements of bench:sync, each against a fresh simulator in a process of its own
+ * (wire-sim.ts, 20 ms latency), with the clients as their own processes too:
  * - the bare keep-alive loop (bare-loop.ts): the scenario's creates, `concurrency` in flight;
  * - the built CLI `sync --work` (start to exit), enqueueing and working in one process;
  * - the writes phase of both, timed the same way by the simulator: first create answered → last
  *   create answered, so the ratio compares like with like.
  */
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { ListingWrite } from '../src/domain/listing.js';
-import { sampleListing } from '../src/sim/sample-listings.js';
-import { startSimulator, type RunningSimulator } from '../src/sim/server.js';
 import { Redis } from 'ioredis';
 import { runCli, type CliRun } from './cli-child.js';
 import { connectedClients, serverCommandCounts } from './sync-redis-stats.js';
-import { writeFeedFile } from './sync-scenario.js';
+import { writeWireFiles } from './wire-feed.js';
+import { startWireSim, type WireSim } from './wire-sim-child.js';
+import type { WireSimInfo } from './wire-sim.js';
 
 export const WIRE_CHATBOT = 'bench-wire';
 
@@ -27,80 +26,35 @@ export interface WireScenario {
   concurrency: number;
   latencyMs: number;
   feedPath: string;
-  bodiesPath: string;
+  /** The bare loop's request bodies (NDJSON); absent when only the CLI runs the scenario. */
+  bodiesPath?: string;
 }
 
-/** Writes the feed (native JSON) and the bare loop's request bodies for `creates` new listings. */
-export async function prepareWireScenario(creates: number, concurrency: number, latencyMs: number): Promise<WireScenario> {
+/**
+ * Writes the feed (native JSON) for `creates` new listings and, unless `bodies` is false, the
+ * bare loop's request bodies.
+ */
+export async function prepareWireScenario(
+  creates: number,
+  concurrency: number,
+  latencyMs: number,
+  { bodies = true }: { bodies?: boolean } = {},
+): Promise<WireScenario> {
   const tag = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  const feed: ListingWrite[] = Array.from({ length: creates }, (_, i) => sampleListing(i, { SerialNumber: WIRE_CHATBOT }));
   const feedPath = join(tmpdir(), `bench-wire-${tag}.json`);
-  const bodiesPath = join(tmpdir(), `bench-wire-${tag}-bodies.json`);
-  await writeFeedFile(feedPath, feed);
-  await writeFile(bodiesPath, JSON.stringify(feed));
-  return { creates, concurrency, latencyMs, feedPath, bodiesPath };
+  const bodiesPath = bodies ? join(tmpdir(), `bench-wire-${tag}-bodies.ndjson`) : undefined;
+  await writeWireFiles({ feedPath, ...(bodiesPath === undefined ? {} : { bodiesPath }) }, creates, WIRE_CHATBOT);
+  return { creates, concurrency, latencyMs, feedPath, ...(bodiesPath === undefined ? {} : { bodiesPath }) };
 }
 
 export async function removeWireScenario(scenario: WireScenario): Promise<void> {
   await rm(scenario.feedPath, { force: true });
-  await rm(scenario.bodiesPath, { force: true });
+  if (scenario.bodiesPath !== undefined) await rm(scenario.bodiesPath, { force: true });
 }
 
-/** A fresh simulator holding the (empty) bench chatbot. */
-export async function wireSimulator(latencyMs: number): Promise<RunningSimulator> {
-  return await startSimulator({ port: 0, host: '127.0.0.1', chatbots: [WIRE_CHATBOT], faults: { latencyMs } });
-}
-
-/** The writes phase as the simulator saw it. */
-export interface WritesPhase {
-  writes: number;
-  seconds: number;
-  perSecond: number;
-  /**
-   * Writes answered in each whole second of the phase, from the first write (the last, partial
-   * second left out): whether a gap to the bare loop is a slow start or the steady pace.
-   */
-  bySecond: number[];
-  /** Date.now() of the first and the last write answered (0 when none). */
-  firstAt: number;
-  lastAt: number;
-}
-
-/** Creates per second between the first and the last create the simulator answered. */
-export function writesPhase(sim: RunningSimulator): WritesPhase {
-  const times = sim.state
-    .calls()
-    .filter((call) => call.endpoint === 'createListing' || call.endpoint === 'updateListing' || call.endpoint === 'deleteListings')
-    .map((call) => call.at);
-  if (times.length < 2)
-    return { writes: times.length, seconds: 0, perSecond: 0, bySecond: [], firstAt: times[0] ?? 0, lastAt: times[0] ?? 0 };
-  const first = Math.min(...times);
-  const last = Math.max(...times);
-  const seconds = (last - first) / 1000;
-  const bySecond = Array.from({ length: Math.floor(seconds) }, () => 0);
-  for (const at of times) {
-    const second = Math.floor((at - first) / 1000);
-    if (second < bySecond.length) bySecond[second] = (bySecond[second] ?? 0) + 1;
-  }
-  // Why writes − 1: n answers span n − 1 intervals; the same on both sides of the ratio.
-  return { writes: times.length, seconds, perSecond: (times.length - 1) / seconds, bySecond, firstAt: first, lastAt: last };
-}
-
-/**
- * Samples the simulator's requests in flight every 5 ms; `stop` averages the samples taken in
- * the writes phase (after the first write was answered, before the last).
- */
-function sampleWrites(sim: RunningSimulator): { stop(): number } {
-  const samples: Array<[writes: number, inFlight: number]> = [];
-  const timer = setInterval(() => samples.push([sim.state.writeCalls(), sim.state.inFlight()]), 5);
-  return {
-    stop() {
-      clearInterval(timer);
-      const total = sim.state.writeCalls();
-      const phase = samples.filter(([writes]) => writes > 0 && writes < total);
-      return phase.length === 0 ? 0 : phase.reduce((sum, [, inFlight]) => sum + inFlight, 0) / phase.length;
-    },
-  };
+/** A fresh simulator process holding the (empty) bench chatbot. */
+export async function wireSimulator(latencyMs: number): Promise<WireSim> {
+  return await startWireSim(latencyMs, WIRE_CHATBOT);
 }
 
 export interface BareResult {
@@ -121,33 +75,31 @@ export interface BareResult {
 
 const BARE_LOOP = join(fileURLToPath(new URL('.', import.meta.url)), 'bare-loop.js');
 
-/** The bare keep-alive loop as its own process against a fresh simulator. */
+/** The bare keep-alive loop as its own process against a fresh simulator process. */
 export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
+  if (scenario.bodiesPath === undefined) throw new Error("this scenario was prepared without the bare loop's bodies");
   const sim = await wireSimulator(scenario.latencyMs);
   try {
+    sim.sample();
     const child = spawn(
       process.execPath,
-      [BARE_LOOP, sim.baseUrl, sim.credentials.secretKey, scenario.bodiesPath, String(scenario.concurrency)],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
+      [BARE_LOOP, sim.info.baseUrl, sim.info.credentials.secretKey, scenario.bodiesPath, String(scenario.concurrency)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const sampler = sampleWrites(sim);
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const slotsBusy = sampler.stop() / scenario.concurrency;
     if (code !== 0) throw new Error(`bare loop exited ${code}`);
     const own = JSON.parse(out) as { failures: number; seconds: number; cpuSeconds: number };
-    const phase = writesPhase(sim);
+    const { phase, maxInFlight, avgInFlight } = await sim.report();
     return {
       perSecond: phase.perSecond,
       seconds: phase.seconds,
       bySecond: phase.bySecond,
       wallSeconds: own.seconds,
       failures: own.failures,
-      maxInFlight: sim.state.maxInFlight(),
-      slotsBusy,
+      maxInFlight,
+      slotsBusy: avgInFlight / scenario.concurrency,
       cpuSeconds: own.cpuSeconds,
     };
   } finally {
@@ -214,8 +166,8 @@ async function measuringRedis<T>(redisUrl: string, span: () => Promise<T>): Prom
   }
 }
 
-/** The env that points the CLI at `sim` and Redis under `prefix`. */
-export function cliEnv(sim: RunningSimulator, redisUrl: string, prefix: string): NodeJS.ProcessEnv {
+/** The env that points the CLI at `sim` (a simulator process, or one in this process) and Redis under `prefix`. */
+export function cliEnv(sim: WireSimInfo, redisUrl: string, prefix: string): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     API_BASE_URL: sim.baseUrl,
@@ -234,12 +186,16 @@ interface PrintedSummary {
   result?: { created?: number; failed?: number };
 }
 
-/** `listing-sync sync --work` of the scenario's feed, start to exit, against a fresh simulator. */
+/**
+ * `listing-sync sync --work` of the scenario's feed, start to exit, against a fresh simulator
+ * process. `sample`: sample the requests in flight (slots busy); off for the big migrations.
+ */
 export async function runCliWork(
   scenario: WireScenario,
   redisUrl: string,
   prefix: string,
   extraEnv: NodeJS.ProcessEnv = {},
+  { sample = true }: { sample?: boolean } = {},
 ): Promise<CliWorkResult> {
   const sim = await wireSimulator(scenario.latencyMs);
   try {
@@ -254,16 +210,13 @@ export async function runCliWork(
       String(scenario.concurrency),
       '--json',
     ];
-    const sampler = sampleWrites(sim);
+    if (sample) sim.sample();
     const { result: cli, work: redisServer } = await measuringRedis(redisUrl, () =>
-      runCli(args, { ...cliEnv(sim, redisUrl, prefix), ...extraEnv }),
+      runCli(args, { ...cliEnv(sim.info, redisUrl, prefix), ...extraEnv }),
     );
-    const slotsBusy = sampler.stop() / scenario.concurrency;
     if (cli.code !== 0) throw new Error(`sync --work exited ${cli.code}:\n${cli.stderr.slice(-2000)}`);
     const printed = JSON.parse(cli.stdout) as PrintedSummary;
-    const phase = writesPhase(sim);
-    const counts = sim.state.callCounts();
-    const calls = Object.values(counts).reduce((a, b) => a + b, 0);
+    const { phase, callCounts, maxInFlight, avgInFlight, listings, duplicateCreates } = await sim.report();
     return {
       cli,
       writesPerSecond: phase.perSecond,
@@ -272,13 +225,13 @@ export async function runCliWork(
       leadSeconds: (phase.firstAt - cli.spawnedAt) / 1000,
       tailSeconds: (cli.exitedAt - phase.lastAt) / 1000,
       writes: phase.writes,
-      calls,
+      calls: Object.values(callCounts).reduce((a, b) => a + b, 0),
       // One list page of the empty chatbot, one create per listing.
       minimalCalls: 1 + scenario.creates,
-      maxInFlight: sim.state.maxInFlight(),
-      slotsBusy,
-      listings: sim.state.listings(WIRE_CHATBOT).length,
-      duplicateCreates: sim.state.duplicateCreates(WIRE_CHATBOT).length,
+      maxInFlight,
+      slotsBusy: avgInFlight / scenario.concurrency,
+      listings,
+      duplicateCreates,
       created: printed.result?.created ?? -1,
       failed: printed.result?.failed ?? -1,
       jobs: printed.jobs ?? -1,
