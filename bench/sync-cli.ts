@@ -7,12 +7,19 @@
  * - service calls ÷ minimal (1.00) and the CLI's peak RSS;
  * - writes/s for 1, 2 and 4 `listing-sync worker` processes under --global-concurrency 16 and 64
  *   (the CLI only enqueues), beside G split by hand (--concurrency G ÷ N, no pool) in the same run,
- *   and a 100k-listing migration's peak RSS.
+ *   and a 100k-listing migration's peak RSS;
+ * - the cluster figure: 3 `worker` processes on a 3-master Redis Cluster of the bench's own
+ *   (redis-server and redis-cli on PATH) sharing --global-concurrency 12, ÷ (G ÷ latency);
+ * - with --scale-listings N (off by default: 1,000,000 takes about half an hour), an N-listing
+ *   migration at 0 ms: its time, peak RSS and CPU per listing.
+ * The simulator runs in a process of its own for every measurement (wire-sim.ts).
  * Writes the "bench:sync" section of BENCHMARKS.md. Needs Redis at REDIS_URL (default
  * redis://127.0.0.1:6379); everything it writes there is under fresh prefixes, removed at the end.
  *
  * Usage: node dist/bench/sync-cli.js [--creates N] [--rounds N] [--concurrency N] [--latency MS]
- *   [--processes 1,2,4] [--globals 16,64] [--process-creates N] [--rss-listings N|0] [--no-write]
+ *   [--processes 1,2,4] [--globals 16,64] [--process-creates N] [--rss-listings N|0]
+ *   [--cluster-processes N|0] [--cluster-global G] [--cluster-ports P1,P2,P3] [--scale-listings N]
+ *   [--no-write]
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -21,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
 import { cleanPrefix } from './sync-redis-stats.js';
+import { runClusterFigure } from './sync-cluster.js';
 import { runProcesses, type ProcessesResult } from './sync-processes.js';
 import { printWire, wireSection, type WireInfo, type WireRound } from './sync-wire-report.js';
 import { prepareWireScenario, removeWireScenario, runBareLoop, runCliWork, type CliWorkResult } from './sync-wire.js';
@@ -34,6 +42,13 @@ interface Options {
   globals: number[];
   processCreates: number;
   rssListings: number;
+  /** Worker processes of the cluster figure (0: not measured). */
+  clusterProcesses: number;
+  clusterGlobal: number;
+  /** The cluster's master ports (empty: free ones). */
+  clusterPorts: number[];
+  /** Listings of the scale migration (0: not measured). */
+  scaleListings: number;
   write: boolean;
 }
 
@@ -47,6 +62,10 @@ function parseOptions(argv: readonly string[]): Options {
     globals: [16, 64],
     processCreates: 6000,
     rssListings: 100_000,
+    clusterProcesses: 3,
+    clusterGlobal: 12,
+    clusterPorts: [],
+    scaleListings: 0,
     write: true,
   };
   for (let i = 0; i < argv.length; i += 1) {
@@ -69,6 +88,10 @@ function parseOptions(argv: readonly string[]): Options {
     else if (arg === '--globals') options.globals = list();
     else if (arg === '--process-creates') options.processCreates = number();
     else if (arg === '--rss-listings') options.rssListings = number(0);
+    else if (arg === '--cluster-processes') options.clusterProcesses = number(0);
+    else if (arg === '--cluster-global') options.clusterGlobal = number();
+    else if (arg === '--cluster-ports') options.clusterPorts = list();
+    else if (arg === '--scale-listings') options.scaleListings = number(0);
     else if (arg === '--no-write') options.write = false;
     else throw new Error(`unknown option ${arg}`);
   }
@@ -76,6 +99,21 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 const newPrefix = (what: string): string => `bench-${what}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+
+/**
+ * `sync --work` of `listings` new listings against a simulator with 0 ms latency (memory and CPU,
+ * not pace), in-flight sampling off; the feed is written as a stream and removed after.
+ */
+async function migration(listings: number, concurrency: number, redisUrl: string, admin: Redis): Promise<CliWorkResult> {
+  const big = await prepareWireScenario(listings, concurrency, 0, { bodies: false });
+  const prefix = newPrefix('migration');
+  try {
+    return await runCliWork(big, redisUrl, prefix, {}, { sample: false });
+  } finally {
+    await cleanPrefix(admin, prefix);
+    await removeWireScenario(big);
+  }
+}
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -88,6 +126,8 @@ async function main(): Promise<void> {
   const rounds: WireRound[] = [];
   const processes: ProcessesResult[] = [];
   let rss: CliWorkResult | undefined;
+  let cluster: ProcessesResult | undefined;
+  let scale: CliWorkResult | undefined;
   try {
     for (let round = 1; round <= options.rounds; round += 1) {
       const load = loadavg()[0] ?? 0;
@@ -122,15 +162,26 @@ async function main(): Promise<void> {
         }
       }
     }
+    if (options.clusterProcesses > 0) {
+      process.stderr.write(
+        `${options.clusterProcesses} worker processes on a 3-master Redis Cluster, --global-concurrency ${options.clusterGlobal}…\n`,
+      );
+      cluster = await runClusterFigure({
+        processes: options.clusterProcesses,
+        global: options.clusterGlobal,
+        creates: options.processCreates,
+        latencyMs: options.latencyMs,
+        ports: options.clusterPorts,
+        newPrefix,
+      });
+    }
     if (options.rssListings > 0) {
       process.stderr.write(`${options.rssListings} listings migrated with sync --work (peak RSS)…\n`);
-      const big = await prepareWireScenario(options.rssListings, options.concurrency, 0);
-      try {
-        const prefix = newPrefix('rss');
-        rss = await runCliWork(big, redisUrl, prefix).finally(() => cleanPrefix(admin, prefix));
-      } finally {
-        await removeWireScenario(big);
-      }
+      rss = await migration(options.rssListings, options.concurrency, redisUrl, admin);
+    }
+    if (options.scaleListings > 0) {
+      process.stderr.write(`${options.scaleListings} listings migrated with sync --work (scale figure)…\n`);
+      scale = await migration(options.scaleListings, options.concurrency, redisUrl, admin);
     }
   } finally {
     await removeWireScenario(scenario);
@@ -146,6 +197,8 @@ async function main(): Promise<void> {
     rounds,
     processes,
     ...(rss === undefined ? {} : { rss: { listings: options.rssListings, run: rss } }),
+    ...(cluster === undefined ? {} : { cluster }),
+    ...(scale === undefined ? {} : { scale: { listings: options.scaleListings, run: scale } }),
   };
   process.stdout.write(`${printWire(info)}\n`);
   if (options.write) {

@@ -1,6 +1,17 @@
 /** bench:sync's console lines and its BENCHMARKS.md section (sync-cli.ts measures, this formats). */
 import type { ProcessesResult } from './sync-processes.js';
 import type { BareResult, CliWorkResult } from './sync-wire.js';
+import {
+  CLUSTER_TARGET,
+  clusterLine,
+  clusterName,
+  clusterRatio,
+  clusterSection,
+  migrationComplete,
+  scaleLine,
+  scaleSection,
+  type Migration,
+} from './sync-wire-figures.js';
 
 export interface WireRound {
   load: number;
@@ -17,7 +28,11 @@ export interface WireInfo {
   latencyMs: number;
   rounds: WireRound[];
   processes: ProcessesResult[];
-  rss?: { listings: number; run: CliWorkResult };
+  rss?: Migration;
+  /** Worker processes on a Redis Cluster sharing G (issue 30's cluster figure). */
+  cluster?: ProcessesResult;
+  /** The scale migration (--scale-listings). */
+  scale?: Migration;
 }
 
 const RSS_LIMIT_MIB = 256;
@@ -139,7 +154,34 @@ function targets(info: WireInfo): Target[] {
       pass: (v) => v <= RSS_LIMIT_MIB,
       digits: 0,
     });
+  if (info.cluster) {
+    const ratio = clusterRatio(info.cluster);
+    list.push({ name: clusterName(info.cluster), values: [ratio], pass: (v) => v >= CLUSTER_TARGET });
+  }
+  if (info.scale)
+    list.push({
+      name: `${info.scale.listings}-listing migration completes (all created once, 0 failed, calls = minimal)`,
+      values: [migrationComplete(info.scale) ? 1 : 0],
+      pass: (v) => v === 1,
+      digits: 0,
+    });
   return list;
+}
+
+/** The per-listing costs and the two pace ratios of every round, and their medians (issue 30's "Bench output"). */
+const COST_COLUMNS: Array<[label: string, pick: (r: RoundFigures) => number, digits: number]> = [
+  ['sync --work CPU ms per listing', (r) => r.cpuPerListingMs, 2],
+  ['bare loop CPU ms per request', (r) => r.bareCpuPerRequestMs, 2],
+  ['CPU ratio', (r) => r.cpuRatio, 2],
+  ['Redis commands per listing', (r) => r.serverCommandsPerListing, 1],
+  ['Redis CPU ms per listing', (r) => r.serverCpuPerListingMs, 2],
+  ['writes phase ÷ bare loop', (r) => r.writesRatio, 2],
+  ['whole command ÷ ideal', (r) => r.wholeRatio, 2],
+];
+
+function costMedians(info: WireInfo): number[] {
+  const all = info.rounds.map((round) => figures(info, round));
+  return COST_COLUMNS.map(([, pick]) => median(all.map(pick)));
 }
 
 function targetLines(info: WireInfo): Array<{ name: string; median: string; range: string; verdict: string }> {
@@ -183,12 +225,17 @@ export function printWire(info: WireInfo): string {
       `  writes per second: bare ${perSecondText(round.bare.bySecond)}; sync ${perSecondText(round.cli.writesBySecond)}; from second ${START_SECONDS + 1} on sync ÷ bare ${f2(r.steadyRatio)}; sync spawn → first write ${f2(round.cli.leadSeconds)} s, last write → exit ${f2(round.cli.tailSeconds)} s`,
     );
   }
+  lines.push(
+    `medians: ${COST_COLUMNS.map(([label, , digits], i) => `${label} ${(costMedians(info)[i] ?? 0).toFixed(digits)}`).join('; ')}`,
+  );
   for (const p of info.processes)
     lines.push(
       `G=${p.global}, ${p.processes} process(es), ${p.mode}: ${p.writesPerSecond.toFixed(0)} writes/s (${f2(p.writesPerSecond / p.ideal)} of ${p.ideal}/s), max in flight ${p.maxInFlight}`,
     );
   if (info.rss)
     lines.push(`${info.rss.listings} listings: peak RSS ${info.rss.run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(info.rss.run.cli.seconds)} s`);
+  if (info.cluster) lines.push(clusterLine(info.cluster));
+  if (info.scale) lines.push(scaleLine(info.scale));
   lines.push('targets:');
   for (const t of targetLines(info)) lines.push(`  ${t.verdict}  ${t.name}: median ${t.median}, range ${t.range}`);
   return lines.join('\n');
@@ -201,7 +248,7 @@ export function wireSection(info: WireInfo): string {
     `Machine: ${info.machine}  `,
     `Date: ${info.date}`,
     '',
-    `Scenario: ${info.creates} creates into an empty chatbot (a migration), the simulator in the bench process on port 0 with ${info.latencyMs} ms latency, a fresh simulator and Redis prefix per measurement. Each round runs, as separate processes: the bare keep-alive loop (bench/bare-loop.ts: the same ${info.creates} create requests, ${info.concurrency} in flight, one undici Pool, no queue, no Redis), then the built CLI \`listing-sync sync --feed F --chatbot C --work --concurrency ${info.concurrency} --json\` timed from spawn to exit. "Writes phase" is timed by the simulator for both: first create answered → last create answered. Ideal = ${info.creates} ÷ ${idealPerSecond}/s. Redis round trips and commands are counted inside the CLI process on its sockets to Redis (every connection, BullMQ's included; one write is one round trip, a pipeline included, and its RESP arrays its commands; bench/redis-count-preload.cts, in every thread) over the whole command, divided by jobs; the enqueue thread of sync --work is counted too. Peak RSS = the CLI's VmHWM.`,
+    `Scenario: ${info.creates} creates into an empty chatbot (a migration), the simulator in a process of its own (bench/wire-sim.ts, port 0, its figures read over IPC at the end) with ${info.latencyMs} ms latency, a fresh simulator and Redis prefix per measurement. Each round runs, as separate processes: the bare keep-alive loop (bench/bare-loop.ts: the same ${info.creates} create requests, ${info.concurrency} in flight, one undici Pool, no queue, no Redis), then the built CLI \`listing-sync sync --feed F --chatbot C --work --concurrency ${info.concurrency} --json\` timed from spawn to exit. "Writes phase" is timed by the simulator for both: first create answered → last create answered. Ideal = ${info.creates} ÷ ${idealPerSecond}/s. Redis round trips and commands are counted inside the CLI process on its sockets to Redis (every connection, BullMQ's included; one write is one round trip, a pipeline included, and its RESP arrays its commands; bench/redis-count-preload.cts, in every thread) over the whole command, divided by jobs; the enqueue thread of sync --work is counted too. Peak RSS = the CLI's VmHWM.`,
     '',
     'Verdicts on the median of the rounds; the range is min–max.',
     '',
@@ -217,12 +264,16 @@ export function wireSection(info: WireInfo): string {
     '',
     "What each listing costs the machine: the CPU of the `sync --work` process (user + system, every thread: parse, plan, enqueue and work, from its own getrusage at exit) beside the bare loop's CPU per request, and the work of the Redis server while the command ran (INFO commandstats and INFO cpu before and after: every command it executed, those Lua scripts run included). Redis is server-wide: other clients of the same Redis add to it, so the count of other connected clients is shown.",
     '',
-    '| round | sync --work CPU s | ms per listing | bare loop CPU s | ms per request | ratio | Redis commands per listing | Redis CPU ms per listing | other Redis clients |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| round | sync --work CPU s | bare loop CPU s | ${COST_COLUMNS.map(([label]) => label).join(' | ')} | other Redis clients |`,
+    `|---:|---:|---:|${COST_COLUMNS.map(() => '---:|').join('')}---:|`,
     ...info.rounds.map((round, i) => {
       const r = figures(info, round);
-      return `| ${i + 1} | ${f2(round.cli.cli.cpuSeconds)} | ${f2(r.cpuPerListingMs)} | ${f2(round.bare.cpuSeconds)} | ${f2(r.bareCpuPerRequestMs)} | ${f2(r.cpuRatio)} | ${r.serverCommandsPerListing.toFixed(1)} | ${f2(r.serverCpuPerListingMs)} | ${round.cli.redisServer.otherClients} |`;
+      const cells = COST_COLUMNS.map(([, pick, digits]) => pick(r).toFixed(digits));
+      return `| ${i + 1} | ${f2(round.cli.cli.cpuSeconds)} | ${f2(round.bare.cpuSeconds)} | ${cells.join(' | ')} | ${round.cli.redisServer.otherClients} |`;
     }),
+    `| median | | | ${costMedians(info)
+      .map((m, i) => m.toFixed(COST_COLUMNS[i]?.[2] ?? 2))
+      .join(' | ')} | |`,
     '',
     `Writes answered in each whole second of the writes phase (not a target: it shows whether a gap is a slow start or the steady pace; "steady" = from second ${START_SECONDS + 1} on), and the sync's time outside that phase: spawn → first write answered (start-up, feed, snapshot, plan, guard, first enqueue) and last write answered → exit:`,
     '',
@@ -248,8 +299,10 @@ export function wireSection(info: WireInfo): string {
     const { run } = info.rss;
     parts.push(
       '',
-      `Migration memory: \`sync --work\` of ${info.rss.listings} creates against a simulator with 0 ms latency (memory, not speed, is measured), default Node options (no --max-old-space-size): peak RSS ${run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(run.cli.seconds)} s, ${run.created} created, ${run.failed} failed, calls ${run.calls} / minimal ${run.minimalCalls}.`,
+      `Migration memory: \`sync --work\` of ${info.rss.listings} creates against a simulator (its own process) with 0 ms latency (memory, not speed, is measured), default Node options (no --max-old-space-size): peak RSS ${run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(run.cli.seconds)} s, ${run.created} created, ${run.failed} failed, calls ${run.calls} / minimal ${run.minimalCalls}.`,
     );
   }
+  if (info.cluster) parts.push(...clusterSection(info.cluster, info.latencyMs));
+  if (info.scale) parts.push(...scaleSection(info.scale, info.concurrency));
   return parts.join('\n');
 }
