@@ -15,12 +15,13 @@ export interface IpcChild<From extends { type: string }, To extends { type: stri
   close(closeMessage: To): Promise<void>;
 }
 
-/** Forks `modulePath` with `args`, stdout ignored and stderr shared. */
+/** Forks `modulePath` with `args` (and Node options `execArgv`), stdout ignored and stderr shared. */
 export function forkIpcChild<From extends { type: string }, To extends { type: string }>(
   modulePath: string,
   args: readonly string[],
+  execArgv: readonly string[] = [],
 ): IpcChild<From, To> {
-  const child = fork(modulePath, [...args], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(modulePath, [...args], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...execArgv] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const next = <T extends From['type']>(type: T): Promise<Extract<From, { type: T }>> =>
     new Promise((resolve, reject) => {

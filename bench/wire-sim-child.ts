@@ -20,7 +20,9 @@ export interface WireSim {
 
 /** A fresh simulator process holding `chatbot` (empty), answering after `latencyMs`. */
 export async function startWireSim(latencyMs: number, chatbot: string): Promise<WireSim> {
-  const child = forkIpcChild<FromWireSim, ToWireSim>(SIM, [String(latencyMs), chatbot]);
+  // Why a larger heap: in a 1,000,000-listing migration the simulator holds every listing and
+  // every call (with its body), and copies the listings once more to count them for the report.
+  const child = forkIpcChild<FromWireSim, ToWireSim>(SIM, [String(latencyMs), chatbot], ['--max-old-space-size=8192']);
   const { sim } = await child.next('ready');
   return {
     info: sim,

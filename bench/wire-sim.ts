@@ -120,14 +120,20 @@ async function main(): Promise<void> {
   const sim = await startSimulator({ port: 0, host: '127.0.0.1', chatbots: [chatbot], faults: { latencyMs: Number(latencyText) } });
   const sampler = inFlightSampler(sim);
   const send = (message: FromWireSim): void => void process.send?.(message);
+  let closing = false;
+  const close = (): void => {
+    if (closing) return;
+    closing = true;
+    void sim.close().finally(() => process.exit(0));
+  };
   process.on('message', (message: ToWireSim) => {
-    if (message.type === 'close') void sim.close().then(() => process.exit(0));
+    if (message.type === 'close') close();
     else if (message.type === 'sample') sampler.start();
     else if (message.type === 'listings') send({ type: 'listings', listings: sim.state.listings(chatbot).length });
     else send({ type: 'report', report: report(sim, chatbot, sampler) });
   });
   // The bench going away without a 'close' (killed, crashed) must not leave a simulator behind.
-  process.on('disconnect', () => void sim.close().then(() => process.exit(0)));
+  process.on('disconnect', close);
   send({ type: 'ready', sim: { baseUrl: sim.baseUrl, siteUrl: sim.siteUrl, credentials: sim.credentials } });
 }
 
