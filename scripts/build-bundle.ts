@@ -7,7 +7,9 @@
  *   dist/cli/listing-sync.cjs      the `listing-sync` bin (package.json): the loader, run
  *   dist/cli/bundle.code-cache     written by running `listing-sync --help` from the bundle
  *   dist/cli/bundle.json           which bundle and Node the cache was made for
- *   dist/cli/enqueue-worker.cjs    the enqueue thread, a bundle of its own (src/runtime/worker-thread.ts starts it)
+ *   dist/cli/enqueue-worker.cjs    the enqueue thread's launcher (src/runtime/worker-thread.ts starts it): runs
+ *                                  enqueue-worker.bundle.cjs, a bundle of its own, with its code cache (written
+ *                                  beside it by the thread's first run, bundle-loader.ts `runThreadBundle`)
  *   dist/cli/feed-worker.cjs       the feed reader's thread, likewise
  *
  * Left outside the bundles and loaded from node_modules at run time: the dashboard's express and
@@ -19,15 +21,21 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { CLI_BUNDLE, threadBundle } from '../src/cli/bundle-loader.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const OUT = join(ROOT, 'dist/cli');
 
-/** The bundles: the CLI's, and one per worker thread under the name src/ starts it by (with .cjs). */
+/** The worker threads, each under the name src/ starts it by (with .cjs: its launcher), and its entry. */
+const THREADS: Record<string, string> = {
+  'enqueue-worker': 'src/queue/enqueue-worker.ts',
+  'feed-worker': 'src/feed/feed-worker.ts',
+};
+
+/** The bundles: the CLI's, and one per worker thread. */
 const BUNDLES: Record<string, string> = {
-  'bundle.cjs': 'src/cli/main.ts',
-  'enqueue-worker.cjs': 'src/queue/enqueue-worker.ts',
-  'feed-worker.cjs': 'src/feed/feed-worker.ts',
+  [CLI_BUNDLE.bundle]: 'src/cli/main.ts',
+  ...Object.fromEntries(Object.entries(THREADS).map(([name, entry]) => [threadBundle(name).bundle, entry])),
 };
 
 async function bundle(file: string, entry: string): Promise<void> {
@@ -38,7 +46,7 @@ async function bundle(file: string, entry: string): Promise<void> {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    // Why ASCII: the loader reads the CLI's bundle as one-byte text, which is faster than UTF-8.
+    // Why ASCII: the loader reads the bundles as one-byte text, which is faster than UTF-8.
     charset: 'ascii',
     legalComments: 'none',
     logLevel: 'warning',
@@ -61,10 +69,14 @@ async function loader(): Promise<void> {
   const launcher =
     "#!/usr/bin/env node\n'use strict';\n// Written by scripts/build-bundle.ts.\nrequire('./bundle-loader.cjs').runBundle(__dirname);\n";
   writeFileSync(join(OUT, 'listing-sync.cjs'), launcher, { mode: 0o755 });
+  for (const name of Object.keys(THREADS)) {
+    const thread = `'use strict';\n// Written by scripts/build-bundle.ts.\nrequire('./bundle-loader.cjs').runThreadBundle(__dirname, ${JSON.stringify(name)});\n`;
+    writeFileSync(join(OUT, `${name}.cjs`), thread);
+  }
 }
 
 /**
- * Makes the bundle ASCII (the loader decodes it as one-byte text) without changing what it means.
+ * Makes a bundle ASCII (the loader decodes it as one-byte text) without changing what it means.
  * With charset 'ascii' esbuild escapes most non-ASCII characters of code, but not all: it keeps
  * them in comments, in tagged templates (the dashboard's `html` pages: "·", "→") and in some
  * regular expressions (the price parser's currency signs). Each is written as its \u escape (two
@@ -72,8 +84,8 @@ async function loader(): Promise<void> {
  * cooked text and a regular expression, and is harmless in a comment. Why not '?': it turned
  * every "·" of the dashboard into "?" and made the currency signs match "?".
  */
-function makeBundleAscii(): void {
-  const file = join(OUT, 'bundle.cjs');
+function makeBundleAscii(name: string): void {
+  const file = join(OUT, name);
   const text = readFileSync(file, 'utf8');
   // Why no /u flag: it matches UTF-16 code units, so a character outside the BMP becomes its surrogate pair.
   const escaped = text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -92,5 +104,5 @@ rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 for (const [file, entry] of Object.entries(BUNDLES)) await bundle(file, entry);
 await loader();
-makeBundleAscii();
+for (const file of Object.keys(BUNDLES)) makeBundleAscii(file);
 writeCodeCache();

@@ -17,6 +17,7 @@ import type { RedisClusterTarget } from '../config/redis-cluster-config.js';
 import { mastersOf, type RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RedisWatch } from './redis-watch.js';
+import { coalesceWrites } from './coalesced-writes.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 export interface RedisSettings extends RedisTarget {
@@ -88,6 +89,12 @@ export function reconnectDelay(times: number): number {
  */
 const LONG_LIVED = { maxRetriesPerRequest: null, enableReadyCheck: true, retryStrategy: reconnectDelay, disconnectTimeout: 300 } as const;
 
+/** A long-lived connection sends each turn's commands in one write (coalesced-writes.ts). */
+function longLived(redis: RedisClient): RedisClient {
+  coalesceWrites(redis);
+  return redis;
+}
+
 /** Why a no-op listener: without one, ioredis prints every connection error with its stack trace. */
 function quiet(redis: RedisClient, watch: RedisWatch | undefined): RedisClient {
   if (watch) return watch.attach(redis);
@@ -100,7 +107,7 @@ function quiet(redis: RedisClient, watch: RedisWatch | undefined): RedisClient {
  * also when Redis is down at start). With a watch, outages are logged through it.
  */
 export function createWorkerConnection(target: RedisTarget, watch?: RedisWatch): RedisClient {
-  return quiet(newClient(target, { ...LONG_LIVED }, RIDE_OUT_FAILOVER), watch);
+  return quiet(longLived(newClient(target, { ...LONG_LIVED }, RIDE_OUT_FAILOVER)), watch);
 }
 
 /**
@@ -109,7 +116,7 @@ export function createWorkerConnection(target: RedisTarget, watch?: RedisWatch):
  * connected it waits through outages like a worker's.
  */
 export async function connectSessionConnection(target: RedisTarget, watch?: RedisWatch): Promise<RedisClient> {
-  const redis = newClient(target, { ...LONG_LIVED, lazyConnect: true }, RIDE_OUT_FAILOVER);
+  const redis = longLived(newClient(target, { ...LONG_LIVED, lazyConnect: true }, RIDE_OUT_FAILOVER));
   // Quiet until connected: a refusal at start is reported once, by connectOrExplain, with its cause.
   let refusal: Error | undefined;
   const remember = (err: Error): void => void (refusal ??= err);

@@ -10,8 +10,9 @@ import { ErrorCode } from '../shared/error-codes.js';
 /**
  * Starts the module `file` (a name next to `besideUrl`, e.g. `import.meta.url` of its caller,
  * written with `.js`) as a worker thread. Three ways the code can be laid out:
- * - the shipped CLI (dist/cli/bundle.cjs): `besideUrl` is that bundle, and the thread runs its
- *   own bundle beside it, `file` with `.cjs` (scripts/build-bundle.ts writes one per thread);
+ * - the shipped CLI (dist/cli/bundle.cjs): `besideUrl` is that bundle, and the thread runs the
+ *   launcher beside it, `file` with `.cjs`, which runs the thread's own bundle with its code cache
+ *   (scripts/build-bundle.ts writes both per thread, src/cli/bundle-loader.ts `runThreadBundle`);
  * - compiled modules (dist/src): the `.js` file itself;
  * - the test runner's TypeScript source: the thread runs the source too, registered through tsx
  *   (a dev dependency) by a two-line bootstrap, so tests exercise exactly the code in src/.

@@ -3,14 +3,16 @@
  * V8 code cache the build made, and one bundle per worker thread (scripts/build-bundle.ts,
  * src/cli/bundle-loader.ts). Every other e2e test runs the CLI through this bin; these check the
  * bundle itself: the cache fits this Node and this bundle, the bundle needs nothing from dist/src,
- * and a cache that does not fit costs time only, never a failure or a line on stderr.
+ * and a cache that does not fit costs time only, never a failure or a line on stderr. A worker
+ * thread's launcher writes its bundle's cache as the thread ends, when none fitted.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BUNDLE_FILE, CODE_CACHE_FILE, MANIFEST_FILE, type BundleManifest } from '../../src/cli/bundle-loader.js';
+import { BUNDLE_FILE, CODE_CACHE_FILE, MANIFEST_FILE, threadBundle, type BundleManifest } from '../../src/cli/bundle-loader.js';
 import { CLI_ENTRY, runCli } from './run-cli.js';
 
 const DIST_CLI = dirname(CLI_ENTRY);
@@ -67,5 +69,86 @@ describe('the shipped CLI bundle', () => {
         stderr: '',
       });
     }
+  });
+
+  it('has a launcher and a bundle per worker thread', () => {
+    for (const name of ['enqueue-worker', 'feed-worker']) {
+      expect(readFileSync(join(DIST_CLI, `${name}.cjs`), 'utf8')).toContain(`runThreadBundle(__dirname, "${name}")`);
+      expect(existsSync(join(DIST_CLI, threadBundle(name).bundle))).toBe(true);
+    }
+  });
+
+  describe("a worker thread's code cache", () => {
+    /** A folder with the built loader and a thread `t` that answers 42 and ends when told. */
+    function threadFolder(): string {
+      const dir = mkdtempSync(join(tmpdir(), 'listing-sync-thread-'));
+      copies.push(dir);
+      cpSync(join(DIST_CLI, 'bundle-loader.cjs'), join(dir, 'bundle-loader.cjs'));
+      writeFileSync(
+        join(dir, threadBundle('t').bundle),
+        "const { parentPort } = require('node:worker_threads');\nparentPort.postMessage(42);\nparentPort.once('message', () => parentPort.close());\n",
+      );
+      writeFileSync(join(dir, 't.cjs'), "require('./bundle-loader.cjs').runThreadBundle(__dirname, 't');\n");
+      return dir;
+    }
+
+    /** Runs thread `t` of `dir` to its end; resolves with what it posted and its exit code. */
+    async function runThread(dir: string): Promise<{ posted: unknown; code: number; stderr: string }> {
+      const worker = new Worker(join(dir, 't.cjs'), { stderr: true });
+      let stderr = '';
+      worker.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      let posted: unknown;
+      worker.once('message', (message: unknown) => {
+        posted = message;
+        worker.postMessage('end');
+      });
+      const code = await new Promise<number>((resolve) => worker.once('exit', resolve));
+      return { posted, code, stderr };
+    }
+
+    function acceptedIn(dir: string): boolean {
+      const files = threadBundle('t');
+      const source = readFileSync(join(dir, files.bundle), 'latin1');
+      const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+        filename: 'thread-check.cjs',
+        cachedData: readFileSync(join(dir, files.cache)),
+      });
+      return !script.cachedDataRejected;
+    }
+
+    it('is written as the thread ends, for this Node and this bundle, and V8 accepts it', async () => {
+      const dir = threadFolder();
+      expect(await runThread(dir)).toEqual({ posted: 42, code: 0, stderr: '' });
+      const files = threadBundle('t');
+      expect(JSON.parse(readFileSync(join(dir, files.manifest), 'utf8'))).toEqual({
+        node: process.version,
+        bundleBytes: statSync(join(dir, files.bundle)).size,
+      });
+      expect(acceptedIn(dir)).toBe(true);
+      // Nothing staged is left beside it.
+      expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
+    });
+
+    it('that does not fit costs time only: the thread runs as usual and writes one that fits', async () => {
+      const dir = threadFolder();
+      const files = threadBundle('t');
+      writeFileSync(
+        join(dir, files.manifest),
+        JSON.stringify({ node: process.version, bundleBytes: statSync(join(dir, files.bundle)).size }),
+      );
+      writeFileSync(join(dir, files.cache), Buffer.alloc(4096, 7));
+      expect(await runThread(dir)).toEqual({ posted: 42, code: 0, stderr: '' });
+      expect(acceptedIn(dir)).toBe(true);
+    });
+
+    it('is left unwritten, silently, where the folder cannot be written', async () => {
+      const dir = threadFolder();
+      const files = threadBundle('t');
+      // A folder in place of the cache file: the rename into place fails.
+      cpSync(join(dir, 'bundle-loader.cjs'), join(dir, files.cache, 'in-the-way'));
+      expect(await runThread(dir)).toEqual({ posted: 42, code: 0, stderr: '' });
+      expect(existsSync(join(dir, files.manifest))).toBe(false);
+      expect(readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([]);
+    });
   });
 });
