@@ -4,7 +4,9 @@
  * redis-client-counter.cts does for the in-process benches): the shipped CLI is a bundle with its
  * own copy of ioredis inside, which no preload can reach. ioredis writes each command, and each
  * pipeline as a whole, with one `write` to its socket: one write is one round trip, and the RESP
- * arrays in it are its commands.
+ * arrays in it are its commands. A corked socket (src/queue/coalesced-writes.ts corks a
+ * connection for the rest of an event-loop turn) sends every write until its uncork at once: one
+ * round trip for the whole batch.
  */
 import { Socket } from 'node:net';
 import type { ClientCounts } from './redis-client-counter.cjs';
@@ -38,16 +40,28 @@ export function respCommands(chunk: string | Uint8Array): number {
   return commands;
 }
 
+/** Sockets whose current corked batch is already counted as a round trip. */
+const countedBatch = new WeakSet<Socket>();
+
 /** Counts, from now on, every write of this thread's sockets to `redisPort`. */
 export function installSocketCounter(redisPort: number): void {
-  // Why Reflect.get: the method is taken off the prototype on purpose, to be called with each socket as `this`.
+  // Why Reflect.get: the methods are taken off the prototype on purpose, to be called with each socket as `this`.
   const original = Reflect.get(Socket.prototype, 'write') as (this: Socket, ...args: unknown[]) => boolean;
+  const originalUncork: (this: Socket) => void = Reflect.get(Socket.prototype, 'uncork');
   Reflect.set(Socket.prototype, 'write', function countingWrite(this: Socket, chunk: unknown, ...rest: unknown[]): boolean {
     if (this.remotePort === redisPort && (typeof chunk === 'string' || chunk instanceof Uint8Array)) {
-      counts.roundTrips += 1;
+      if (this.writableCorked === 0) counts.roundTrips += 1;
+      else if (!countedBatch.has(this)) {
+        countedBatch.add(this);
+        counts.roundTrips += 1;
+      }
       counts.commands += respCommands(chunk);
     }
     return original.call(this, chunk, ...rest);
+  });
+  Reflect.set(Socket.prototype, 'uncork', function countingUncork(this: Socket): void {
+    countedBatch.delete(this);
+    originalUncork.call(this);
   });
 }
 
