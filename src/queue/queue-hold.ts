@@ -1,0 +1,121 @@
+/**
+ * The hold on the writes queue: the service's 429 (for its Retry-After) and the open service
+ * breaker stop every worker of every process from sending, until the hold lapses by itself.
+ *
+ * Why not BullMQ's limiter alone: BullMQ honours `queue.rateLimit()` only in workers that have a
+ * limiter, and a limiter costs every job GET + HEXISTS + INCR in its fetch script even when it
+ * never limits. So a worker runs without one unless `--rate` asks for it, and holds off here:
+ * - the hold is shared through the queue's own rate-limit key (`queue.rateLimit`: a value with an
+ *   expiry), so a worker with `--rate` honours it natively and the hold ends by itself if every
+ *   process dies;
+ * - the process that sets it knows at once; the others read the key's time to live every
+ *   POLL_MS (one PTTL, not one per job);
+ * - a request waits in `pass()` before it takes a request slot, so a held job keeps its lock (BullMQ
+ *   renews it) and its attempt, and the breaker's probe still finds a slot.
+ */
+import type { Queue } from 'bullmq';
+import type { RequestGate } from './request-gate.js';
+
+/**
+ * How often a process looks for a hold another process set. Why 250 ms: a request sent in that
+ * window meets the same 429 (and is held too), and a look costs one PTTL, not one per job.
+ */
+export const POLL_MS = 250;
+
+export interface QueueHold {
+  /** Holds the queue for `ms` in every process (the same call shape as `Queue.rateLimit`). */
+  rateLimit(ms: number): Promise<void>;
+  /** Whether this process knows of a hold now. */
+  isHeld(): boolean;
+  /**
+   * Resolves once this process knows of no hold (at once when there is none). Rejects with
+   * QueueHeldError when the hold is closed while held: the caller puts its job back unsent.
+   */
+  pass(): Promise<void>;
+  /** Stops the polling and ends the waits in `pass()` (the process is stopping). */
+  close(): void;
+}
+
+/** A call not sent because the queue is held and this process is stopping: its job goes back to wait, its attempt unused. */
+export class QueueHeldError extends Error {
+  constructor() {
+    super('not sent: the queue is held (a 429 or an outage) and this process is stopping');
+    this.name = 'QueueHeldError';
+  }
+}
+
+export interface QueueHoldOptions {
+  /** The writes queue: its `rateLimit` sets the shared hold. */
+  queue: Pick<Queue, 'rateLimit'>;
+  /** Reads the time to live of the queue's rate-limit key (ms; negative when there is no hold). */
+  pttl(): Promise<number>;
+  /** Told of every Redis failure of a poll. */
+  onError(err: unknown): void;
+  pollMs?: number;
+}
+
+export function startQueueHold(options: QueueHoldOptions): QueueHold {
+  const { queue } = options;
+  const pttl = (): Promise<number> => options.pttl();
+  const onError = (err: unknown): void => options.onError(err);
+  let until = 0;
+  let closed = false;
+  let wake: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const extend = (ms: number): void => {
+    until = Math.max(until, Date.now() + ms);
+  };
+  /** Waits until the known hold lapses, or `close`. */
+  const sleep = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(1, until - Date.now()));
+      wake = () => resolve();
+    }).then(() => {
+      clearTimeout(timer);
+      wake = undefined;
+    });
+  let sleeping: Promise<void> | undefined;
+  const poll = setInterval(() => {
+    pttl().then((ms) => {
+      if (ms > 0) extend(ms);
+    }, onError);
+  }, options.pollMs ?? POLL_MS);
+  poll.unref();
+  const isHeld = (): boolean => until > Date.now();
+  return {
+    async rateLimit(ms) {
+      extend(ms);
+      // Why only a longer one: the key holds one expiry, and a breaker's short hold renewed during
+      // a service's long Retry-After must not cut it short.
+      if ((await pttl()) < ms) await queue.rateLimit(ms);
+    },
+    isHeld,
+    async pass() {
+      // Why a loop: a hold seen (or set) while sleeping extends the wait.
+      while (isHeld()) {
+        if (closed) throw new QueueHeldError();
+        await (sleeping ??= sleep().finally(() => (sleeping = undefined)));
+      }
+    },
+    close() {
+      closed = true;
+      clearInterval(poll);
+      wake?.();
+    },
+  };
+}
+
+/**
+ * `gate` behind the queue's hold: a call waits for the hold to lapse before it takes a request
+ * slot, and looks again once it has one (a hold set while it waited for the slot sends it back to
+ * wait, the slot freed), so nothing is sent while the queue is held and no slot idles in a hold.
+ */
+export function heldGate(hold: QueueHold, gate: RequestGate): RequestGate {
+  return async <T>(call: () => Promise<T>, chatbot?: string): Promise<T> => {
+    for (;;) {
+      await hold.pass();
+      const sent = await gate(async () => (hold.isHeld() ? undefined : { value: await call() }), chatbot);
+      if (sent !== undefined) return sent.value;
+    }
+  };
+}
