@@ -23,7 +23,6 @@ import { retryAfterWithin } from '../api/retry.js';
 import { isRetryable, type RetryTable } from '../api/retry-policy.js';
 import { coerceError, errorCode, errorFields } from '../shared/errors.js';
 import type { Logger } from '../runtime/logger.js';
-import { QueueHeldError } from './queue-hold.js';
 import { queueDisplayName } from './queues.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
@@ -48,9 +47,9 @@ export function serviceVerdict(err: unknown, table: RetryTable): 'down' | 'up' |
 
 /** Decides what BullMQ should do with a failed attempt; `table` is the configured retry table. */
 export function classifyError(err: unknown, table: RetryTable): ErrorVerdict {
-  if (err instanceof QueueHeldError) return 'held';
   const code = errorCode(err);
   if (code === ErrorCode.SERVICE_DOWN) return 'service-down';
+  if (code === ErrorCode.QUEUE_HELD) return 'held';
   if (code === ErrorCode.AUTH_FAILED) return 'auth';
   if (isRateLimited(err)) return 'rate-limited';
   if (!API_CODES.has(code)) return err instanceof UnrecoverableError ? 'fatal' : 'retry';

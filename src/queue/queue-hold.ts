@@ -14,6 +14,8 @@
  *   renews it) and its attempt, and the breaker's probe still finds a slot.
  */
 import type { Queue } from 'bullmq';
+import { ErrorCode } from '../shared/error-codes.js';
+import { ListingSyncError } from '../shared/errors.js';
 import type { RequestGate } from './request-gate.js';
 
 /**
@@ -28,8 +30,8 @@ export interface QueueHold {
   /** Whether this process knows of a hold now. */
   isHeld(): boolean;
   /**
-   * Resolves once this process knows of no hold (at once when there is none). Rejects with
-   * QueueHeldError when the hold is closed while held: the caller puts its job back unsent.
+   * Resolves once this process knows of no hold (at once when there is none). Rejects with code
+   * QUEUE_HELD when the hold is closed while held: the caller puts its job back unsent.
    */
   pass(): Promise<void>;
   /** Stops the polling and ends the waits in `pass()` (the process is stopping). */
@@ -37,11 +39,8 @@ export interface QueueHold {
 }
 
 /** A call not sent because the queue is held and this process is stopping: its job goes back to wait, its attempt unused. */
-export class QueueHeldError extends Error {
-  constructor() {
-    super('not sent: the queue is held (a 429 or an outage) and this process is stopping');
-    this.name = 'QueueHeldError';
-  }
+export function queueHeld(): ListingSyncError {
+  return new ListingSyncError(ErrorCode.QUEUE_HELD, 'not sent: the queue is held (a 429 or an outage) and this process is stopping');
 }
 
 export interface QueueHoldOptions {
@@ -93,7 +92,7 @@ export function startQueueHold(options: QueueHoldOptions): QueueHold {
     async pass() {
       // Why a loop: a hold seen (or set) while sleeping extends the wait.
       while (isHeld()) {
-        if (closed) throw new QueueHeldError();
+        if (closed) throw queueHeld();
         await (sleeping ??= sleep().finally(() => (sleeping = undefined)));
       }
     },

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/net/backoff.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
+import { queueHeld } from '../../src/queue/queue-hold.js';
 import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, jobCountOf, jobSpecs, jobSpecsOf, perChatbotJobSpecs } from '../../src/queue/job-specs.js';
 import { ApiError } from '../../src/api/errors.js';
 import { listingHash } from '../../src/domain/hash.js';
@@ -151,5 +152,7 @@ describe('retry delays and error mapping', () => {
       classifyError(new ApiError('AUTH_FAILED', 'no', { endpoint: 'createListing', phase: 'sent', status: 401 }), DEFAULT_RETRY_TABLE),
     ).toBe('auth');
     expect(classifyError(new Error('Connection is closed.'), DEFAULT_RETRY_TABLE)).toBe('retry');
+    // A call held back by the queue's hold while its process stops was never sent: put back, no attempt used.
+    expect(classifyError(queueHeld(), DEFAULT_RETRY_TABLE)).toBe('held');
   });
 });
