@@ -8,8 +8,9 @@
  * - the hold is shared through the queue's own rate-limit key (`queue.rateLimit`: a value with an
  *   expiry), so a worker with `--rate` honours it natively and the hold ends by itself if every
  *   process dies;
- * - the process that sets it knows at once; the others read the key's time to live every
- *   POLL_MS (one PTTL, not one per job);
+ * - the process that sets it knows at once; the others read the key's time to live when a
+ *   request asks and the last read is POLL_MS old (one PTTL per POLL_MS while requests go out,
+ *   none while the process is idle), and again as a hold they wait out lapses;
  * - a request waits in `pass()` before it takes a request slot, so a held job keeps its lock (BullMQ
  *   renews it) and its attempt, and the breaker's probe still finds a slot.
  */
@@ -19,8 +20,8 @@ import { ListingSyncError } from '../shared/errors.js';
 import type { RequestGate } from './request-gate.js';
 
 /**
- * How often a process looks for a hold another process set. Why 250 ms: a request sent in that
- * window meets the same 429 (and is held too), and a look costs one PTTL, not one per job.
+ * How stale a process's knowledge of a hold another process set may be. Why 250 ms: a request
+ * sent in that window meets the same 429 (and is held too), and a look costs one PTTL, not one per job.
  */
 export const POLL_MS = 250;
 
@@ -34,7 +35,7 @@ export interface QueueHold {
    * QUEUE_HELD when the hold is closed while held: the caller puts its job back unsent.
    */
   pass(): Promise<void>;
-  /** Stops the polling and ends the waits in `pass()` (the process is stopping). */
+  /** Ends the waits in `pass()` (the process is stopping). */
   close(): void;
 }
 
@@ -74,13 +75,24 @@ export function startQueueHold(options: QueueHoldOptions): QueueHold {
       wake = undefined;
     });
   let sleeping: Promise<void> | undefined;
-  const poll = setInterval(() => {
-    pttl().then((ms) => {
-      if (ms > 0) extend(ms);
-    }, onError);
-  }, options.pollMs ?? POLL_MS);
-  poll.unref();
-  const isHeld = (): boolean => until > Date.now();
+  const pollMs = options.pollMs ?? POLL_MS;
+  let readAt = Number.NEGATIVE_INFINITY;
+  let reading: Promise<void> | undefined;
+  /** Reads the shared hold (one read at a time). */
+  const read = (): Promise<void> =>
+    (reading ??= pttl()
+      .then((ms) => {
+        if (ms > 0) extend(ms);
+      }, onError)
+      .finally(() => {
+        readAt = Date.now();
+        reading = undefined;
+      }));
+  const isHeld = (): boolean => {
+    // Why not awaited: a request never waits for this read; the next one sees what it found.
+    if (!closed && Date.now() - readAt >= pollMs) void read();
+    return until > Date.now();
+  };
   return {
     async rateLimit(ms) {
       extend(ms);
@@ -94,11 +106,12 @@ export function startQueueHold(options: QueueHoldOptions): QueueHold {
       while (isHeld()) {
         if (closed) throw queueHeld();
         await (sleeping ??= sleep().finally(() => (sleeping = undefined)));
+        // Why read before going on: another process may have held the queue longer meanwhile.
+        if (!closed) await read();
       }
     },
     close() {
       closed = true;
-      clearInterval(poll);
       wake?.();
     },
   };

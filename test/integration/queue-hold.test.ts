@@ -39,19 +39,21 @@ function setup(): { a: QueueHold; b: QueueHold; limiterTtl: () => Promise<number
 }
 
 describe('the queue hold, two processes on one Redis', () => {
-  it('holds both: the other process sees it at its next look, and calls go through only once it lapsed by itself', async () => {
+  it('holds both: the other process sees it, sees it extended while it waits, and sends only once it lapsed by itself', async () => {
     const { a, b, limiterTtl } = setup();
-    let sent = 0;
+    /** The hold's time to live as each call went out: none may go out while it holds. */
+    const ttlsAtSend: number[] = [];
     const send = heldGate(b, localGate(4));
-    await a.rateLimit(400);
+    await a.rateLimit(2000);
     expect(a.isHeld()).toBe(true);
     await expect.poll(() => b.isHeld()).toBe(true);
-    const calls = [1, 2, 3].map(() => send(() => Promise.resolve((sent += 1))));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sent).toBe(0);
+    const calls = [1, 2, 3].map(() => send(async () => ttlsAtSend.push(await limiterTtl())));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(ttlsAtSend).toEqual([]);
+    await a.rateLimit(3000);
     await Promise.all(calls);
-    expect(sent).toBe(3);
-    expect(await limiterTtl()).toBeLessThanOrEqual(0);
+    expect(ttlsAtSend).toHaveLength(3);
+    expect(ttlsAtSend.every((ttl) => ttl <= 0)).toBe(true);
     expect(b.isHeld()).toBe(false);
     t.pass();
   });
