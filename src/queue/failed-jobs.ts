@@ -5,6 +5,7 @@
 import type { Job, Queue } from 'bullmq';
 import type { Store } from '../store/store.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { listingJobNameOf } from './job-specs.js';
 
 export interface FailedJobRow {
   jobId: string;
@@ -171,7 +172,7 @@ export async function findKeyJobs(writes: Queue, store: Store, key: string, chat
         jobId: touch.jobId,
         runId: touch.runId,
         chatbot: touch.chatbot,
-        name: job?.name ?? '',
+        name: job?.name ?? listingJobNameOf(touch.jobId),
         at: touch.at,
         state: job ? waitingAsSuch(await job.getState()) : await stateOfRemoved(store, touch),
         attempts: job?.attemptsMade ?? 0,
