@@ -44,7 +44,6 @@ export interface StallSettings {
 
 export const DEFAULT_STALL: Readonly<StallSettings> = { lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 2 };
 
-
 export interface WorkerOptions {
   redis: RedisSettings;
   /** Requests in flight to the service from this process (BullMQ runs a few more jobs, see request-gate.ts). */
@@ -226,7 +225,10 @@ async function startOn(
   const breaker = serviceBreakerOf(hold, gate, options);
   parts.breaker = breaker;
   // The breaker inside the limit: a call refused while the service is down never waits for a slot.
-  const api = gateApiClient(options.deps.api, heldGate(hold, (call, chatbot) => gate(() => breaker.run(call, chatbot), chatbot)));
+  const api = gateApiClient(
+    options.deps.api,
+    heldGate(hold, (call, chatbot) => gate(() => breaker.run(call, chatbot), chatbot)),
+  );
   const deps: JobDeps = { ...options.deps, retryTable, api };
   if (await queue.isPaused())
     logger.warn(

@@ -17,7 +17,12 @@ describe('retention settings', () => {
 
   it('read the env and a config file, the env winning', () => {
     const config = resolveConfig({
-      env: { LISTING_SYNC_KEEP_DAYS: '7', LISTING_SYNC_KEEP_COMPLETED_HOURS: '2', LISTING_SYNC_KEEP_COMPLETED: '1000', LISTING_SYNC_KEEP_FAILED: '50' },
+      env: {
+        LISTING_SYNC_KEEP_DAYS: '7',
+        LISTING_SYNC_KEEP_COMPLETED_HOURS: '2',
+        LISTING_SYNC_KEEP_COMPLETED: '1000',
+        LISTING_SYNC_KEEP_FAILED: '50',
+      },
       file: { LISTING_SYNC_KEEP_DAYS: 90, LISTING_SYNC_KEEP_RUNS: 0 },
     });
     expect(config.retention).toEqual({ keepDays: 7, keepRuns: 0, completedJobHours: 2 });
