@@ -102,7 +102,11 @@ export const settingsSchema = z.object({
   LISTING_SYNC_ATTEMPTS: intSetting(1, 1000).default(10),
   LISTING_SYNC_BACKOFF_MS: intSetting(0, 86_400_000).default(1000),
   LISTING_SYNC_BACKOFF_MAX_MS: intSetting(0, 86_400_000).default(60_000),
-  LISTING_SYNC_KEEP_COMPLETED: intSetting(0, 10_000_000).default(1000),
+  // Why 0 (completed jobs leave the queue as they finish): a job's outcome is on its run record
+  // (runs inspect, the dashboard, `jobs find`), and keeping the job itself cost BullMQ five more
+  // Redis commands per job (add to the completed set, write the result, trim by age and by count)
+  // where removing it costs one DEL. Set it to see completed jobs in bull-board.
+  LISTING_SYNC_KEEP_COMPLETED: intSetting(0, 10_000_000).default(0),
   LISTING_SYNC_KEEP_FAILED: intSetting(0, 10_000_000).default(10_000),
   LISTING_SYNC_DELETE_BATCH: intSetting(1, 10_000).default(100),
   LISTING_SYNC_RECONCILE_MS: intSetting(100, 86_400_000).default(30_000),
@@ -111,8 +115,8 @@ export const settingsSchema = z.object({
   // rarely synced chatbot still shows its history; beyond that, history is what fills Redis.
   LISTING_SYNC_KEEP_DAYS: intSetting(1, 3650).default(30),
   LISTING_SYNC_KEEP_RUNS: intSetting(0, 1_000_000).default(200),
-  // Why a day: a completed job's outcome is on its run record; the job itself only helps while
-  // someone looks at last night's queue.
+  // Why a day (when LISTING_SYNC_KEEP_COMPLETED keeps any): a completed job's outcome is on its run
+  // record; the job itself only helps while someone looks at last night's queue.
   LISTING_SYNC_KEEP_COMPLETED_HOURS: intSetting(1, 87_600).default(24),
   LISTING_SYNC_TIMEOUT_CONNECT_MS: intSetting(1, 3_600_000).default(5000),
   LISTING_SYNC_TIMEOUT_HEADERS_MS: intSetting(1, 3_600_000).default(30_000),

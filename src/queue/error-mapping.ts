@@ -3,10 +3,13 @@
  * - authentication failure → pause the whole queue, log loudly at error level, put the job back
  *   (failing every job of a run because a key expired would bury the cause under thousands of
  *   identical failures; ops fixes the key and resumes);
- * - rate limited (HTTP 429 / envelope Code 429) → rate-limit the whole queue for Retry-After (or a
- *   default) and put the job back: the attempt is not used up, and no other job hammers the service;
+ * - rate limited (HTTP 429 / envelope Code 429) → hold the whole queue for Retry-After (or a
+ *   default; queue-hold.ts) and put the job back: the attempt is not used up, and no other job
+ *   hammers the service;
  * - the service down for everyone (the breaker is open: service-breaker.ts) → hold the whole queue
  *   with its rate limit and put the job back: an outage uses no attempt;
+ * - not sent because the queue is held and the process is stopping (queue-hold.ts) → put the job
+ *   back: it was never sent, so it uses no attempt;
  * - retryable per the retry table → rethrow for exponential backoff (UnrecoverableError on the
  *   worker's last attempt: the worker that runs the job decides how many it gets);
  * - anything else → UnrecoverableError, keeping the Code and Message on the job
@@ -23,7 +26,7 @@ import type { Logger } from '../runtime/logger.js';
 import { queueDisplayName } from './queues.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
-export type ErrorVerdict = 'auth' | 'rate-limited' | 'service-down' | 'retry' | 'fatal';
+export type ErrorVerdict = 'auth' | 'rate-limited' | 'service-down' | 'held' | 'retry' | 'fatal';
 
 const API_CODES: ReadonlySet<string> = new Set(API_ERROR_CODES);
 
@@ -46,6 +49,7 @@ export function serviceVerdict(err: unknown, table: RetryTable): 'down' | 'up' |
 export function classifyError(err: unknown, table: RetryTable): ErrorVerdict {
   const code = errorCode(err);
   if (code === ErrorCode.SERVICE_DOWN) return 'service-down';
+  if (code === ErrorCode.QUEUE_HELD) return 'held';
   if (code === ErrorCode.AUTH_FAILED) return 'auth';
   if (isRateLimited(err)) return 'rate-limited';
   if (!API_CODES.has(code)) return err instanceof UnrecoverableError ? 'fatal' : 'retry';
@@ -71,7 +75,10 @@ export function failureLine(err: unknown): string {
 }
 
 export interface ErrorMappingContext {
+  /** The writes queue: paused on an authentication failure. */
   queue: Queue;
+  /** How the whole queue is held (queue-hold.ts `rateLimit`; the queue's own when unset). */
+  hold?: Pick<Queue, 'rateLimit'>;
   logger: Logger;
   /** The configured retry table (config.api.retryTable). */
   retryTable: RetryTable;
@@ -102,7 +109,7 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
     case 'rate-limited': {
       const maxMs = ctx.maxRateLimitMs ?? 60_000;
       const waitMs = retryAfterWithin(err, maxMs) ?? Math.min(ctx.defaultRateLimitMs, maxMs);
-      await ctx.queue.rateLimit(Math.max(1, waitMs));
+      await (ctx.hold ?? ctx.queue).rateLimit(Math.max(1, waitMs));
       // Why debug: the service asked for a pause and the whole queue honours it, which is normal
       // operation (the run's result counts the retries, /metrics the 429s); a line per 429 at the
       // default level buried `sync --work`'s own output under a dozen JSON lines.
@@ -112,7 +119,9 @@ export async function mapError(err: unknown, ctx: ErrorMappingContext, lastAttem
     case 'service-down':
       // Why the queue's rate limit: it holds every worker of every process at once, and it expires
       // by itself if they all die; the breaker renews it while the service stays down.
-      await ctx.queue.rateLimit(Math.max(1, ctx.breaker?.holdMs ?? ctx.defaultRateLimitMs));
+      await (ctx.hold ?? ctx.queue).rateLimit(Math.max(1, ctx.breaker?.holdMs ?? ctx.defaultRateLimitMs));
+      return { toThrow: Worker.RateLimitError(), final: false };
+    case 'held':
       return { toThrow: Worker.RateLimitError(), final: false };
     case 'retry':
       // Why UnrecoverableError on the last attempt: the job's own `attempts` is only a ceiling

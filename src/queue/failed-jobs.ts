@@ -5,6 +5,7 @@
 import type { Job, Queue } from 'bullmq';
 import type { Store } from '../store/store.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { listingJobNameOf } from './job-specs.js';
 
 export interface FailedJobRow {
   jobId: string;
@@ -145,7 +146,23 @@ function waitingAsSuch(state: string): string {
   return state === 'prioritized' ? 'waiting' : state;
 }
 
-/** Every job and run that touched a listing key, newest first (jobs removed by retention show state 'removed'). */
+/**
+ * The state of a job no longer in the queue, from the outcome its run recorded: 'failed' or
+ * 'cancelled' as recorded, 'completed' for any other outcome, 'removed' when the run recorded
+ * none. Why: completed jobs leave the queue as they complete (LISTING_SYNC_KEEP_COMPLETED 0), so
+ * the run's record is where a finished job's end is.
+ */
+async function stateOfRemoved(store: Store, touch: { chatbot: string; runId: string; jobId: string }): Promise<string> {
+  const recorded = await store.redis.hget(store.keys.runOutcomes(touch.chatbot, touch.runId), touch.jobId);
+  const outcome = recorded?.split('\t')[0] ?? '';
+  if (outcome === '') return 'removed';
+  return outcome === 'failed' || outcome === 'cancelled' ? outcome : 'completed';
+}
+
+/**
+ * Every job and run that touched a listing key, newest first. A job no longer in the queue shows
+ * the state its run's recorded outcome tells ('removed' when there is none).
+ */
 export async function findKeyJobs(writes: Queue, store: Store, key: string, chatbot?: string): Promise<KeyJobRow[]> {
   const touches = await store.keyIndex.touches(key, chatbot);
   return await Promise.all(
@@ -155,9 +172,9 @@ export async function findKeyJobs(writes: Queue, store: Store, key: string, chat
         jobId: touch.jobId,
         runId: touch.runId,
         chatbot: touch.chatbot,
-        name: job?.name ?? '',
+        name: job?.name ?? listingJobNameOf(touch.jobId),
         at: touch.at,
-        state: job ? waitingAsSuch(await job.getState()) : 'removed',
+        state: job ? waitingAsSuch(await job.getState()) : await stateOfRemoved(store, touch),
         attempts: job?.attemptsMade ?? 0,
       };
       if (job?.failedReason) row.failedReason = job.failedReason;

@@ -25,6 +25,14 @@ export interface JobSpec {
   priority?: number;
 }
 
+/** The job name of each kind a listing job's id starts with (see jobSpecs). */
+const NAME_OF_KIND: Readonly<Record<string, string>> = { create: CREATE_LISTING, update: UPDATE_LISTING, delete: DELETE_LISTINGS };
+
+/** The name of the listing job `id` names ('' for any other id): what `jobs find` shows for a job no longer in the queue. */
+export function listingJobNameOf(id: string): string {
+  return NAME_OF_KIND[id.slice(0, Math.max(0, id.indexOf('.')))] ?? '';
+}
+
 function deleteBatches(
   deletes: readonly PlannedDelete[],
   batchSize: number,

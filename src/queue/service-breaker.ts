@@ -7,7 +7,7 @@
  *   service in between (error-mapping.ts `serviceVerdict` says which failures count);
  * - while it is open, calls are refused here without being sent (SERVICE_DOWN), a failure the
  *   outage explains puts its job back without using an attempt (error-mapping.ts), and the writes
- *   queue is held by its rate limit, renewed every tick: no worker of any process takes a job, and
+ *   queue is held (queue-hold.ts), renewed every tick: no worker of any process sends a request, and
  *   if every process dies the hold ends by itself;
  * - one process at a time probes the service with a cheap read (one list page of size 1 of the
  *   chatbot whose call failed last; never a write), 1 s after it opened, then at waits doubling up
@@ -46,8 +46,8 @@ export const HOLD_MS = 2000;
 
 export interface ServiceBreakerOptions {
   store: ServiceBreakerStore;
-  /** The writes queue, held while the breaker is open. */
-  queue: Queue;
+  /** How the writes queue is held while the breaker is open (queue-hold.ts; a Queue's own rateLimit works too). */
+  queue: Pick<Queue, 'rateLimit'>;
   logger: Logger;
   /** The configured retry table: a failure it calls transient counts towards an outage. */
   retryTable: RetryTable;

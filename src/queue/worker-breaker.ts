@@ -22,7 +22,7 @@ export interface BreakerOwner {
  * This process's service breaker (service-breaker.ts). Its probe goes through the request limit
  * but not through the breaker, and is one list page of size 1: a read, never a write.
  */
-export function serviceBreakerOf(queue: Queue, gate: RequestGate, options: BreakerOwner): ServiceBreaker {
+export function serviceBreakerOf(queue: Pick<Queue, 'rateLimit'>, gate: RequestGate, options: BreakerOwner): ServiceBreaker {
   const { deps, logger, retryTable, watch } = options;
   return startServiceBreaker({
     ...options.breaker,

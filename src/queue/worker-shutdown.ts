@@ -11,6 +11,7 @@
 import type { Queue, Worker } from 'bullmq';
 import type { RedisClient } from '../store/redis-client.js';
 import { closeConnection } from './connection.js';
+import type { QueueHold } from './queue-hold.js';
 import type { RedisWatch } from './redis-watch.js';
 import type { RequestPermits } from './request-permits.js';
 import type { ServiceBreaker } from './service-breaker.js';
@@ -26,6 +27,8 @@ export interface WorkerParts {
   permits?: RequestPermits;
   /** This process's service breaker, once started: its ticks stop after the workers closed. */
   breaker?: ServiceBreaker;
+  /** The queue's hold as this process sees it: its waits end as the stop begins. */
+  hold?: QueueHold;
 }
 
 const ignore = (): void => undefined;
@@ -45,6 +48,9 @@ export function workerStopper(parts: WorkerParts): (force: boolean) => Promise<v
         void queue.disconnect().catch(ignore);
         for (const connection of connections) connection.disconnect();
       };
+      // Why first: a request held back by a 429 or an outage would hold the stop for the whole
+      // hold; released, it is refused unsent and its job put back (error-mapping.ts 'held').
+      parts.hold?.close();
       const hardStop = force || !watch.isUp();
       if (hardStop) dropAll();
       const unsubscribe = watch.onDown(dropAll);

@@ -24,6 +24,7 @@ import type { ErrorMappingContext } from './error-mapping.js';
 import { finishedHere, type FinishedHere } from './finished-here.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
+import { heldGate, startQueueHold } from './queue-hold.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from './redis-watch.js';
 import { gateApiClient, jobConcurrencyFor, localGate, type RequestGate } from './request-gate.js';
 import { serviceBreakerOf, type BreakerTiming } from './worker-breaker.js';
@@ -42,9 +43,6 @@ export interface StallSettings {
 }
 
 export const DEFAULT_STALL: Readonly<StallSettings> = { lockDurationMs: 30_000, stalledIntervalMs: 15_000, maxStalledCount: 2 };
-
-/** A limiter so loose it never limits: BullMQ honours `queue.rateLimit()` only when a limiter is set. */
-const UNLIMITED = { max: 1_000_000, duration: 1000 } as const;
 
 export interface WorkerOptions {
   redis: RedisSettings;
@@ -218,10 +216,19 @@ async function startOn(
   const { workers } = parts;
   await checkEvictionPolicy(writesConnection, logger);
   const { gate, room, follow } = await requestLimit(queue, parts, options);
-  const breaker = serviceBreakerOf(queue, gate, options);
+  const hold = startQueueHold({
+    queue,
+    pttl: () => options.queueConnection.pttl(queue.toKey('limiter')),
+    onError: (err) => options.watch.report(err, 'hold'),
+  });
+  parts.hold = hold;
+  const breaker = serviceBreakerOf(hold, gate, options);
   parts.breaker = breaker;
   // The breaker inside the limit: a call refused while the service is down never waits for a slot.
-  const api = gateApiClient(options.deps.api, (call, chatbot) => gate(() => breaker.run(call, chatbot), chatbot));
+  const api = gateApiClient(
+    options.deps.api,
+    heldGate(hold, (call, chatbot) => gate(() => breaker.run(call, chatbot), chatbot)),
+  );
   const deps: JobDeps = { ...options.deps, retryTable, api };
   if (await queue.isPaused())
     logger.warn(
@@ -230,7 +237,7 @@ async function startOn(
   // Stopped while waiting for Redis: make no workers the stop would not know about.
   if (options.signal?.aborted) throw stoppedEarly();
 
-  const mapping: ErrorMappingContext = { queue, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000, breaker };
+  const mapping: ErrorMappingContext = { queue, hold, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000, breaker };
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
   const processor = createProcessor(deps, mapping, options.attempts);
   const common = {
@@ -248,7 +255,9 @@ async function startOn(
     ...common,
     connection: writesConnection,
     concurrency: jobConcurrencyFor(room),
-    limiter: options.rate ? { max: options.rate.max, duration: options.rate.durationMs } : UNLIMITED,
+    // Why no limiter without --rate: the queue's holds are kept by `hold` (queue-hold.ts), and a
+    // limiter costs every job's fetch GET + HEXISTS + INCR.
+    ...(options.rate ? { limiter: { max: options.rate.max, duration: options.rate.durationMs } } : {}),
   });
   workers.push(writes);
   follow(writes);

@@ -58,6 +58,8 @@ const EXIT_OF_CODE = {
   CLAIM_LOST: EXIT.failed,
   /** The service is down for everyone (breaker open): the call was not sent. */
   SERVICE_DOWN: EXIT.failed,
+  /** The writes queue is held (a 429, an outage) and the process is stopping: the call was not sent. */
+  QUEUE_HELD: EXIT.failed,
   /** A job stalled more often than allowed (a worker died on it). */
   STALLED: EXIT.failed,
   /** The process was interrupted by a signal. */

@@ -205,7 +205,8 @@ describe.skipIf(!hasRedisClusterTools())('on a Redis Cluster', () => {
     const prefix = uniquePrefix('cluster-ops');
     const s = await startTestSim({ chatbots: ['bot-ops'] });
     sim = s;
-    const env = clusterEnv(s, prefix);
+    // Completed jobs kept (the default deletes them as they complete), so that bull-board lists some below.
+    const env = clusterEnv(s, prefix, { LISTING_SYNC_KEEP_COMPLETED: '1000' });
     const feed = await feedFile('ops', 20, 3);
     const synced = await runCli(['sync', '--chatbot', 'bot-ops', '--feed', feed, '--work', '--json'], env, 60_000);
     expect(synced.code, synced.stderr).toBe(0);

@@ -3,7 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/net/backoff.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
-import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, jobCountOf, jobSpecs, jobSpecsOf, perChatbotJobSpecs } from '../../src/queue/job-specs.js';
+import { queueHeld } from '../../src/queue/queue-hold.js';
+import {
+  EDIT_CHATBOT_JOBS,
+  EDIT_KNOWLEDGE_JOBS,
+  jobCountOf,
+  jobSpecs,
+  jobSpecsOf,
+  listingJobNameOf,
+  perChatbotJobSpecs,
+} from '../../src/queue/job-specs.js';
 import { ApiError } from '../../src/api/errors.js';
 import { listingHash } from '../../src/domain/hash.js';
 import type { Plan } from '../../src/domain/plan.js';
@@ -51,6 +60,11 @@ describe('plan → job specs', () => {
     expect(new Set(specs.map((s) => s.id)).size).toBe(specs.length);
     expect(jobSpecsOf(plan, 'run-0000000001-ab', 2).map((s) => s.id)).toEqual(specs.map((s) => s.id));
     expect(jobSpecsOf(plan, 'run-0000000002-ab', 2).map((s) => s.id)).not.toEqual(specs.map((s) => s.id));
+  });
+
+  it('name their job in their id (what `jobs find` shows once a completed job left the queue)', () => {
+    for (const spec of specs) expect(listingJobNameOf(spec.id)).toBe(spec.name);
+    expect(listingJobNameOf('edit-chatbot.bot.chatbot.bot.run-0000000001-ab')).toBe('');
   });
 
   it('a plan whose creates and updates were spooled to a file yields the same jobs, as often as it is read', () => {
@@ -151,5 +165,7 @@ describe('retry delays and error mapping', () => {
       classifyError(new ApiError('AUTH_FAILED', 'no', { endpoint: 'createListing', phase: 'sent', status: 401 }), DEFAULT_RETRY_TABLE),
     ).toBe('auth');
     expect(classifyError(new Error('Connection is closed.'), DEFAULT_RETRY_TABLE)).toBe('retry');
+    // A call held back by the queue's hold while its process stops was never sent: put back, no attempt used.
+    expect(classifyError(queueHeld(), DEFAULT_RETRY_TABLE)).toBe('held');
   });
 });

@@ -7,17 +7,22 @@ import { resolveConfig } from '../../src/config/config.js';
 import { jobSettings } from '../../src/cli/wiring/queue-wiring.js';
 
 describe('retention settings', () => {
-  it('default to 30 days or 200 runs, completed jobs for a day, failed jobs for the 30 days', () => {
+  it('default to 30 days or 200 runs, completed jobs not kept, failed jobs for the 30 days', () => {
     const config = resolveConfig({ env: {} });
     expect(config.retention).toEqual({ keepDays: 30, keepRuns: 200, completedJobHours: 24 });
     const jobs = jobSettings(config);
-    expect(jobs.keepCompleted).toEqual({ age: 86_400, count: 1000 });
+    expect(jobs.keepCompleted).toBe(true);
     expect(jobs.keepFailed).toEqual({ age: 30 * 86_400, count: 10_000 });
   });
 
   it('read the env and a config file, the env winning', () => {
     const config = resolveConfig({
-      env: { LISTING_SYNC_KEEP_DAYS: '7', LISTING_SYNC_KEEP_COMPLETED_HOURS: '2', LISTING_SYNC_KEEP_FAILED: '50' },
+      env: {
+        LISTING_SYNC_KEEP_DAYS: '7',
+        LISTING_SYNC_KEEP_COMPLETED_HOURS: '2',
+        LISTING_SYNC_KEEP_COMPLETED: '1000',
+        LISTING_SYNC_KEEP_FAILED: '50',
+      },
       file: { LISTING_SYNC_KEEP_DAYS: 90, LISTING_SYNC_KEEP_RUNS: 0 },
     });
     expect(config.retention).toEqual({ keepDays: 7, keepRuns: 0, completedJobHours: 2 });

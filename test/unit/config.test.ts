@@ -43,7 +43,7 @@ describe('resolveConfig', () => {
       attempts: 10,
       backoffMs: 1000,
       backoffMaxMs: 60_000,
-      keepCompleted: 1000,
+      keepCompleted: 0,
       keepFailed: 10_000,
       deleteBatchSize: 100,
     });

@@ -25,6 +25,7 @@ const PINNED: Record<string, number> = {
   SEND_WINDOW_PASSED: 1,
   CLAIM_LOST: 1,
   SERVICE_DOWN: 1,
+  QUEUE_HELD: 1,
   STALLED: 1,
   INTERRUPTED: 1,
   REDIS_UNAVAILABLE: 1,

@@ -138,8 +138,9 @@ function unlessRedisAway(work: Promise<void>, watch: RedisWatch): Promise<void> 
 }
 
 /**
- * The queue's job settings from Config. Finished jobs go by age as well as by count (BullMQ
- * removes a job once either limit is passed). Why failed jobs are kept for the whole retention
+ * The queue's job settings from Config. Completed jobs go as they complete by default
+ * (LISTING_SYNC_KEEP_COMPLETED 0); kept ones, and failed jobs, go by age as well as by count
+ * (BullMQ removes a job once either limit is passed). Why failed jobs are kept for the whole retention
  * window: ops retry them from the dashboard while the run they belong to is still on record,
  * and a tombstone that protects against a stale retry ages out after the same window.
  */
@@ -148,7 +149,9 @@ export function jobSettings(config: Config): JobQueueSettings {
   return {
     attempts: ATTEMPTS_CEILING,
     backoffMs: config.jobs.backoffMs,
-    keepCompleted: { age: retention.completedJobHours * 3600, count: config.jobs.keepCompleted },
+    // Why `true` for 0: BullMQ then deletes the job as it completes (one DEL), never touching the
+    // completed set; an age with a count of 0 would do the same, less plainly.
+    keepCompleted: config.jobs.keepCompleted === 0 ? true : { age: retention.completedJobHours * 3600, count: config.jobs.keepCompleted },
     keepFailed: { age: retention.keepDays * 86_400, count: config.jobs.keepFailed },
     deleteBatchSize: config.jobs.deleteBatchSize,
   };
