@@ -11,7 +11,8 @@
 import type { LedgerEntry } from '../domain/ledger-entry.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
-import { NEWER_WRITER_LUA, encodeLedgerEntry } from './ledger.js';
+import { encodeLedgerEntry } from './ledger.js';
+import { HASH_VIEW_LUA } from './hash-view-lua.js';
 import { luaScript, runLua } from './lua.js';
 import { BEAT_LEASE_LUA, NOW_LUA, SETTLE_RUN_LUA } from './run-lua.js';
 import { groupCommit } from './group-commit.js';
@@ -25,103 +26,140 @@ import type { RunStore } from './runs.js';
  * one key type; group-commit.ts) in one call, each applied as if alone, in order; the lease beat
  * and the settling of the run once at the end. Returns {per job how many keys a newer run had
  * already touched, the run's final status if it ended here (else false)}.
+ *
+ * Every hash is read once and written once per call (hash-view-lua.ts), whatever the number of
+ * jobs: the ledger, tombstones, failed keys and claims of all the call's keys, the outcomes and
+ * attempts of its jobs, and the run record (its status and job counts read once, so settling
+ * needs no second read).
  */
-const FINISH = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
+const FINISH = luaScript(`${HASH_VIEW_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
 local ledgerKey, tombKey, failedKey, runKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local outcomesKey, attemptsKey, claimsKey, leaseKey = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local runId, jobs = ARGV[1], tonumber(ARGV[2])
-local runExists = redis.call('EXISTS', runKey) == 1
--- Why read once per call: most syncs delete nothing and fail nothing, so these hashes are empty
--- and the per-key lookups and removals in them would be commands that change nothing.
-local hasTombs = redis.call('EXISTS', tombKey) == 1
-local hasFailed = redis.call('EXISTS', failedKey) == 1
-local function ownClaim(key, jobId)
-  local claim = redis.call('HGET', claimsKey, key)
-  return claim and string.match(claim, '^([^\\t]*)') == jobId
+local runId, jobCount = ARGV[1], tonumber(ARGV[2])
+local run = redis.call('HMGET', runKey, 'status', 'totalJobs', 'j:finished', 'j:failed')
+-- Every run record has a status; EXISTS only for one without (a record written by hand).
+local runExists = run[1] ~= false or redis.call('EXISTS', runKey) == 1
+-- Why one EXISTS for both: most syncs delete nothing and fail nothing, so these hashes are
+-- empty, and reading them would be commands that find nothing.
+local present = redis.call('EXISTS', tombKey, failedKey)
+local hasTombs, hasFailed = present == 2, present == 2
+if present == 1 then hasTombs = redis.call('EXISTS', tombKey) == 1; hasFailed = not hasTombs end
+local jobs, keys, seen, jobIds, retriedIds = {}, {}, {}, {}, {}
+local i = 3
+for j = 1, jobCount do
+  local job = {id = ARGV[i], outcome = ARGV[i + 1], weight = tonumber(ARGV[i + 2]), attempt = tonumber(ARGV[i + 3]),
+    now = ARGV[i + 4], mode = ARGV[i + 5], n = tonumber(ARGV[i + 6]), first = i + 7, step = 2}
+  if job.mode == 'delete' then job.step = 1 end
+  for k = 0, job.n - 1 do
+    local key = ARGV[job.first + k * job.step]
+    if not seen[key] then seen[key] = true; keys[#keys + 1] = key end
+  end
+  jobIds[j] = job.id
+  if job.attempt > 1 then retriedIds[#retriedIds + 1] = job.id end
+  jobs[j] = job
+  i = job.first + job.n * job.step
 end
-local function applyKeys(jobId, mode, n, i)
+local ledger = hashView(ledgerKey, keys, true)
+local tombs = hashView(tombKey, keys, hasTombs)
+local failed = hashView(failedKey, keys, hasFailed)
+local claims = hashView(claimsKey, keys, true)
+local outcomes = hashView(outcomesKey, jobIds, runExists)
+local attempts = hashView(attemptsKey, retriedIds, runExists)
+-- The run newer than runId that wrote or deleted the key, as of now in this call (else false).
+local function newerWriter(key)
+  local writer = string.match(viewGet(ledger, key) or '', '^[^\t]*')
+  if writer ~= '' and writer > runId then return writer end
+  local deleter = viewGet(tombs, key)
+  if deleter and deleter > runId then return deleter end
+  return false
+end
+local function applyKeys(job)
   local superseded = 0
-  for _ = 1, n do
-    local key = ARGV[i]
-    if newerWriter(ledgerKey, tombKey, key, runId, not hasTombs) then
+  for k = 0, job.n - 1 do
+    local at = job.first + k * job.step
+    local key = ARGV[at]
+    if newerWriter(key) then
       superseded = superseded + 1
-    elseif mode == 'write' then
-      redis.call('HSET', ledgerKey, key, ARGV[i + 1])
-      if hasTombs then redis.call('HDEL', tombKey, key) end
-      if hasFailed then redis.call('HDEL', failedKey, key) end
-    elseif mode == 'delete' then
-      redis.call('HDEL', ledgerKey, key)
-      redis.call('HSET', tombKey, key, runId)
-      hasTombs = true
-      if hasFailed then redis.call('HDEL', failedKey, key) end
-    elseif mode == 'fail' then
-      redis.call('HSET', failedKey, key, ARGV[i + 1])
-      hasFailed = true
+    elseif job.mode == 'write' then
+      viewSet(ledger, key, ARGV[at + 1])
+      viewSet(tombs, key, false)
+      viewSet(failed, key, false)
+    elseif job.mode == 'delete' then
+      viewSet(ledger, key, false)
+      viewSet(tombs, key, runId)
+      viewSet(failed, key, false)
+    elseif job.mode == 'fail' then
+      viewSet(failed, key, ARGV[at + 1])
     end
     -- The claim ends with the write; a job that failed for good may have sent its request, so its
     -- claim stays as 'doubt' and the next writer of the key looks it up first.
-    if ownClaim(key, jobId) then
-      if mode == 'fail' then redis.call('HSET', claimsKey, key, jobId .. '\t0\tdoubt')
-      else redis.call('HDEL', claimsKey, key) end
+    local claim = viewGet(claims, key)
+    if claim and string.match(claim, '^([^\t]*)') == job.id then
+      if job.mode == 'fail' then viewSet(claims, key, job.id .. '\t0\tdoubt') else viewSet(claims, key, false) end
     end
-    if mode == 'delete' then i = i + 1 else i = i + 2 end
   end
-  return superseded, i
+  return superseded
 end
--- The run's counters change once per call, by the sum of its jobs' changes (one HINCRBY per field).
+-- The run's counters change once per call, by the sum of its jobs' changes.
 local increments, fields = {}, {}
 local function add(field, by)
   if increments[field] == nil then increments[field] = 0; fields[#fields + 1] = field end
   increments[field] = increments[field] + by
 end
 local progressAt = false
-local function countOutcome(jobId, outcome, weight, attempt, now)
-  local current = outcome .. '\t' .. weight
-  -- Usually the job's first outcome: HSETNX records it in one command.
-  if redis.call('HSETNX', outcomesKey, jobId, current) == 1 then
+local function countOutcome(job)
+  local current = job.outcome .. '\t' .. job.weight
+  local previous = viewGet(outcomes, job.id)
+  if not previous then
     add('j:finished', 1)
-    add('c:' .. outcome, weight)
-    if outcome == 'failed' then add('j:failed', 1) end
-    progressAt = now
-  else
-    local previous = redis.call('HGET', outcomesKey, jobId)
-    if previous ~= current then
-      local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
-      add('c:' .. prevOutcome, -tonumber(prevWeight))
-      if prevOutcome == 'failed' then add('j:failed', -1) end
-      redis.call('HSET', outcomesKey, jobId, current)
-      add('c:' .. outcome, weight)
-      if outcome == 'failed' then add('j:failed', 1) end
-      progressAt = now
-    end
+    add('c:' .. job.outcome, job.weight)
+    if job.outcome == 'failed' then add('j:failed', 1) end
+    viewSet(outcomes, job.id, current)
+    progressAt = job.now
+  elseif previous ~= current then
+    local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
+    add('c:' .. prevOutcome, -tonumber(prevWeight))
+    if prevOutcome == 'failed' then add('j:failed', -1) end
+    add('c:' .. job.outcome, job.weight)
+    if job.outcome == 'failed' then add('j:failed', 1) end
+    viewSet(outcomes, job.id, current)
+    progressAt = job.now
   end
   -- A job without an entry is at attempt 1 (the entry is written only for later attempts).
-  if attempt > 1 then
-    local seen = tonumber(redis.call('HGET', attemptsKey, jobId) or '1')
-    if attempt > seen then
-      add('c:retried', attempt - seen)
-      redis.call('HSET', attemptsKey, jobId, attempt)
+  if job.attempt > 1 then
+    local seenAttempt = tonumber(viewGet(attempts, job.id) or '1')
+    if job.attempt > seenAttempt then
+      add('c:retried', job.attempt - seenAttempt)
+      viewSet(attempts, job.id, tostring(job.attempt))
     end
   end
 end
 local replies = {}
-local i = 3
 local lastNow = false
-for j = 1, jobs do
-  local jobId, outcome, weight, attempt = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
-  local now, mode, n = ARGV[i + 4], ARGV[i + 5], tonumber(ARGV[i + 6])
-  replies[j], i = applyKeys(jobId, mode, n, i + 7)
+for j, job in ipairs(jobs) do
+  replies[j] = applyKeys(job)
   if runExists then
-    countOutcome(jobId, outcome, weight, attempt, now)
-    lastNow = now
+    countOutcome(job)
+    lastNow = job.now
   end
 end
-for _, field in ipairs(fields) do redis.call('HINCRBY', runKey, field, increments[field]) end
-if progressAt then redis.call('HSET', runKey, 'j:progressAt', progressAt) end
+for _, view in ipairs({ledger, tombs, failed, claims, outcomes, attempts}) do flushView(view) end
+-- The job counts were read above, so they are written as values with the progress time (one
+-- HSET); the outcome counts, which were not read, move by HINCRBY.
+local finished = tonumber(run[3] or '0') + (increments['j:finished'] or 0)
+local failedJobs = tonumber(run[4] or '0') + (increments['j:failed'] or 0)
+local jobFields = {}
+for _, field in ipairs(fields) do
+  if field == 'j:finished' then jobFields[#jobFields + 1] = field; jobFields[#jobFields + 1] = finished
+  elseif field == 'j:failed' then jobFields[#jobFields + 1] = field; jobFields[#jobFields + 1] = failedJobs
+  elseif increments[field] ~= 0 then redis.call('HINCRBY', runKey, field, increments[field]) end
+end
+if progressAt then jobFields[#jobFields + 1] = 'j:progressAt'; jobFields[#jobFields + 1] = progressAt end
+if #jobFields > 0 then redis.call('HSET', runKey, unpack(jobFields)) end
 local settled = false
 if lastNow then
   beatLease(leaseKey, runId, nowMs())
-  settled = settleRun(runKey, leaseKey, runId, lastNow)
+  settled = settleRunAs(runKey, leaseKey, runId, lastNow, run[1], tonumber(run[2] or '0'), finished, failedJobs)
 end
 return {replies, settled}
 `);
