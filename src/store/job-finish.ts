@@ -44,58 +44,65 @@ local runExists = run[1] ~= false or redis.call('EXISTS', runKey) == 1
 local present = redis.call('EXISTS', tombKey, failedKey)
 local hasTombs, hasFailed = present == 2, present == 2
 if present == 1 then hasTombs = redis.call('EXISTS', tombKey) == 1; hasFailed = not hasTombs end
-local jobs, keys, seen, jobIds, retriedIds = {}, {}, {}, {}, {}
+-- A job's ARGV: jobId, outcome, weight, attempt, now, mode, n, then its n items from first + 7.
+local starts, keys, seen, jobIds, retriedIds = {}, {}, {}, {}, {}
 local i = 3
 for j = 1, jobCount do
-  local job = {id = ARGV[i], outcome = ARGV[i + 1], weight = tonumber(ARGV[i + 2]), attempt = tonumber(ARGV[i + 3]),
-    now = ARGV[i + 4], mode = ARGV[i + 5], n = tonumber(ARGV[i + 6]), first = i + 7, step = 2}
-  if job.mode == 'delete' then job.step = 1 end
-  for k = 0, job.n - 1 do
-    local key = ARGV[job.first + k * job.step]
+  starts[j] = i
+  local step, n = 2, tonumber(ARGV[i + 6])
+  if ARGV[i + 5] == 'delete' then step = 1 end
+  for at = i + 7, i + 6 + n * step, step do
+    local key = ARGV[at]
     if not seen[key] then seen[key] = true; keys[#keys + 1] = key end
   end
-  jobIds[j] = job.id
-  if job.attempt > 1 then retriedIds[#retriedIds + 1] = job.id end
-  jobs[j] = job
-  i = job.first + job.n * job.step
+  jobIds[j] = ARGV[i]
+  if tonumber(ARGV[i + 3]) > 1 then retriedIds[#retriedIds + 1] = ARGV[i] end
+  i = i + 7 + n * step
 end
 local ledger = hashView(ledgerKey, keys, true)
 local tombs = hashView(tombKey, keys, hasTombs)
 local failed = hashView(failedKey, keys, hasFailed)
 local claims = hashView(claimsKey, keys, true)
 local outcomes = hashView(outcomesKey, jobIds, runExists)
-local attempts = hashView(attemptsKey, retriedIds, runExists)
+local attempts = hashView(attemptsKey, retriedIds, runExists and #retriedIds > 0)
 -- The run newer than runId that wrote or deleted the key, as of now in this call (else false).
 local function newerWriter(key)
-  local writer = string.match(viewGet(ledger, key) or '', '^[^\t]*')
-  if writer ~= '' and writer > runId then return writer end
+  local entry = viewGet(ledger, key)
+  if entry then
+    local writer = string.match(entry, '^[^\t]*')
+    if writer > runId then return writer end
+  end
+  if not hasTombs then return false end
   local deleter = viewGet(tombs, key)
   if deleter and deleter > runId then return deleter end
   return false
 end
-local function applyKeys(job)
+local function applyKeys(jobId, mode, n, first)
   local superseded = 0
-  for k = 0, job.n - 1 do
-    local at = job.first + k * job.step
+  local step = 2
+  if mode == 'delete' then step = 1 end
+  for at = first, first + (n - 1) * step, step do
     local key = ARGV[at]
     if newerWriter(key) then
       superseded = superseded + 1
-    elseif job.mode == 'write' then
+    elseif mode == 'write' then
       viewSet(ledger, key, ARGV[at + 1])
-      viewSet(tombs, key, false)
-      viewSet(failed, key, false)
-    elseif job.mode == 'delete' then
+      if hasTombs then viewSet(tombs, key, false) end
+      if hasFailed then viewSet(failed, key, false) end
+    elseif mode == 'delete' then
       viewSet(ledger, key, false)
       viewSet(tombs, key, runId)
-      viewSet(failed, key, false)
-    elseif job.mode == 'fail' then
+      hasTombs = true
+      if hasFailed then viewSet(failed, key, false) end
+    elseif mode == 'fail' then
       viewSet(failed, key, ARGV[at + 1])
+      hasFailed = true
     end
     -- The claim ends with the write; a job that failed for good may have sent its request, so its
     -- claim stays as 'doubt' and the next writer of the key looks it up first.
     local claim = viewGet(claims, key)
-    if claim and string.match(claim, '^([^\t]*)') == job.id then
-      if job.mode == 'fail' then viewSet(claims, key, job.id .. '\t0\tdoubt') else viewSet(claims, key, false) end
+    if claim and string.match(claim, '^([^\t]*)') == jobId then
+      if mode == 'fail' then viewSet(claims, key, jobId .. '\t0\tdoubt') else viewSet(claims, key, false) end
     end
   end
   return superseded
@@ -107,43 +114,45 @@ local function add(field, by)
   increments[field] = increments[field] + by
 end
 local progressAt = false
-local function countOutcome(job)
-  local current = job.outcome .. '\t' .. job.weight
-  local previous = viewGet(outcomes, job.id)
+local function countOutcome(jobId, outcome, weight, attempt, now)
+  local current = outcome .. '\t' .. weight
+  local previous = viewGet(outcomes, jobId)
   if not previous then
     add('j:finished', 1)
-    add('c:' .. job.outcome, job.weight)
-    if job.outcome == 'failed' then add('j:failed', 1) end
-    viewSet(outcomes, job.id, current)
-    progressAt = job.now
+    add('c:' .. outcome, weight)
+    if outcome == 'failed' then add('j:failed', 1) end
+    viewSet(outcomes, jobId, current)
+    progressAt = now
   elseif previous ~= current then
     local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
     add('c:' .. prevOutcome, -tonumber(prevWeight))
     if prevOutcome == 'failed' then add('j:failed', -1) end
-    add('c:' .. job.outcome, job.weight)
-    if job.outcome == 'failed' then add('j:failed', 1) end
-    viewSet(outcomes, job.id, current)
-    progressAt = job.now
+    add('c:' .. outcome, weight)
+    if outcome == 'failed' then add('j:failed', 1) end
+    viewSet(outcomes, jobId, current)
+    progressAt = now
   end
   -- A job without an entry is at attempt 1 (the entry is written only for later attempts).
-  if job.attempt > 1 then
-    local seenAttempt = tonumber(viewGet(attempts, job.id) or '1')
-    if job.attempt > seenAttempt then
-      add('c:retried', job.attempt - seenAttempt)
-      viewSet(attempts, job.id, tostring(job.attempt))
+  if attempt > 1 then
+    local seenAttempt = tonumber(viewGet(attempts, jobId) or '1')
+    if attempt > seenAttempt then
+      add('c:retried', attempt - seenAttempt)
+      viewSet(attempts, jobId, tostring(attempt))
     end
   end
 end
 local replies = {}
 local lastNow = false
-for j, job in ipairs(jobs) do
-  replies[j] = applyKeys(job)
+for j = 1, jobCount do
+  local at = starts[j]
+  local jobId, now = ARGV[at], ARGV[at + 4]
+  replies[j] = applyKeys(jobId, ARGV[at + 5], tonumber(ARGV[at + 6]), at + 7)
   if runExists then
-    countOutcome(job)
-    lastNow = job.now
+    countOutcome(jobId, ARGV[at + 1], tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3]), now)
+    lastNow = now
   end
 end
-for _, view in ipairs({ledger, tombs, failed, claims, outcomes, attempts}) do flushView(view) end
+flushView(ledger); flushView(tombs); flushView(failed); flushView(claims); flushView(outcomes); flushView(attempts)
 -- The job counts were read above, so they are written as values with the progress time (one
 -- HSET); the outcome counts, which were not read, move by HINCRBY.
 local finished = tonumber(run[3] or '0') + (increments['j:finished'] or 0)

@@ -76,8 +76,11 @@ local claims = hashView(claimsKey, keys, true)
 -- The newer run that wrote or deleted the key (else false), and the key's ledger entry.
 local function newerWriter(key)
   local entry = viewGet(ledger, key)
-  local writer = string.match(entry or '', '^[^\\t]*')
-  if writer ~= '' and writer > runId then return writer, entry end
+  if entry then
+    local writer = string.match(entry, '^[^\\t]*')
+    if writer > runId then return writer, entry end
+  end
+  if not hasTombs then return false, entry end
   local deleter = viewGet(tombs, key)
   if deleter and deleter > runId then return deleter, entry end
   return false, entry
