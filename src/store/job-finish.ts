@@ -16,16 +16,18 @@ import { HASH_VIEW_LUA } from './hash-view-lua.js';
 import { luaScript, runLua } from './lua.js';
 import { BEAT_LEASE_LUA, NOW_LUA, SETTLE_RUN_LUA } from './run-lua.js';
 import { groupCommit } from './group-commit.js';
+import { LeaseBeats } from './lease-beats.js';
 import type { RedisClient } from './redis-client.js';
 import type { JobOutcome } from './run-types.js';
 import type { RunStore } from './runs.js';
 
 /**
- * ARGV: runId, jobs, then per job: jobId, outcome, weight, attempt, now, mode, n and its n items
- * (key and value, or key alone for deletes). The finishes of several jobs of one run (one chatbot,
- * one key type; group-commit.ts) in one call, each applied as if alone, in order; the lease beat
- * and the settling of the run once at the end. Returns {per job how many keys a newer run had
- * already touched, the run's final status if it ended here (else false)}.
+ * ARGV: runId, jobs, beat ('1': beat the lease, lease-beats.ts), then per job: jobId, outcome,
+ * weight, attempt, now, mode, n and its n items (key and value, or key alone for deletes). The
+ * finishes of several jobs of one run (one chatbot, one key type; group-commit.ts) in one call,
+ * each applied as if alone, in order; the lease beat and the settling of the run once at the
+ * end. Returns {per job how many keys a newer run had already touched, the run's final status
+ * if it ended here (else false)}.
  *
  * Every hash is read once and written once per call (hash-view-lua.ts), whatever the number of
  * jobs: the ledger, tombstones, failed keys and claims of all the call's keys, the outcomes and
@@ -35,7 +37,7 @@ import type { RunStore } from './runs.js';
 const FINISH = luaScript(`${HASH_VIEW_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
 local ledgerKey, tombKey, failedKey, runKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local outcomesKey, attemptsKey, claimsKey, leaseKey = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local runId, jobCount = ARGV[1], tonumber(ARGV[2])
+local runId, jobCount, beat = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
 local run = redis.call('HMGET', runKey, 'status', 'totalJobs', 'j:finished', 'j:failed')
 -- Every run record has a status; EXISTS only for one without (a record written by hand).
 local runExists = run[1] ~= false or redis.call('EXISTS', runKey) == 1
@@ -46,7 +48,7 @@ local hasTombs, hasFailed = present == 2, present == 2
 if present == 1 then hasTombs = redis.call('EXISTS', tombKey) == 1; hasFailed = not hasTombs end
 -- A job's ARGV: jobId, outcome, weight, attempt, now, mode, n, then its n items from first + 7.
 local starts, keys, seen, jobIds, retriedIds = {}, {}, {}, {}, {}
-local i = 3
+local i = 4
 for j = 1, jobCount do
   starts[j] = i
   local step, n = 2, tonumber(ARGV[i + 6])
@@ -167,7 +169,7 @@ if progressAt then jobFields[#jobFields + 1] = 'j:progressAt'; jobFields[#jobFie
 if #jobFields > 0 then redis.call('HSET', runKey, unpack(jobFields)) end
 local settled = false
 if lastNow then
-  beatLease(leaseKey, runId, nowMs())
+  if beat then beatLease(leaseKey, runId, nowMs()) end
   settled = settleRunAs(runKey, leaseKey, runId, lastNow, run[1], tonumber(run[2] or '0'), finished, failedJobs)
 end
 return {replies, settled}
@@ -231,6 +233,7 @@ export class JobFinishStore {
     private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
     private readonly runs: Pick<RunStore, 'closeOpen'>,
+    private readonly beats: LeaseBeats = new LeaseBeats(),
   ) {}
 
   /**
@@ -260,7 +263,7 @@ export class JobFinishStore {
         keys.claims(finish.chatbot, keyType),
         keys.lease(finish.chatbot),
       ],
-      [finish.runId, finishes.length, ...finishes.flatMap(finishArgs)],
+      [finish.runId, finishes.length, this.beats.due(finish.chatbot, finish.runId) ? '1' : '0', ...finishes.flatMap(finishArgs)],
     );
     const [superseded, settled] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [[], null];
     // The run ended with these jobs: off the open list (a separate command: see SETTLE_RUN_LUA).

@@ -33,6 +33,7 @@ import { decodeLedgerEntry } from './ledger.js';
 import { HASH_VIEW_LUA } from './hash-view-lua.js';
 import { luaScript, runLua } from './lua.js';
 import { groupCommit } from './group-commit.js';
+import { LeaseBeats } from './lease-beats.js';
 import { BEAT_LEASE_LUA, NOW_LUA, SERVER_ID_LUA } from './run-lua.js';
 
 /**
@@ -54,22 +55,23 @@ end
 `;
 
 /**
- * ARGV: runId, claimMs, sendWindowMs, n, then n × (key, jobId, attempt): the probes of n jobs of
- * one run (group-commit.ts), in order, each as if alone; the run, the clock, the lease beat, the
- * server id and whether any tombstone exists are read once, and the ledger, tombstone and claim
- * fields of all n keys with one HMGET each, the claims written back with one HSET
- * (hash-view-lua.ts): a handful of commands per call rather than three or four per job.
+ * ARGV: runId, claimMs, sendWindowMs, n, beat ('1': beat the lease, lease-beats.ts), then
+ * n × (key, jobId, attempt): the probes of n jobs of one run (group-commit.ts), in order, each
+ * as if alone. The run, the clock, the lease beat, the server id and whether any tombstone
+ * exists are read once; the ledger, tombstone and claim fields of all n keys with one HMGET
+ * each, and the claims written back with one HSET (hash-view-lua.ts): a handful of commands
+ * per call rather than three or four per job.
  */
 const PREPARE_WRITE = luaScript(`${HASH_VIEW_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}${CLAIM_FIELDS_LUA}
 local ledgerKey, tombKey, claimsKey, runKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local runId, claimMs, sendWindow, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local beaten = ARGV[5] ~= '1'
 local run = redis.call('HMGET', runKey, 'status', 'server')
 local hasTombs = redis.call('EXISTS', tombKey) == 1
 local now = nowMs()
-local beaten = false
 local restarted = false
 local keys = {}
-for i = 1, n do keys[i] = ARGV[2 + 3 * i] end
+for i = 1, n do keys[i] = ARGV[3 + 3 * i] end
 local ledger = hashView(ledgerKey, keys, true)
 local tombs = hashView(tombKey, keys, hasTombs)
 local claims = hashView(claimsKey, keys, true)
@@ -117,7 +119,7 @@ local function probe(key, jobId, attempt)
   return {'ok', entry or '', doubt, redisRestarted()}
 end
 local replies = {}
-for i = 1, n do replies[i] = probe(ARGV[2 + 3 * i], ARGV[3 + 3 * i], ARGV[4 + 3 * i]) end
+for i = 1, n do replies[i] = probe(ARGV[3 + 3 * i], ARGV[4 + 3 * i], ARGV[5 + 3 * i]) end
 flushView(claims)
 return replies
 `);
@@ -186,6 +188,7 @@ export class WriteClaimStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
+    private readonly beats: LeaseBeats = new LeaseBeats(),
   ) {}
 
   /**
@@ -220,7 +223,14 @@ export class WriteClaimStore {
         keys.run(first.chatbot, first.runId),
         keys.lease(first.chatbot),
       ],
-      [first.runId, claimMs, sendWindow, targets.length, ...targets.flatMap((target) => [target.key, target.jobId, target.attempt])],
+      [
+        first.runId,
+        claimMs,
+        sendWindow,
+        targets.length,
+        this.beats.due(first.chatbot, first.runId) ? '1' : '0',
+        ...targets.flatMap((target) => [target.key, target.jobId, target.attempt]),
+      ],
     )) as unknown[][];
     return reply.map(decide);
   }
