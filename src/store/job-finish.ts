@@ -11,64 +11,105 @@
 import type { LedgerEntry } from '../domain/ledger-entry.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
-import { NEWER_WRITER_LUA, encodeLedgerEntry } from './ledger.js';
+import { encodeLedgerEntry } from './ledger.js';
+import { HASH_VIEW_LUA } from './hash-view-lua.js';
 import { luaScript, runLua } from './lua.js';
 import { BEAT_LEASE_LUA, NOW_LUA, SETTLE_RUN_LUA } from './run-lua.js';
 import { groupCommit } from './group-commit.js';
+import { LeaseBeats } from './lease-beats.js';
 import type { RedisClient } from './redis-client.js';
 import type { JobOutcome } from './run-types.js';
 import type { RunStore } from './runs.js';
 
 /**
- * ARGV: runId, jobs, then per job: jobId, outcome, weight, attempt, now, mode, n and its n items
- * (key and value, or key alone for deletes). The finishes of several jobs of one run (one chatbot,
- * one key type; group-commit.ts) in one call, each applied as if alone, in order; the lease beat
- * and the settling of the run once at the end. Returns {per job how many keys a newer run had
- * already touched, the run's final status if it ended here (else false)}.
+ * ARGV: runId, jobs, beat ('1': beat the lease, lease-beats.ts), then per job: jobId, outcome,
+ * weight, attempt, now, mode, n and its n items (key and value, or key alone for deletes). The
+ * finishes of several jobs of one run (one chatbot, one key type; group-commit.ts) in one call,
+ * each applied as if alone, in order; the lease beat and the settling of the run once at the
+ * end. Returns {per job how many keys a newer run had already touched, the run's final status
+ * if it ended here (else false)}.
+ *
+ * Every hash is read once and written once per call (hash-view-lua.ts), whatever the number of
+ * jobs: the ledger, tombstones, failed keys and claims of all the call's keys, the outcomes and
+ * attempts of its jobs, and the run record (its status and job counts read once, so settling
+ * needs no second read).
  */
-const FINISH = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
+const FINISH = luaScript(`${HASH_VIEW_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SETTLE_RUN_LUA}
 local ledgerKey, tombKey, failedKey, runKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local outcomesKey, attemptsKey, claimsKey, leaseKey = KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local runId, jobs = ARGV[1], tonumber(ARGV[2])
-local runExists = redis.call('EXISTS', runKey) == 1
--- Why read once per call: most syncs delete nothing and fail nothing, so these hashes are empty
--- and the per-key lookups and removals in them would be commands that change nothing.
-local hasTombs = redis.call('EXISTS', tombKey) == 1
-local hasFailed = redis.call('EXISTS', failedKey) == 1
-local function ownClaim(key, jobId)
-  local claim = redis.call('HGET', claimsKey, key)
-  return claim and string.match(claim, '^([^\\t]*)') == jobId
+local runId, jobCount, beat = ARGV[1], tonumber(ARGV[2]), ARGV[3] == '1'
+local run = redis.call('HMGET', runKey, 'status', 'totalJobs', 'j:finished', 'j:failed')
+-- Every run record has a status; EXISTS only for one without (a record written by hand).
+local runExists = run[1] ~= false or redis.call('EXISTS', runKey) == 1
+-- Why one EXISTS for both: most syncs delete nothing and fail nothing, so these hashes are
+-- empty, and reading them would be commands that find nothing.
+local present = redis.call('EXISTS', tombKey, failedKey)
+local hasTombs, hasFailed = present == 2, present == 2
+if present == 1 then hasTombs = redis.call('EXISTS', tombKey) == 1; hasFailed = not hasTombs end
+-- A job's ARGV: jobId, outcome, weight, attempt, now, mode, n, then its n items from first + 7.
+local starts, keys, seen, jobIds, retriedIds = {}, {}, {}, {}, {}
+local i = 4
+for j = 1, jobCount do
+  starts[j] = i
+  local step, n = 2, tonumber(ARGV[i + 6])
+  if ARGV[i + 5] == 'delete' then step = 1 end
+  for at = i + 7, i + 6 + n * step, step do
+    local key = ARGV[at]
+    if not seen[key] then seen[key] = true; keys[#keys + 1] = key end
+  end
+  jobIds[j] = ARGV[i]
+  if tonumber(ARGV[i + 3]) > 1 then retriedIds[#retriedIds + 1] = ARGV[i] end
+  i = i + 7 + n * step
 end
-local function applyKeys(jobId, mode, n, i)
+local ledger = hashView(ledgerKey, keys, true)
+local tombs = hashView(tombKey, keys, hasTombs)
+local failed = hashView(failedKey, keys, hasFailed)
+local claims = hashView(claimsKey, keys, true)
+local outcomes = hashView(outcomesKey, jobIds, runExists)
+local attempts = hashView(attemptsKey, retriedIds, runExists and #retriedIds > 0)
+-- The run newer than runId that wrote or deleted the key, as of now in this call (else false).
+local function newerWriter(key)
+  local entry = viewGet(ledger, key)
+  if entry then
+    local writer = string.match(entry, '^[^\t]*')
+    if writer > runId then return writer end
+  end
+  if not hasTombs then return false end
+  local deleter = viewGet(tombs, key)
+  if deleter and deleter > runId then return deleter end
+  return false
+end
+local function applyKeys(jobId, mode, n, first)
   local superseded = 0
-  for _ = 1, n do
-    local key = ARGV[i]
-    if newerWriter(ledgerKey, tombKey, key, runId, not hasTombs) then
+  local step = 2
+  if mode == 'delete' then step = 1 end
+  for at = first, first + (n - 1) * step, step do
+    local key = ARGV[at]
+    if newerWriter(key) then
       superseded = superseded + 1
     elseif mode == 'write' then
-      redis.call('HSET', ledgerKey, key, ARGV[i + 1])
-      if hasTombs then redis.call('HDEL', tombKey, key) end
-      if hasFailed then redis.call('HDEL', failedKey, key) end
+      viewSet(ledger, key, ARGV[at + 1])
+      if hasTombs then viewSet(tombs, key, false) end
+      if hasFailed then viewSet(failed, key, false) end
     elseif mode == 'delete' then
-      redis.call('HDEL', ledgerKey, key)
-      redis.call('HSET', tombKey, key, runId)
+      viewSet(ledger, key, false)
+      viewSet(tombs, key, runId)
       hasTombs = true
-      if hasFailed then redis.call('HDEL', failedKey, key) end
+      if hasFailed then viewSet(failed, key, false) end
     elseif mode == 'fail' then
-      redis.call('HSET', failedKey, key, ARGV[i + 1])
+      viewSet(failed, key, ARGV[at + 1])
       hasFailed = true
     end
     -- The claim ends with the write; a job that failed for good may have sent its request, so its
     -- claim stays as 'doubt' and the next writer of the key looks it up first.
-    if ownClaim(key, jobId) then
-      if mode == 'fail' then redis.call('HSET', claimsKey, key, jobId .. '\t0\tdoubt')
-      else redis.call('HDEL', claimsKey, key) end
+    local claim = viewGet(claims, key)
+    if claim and string.match(claim, '^([^\t]*)') == jobId then
+      if mode == 'fail' then viewSet(claims, key, jobId .. '\t0\tdoubt') else viewSet(claims, key, false) end
     end
-    if mode == 'delete' then i = i + 1 else i = i + 2 end
   end
-  return superseded, i
+  return superseded
 end
--- The run's counters change once per call, by the sum of its jobs' changes (one HINCRBY per field).
+-- The run's counters change once per call, by the sum of its jobs' changes.
 local increments, fields = {}, {}
 local function add(field, by)
   if increments[field] == nil then increments[field] = 0; fields[#fields + 1] = field end
@@ -77,51 +118,59 @@ end
 local progressAt = false
 local function countOutcome(jobId, outcome, weight, attempt, now)
   local current = outcome .. '\t' .. weight
-  -- Usually the job's first outcome: HSETNX records it in one command.
-  if redis.call('HSETNX', outcomesKey, jobId, current) == 1 then
+  local previous = viewGet(outcomes, jobId)
+  if not previous then
     add('j:finished', 1)
     add('c:' .. outcome, weight)
     if outcome == 'failed' then add('j:failed', 1) end
+    viewSet(outcomes, jobId, current)
     progressAt = now
-  else
-    local previous = redis.call('HGET', outcomesKey, jobId)
-    if previous ~= current then
-      local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
-      add('c:' .. prevOutcome, -tonumber(prevWeight))
-      if prevOutcome == 'failed' then add('j:failed', -1) end
-      redis.call('HSET', outcomesKey, jobId, current)
-      add('c:' .. outcome, weight)
-      if outcome == 'failed' then add('j:failed', 1) end
-      progressAt = now
-    end
+  elseif previous ~= current then
+    local prevOutcome, prevWeight = string.match(previous, '^([^\t]*)\t(.*)$')
+    add('c:' .. prevOutcome, -tonumber(prevWeight))
+    if prevOutcome == 'failed' then add('j:failed', -1) end
+    add('c:' .. outcome, weight)
+    if outcome == 'failed' then add('j:failed', 1) end
+    viewSet(outcomes, jobId, current)
+    progressAt = now
   end
   -- A job without an entry is at attempt 1 (the entry is written only for later attempts).
   if attempt > 1 then
-    local seen = tonumber(redis.call('HGET', attemptsKey, jobId) or '1')
-    if attempt > seen then
-      add('c:retried', attempt - seen)
-      redis.call('HSET', attemptsKey, jobId, attempt)
+    local seenAttempt = tonumber(viewGet(attempts, jobId) or '1')
+    if attempt > seenAttempt then
+      add('c:retried', attempt - seenAttempt)
+      viewSet(attempts, jobId, tostring(attempt))
     end
   end
 end
 local replies = {}
-local i = 3
 local lastNow = false
-for j = 1, jobs do
-  local jobId, outcome, weight, attempt = ARGV[i], ARGV[i + 1], tonumber(ARGV[i + 2]), tonumber(ARGV[i + 3])
-  local now, mode, n = ARGV[i + 4], ARGV[i + 5], tonumber(ARGV[i + 6])
-  replies[j], i = applyKeys(jobId, mode, n, i + 7)
+for j = 1, jobCount do
+  local at = starts[j]
+  local jobId, now = ARGV[at], ARGV[at + 4]
+  replies[j] = applyKeys(jobId, ARGV[at + 5], tonumber(ARGV[at + 6]), at + 7)
   if runExists then
-    countOutcome(jobId, outcome, weight, attempt, now)
+    countOutcome(jobId, ARGV[at + 1], tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3]), now)
     lastNow = now
   end
 end
-for _, field in ipairs(fields) do redis.call('HINCRBY', runKey, field, increments[field]) end
-if progressAt then redis.call('HSET', runKey, 'j:progressAt', progressAt) end
+flushView(ledger); flushView(tombs); flushView(failed); flushView(claims); flushView(outcomes); flushView(attempts)
+-- The job counts were read above, so they are written as values with the progress time (one
+-- HSET); the outcome counts, which were not read, move by HINCRBY.
+local finished = tonumber(run[3] or '0') + (increments['j:finished'] or 0)
+local failedJobs = tonumber(run[4] or '0') + (increments['j:failed'] or 0)
+local jobFields = {}
+for _, field in ipairs(fields) do
+  if field == 'j:finished' then jobFields[#jobFields + 1] = field; jobFields[#jobFields + 1] = finished
+  elseif field == 'j:failed' then jobFields[#jobFields + 1] = field; jobFields[#jobFields + 1] = failedJobs
+  elseif increments[field] ~= 0 then redis.call('HINCRBY', runKey, field, increments[field]) end
+end
+if progressAt then jobFields[#jobFields + 1] = 'j:progressAt'; jobFields[#jobFields + 1] = progressAt end
+if #jobFields > 0 then redis.call('HSET', runKey, unpack(jobFields)) end
 local settled = false
 if lastNow then
-  beatLease(leaseKey, runId, nowMs())
-  settled = settleRun(runKey, leaseKey, runId, lastNow)
+  if beat then beatLease(leaseKey, runId, nowMs()) end
+  settled = settleRunAs(runKey, leaseKey, runId, lastNow, run[1], tonumber(run[2] or '0'), finished, failedJobs)
 end
 return {replies, settled}
 `);
@@ -184,6 +233,7 @@ export class JobFinishStore {
     private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
     private readonly runs: Pick<RunStore, 'closeOpen'>,
+    private readonly beats: LeaseBeats = new LeaseBeats(),
   ) {}
 
   /**
@@ -213,7 +263,7 @@ export class JobFinishStore {
         keys.claims(finish.chatbot, keyType),
         keys.lease(finish.chatbot),
       ],
-      [finish.runId, finishes.length, ...finishes.flatMap(finishArgs)],
+      [finish.runId, finishes.length, this.beats.due(finish.chatbot, finish.runId) ? '1' : '0', ...finishes.flatMap(finishArgs)],
     );
     const [superseded, settled] = Array.isArray(reply) ? (reply as [unknown, unknown]) : [[], null];
     // The run ended with these jobs: off the open list (a separate command: see SETTLE_RUN_LUA).

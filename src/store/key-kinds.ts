@@ -18,6 +18,8 @@ const STORE_KINDS: Readonly<Record<string, string>> = {
   runs: 'run-indexes',
   'run-chatbot': 'run-indexes',
   keyidx: 'key-index',
+  keytouch: 'key-index',
+  'keytouch-days': 'key-index',
   calls: 'call-metrics',
   'retention-lock': 'locks',
   alerts: 'alerts',

@@ -26,7 +26,9 @@ export type KeyLayout = 'single' | 'cluster';
  * | `{p}:ls:run:{runId}:attempts`         | hash | jobId → highest attempt number seen                     |
  * | `{p}:ls:run:{runId}:jobs`             | list | job ids of the run, in enqueue order                    |
  * | `{p}:ls:run:{runId}:rejected`         | list | JSON rejected feed rows (kept whole for the CSV export) |
- * | `{p}:ls:keyidx:{listing key}`         | zset | JSON {chatbot, runId, jobId} scored by time             |
+ * | `{p}:ls:keytouch:{chatbot}:{day}`     | zset | `key\tat\trunId\tjobId`, all scored 0 (key-index.ts)   |
+ * | `{p}:ls:keytouch-days`                | zset | `day\tchatbot` of every keytouch set, scored by day     |
+ * | `{p}:ls:keyidx:{listing key}`         | zset | JSON {chatbot, runId, jobId} by time (former key index) |
  * | `{p}:ls:calls`                        | hash | service-call counters of every process (call-metrics.ts) |
  * | `{p}:ls:budget:{{id}}:req`            | zset | a feed budget's request times, µs (feed-budget.ts)      |
  * | `{p}:ls:budget:{{id}}:bytes`          | hash | minute bucket → response bytes (feed-budget.ts)         |
@@ -52,7 +54,7 @@ export type KeyLayout = 'single' | 'cluster';
  * every key of one chatbot carries the chatbot as a hash tag, its runs' keys included
  * (`{p}:ls:ledger:{S}`, `{p}:ls:lease:{S}`, `{p}:ls:run:{S}:{runId}`, …), so each script and
  * MULTI touches one slot while many chatbots spread over the masters. Keys of the whole
- * installation (`runs`, `runs:open`, `calls`, `retention-lock`, `sources`, `keyidx:*`, and
+ * installation (`runs`, `runs:open`, `calls`, `retention-lock`, `sources`, `keytouch-days`, `keyidx:*`, and
  * `run-chatbot`, the runId → chatbot map that finds a run's slot from its id) are only ever read
  * or written by single-key commands. The single-Redis layout keeps the original names, so
  * ledgers and runs written before the cluster layout existed stay where they are.
@@ -77,7 +79,12 @@ export interface StoreKeys {
   runAttempts(chatbot: string, runId: string): string;
   runJobs(chatbot: string, runId: string): string;
   runRejected(chatbot: string, runId: string): string;
+  /** The key index before the day sets: one zset per listing key (read and trimmed until retention empties it). */
   keyIndex(listingKey: string): string;
+  /** The touches of one chatbot's listing keys on one UTC day (key-index.ts). */
+  keyTouches(chatbot: string, day: number): string;
+  /** Every keyTouches set, as `day\tchatbot` scored by day. */
+  keyTouchDays(): string;
   callMetrics(): string;
   /** Request times of a feed request budget (`budgetId`: a stable hash, never a secret). */
   feedBudgetRequests(budgetId: string): string;
@@ -130,6 +137,8 @@ export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKe
     runJobs: (chatbot, runId) => `${runKey(chatbot, runId)}:jobs`,
     runRejected: (chatbot, runId) => `${runKey(chatbot, runId)}:rejected`,
     keyIndex: (listingKey) => `${base}:keyidx:${listingKey}`,
+    keyTouches: (chatbot, day) => `${base}:keytouch:${tag(chatbot)}:${day}`,
+    keyTouchDays: () => `${base}:keytouch-days`,
     callMetrics: () => `${base}:calls`,
     feedBudgetRequests: (budgetId) => `${base}:budget:{${budgetId}}:req`,
     feedBudgetBytes: (budgetId) => `${base}:budget:{${budgetId}}:bytes`,

@@ -19,6 +19,7 @@ import type { StoreKeys } from './keys.js';
 import { luaScript, runLua } from './lua.js';
 import { forEachRunIndex, removeRuns, walkOldRuns } from './retention-runs.js';
 import { scanHash, scanKeys, startsWithPattern } from './scan.js';
+import { touchBucketOf, touchDay } from './key-index.js';
 
 export interface RetentionSettings {
   /** Days a run (and its per-job data, key-index entries, tombstones) is kept at least. */
@@ -37,7 +38,7 @@ export interface RetentionResult {
   runs: number;
   /** Redis keys those runs held (up to 5 each). */
   runKeys: number;
-  /** Members removed from key-index zsets (a zset is gone once its last member is). */
+  /** Key-index touches removed (whole days of them; in the former layout, members of per-key zsets). */
   keyIndexEntries: number;
   /** Tombstones (hash fields) removed. */
   tombstones: number;
@@ -96,8 +97,30 @@ async function removeOldRuns(
   });
 }
 
-/** Drops key-index members scored before the cutoff (ZREMRANGEBYSCORE is atomic per key). */
-async function trimKeyIndex(redis: RedisClient, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
+/**
+ * Drops the key-index day sets whose whole day lies before the cutoff (key-index.ts): one UNLINK
+ * per chatbot and day, however many listings it holds, so a touch is kept between `keepDays`
+ * and a day longer. The set goes before its index entry, so a pass cut short leaves the entry
+ * for the next pass to find.
+ */
+async function dropOldTouchDays(redis: RedisClient, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
+  const lastOldDay = touchDay(cutoff) - 1;
+  const old = await redis.zrangebyscore(keys.keyTouchDays(), '-inf', lastOldDay);
+  for (const member of old) {
+    const { chatbot, day } = touchBucketOf(member);
+    const set = keys.keyTouches(chatbot, day);
+    result.keyIndexEntries += await redis.zcard(set);
+    await redis.unlink(set);
+    await redis.zrem(keys.keyTouchDays(), member);
+  }
+}
+
+/**
+ * Drops members of the former key index (a zset per listing key) scored before the cutoff
+ * (ZREMRANGEBYSCORE is atomic per key). Nothing writes those sets any more: once their last
+ * member is old they are gone, and this finds none.
+ */
+async function trimLegacyKeyIndex(redis: RedisClient, keys: StoreKeys, cutoff: number, result: RetentionResult): Promise<void> {
   // Per master, one pipeline per SCAN batch (one round trip for up to SCAN_BATCH keys): the keys a
   // master's SCAN lists are its own, so the pipeline can go to it even on a Redis Cluster.
   for (const server of mastersOf(redis)) {
@@ -147,7 +170,8 @@ export async function applyRetention(
   const cutoff = retentionCutoff(settings, now);
   const result: RetentionResult = { cutoff, chatbots: 0, runs: 0, runKeys: 0, keyIndexEntries: 0, tombstones: 0 };
   await removeOldRuns(redis, keys, settings, cutoff, result);
-  await trimKeyIndex(redis, keys, cutoff, result);
+  await dropOldTouchDays(redis, keys, cutoff, result);
+  await trimLegacyKeyIndex(redis, keys, cutoff, result);
   await trimTombstones(redis, keys, cutoff, result);
   return result;
 }

@@ -40,23 +40,24 @@ end
  * is final, and the reconciler takes it off.
  * Why done/failed runs are settled again: a failed job retried from the dashboard that then
  * succeeds turns a failed run into a done one.
+ * `settleRunAs(runKey, leaseKey, runId, now, status, total, finished, failed)` is the same with
+ * the run's fields already known: the job-finish script read them anyway and knows what it added.
  * This is domain/run-outcome.ts `settledStatus` in Lua (a script cannot import it); a test runs
  * both over the same cases against Redis (test/integration/run-outcome-lua.test.ts).
  */
 export const SETTLE_RUN_LUA = `${RELEASE_LEASE_LUA}
-local function settleRun(runKey, leaseKey, runId, now)
-  local run = redis.call('HMGET', runKey, 'status', 'totalJobs', 'j:finished', 'j:failed')
-  local status = run[1]
+local function settleRunAs(runKey, leaseKey, runId, now, status, total, finished, failed)
   if status ~= 'running' and status ~= 'stuck' and status ~= 'done' and status ~= 'failed' then return false end
-  local total = tonumber(run[2] or '0')
-  local finished = tonumber(run[3] or '0')
   if finished < total then return false end
-  local failed = tonumber(run[4] or '0')
   local final = 'done'
   if failed > 0 then final = 'failed' end
   if status ~= final then redis.call('HSET', runKey, 'status', final, 'finishedAt', now) end
   releaseLease(leaseKey, runId)
   return final
+end
+local function settleRun(runKey, leaseKey, runId, now)
+  local run = redis.call('HMGET', runKey, 'status', 'totalJobs', 'j:finished', 'j:failed')
+  return settleRunAs(runKey, leaseKey, runId, now, run[1], tonumber(run[2] or '0'), tonumber(run[3] or '0'), tonumber(run[4] or '0'))
 end
 `;
 

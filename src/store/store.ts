@@ -11,6 +11,7 @@ import { JobFinishStore } from './job-finish.js';
 import { KeyIndexStore } from './key-index.js';
 import { storeKeys, type StoreKeys } from './keys.js';
 import { LeaseStore } from './lease.js';
+import { LeaseBeats } from './lease-beats.js';
 import { LedgerStore } from './ledger.js';
 import { RunStore } from './runs.js';
 import { ServiceBreakerStore } from './service-breaker.js';
@@ -40,16 +41,18 @@ export interface Store {
 export function createStore(redis: RedisClient, prefix: string): Store {
   const keys = storeKeys(prefix, layoutOf(redis));
   const runs = new RunStore(redis, keys);
+  // One for both scripts: a job's start and its finish share the once-a-second beat.
+  const beats = new LeaseBeats();
   return {
     redis,
     keys,
     ledger: new LedgerStore(redis, keys),
-    claims: new WriteClaimStore(redis, keys),
+    claims: new WriteClaimStore(redis, keys, beats),
     leases: new LeaseStore(redis, keys),
     runs,
     failedKeys: new FailedKeyStore(redis, keys),
     keyIndex: new KeyIndexStore(redis, keys),
-    jobFinish: new JobFinishStore(redis, keys, runs),
+    jobFinish: new JobFinishStore(redis, keys, runs, beats),
     feedSources: new FeedSourceStore(redis, keys),
     breaker: new ServiceBreakerStore(redis, keys),
     feedShapes: new FeedShapeStore(redis, keys),

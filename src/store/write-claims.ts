@@ -29,9 +29,11 @@ import type { RedisClient } from './redis-client.js';
 import type { LedgerEntry } from '../domain/ledger-entry.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { StoreKeys } from './keys.js';
-import { NEWER_WRITER_LUA, decodeLedgerEntry } from './ledger.js';
+import { decodeLedgerEntry } from './ledger.js';
+import { HASH_VIEW_LUA } from './hash-view-lua.js';
 import { luaScript, runLua } from './lua.js';
 import { groupCommit } from './group-commit.js';
+import { LeaseBeats } from './lease-beats.js';
 import { BEAT_LEASE_LUA, NOW_LUA, SERVER_ID_LUA } from './run-lua.js';
 
 /**
@@ -53,26 +55,53 @@ end
 `;
 
 /**
- * ARGV: runId, claimMs, sendWindowMs, n, then n × (key, jobId, attempt): the probes of n jobs of
- * one run (group-commit.ts), in order, each as if alone; the run, the clock, the lease beat, the
- * server id and whether any tombstone exists are read once.
+ * ARGV: runId, claimMs, sendWindowMs, n, beat ('1': beat the lease, lease-beats.ts), then
+ * n × (key, jobId, attempt): the probes of n jobs of one run (group-commit.ts), in order, each
+ * as if alone. The run, the clock, the lease beat, the server id and whether any tombstone
+ * exists are read once; the ledger, tombstone and claim fields of all n keys with one HMGET
+ * each, and the claims written back with one HSET (hash-view-lua.ts): a handful of commands
+ * per call rather than three or four per job.
  */
-const PREPARE_WRITE = luaScript(`${NEWER_WRITER_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}${CLAIM_FIELDS_LUA}
+const PREPARE_WRITE = luaScript(`${HASH_VIEW_LUA}${NOW_LUA}${BEAT_LEASE_LUA}${SERVER_ID_LUA}${CLAIM_FIELDS_LUA}
 local ledgerKey, tombKey, claimsKey, runKey, leaseKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local runId, claimMs, sendWindow, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local beaten = ARGV[5] ~= '1'
 local run = redis.call('HMGET', runKey, 'status', 'server')
-local noTombs = redis.call('EXISTS', tombKey) == 0
+local hasTombs = redis.call('EXISTS', tombKey) == 1
 local now = nowMs()
-local beaten = false
-local restarted = 0
-if (not run[2]) or run[2] ~= serverId() then restarted = 1 end
+local restarted = false
+local keys = {}
+for i = 1, n do keys[i] = ARGV[3 + 3 * i] end
+local ledger = hashView(ledgerKey, keys, true)
+local tombs = hashView(tombKey, keys, hasTombs)
+local claims = hashView(claimsKey, keys, true)
+-- The newer run that wrote or deleted the key (else false), and the key's ledger entry.
+local function newerWriter(key)
+  local entry = viewGet(ledger, key)
+  if entry then
+    local writer = string.match(entry, '^[^\\t]*')
+    if writer > runId then return writer, entry end
+  end
+  if not hasTombs then return false, entry end
+  local deleter = viewGet(tombs, key)
+  if deleter and deleter > runId then return deleter, entry end
+  return false, entry
+end
+-- Read once, and only when a probe gets that far: INFO is the dearest command here.
+local function redisRestarted()
+  if restarted == false then
+    restarted = 0
+    if (not run[2]) or run[2] ~= serverId() then restarted = 1 end
+  end
+  return restarted
+end
 local function probe(key, jobId, attempt)
-  local newer, entry = newerWriter(ledgerKey, tombKey, key, runId, noTombs)
+  local newer, entry = newerWriter(key)
   if newer then return {'superseded', newer} end
   if run[1] == 'cancelled' then return {'cancelled'} end
   if not beaten then beatLease(leaseKey, runId, now); beaten = true end
   local doubt = 0
-  local claim = redis.call('HGET', claimsKey, key)
+  local claim = viewGet(claims, key)
   if claim then
     local holder, expires, state, holderAttempt, confirmed = claimFields(claim)
     if holder ~= jobId then
@@ -85,12 +114,13 @@ local function probe(key, jobId, attempt)
       doubt = 1
     end
   end
-  redis.call('HSET', claimsKey, key, jobId .. '\\t' .. (now + claimMs) .. '\\t\\t' .. attempt .. '\\t' .. now)
-  -- The entry read above: nothing in this script wrote the ledger since.
-  return {'ok', entry or '', doubt, restarted}
+  viewSet(claims, key, jobId .. '\\t' .. (now + claimMs) .. '\\t\\t' .. attempt .. '\\t' .. now)
+  -- The entry read above: nothing in this script writes the ledger.
+  return {'ok', entry or '', doubt, redisRestarted()}
 end
 local replies = {}
-for i = 1, n do replies[i] = probe(ARGV[2 + 3 * i], ARGV[3 + 3 * i], ARGV[4 + 3 * i]) end
+for i = 1, n do replies[i] = probe(ARGV[3 + 3 * i], ARGV[4 + 3 * i], ARGV[5 + 3 * i]) end
+flushView(claims)
 return replies
 `);
 
@@ -158,6 +188,7 @@ export class WriteClaimStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly keys: StoreKeys,
+    private readonly beats: LeaseBeats = new LeaseBeats(),
   ) {}
 
   /**
@@ -192,7 +223,14 @@ export class WriteClaimStore {
         keys.run(first.chatbot, first.runId),
         keys.lease(first.chatbot),
       ],
-      [first.runId, claimMs, sendWindow, targets.length, ...targets.flatMap((target) => [target.key, target.jobId, target.attempt])],
+      [
+        first.runId,
+        claimMs,
+        sendWindow,
+        targets.length,
+        this.beats.due(first.chatbot, first.runId) ? '1' : '0',
+        ...targets.flatMap((target) => [target.key, target.jobId, target.attempt]),
+      ],
     )) as unknown[][];
     return reply.map(decide);
   }

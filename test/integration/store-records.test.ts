@@ -120,6 +120,12 @@ describe('runs', () => {
     await store.keyIndex.recordKeyTouch('b', '123', NEW, 'jy', 2);
     expect((await store.keyIndex.touches('123')).map((t) => t.jobId)).toEqual(['jy', 'jx']);
     expect((await store.keyIndex.touches('123', 'a')).map((t) => t.jobId)).toEqual(['jx']);
+    // Only that key: not one it is a prefix of, nor one with a tab in it; and the former layout is still read.
+    await store.keyIndex.recordKeyTouch('a', '1234', OLD, 'jz', 3);
+    await store.keyIndex.recordKeyTouch('a', '123\tx', OLD, 'jt', 4);
+    await redis.zadd(store.keys.keyIndex('123'), 0, JSON.stringify({ chatbot: 'a', runId: 'run-0', jobId: 'jlegacy' }));
+    expect((await store.keyIndex.touches('123')).map((t) => t.jobId)).toEqual(['jy', 'jx', 'jlegacy']);
+    expect((await store.keyIndex.touches('123\tx')).map((t) => t.jobId)).toEqual(['jt']);
     passed = true;
   });
 });

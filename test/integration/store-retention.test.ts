@@ -144,7 +144,30 @@ describe('applyRetention', () => {
     passed = true;
   });
 
-  it('trims key-index entries and tombstones by age, leaving recent ones and deleting what is emptied', async () => {
+  it('drops whole days of key touches once the day lies before the cutoff, and a search no longer finds them', async () => {
+    const cutoff = NOW - SETTINGS.keepDays * DAY;
+    const lastOldDayEnd = Math.floor(cutoff / DAY) * DAY;
+    await store.keyIndex.recordTouches([
+      { chatbot: 'A', key: 'K1', runId: 'r-old', jobId: 'j1', at: lastOldDayEnd - 1 },
+      { chatbot: 'A', key: 'K2', runId: 'r-old', jobId: 'j2', at: lastOldDayEnd - 2 * DAY },
+      { chatbot: 'B', key: 'K1', runId: 'r-old-b', jobId: 'j3', at: lastOldDayEnd - 5 },
+      // The cutoff's own day is kept whole: some of its touches are younger than the cutoff.
+      { chatbot: 'A', key: 'K1', runId: 'r-edge', jobId: 'j4', at: lastOldDayEnd },
+      { chatbot: 'A', key: 'K1', runId: 'r-new', jobId: 'j5', at: NOW - DAY },
+    ]);
+    expect((await store.keyIndex.touches('K1')).map((t) => t.jobId)).toEqual(['j5', 'j4', 'j1', 'j3']);
+
+    const result = await applyRetention(redis, keys, SETTINGS, NOW);
+
+    expect(result.keyIndexEntries).toBe(3);
+    expect((await store.keyIndex.touches('K1')).map((t) => t.jobId)).toEqual(['j5', 'j4']);
+    expect(await store.keyIndex.touches('K2')).toEqual([]);
+    expect(await redis.zcard(keys.keyTouchDays())).toBe(2);
+    expect(await applyRetention(redis, keys, SETTINGS, NOW)).toMatchObject({ keyIndexEntries: 0 });
+    passed = true;
+  });
+
+  it('trims former key-index entries and tombstones by age, leaving recent ones and deleting what is emptied', async () => {
     const recent = NOW - 29 * DAY;
     const old = NOW - 31 * DAY;
     await redis.zadd(
