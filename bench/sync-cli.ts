@@ -11,7 +11,9 @@
  * - the cluster figure: 3 `worker` processes on a 3-master Redis Cluster of the bench's own
  *   (redis-server and redis-cli on PATH) sharing --global-concurrency 12, ÷ (G ÷ latency);
  * - with --scale-listings N (off by default: 1,000,000 takes about half an hour), an N-listing
- *   migration at 0 ms: its time, peak RSS and CPU per listing.
+ *   migration at 0 ms: its time, peak RSS and CPU per listing;
+ * - the CPU split (sync-cpu-split.ts): one more sync --work of --long-creates listings (default
+ *   4 × --creates), for the CPU each further listing costs and the CPU a command pays once.
  * The simulator runs in a process of its own for every measurement (wire-sim.ts).
  * Writes the "bench:sync" section of BENCHMARKS.md. Needs Redis at REDIS_URL (default
  * redis://127.0.0.1:6379); everything it writes there is under fresh prefixes, removed at the end.
@@ -19,7 +21,7 @@
  * Usage: node dist/bench/sync-cli.js [--creates N] [--rounds N] [--concurrency N] [--latency MS]
  *   [--processes 1,2,4] [--globals 16,64] [--process-creates N] [--rss-listings N|0]
  *   [--cluster-processes N|0] [--cluster-global G] [--cluster-ports P1,P2,P3] [--scale-listings N]
- *   [--no-write]
+ *   [--long-creates N|0] [--no-write]
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -49,6 +51,8 @@ interface Options {
   clusterPorts: number[];
   /** Listings of the scale migration (0: not measured). */
   scaleListings: number;
+  /** Listings of the CPU split's larger run (0: not measured; default 4 × creates). */
+  longCreates: number | undefined;
   write: boolean;
 }
 
@@ -66,6 +70,7 @@ function parseOptions(argv: readonly string[]): Options {
     clusterGlobal: 12,
     clusterPorts: [],
     scaleListings: 0,
+    longCreates: undefined,
     write: true,
   };
   for (let i = 0; i < argv.length; i += 1) {
@@ -92,6 +97,7 @@ function parseOptions(argv: readonly string[]): Options {
     else if (arg === '--cluster-global') options.clusterGlobal = number();
     else if (arg === '--cluster-ports') options.clusterPorts = list();
     else if (arg === '--scale-listings') options.scaleListings = number(0);
+    else if (arg === '--long-creates') options.longCreates = number(0);
     else if (arg === '--no-write') options.write = false;
     else throw new Error(`unknown option ${arg}`);
   }
@@ -101,11 +107,11 @@ function parseOptions(argv: readonly string[]): Options {
 const newPrefix = (what: string): string => `bench-${what}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 
 /**
- * `sync --work` of `listings` new listings against a simulator with 0 ms latency (memory and CPU,
+ * `sync --work` of `listings` new listings at `latencyMs` (0 for the migrations: memory and CPU,
  * not pace), in-flight sampling off; the feed is written as a stream and removed after.
  */
-async function migration(listings: number, concurrency: number, redisUrl: string, admin: Redis): Promise<CliWorkResult> {
-  const big = await prepareWireScenario(listings, concurrency, 0, { bodies: false });
+async function migration(listings: number, concurrency: number, latencyMs: number, redisUrl: string, admin: Redis): Promise<CliWorkResult> {
+  const big = await prepareWireScenario(listings, concurrency, latencyMs, { bodies: false });
   const prefix = newPrefix('migration');
   try {
     return await runCliWork(big, redisUrl, prefix, {}, { sample: false });
@@ -128,6 +134,8 @@ async function main(): Promise<void> {
   let rss: CliWorkResult | undefined;
   let cluster: ProcessesResult | undefined;
   let scale: CliWorkResult | undefined;
+  let long: CliWorkResult | undefined;
+  const longCreates = options.longCreates ?? options.creates * 4;
   try {
     for (let round = 1; round <= options.rounds; round += 1) {
       const load = loadavg()[0] ?? 0;
@@ -140,6 +148,10 @@ async function main(): Promise<void> {
       } finally {
         await cleanPrefix(admin, prefix);
       }
+    }
+    if (longCreates > options.creates) {
+      process.stderr.write(`${longCreates} listings with sync --work (CPU split)…\n`);
+      long = await migration(longCreates, options.concurrency, options.latencyMs, redisUrl, admin);
     }
     for (const global of options.globals) {
       for (const count of options.processes) {
@@ -177,11 +189,11 @@ async function main(): Promise<void> {
     }
     if (options.rssListings > 0) {
       process.stderr.write(`${options.rssListings} listings migrated with sync --work (peak RSS)…\n`);
-      rss = await migration(options.rssListings, options.concurrency, redisUrl, admin);
+      rss = await migration(options.rssListings, options.concurrency, 0, redisUrl, admin);
     }
     if (options.scaleListings > 0) {
       process.stderr.write(`${options.scaleListings} listings migrated with sync --work (scale figure)…\n`);
-      scale = await migration(options.scaleListings, options.concurrency, redisUrl, admin);
+      scale = await migration(options.scaleListings, options.concurrency, 0, redisUrl, admin);
     }
   } finally {
     await removeWireScenario(scenario);
@@ -198,6 +210,7 @@ async function main(): Promise<void> {
     processes,
     ...(rss === undefined ? {} : { rss: { listings: options.rssListings, run: rss } }),
     ...(cluster === undefined ? {} : { cluster }),
+    ...(long === undefined ? {} : { long: { listings: longCreates, run: long } }),
     ...(scale === undefined ? {} : { scale: { listings: options.scaleListings, run: scale } }),
   };
   process.stdout.write(`${printWire(info)}\n`);

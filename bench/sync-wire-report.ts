@@ -12,6 +12,7 @@ import {
   scaleSection,
   type Migration,
 } from './sync-wire-figures.js';
+import { cpuSplit, cpuSplitLine, cpuSplitSection, type CpuSplit, type CpuSplitRun } from './sync-cpu-split.js';
 
 export interface WireRound {
   load: number;
@@ -33,6 +34,8 @@ export interface WireInfo {
   cluster?: ProcessesResult;
   /** The scale migration (--scale-listings). */
   scale?: Migration;
+  /** The CPU split's larger run (--long-creates). */
+  long?: CpuSplitRun;
 }
 
 const RSS_LIMIT_MIB = 256;
@@ -184,6 +187,14 @@ function costMedians(info: WireInfo): number[] {
   return COST_COLUMNS.map(([, pick]) => median(all.map(pick)));
 }
 
+/** The CPU split of the rounds' medians and the long run, when it was measured. */
+function split(info: WireInfo): CpuSplit | undefined {
+  if (info.long === undefined || info.rounds.length === 0) return undefined;
+  const all = info.rounds.map((round) => figures(info, round));
+  const shortCpu = median(info.rounds.map((round) => round.cli.cli.cpuSeconds));
+  return cpuSplit(info.creates, shortCpu, median(all.map((r) => r.bareCpuPerRequestMs)), info.long);
+}
+
 function targetLines(info: WireInfo): Array<{ name: string; median: string; range: string; verdict: string }> {
   return targets(info).map((t) => {
     const digits = t.digits ?? 2;
@@ -236,6 +247,8 @@ export function printWire(info: WireInfo): string {
     lines.push(`${info.rss.listings} listings: peak RSS ${info.rss.run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(info.rss.run.cli.seconds)} s`);
   if (info.cluster) lines.push(clusterLine(info.cluster));
   if (info.scale) lines.push(scaleLine(info.scale));
+  const cpu = split(info);
+  if (cpu && info.long) lines.push(cpuSplitLine(cpu, info.long));
   lines.push('targets:');
   for (const t of targetLines(info)) lines.push(`  ${t.verdict}  ${t.name}: median ${t.median}, range ${t.range}`);
   return lines.join('\n');
@@ -304,5 +317,7 @@ export function wireSection(info: WireInfo): string {
   }
   if (info.cluster) parts.push(...clusterSection(info.cluster, info.latencyMs));
   if (info.scale) parts.push(...scaleSection(info.scale, info.concurrency));
+  const cpu = split(info);
+  if (cpu && info.long) parts.push(...cpuSplitSection(cpu, info.long, info.creates));
   return parts.join('\n');
 }
