@@ -22,6 +22,7 @@ import { ListingSyncError } from '../shared/errors.js';
 import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
 import type { ErrorMappingContext } from './error-mapping.js';
 import { finishedHere, type FinishedHere } from './finished-here.js';
+import { jobsInFlight } from './jobs-in-flight.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import { heldGate, startQueueHold } from './queue-hold.js';
@@ -239,7 +240,8 @@ async function startOn(
 
   const mapping: ErrorMappingContext = { queue, hold, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000, breaker };
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
-  const processor = createProcessor(deps, mapping, options.attempts);
+  const inFlight = jobsInFlight();
+  const processor = inFlight.track(createProcessor(deps, mapping, options.attempts));
   const common = {
     prefix: redis.prefix,
     lockDuration: stall.lockDurationMs,
@@ -265,7 +267,7 @@ async function startOn(
   if (deps.runSync !== undefined) {
     // Why without the breaker: a scheduled sync's reads are its own (not through the breaker), and
     // holding the writes queue for them would put the sync back to spin against a down service.
-    const syncProcessor = createProcessor(deps, { ...mapping, breaker: undefined }, options.attempts);
+    const syncProcessor = inFlight.track(createProcessor(deps, { ...mapping, breaker: undefined }, options.attempts));
     syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), syncProcessor, {
       ...common,
       connection: syncConnection,
@@ -275,7 +277,10 @@ async function startOn(
   }
   for (const worker of workers) {
     // Why through the watch: during an outage BullMQ emits an 'error' per failed attempt and connection.
-    worker.on('error', (err) => watch.report(err, 'worker'));
+    worker.on('error', (err) => {
+      if (inFlight.isLateRenewal(err)) logger.debug({ err: err.message }, 'lock renewal of a job that had just finished; nothing lost');
+      else watch.report(err, 'worker');
+    });
     // Why: a job that stalled more than maxStalledCount is failed by BullMQ without our
     // processor running; record it here so the run's counts and failed keys stay complete.
     worker.on('failed', (job: Job | undefined, err: Error) => {
