@@ -77,13 +77,17 @@ describe('sync --work with its enqueue paced by its workers', () => {
     // Then the next sync takes over once that run is over, or names `runs resume` while its
     // jobs wait: resumed, they run under their own ids and claims (those the dead process held
     // once their locks expire); the jobs the pace never added were never listed.
-    let next = await runCli(args, env, 60_000);
+    // Why --wait-for-lock: a sync's workers start before it asks for the chatbot, and the jobs
+    // they take of the dead run beat its lease; a sync refused at once stops them after a few
+    // jobs, so retrying without a wait converged only as fast as this machine started processes.
+    const waiting = [...args, '--wait-for-lock', '90s'];
+    let next = await runCli(waiting, env, 120_000);
     const resumed: number[] = [];
     while (next.code === 3 && Date.now() < killedAt + 120_000) {
       const interrupted = /runs resume (run-[0-9a-z-]+) --work/.exec(next.stderr)?.[1];
       if (interrupted === undefined) await new Promise((resolve) => setTimeout(resolve, 2000));
       else resumed.push((await runCli(['runs', 'resume', interrupted, '--work', '--json'], env, 90_000)).code ?? -1);
-      next = await runCli(args, env, 60_000);
+      next = await runCli(waiting, env, 120_000);
     }
     expect(next.code, next.stderr).toBe(0);
     expect(Date.now() - killedAt).toBeGreaterThan(25_000);
