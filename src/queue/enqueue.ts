@@ -53,6 +53,8 @@ export interface EnqueueOptions {
  * adds it); `settle` resolves once every chunk given to `add` is in, or throws why one is not.
  */
 export interface ChunkSink {
+  /** Called once per run before its first chunk, with the run's job count (large-run-thread.ts decides by it). */
+  begin?(total: number): void;
   add(part: JobSpec[], runId: string, chatbot: string, at: number): Promise<void>;
   settle(): Promise<void>;
 }
@@ -140,6 +142,7 @@ async function addRunJobs(
   // chunk added late starts from the queue's clock of that moment (see fair-turns.ts).
   const turns = runTurns(options.store.redis, options.writes, run.step);
   let added = 0;
+  sink.begin?.(total);
   for (const part of chunksOf(specs, Math.max(1, options.chunkSize ?? CHUNK))) {
     await pace.beforeChunk(runId, added, total);
     added += part.length;

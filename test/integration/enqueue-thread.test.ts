@@ -2,6 +2,7 @@
  * The enqueue thread of `sync --work` (src/queue/threaded-enqueue.ts) against a real Redis: what
  * it adds is exactly what an enqueue in-thread adds, the chunks after the first wait while it
  * loads, it runs at a lower CPU priority, a thread whose Redis never answers leaves the work to this thread (after a wait), and a chunk it cannot add fails the enqueue with the reason.
+ * The CLI starts it only for a large run (src/queue/large-run-thread.ts): a smaller run never starts it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
@@ -9,6 +10,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { CREATE_LISTING } from '../../jobs/create-listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { CLOSE_GRACE_MS, startEnqueueThread, type EnqueueThread } from '../../src/queue/threaded-enqueue.js';
+import { largeRunThread } from '../../src/queue/large-run-thread.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { startTcpGate } from '../helpers/tcp-gate.js';
 import {
@@ -25,11 +27,12 @@ import {
 const BOT = 'bot-thread';
 const openBench = queueBenchPerTest();
 
-function threadFor(bench: QueueBench, redisUrl: string): EnqueueThread {
+function threadFor(bench: QueueBench, redisUrl: string, readyWaitMs?: number): EnqueueThread {
   const jobs = TEST_JOB_SETTINGS;
   return startEnqueueThread(
     { redis: { url: redisUrl, prefix: bench.prefix }, jobs },
     { store: bench.store, writes: bench.queues.writes, jobs },
+    readyWaitMs === undefined ? {} : { readyWaitMs },
   );
 }
 
@@ -158,5 +161,31 @@ describe('the enqueue thread', () => {
     } finally {
       await thread.close();
     }
+  });
+
+  describe('started only for a large run (large-run-thread.ts)', () => {
+    it('a run below the size adds its chunks here and starts no thread; a run of the size starts it; both converge with no duplicate', async () => {
+      const bench = await openBench({ chatbots: [BOT] });
+      const here = { store: bench.store, writes: bench.queues.writes, jobs: TEST_JOB_SETTINGS };
+      const gate = largeRunThread(() => threadFor(bench, inject('redisUrl'), 0), here, 300);
+      try {
+        const small = feedOf(BOT, 0, 299);
+        const smallRun = await enqueueAsSync(bench, await bench.plan(BOT, small), { sink: gate.sink });
+        expect(gate.started()).toBe(false);
+        expect(await bench.store.runs.getRun(smallRun)).toMatchObject({ counts: { totalJobs: 299 } });
+        await bench.work();
+        expect(await waitForRun(bench.store, smallRun, { pollMs: 50 })).toMatchObject({ created: 299, failed: 0 });
+
+        const large = feedOf(BOT, 0, 600);
+        const largeRun = await enqueueAsSync(bench, await bench.plan(BOT, large), { sink: gate.sink });
+        expect(gate.started()).toBe(true);
+        expect(await bench.store.runs.getRun(largeRun)).toMatchObject({ counts: { totalJobs: 301 } });
+        expect(await waitForRun(bench.store, largeRun, { pollMs: 50 })).toMatchObject({ created: 301, failed: 0 });
+        expect(simContent(bench, BOT)).toEqual(feedContent(large));
+        expect(bench.sim.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
+      } finally {
+        await gate.close();
+      }
+    });
   });
 });

@@ -8,7 +8,8 @@ import type { ApiClient } from '../../api/client-contract.js';
 import type { Config } from '../../config/config.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { RunningWorkers, StallSettings } from '../../queue/worker.js';
-import { enqueueThreadPays, startEnqueueThread, type EnqueueThread } from '../../queue/threaded-enqueue.js';
+import { enqueueThreadPays, startEnqueueThread } from '../../queue/threaded-enqueue.js';
+import { largeRunThread, type LargeRunThread } from '../../queue/large-run-thread.js';
 import type { CliIo } from '../io.js';
 import type { QueueContext } from './queue-context.js';
 import { createRecordedClient, jobSettings, openQueueContext, startConfiguredWorkers, type QueueRole } from './queue-wiring.js';
@@ -46,13 +47,18 @@ export async function workersOnStack(
 }
 
 /**
- * A thread that adds the jobs of this process's syncs to the queue (threaded-enqueue.ts), so the
- * workers of this process keep the event loop; undefined on a one-core machine.
+ * A thread that adds the jobs of this process's large syncs to the queue (threaded-enqueue.ts,
+ * large-run-thread.ts), so the workers of this process keep the event loop; undefined on a
+ * one-core machine. Why it starts when the first chunk of a large run is added, not here: the
+ * run's size is known only then, and a small run is cheaper without it.
  */
-export function enqueueThreadOnStack(io: CliIo, config: Config, ctx: QueueContext): EnqueueThread | undefined {
+export function enqueueThreadOnStack(io: CliIo, config: Config, ctx: QueueContext): LargeRunThread | undefined {
   if (!enqueueThreadPays()) return undefined;
   const jobs = jobSettings(config);
-  const thread = startEnqueueThread({ redis: config.redis, jobs }, { store: ctx.store, writes: ctx.queues.writes, jobs });
+  const here = { store: ctx.store, writes: ctx.queues.writes, jobs };
+  // Why readyWaitMs 0: started late, the thread is not ready for a few tenths of a second, and the
+  // workers are already waiting for jobs; the chunks go in here meanwhile.
+  const thread = largeRunThread(() => startEnqueueThread({ redis: config.redis, jobs }, here, { readyWaitMs: 0 }), here);
   io.releases.push('enqueue thread', () => thread.close());
   return thread;
 }

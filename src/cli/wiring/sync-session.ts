@@ -12,7 +12,7 @@ import { createCliLogger } from './api-wiring.js';
 import { configFromCli } from '../input/config-from-cli.js';
 import type { CliIo } from '../io.js';
 import { enqueueThreadOnStack, queueContextOnStack, recordedClientOnStack, workersOnStack } from './on-stack.js';
-import type { EnqueueThread } from '../../queue/threaded-enqueue.js';
+import type { LargeRunThread } from '../../queue/large-run-thread.js';
 import type { QueueContext } from './queue-context.js';
 import { queueActivity } from '../../queue/queue-activity.js';
 import { sendWindowMs } from '../../../jobs/support/send-window.js';
@@ -28,15 +28,15 @@ export interface SyncSession {
   /** Aborted by the first SIGINT/SIGTERM. */
   signal: AbortSignal;
   /**
-   * With `work` and `enqueues`: the thread the enqueue's chunks go to (on-stack.ts
-   * `enqueueThreadOnStack`); closed once the sync's jobs are in, its chunks are added here.
+   * With `work` and `enqueues`: the sink of the thread the enqueue's chunks go to when the run is
+   * large (on-stack.ts `enqueueThreadOnStack`); closed once the sync's jobs are in.
    */
-  enqueueThread?: EnqueueThread;
+  enqueueThread?: LargeRunThread;
 }
 
 /**
  * Opens what a sync needs; with `work` also starts this process's workers, and with `enqueues`
- * too (a sync, not `runs resume`) the enqueue thread. A sync that works or waits (`--work`,
+ * too (a sync, not `runs resume`) the enqueue thread of a large run. A sync that works or waits (`--work`,
  * `--wait`) runs for long, so its Redis connection carries on through a Redis restart
  * ('session'); a plain enqueue fails fast. Either way Redis down at start is one line.
  */
@@ -55,7 +55,6 @@ export async function openSyncSession(
   const api = recordedClientOnStack(io, config, logger, ctx);
   const session: SyncSession = { config, logger, api, ctx, signal: abort.signal };
   if (!work) return session;
-  // The thread first: it loads and connects on another core while the workers start and the feed is planned.
   const thread = enqueues ? enqueueThreadOnStack(io, config, ctx) : undefined;
   if (thread) session.enqueueThread = thread;
   session.workers = await workersOnStack(io, config, api, ctx, logger, {}, abort.signal, false);
