@@ -240,7 +240,8 @@ async function startOn(
 
   const mapping: ErrorMappingContext = { queue, hold, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000, breaker };
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
-  const inFlight = jobsInFlight();
+  // BullMQ renews a lock every lockDuration ÷ 2 (its default lockRenewTime), for runs older than half that.
+  const inFlight = jobsInFlight({ renewedAfterMs: stall.lockDurationMs / 4 });
   const processor = inFlight.track(createProcessor(deps, mapping, options.attempts));
   const common = {
     prefix: redis.prefix,
@@ -278,7 +279,7 @@ async function startOn(
   for (const worker of workers) {
     // Why through the watch: during an outage BullMQ emits an 'error' per failed attempt and connection.
     worker.on('error', (err) => {
-      if (inFlight.isLateRenewal(err)) logger.debug({ err: err.message }, 'lock renewal of a job that had just finished; nothing lost');
+      if (inFlight.isLateRenewal(err)) logger.debug({ err: err.message }, 'lock renewal of an earlier run of a job; nothing lost');
       else watch.report(err, 'worker');
     });
     // Why: a job that stalled more than maxStalledCount is failed by BullMQ without our
