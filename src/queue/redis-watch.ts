@@ -42,11 +42,12 @@ const CONNECTION_MESSAGE = new RegExp(
 
 /**
  * BullMQ's word that a job in flight lost its lock: after an outage longer than the lock duration
- * the stalled check hands the job out again, and the first holder can neither renew nor finish it.
+ * the stalled check hands the job out again, and the first holder cannot finish it. (A failed renewal
+ * alone is no evidence: worker.ts leaves it to the finish.)
  * Expected after an outage, and safe (a create run again looks its key up first), so it is one
  * line per interval, not one per job and command.
  */
-const LOCK_LOST = /could not renew lock|Missing lock for job|Lock mismatch for job/i;
+const LOCK_LOST = /Missing lock for job|Lock mismatch for job/i;
 
 /**
  * BullMQ's word that a job in flight is no longer where its worker left it: its record is gone

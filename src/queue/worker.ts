@@ -22,7 +22,6 @@ import { ListingSyncError } from '../shared/errors.js';
 import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
 import type { ErrorMappingContext } from './error-mapping.js';
 import { finishedHere, type FinishedHere } from './finished-here.js';
-import { jobsInFlight } from './jobs-in-flight.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import { heldGate, startQueueHold } from './queue-hold.js';
@@ -240,9 +239,7 @@ async function startOn(
 
   const mapping: ErrorMappingContext = { queue, hold, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000, breaker };
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
-  // BullMQ renews a lock every lockDuration ÷ 2 (its default lockRenewTime), for runs older than half that.
-  const inFlight = jobsInFlight({ renewedAfterMs: stall.lockDurationMs / 4 });
-  const processor = inFlight.track(createProcessor(deps, mapping, options.attempts));
+  const processor = createProcessor(deps, mapping, options.attempts);
   const common = {
     prefix: redis.prefix,
     lockDuration: stall.lockDurationMs,
@@ -268,7 +265,7 @@ async function startOn(
   if (deps.runSync !== undefined) {
     // Why without the breaker: a scheduled sync's reads are its own (not through the breaker), and
     // holding the writes queue for them would put the sync back to spin against a down service.
-    const syncProcessor = inFlight.track(createProcessor(deps, { ...mapping, breaker: undefined }, options.attempts));
+    const syncProcessor = createProcessor(deps, { ...mapping, breaker: undefined }, options.attempts);
     syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), syncProcessor, {
       ...common,
       connection: syncConnection,
@@ -279,7 +276,7 @@ async function startOn(
   for (const worker of workers) {
     // Why through the watch: during an outage BullMQ emits an 'error' per failed attempt and connection.
     worker.on('error', (err) => {
-      if (inFlight.isLateRenewal(err)) logger.debug({ err: err.message }, 'lock renewal of an earlier run of a job; nothing lost');
+      if (RENEWAL_FAILED.test(err.message)) logger.debug({ err: err.message }, 'a lock renewal failed; a lock really lost shows when its job finishes');
       else watch.report(err, 'worker');
     });
     // Why: a job that stalled more than maxStalledCount is failed by BullMQ without our
@@ -291,5 +288,17 @@ async function startOn(
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   return { writes, api, finished: finishedHere(writes), ...(syncRuns ? { syncRuns } : {}) };
 }
+
+/**
+ * BullMQ's word that a timed lock renewal found the lock gone.
+ *
+ * Why it is not reported: it is no evidence of a loss. BullMQ's timer picks a job, and the job
+ * finishes, is delayed or is put back to wait (releasing its lock) before the renewal reaches
+ * Redis; at the end of a service outage, when every held job goes on at once, this happens by
+ * the dozen (and the worker may already run the same id again under a new lock). A lock really
+ * lost while its job runs always shows when that run finishes: BullMQ's finish then fails with
+ * "Missing lock" or "Lock mismatch", and the watch warns about that (redis-watch.ts).
+ */
+const RENEWAL_FAILED = /^could not renew lock for job /;
 
 type WorkerConnection = ReturnType<typeof createWorkerConnection>;
