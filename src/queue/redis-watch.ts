@@ -43,11 +43,23 @@ const CONNECTION_MESSAGE = new RegExp(
 /**
  * BullMQ's word that a job in flight lost its lock: after an outage longer than the lock duration
  * the stalled check hands the job out again, and the first holder cannot finish it. (A failed renewal
- * alone is no evidence: worker.ts leaves it to the finish.)
+ * alone is no evidence: RENEWAL_FAILED.)
  * Expected after an outage, and safe (a create run again looks its key up first), so it is one
  * line per interval, not one per job and command.
  */
 const LOCK_LOST = /Missing lock for job|Lock mismatch for job/i;
+
+/**
+ * BullMQ's word that a timed lock renewal found the lock gone.
+ *
+ * Why it is not reported: it is no evidence of a loss. BullMQ's timer picks a job, and the job
+ * finishes, is delayed or is put back to wait (releasing its lock) before the renewal reaches
+ * Redis; at the end of a service outage, when every held job goes on at once, this happens by
+ * the dozen (and the worker may already run the same id again under a new lock). A lock really
+ * lost while its job runs always shows when that run finishes: BullMQ's finish then fails with
+ * "Missing lock" or "Lock mismatch", and the watch warns about that (LOCK_LOST).
+ */
+const RENEWAL_FAILED = /^could not renew lock for job /;
 
 /**
  * BullMQ's word that a job in flight is no longer where its worker left it: its record is gone
@@ -164,6 +176,10 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
     report(err, context) {
       if (isRedisConnectionError(err)) return outage(err);
       const message = err instanceof Error ? err.message : String(err);
+      if (RENEWAL_FAILED.test(message)) {
+        logger.debug({ err: message }, 'a lock renewal failed; a lock really lost shows when its job finishes');
+        return;
+      }
       const lockLost = LOCK_LOST.test(message);
       const jobGone = JOB_GONE.test(message);
       if (jobGone) for (const listener of jobGoneListeners) listener();

@@ -275,10 +275,7 @@ async function startOn(
   }
   for (const worker of workers) {
     // Why through the watch: during an outage BullMQ emits an 'error' per failed attempt and connection.
-    worker.on('error', (err) => {
-      if (RENEWAL_FAILED.test(err.message)) logger.debug({ err: err.message }, 'a lock renewal failed; a lock really lost shows when its job finishes');
-      else watch.report(err, 'worker');
-    });
+    worker.on('error', (err) => watch.report(err, 'worker'));
     // Why: a job that stalled more than maxStalledCount is failed by BullMQ without our
     // processor running; record it here so the run's counts and failed keys stay complete.
     worker.on('failed', (job: Job | undefined, err: Error) => {
@@ -288,17 +285,5 @@ async function startOn(
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   return { writes, api, finished: finishedHere(writes), ...(syncRuns ? { syncRuns } : {}) };
 }
-
-/**
- * BullMQ's word that a timed lock renewal found the lock gone.
- *
- * Why it is not reported: it is no evidence of a loss. BullMQ's timer picks a job, and the job
- * finishes, is delayed or is put back to wait (releasing its lock) before the renewal reaches
- * Redis; at the end of a service outage, when every held job goes on at once, this happens by
- * the dozen (and the worker may already run the same id again under a new lock). A lock really
- * lost while its job runs always shows when that run finishes: BullMQ's finish then fails with
- * "Missing lock" or "Lock mismatch", and the watch warns about that (redis-watch.ts).
- */
-const RENEWAL_FAILED = /^could not renew lock for job /;
 
 type WorkerConnection = ReturnType<typeof createWorkerConnection>;

@@ -72,4 +72,12 @@ describe('redis watch: per-job errors from BullMQ', () => {
     expect(lines[1]?.msg).toMatch(/gone from the queue/);
     expect(lines[2]?.err).toBe('ERR unknown command');
   });
+
+  it('a failed lock renewal alone says nothing at info level: the lost lock, if any, shows at the finish', () => {
+    const { report, lines } = watched(5000);
+    report('could not renew lock for job create.bot.MLSNumber.7.run-1');
+    expect(lines).toEqual([]);
+    report('Lock mismatch for job create.bot.MLSNumber.7.run-1. Cmd moveToFinished from active');
+    expect(lines.map((line) => line.msg)).toEqual([expect.stringMatching(/^jobs in flight lost their lock/)]);
+  });
 });
