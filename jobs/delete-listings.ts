@@ -31,8 +31,7 @@ export const deleteListingsJob: JobKind<DeleteListingsData> = {
     const newer = await deps.store.ledger.newerWriters(data.chatbot, data.keyType, data.ledgerKeys, data.runId);
     const keys = data.deleteKeyType === 'NewOaks' ? data.keys : data.keys.filter((key) => !newer.has(key));
     if (keys.length > 0) {
-      const callCtx = ctx.signal === undefined ? {} : { signal: ctx.signal };
-      const deleted = await deps.api.deleteListings({ SerialNumber: data.chatbot, Keys: keys, KeyType: data.deleteKeyType }, callCtx);
+      const deleted = await deps.api.deleteListings({ SerialNumber: data.chatbot, Keys: keys, KeyType: data.deleteKeyType }, {});
       if (deleted < keys.length) ctx.log(`${keys.length - deleted} of ${keys.length} keys were already gone`);
     }
     if (newer.size > 0) ctx.log(`left alone (a newer run wrote them): ${[...newer].join(', ')}`);

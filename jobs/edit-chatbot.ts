@@ -17,7 +17,7 @@ export const editChatbotJob: JobKind<EditChatbotData> = {
   name: EDIT_CHATBOT,
   schema: editChatbotDataSchema,
   async process(ctx, deps) {
-    await deps.api.editChatbot(ctx.data.settings, ctx.signal === undefined ? {} : { signal: ctx.signal });
+    await deps.api.editChatbot(ctx.data.settings, {});
     await recordNoWrite(ctx, deps, 'edited');
     return { outcome: 'edited' };
   },

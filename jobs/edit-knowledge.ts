@@ -17,7 +17,7 @@ export const editKnowledgeJob: JobKind<EditKnowledgeData> = {
   name: EDIT_KNOWLEDGE,
   schema: editKnowledgeDataSchema,
   async process(ctx, deps) {
-    await deps.api.editKnowledge(ctx.data.edit, ctx.signal === undefined ? {} : { signal: ctx.signal });
+    await deps.api.editKnowledge(ctx.data.edit, {});
     await recordNoWrite(ctx, deps, 'edited');
     return { outcome: 'edited' };
   },

@@ -25,8 +25,7 @@ export const updateListingJob: JobKind<UpdateListingData> = {
     const go = await prepareWrite(ctx, deps);
     if ('finished' in go) return go.finished;
     return await go.underClaim(async () => {
-      const callCtx = ctx.signal === undefined ? { listingKey: data.key } : { listingKey: data.key, signal: ctx.signal };
-      const matched = await deps.api.updateListing(data.update, callCtx);
+      const matched = await deps.api.updateListing(data.update, { listingKey: data.key });
       if (matched > 0) {
         await recordWrite(ctx, deps, 'updated', data.remoteId ?? go.entry?.remoteId);
         return { outcome: 'updated' as const };

@@ -34,9 +34,9 @@ export interface EnsureResult {
  */
 export async function ensureListing<T>(ctx: JobContext<T>, deps: JobDeps, target: EnsureTarget, go: WriteGo): Promise<EnsureResult> {
   const { entry } = go;
-  const callCtx = ctx.signal === undefined ? { listingKey: target.key } : { listingKey: target.key, signal: ctx.signal };
+  const callCtx = { listingKey: target.key };
   if (go.lookUpFirst || entry !== undefined) {
-    const found = await lookUpKey(deps, target.chatbot, target.keyType, target.listing, ctx.signal);
+    const found = await lookUpKey(deps, target.chatbot, target.keyType, target.listing);
     const [keep, ...extras] = found;
     if (keep !== undefined) {
       ctx.log(`found ${found.length} listing(s) for ${target.key}; keeping ${keep.id}`);

@@ -29,8 +29,6 @@ export interface JobContext<T> {
   runId: string;
   /** Appends a line to the job's log (shown in the dashboard). */
   log(line: string): void;
-  /** Aborted when the worker shuts down hard. */
-  signal?: AbortSignal;
 }
 
 /** What the sync-run job calls: the whole sync use case, injected to avoid a cycle. */

@@ -35,13 +35,12 @@ export async function lookUpKey(
   chatbot: string,
   keyType: SyncKeyType,
   listing: ListingFields,
-  signal?: AbortSignal,
 ): Promise<RemoteListing[]> {
   const key = keyType === 'MLSNumber' ? listing.MLSNumber : listing.Url;
   const filter = keyType === 'MLSNumber' ? { MLSNumber: key } : listing.City ? { CityName: listing.City } : {};
   // Why rate limits are handed back at once: the queue then slows every worker, not just this one.
   const retry = { ...LOOKUP_READ_RETRY, table: deps.retryTable, handBack: isRateLimited };
-  const pager = listPager(deps.api, { SerialNumber: chatbot, ...filter }, { pageSize: PAGE_SIZE, retry, listingKey: key, signal });
+  const pager = listPager(deps.api, { SerialNumber: chatbot, ...filter }, { pageSize: PAGE_SIZE, retry, listingKey: key });
   const found: RemoteListing[] = [];
   for await (const page of pager.pages()) {
     for (const item of page.items) {

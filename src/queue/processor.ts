@@ -23,8 +23,8 @@ export function runIdOf(data: unknown): string {
  * `token`: BullMQ's lock token for this start of the job, which names the start in key claims; a
  * context made without one gets a name of its own, so it never passes for another start.
  */
-export function contextOf<T>(job: Job, data: T, signal?: AbortSignal, token?: string): JobContext<T> {
-  const ctx: JobContext<T> = {
+export function contextOf<T>(job: Job, data: T, token?: string): JobContext<T> {
+  return {
     id: job.id ?? '',
     name: job.name,
     data,
@@ -35,8 +35,6 @@ export function contextOf<T>(job: Job, data: T, signal?: AbortSignal, token?: st
     // Why not awaited: a log line is for humans; it must not slow or fail the write.
     log: (line) => void job.log(line).catch(() => undefined),
   };
-  if (signal !== undefined) ctx.signal = signal;
-  return ctx;
 }
 
 function kindOf(job: Job): JobKind<unknown> {
@@ -52,10 +50,10 @@ function parse(kind: JobKind<unknown>, job: Job): unknown {
 }
 
 /** Records a job's final failure through its kind; never throws (logging instead). */
-export async function recordFinalFailure(job: Job, failure: FinalFailure, deps: JobDeps, signal?: AbortSignal): Promise<void> {
+export async function recordFinalFailure(job: Job, failure: FinalFailure, deps: JobDeps): Promise<void> {
   try {
     const kind = kindOf(job);
-    await kind.onFinalFailure(contextOf(job, parse(kind, job), signal), deps, failure);
+    await kind.onFinalFailure(contextOf(job, parse(kind, job)), deps, failure);
   } catch (thrown) {
     deps.logger.error(
       { job: job.id, err: thrown instanceof Error ? thrown.message : String(thrown) },
@@ -116,16 +114,21 @@ export function isLastAttempt(job: Pick<Job, 'attemptsMade' | 'opts'>, workerAtt
 /**
  * The function BullMQ calls for each job of the writes and sync-runs queues. `attempts`: this
  * worker's attempt budget per job (unset: the job's own).
+ *
+ * Why it takes two parameters: BullMQ gives a processor that declares a third an AbortSignal of
+ * its own per job (an AbortController, and an abort listener on each request it is handed to),
+ * aborted only by `Worker.cancelJob` and `cancelAllJobs`, which nothing here calls (BullMQ's
+ * `close(force)` does not abort it either).
  */
 export function createProcessor(
   deps: JobDeps,
   mapping: ErrorMappingContext,
   attempts?: number,
-): (job: Job, token?: string, signal?: AbortSignal) => Promise<JobResult> {
-  return async (job, token, signal) => {
+): (job: Job, token?: string) => Promise<JobResult> {
+  return async (job, token) => {
     const { kind, data } = await rejectMalformed(job, deps);
     try {
-      return await kind.process(contextOf(job, data, signal, token), deps);
+      return await kind.process(contextOf(job, data, token), deps);
     } catch (thrown) {
       // Another job is writing this key: wait without using an attempt (not a failure).
       if (errorCode(thrown) === ErrorCode.KEY_CLAIMED && token !== undefined) {
@@ -133,7 +136,7 @@ export function createProcessor(
         throw new DelayedError();
       }
       const { toThrow, final } = await mapError(thrown, mapping, isLastAttempt(job, attempts));
-      if (final) await recordFinalFailure(job, describeFailure(thrown), deps, signal);
+      if (final) await recordFinalFailure(job, describeFailure(thrown), deps);
       throw toThrow;
     }
   };
