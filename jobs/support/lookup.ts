@@ -30,12 +30,7 @@ export interface LookupDeps {
 }
 
 /** Every remote listing holding `key`, oldest (lowest service id) first. */
-export async function lookUpKey(
-  deps: LookupDeps,
-  chatbot: string,
-  keyType: SyncKeyType,
-  listing: ListingFields,
-): Promise<RemoteListing[]> {
+export async function lookUpKey(deps: LookupDeps, chatbot: string, keyType: SyncKeyType, listing: ListingFields): Promise<RemoteListing[]> {
   const key = keyType === 'MLSNumber' ? listing.MLSNumber : listing.Url;
   const filter = keyType === 'MLSNumber' ? { MLSNumber: key } : listing.City ? { CityName: listing.City } : {};
   // Why rate limits are handed back at once: the queue then slows every worker, not just this one.

@@ -124,9 +124,10 @@ async function expectRecovered(bench: Bench, output: string, backAt: number, end
   expect(stackTraceLines(output)).toEqual([]);
   const loud = logLines(output).filter((line) => typeof line.level === 'number' && line.level >= 40);
   // The whole lines in the message: a BullMQ error behind a warning shows only in its `err` field.
-  expect(loud.map((line) => line.msg), JSON.stringify(loud)).toEqual([
-    expect.stringMatching(/^the service is down since .*: work is paused without using attempts/),
-  ]);
+  expect(
+    loud.map((line) => line.msg),
+    JSON.stringify(loud),
+  ).toEqual([expect.stringMatching(/^the service is down since .*: work is paused without using attempts/)]);
   const others = output
     .split('\n')
     .filter((line) => !/the service is down since|the service answers again/.test(line))

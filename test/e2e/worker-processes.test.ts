@@ -217,9 +217,7 @@ describe('worker processes', () => {
     // counts job starts, and on a loaded machine a request can reach the service late, after the
     // next window's starts; arrival would then judge the machine's speed, not the limit.
     await until(async () => (await bench!.queues.writes.getJobCounts('completed')).completed === 40);
-    const times = (await bench.queues.writes.getJobs(['completed']))
-      .map((job) => job.processedOn ?? 0)
-      .sort((a, b) => a - b);
+    const times = (await bench.queues.writes.getJobs(['completed'])).map((job) => job.processedOn ?? 0).sort((a, b) => a - b);
     expect(times).toHaveLength(40);
     // BullMQ's limiter counts fixed windows of 1 s: 40 jobs need 4 windows, so the last starts ≥ 3 s
     // after the first (less a little: each start is stamped by its worker just before Redis counts it).
