@@ -11,16 +11,17 @@
  * - the cluster figure: 3 `worker` processes on a 3-master Redis Cluster of the bench's own
  *   (redis-server and redis-cli on PATH) sharing --global-concurrency 12, ÷ (G ÷ latency);
  * - with --scale-listings N (off by default: 1,000,000 takes about half an hour), an N-listing
- *   migration at 0 ms: its time, peak RSS and CPU per listing;
+ *   migration at 0 ms: its time, peak RSS and CPU per listing, in a section of its own ("bench:sync
+ *   scale"); `--scale-only N` measures that alone (`npm run bench:scale`: 1,000,000);
  * - the CPU split (sync-cpu-split.ts): one more sync --work of --long-creates listings (default
  *   4 × --creates), for the CPU each further listing costs and the CPU a command pays once.
  * The simulator runs in a process of its own for every measurement (wire-sim.ts).
- * Writes the "bench:sync" section of BENCHMARKS.md. Needs Redis at REDIS_URL (default
+ * Writes the "bench:sync" section of BENCHMARKS.md (not with --scale-only). Needs Redis at REDIS_URL (default
  * redis://127.0.0.1:6379); everything it writes there is under fresh prefixes, removed at the end.
  *
  * Usage: node dist/bench/sync-cli.js [--creates N] [--rounds N] [--concurrency N] [--latency MS]
  *   [--processes 1,2,4] [--globals 16,64] [--process-creates N] [--rss-listings N|0]
- *   [--cluster-processes N|0] [--cluster-global G] [--cluster-ports P1,P2,P3] [--scale-listings N]
+ *   [--cluster-processes N|0] [--cluster-global G] [--cluster-ports P1,P2,P3] [--scale-listings N] [--scale-only N]
  *   [--long-creates N|0] [--no-write]
  */
 import { randomBytes } from 'node:crypto';
@@ -32,7 +33,8 @@ import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
 import { cleanPrefix } from './sync-redis-stats.js';
 import { runClusterFigure } from './sync-cluster.js';
 import { runProcesses, type ProcessesResult } from './sync-processes.js';
-import { printWire, wireSection, type WireInfo, type WireRound } from './sync-wire-report.js';
+import { printWire, scaleBenchSection, wireSection, type WireInfo, type WireRound } from './sync-wire-report.js';
+import { scaleLine } from './sync-wire-figures.js';
 import { prepareWireScenario, removeWireScenario, runBareLoop, runCliWork, type CliWorkResult } from './sync-wire.js';
 
 interface Options {
@@ -51,6 +53,8 @@ interface Options {
   clusterPorts: number[];
   /** Listings of the scale migration (0: not measured). */
   scaleListings: number;
+  /** Only the scale migration: no rounds, worker processes, cluster, RSS or CPU split, and only its section written. */
+  scaleOnly: boolean;
   /** Listings of the CPU split's larger run (0: not measured; default 4 × creates). */
   longCreates: number | undefined;
   write: boolean;
@@ -70,6 +74,7 @@ function parseOptions(argv: readonly string[]): Options {
     clusterGlobal: 12,
     clusterPorts: [],
     scaleListings: 0,
+    scaleOnly: false,
     longCreates: undefined,
     write: true,
   };
@@ -97,7 +102,10 @@ function parseOptions(argv: readonly string[]): Options {
     else if (arg === '--cluster-global') options.clusterGlobal = number();
     else if (arg === '--cluster-ports') options.clusterPorts = list();
     else if (arg === '--scale-listings') options.scaleListings = number(0);
-    else if (arg === '--long-creates') options.longCreates = number(0);
+    else if (arg === '--scale-only') {
+      options.scaleListings = number(1);
+      Object.assign(options, { scaleOnly: true, rounds: 0, processes: [], clusterProcesses: 0, rssListings: 0, longCreates: 0 });
+    } else if (arg === '--long-creates') options.longCreates = number(0);
     else if (arg === '--no-write') options.write = false;
     else throw new Error(`unknown option ${arg}`);
   }
@@ -213,11 +221,17 @@ async function main(): Promise<void> {
     ...(long === undefined ? {} : { long: { listings: longCreates, run: long } }),
     ...(scale === undefined ? {} : { scale: { listings: options.scaleListings, run: scale } }),
   };
-  process.stdout.write(`${printWire(info)}\n`);
+  process.stdout.write(`${options.scaleOnly && info.scale ? scaleLine(info.scale) : printWire(info)}\n`);
   if (options.write) {
     const path = join(packageRoot(fileURLToPath(new URL('.', import.meta.url))), 'BENCHMARKS.md');
-    await writeBenchmarkSection(path, 'bench:sync', wireSection(info));
-    process.stdout.write(`wrote the bench:sync section of ${path}\n`);
+    if (!options.scaleOnly) {
+      await writeBenchmarkSection(path, 'bench:sync', wireSection(info));
+      process.stdout.write(`wrote the bench:sync section of ${path}\n`);
+    }
+    if (info.scale) {
+      await writeBenchmarkSection(path, 'bench:sync scale', scaleBenchSection({ ...info, scale: info.scale }));
+      process.stdout.write(`wrote the bench:sync scale section of ${path}\n`);
+    }
   }
 }
 

@@ -73,8 +73,6 @@ export function scaleSection(m: Migration, concurrency: number): string[] {
   const { run } = m;
   return [
     '',
-    '### Scale',
-    '',
     `\`sync --work --concurrency ${concurrency}\` of ${m.listings} new listings into an empty chatbot, simulator in its own process with 0 ms latency, the feed written to a file as a stream (--scale-listings). CPU = the CLI's user + system, every thread; peak RSS = the CLI's VmHWM.`,
     '',
     '| listings | time s | peak RSS MiB | CPU s | CPU ms per listing | Redis commands per listing | Redis CPU ms per listing | created / failed | calls / minimal | duplicate creates | complete |',
