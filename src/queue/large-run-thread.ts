@@ -21,7 +21,7 @@ export const THREAD_MIN_JOBS = 50_000;
 /** A sink for the runs of one session, and its release. */
 export interface LargeRunThread {
   sink: ChunkSink;
-  /** Whether a run has started the thread (for tests and the debug log). */
+  /** Whether a run has started the thread (what the tests check: a small run starts none). */
   started(): boolean;
   /** Closes the thread if one started; afterwards no run starts one. */
   close(): Promise<void>;
