@@ -2,6 +2,8 @@
  * `npm run bench:sync` (after `npm run build`): the built CLI against the simulator (20 ms
  * latency), with every ratio against a baseline measured in the same round:
  * - writes phase of `sync --work` ÷ the bare keep-alive loop (target ≥ 0.95);
+ * - CPU per listing ÷ the bare loop's per request (target ≤ 3.0), beside the BullMQ floor
+ *   (bullmq-floor.ts: the same creates as one BullMQ job each, nothing else) of the same round;
  * - the whole command, start to exit, ÷ ideal (creates ÷ (concurrency ÷ latency); target ≥ 0.85);
  * - Redis round trips per job (whole command, every connection of the CLI process);
  * - service calls ÷ minimal (1.00) and the CLI's peak RSS;
@@ -35,7 +37,7 @@ import { runClusterFigure } from './sync-cluster.js';
 import { runProcesses, type ProcessesResult } from './sync-processes.js';
 import { printWire, scaleBenchSection, wireSection, type WireInfo, type WireRound } from './sync-wire-report.js';
 import { scaleLine } from './sync-wire-figures.js';
-import { prepareWireScenario, removeWireScenario, runBareLoop, runCliWork, type CliWorkResult } from './sync-wire.js';
+import { prepareWireScenario, removeWireScenario, runBareLoop, runBullmqFloor, runCliWork, type CliWorkResult } from './sync-wire.js';
 
 interface Options {
   creates: number;
@@ -149,10 +151,13 @@ async function main(): Promise<void> {
       const load = loadavg()[0] ?? 0;
       process.stderr.write(`round ${round}/${options.rounds}: bare keep-alive loop…\n`);
       const bare = await runBareLoop(scenario);
+      process.stderr.write(`round ${round}/${options.rounds}: BullMQ floor…\n`);
+      const floorPrefix = newPrefix('floor');
+      const floor = await runBullmqFloor(scenario, redisUrl, floorPrefix).finally(() => cleanPrefix(admin, floorPrefix));
       process.stderr.write(`round ${round}/${options.rounds}: sync --work…\n`);
       const prefix = newPrefix('wire');
       try {
-        rounds.push({ load, bare, cli: await runCliWork(scenario, redisUrl, prefix) });
+        rounds.push({ load, bare, floor, cli: await runCliWork(scenario, redisUrl, prefix) });
       } finally {
         await cleanPrefix(admin, prefix);
       }

@@ -73,38 +73,83 @@ export interface BareResult {
   cpuSeconds: number;
 }
 
-const BARE_LOOP = join(fileURLToPath(new URL('.', import.meta.url)), 'bare-loop.js');
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const BARE_LOOP = join(HERE, 'bare-loop.js');
+const BULLMQ_FLOOR = join(HERE, 'bullmq-floor.js');
 
-/** The bare keep-alive loop as its own process against a fresh simulator process. */
-export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
-  if (scenario.bodiesPath === undefined) throw new Error("this scenario was prepared without the bare loop's bodies");
+/** What a baseline process (bare-loop.ts, bullmq-floor.ts) prints at its end. */
+interface BaselineOwn {
+  failures: number;
+  seconds: number;
+  cpuSeconds: number;
+}
+
+/**
+ * Runs a baseline `script` as its own process against a fresh simulator process, with the
+ * simulator's address, the secret, the scenario's bodies and concurrency, then `extraArgs`.
+ */
+async function runBaseline(
+  script: string,
+  scenario: WireScenario,
+  extraArgs: readonly string[] = [],
+): Promise<{ own: BaselineOwn; report: Awaited<ReturnType<WireSim['report']>> }> {
+  if (scenario.bodiesPath === undefined) throw new Error("this scenario was prepared without the baselines' bodies");
   const sim = await wireSimulator(scenario.latencyMs);
   try {
     sim.sample();
     const child = spawn(
       process.execPath,
-      [BARE_LOOP, sim.info.baseUrl, sim.info.credentials.secretKey, scenario.bodiesPath, String(scenario.concurrency)],
+      [script, sim.info.baseUrl, sim.info.credentials.secretKey, scenario.bodiesPath, String(scenario.concurrency), ...extraArgs],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    if (code !== 0) throw new Error(`bare loop exited ${code}`);
-    const own = JSON.parse(out) as { failures: number; seconds: number; cpuSeconds: number };
-    const { phase, maxInFlight, avgInFlight } = await sim.report();
-    return {
-      perSecond: phase.perSecond,
-      seconds: phase.seconds,
-      bySecond: phase.bySecond,
-      wallSeconds: own.seconds,
-      failures: own.failures,
-      maxInFlight,
-      slotsBusy: avgInFlight / scenario.concurrency,
-      cpuSeconds: own.cpuSeconds,
-    };
+    if (code !== 0) throw new Error(`${script} exited ${code}`);
+    return { own: JSON.parse(out) as BaselineOwn, report: await sim.report() };
   } finally {
     await sim.close();
   }
+}
+
+/** The bare keep-alive loop as its own process against a fresh simulator process. */
+export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
+  const { own, report } = await runBaseline(BARE_LOOP, scenario);
+  const { phase, maxInFlight, avgInFlight } = report;
+  return {
+    perSecond: phase.perSecond,
+    seconds: phase.seconds,
+    bySecond: phase.bySecond,
+    wallSeconds: own.seconds,
+    failures: own.failures,
+    maxInFlight,
+    slotsBusy: avgInFlight / scenario.concurrency,
+    cpuSeconds: own.cpuSeconds,
+  };
+}
+
+/** The BullMQ floor (bullmq-floor.ts): the same creates as one BullMQ job each, nothing else. */
+export interface FloorResult {
+  /** CPU of the floor's process, user + system, start-up included. */
+  cpuSeconds: number;
+  /** Its own time from the first enqueue to the last job completed. */
+  seconds: number;
+  failures: number;
+  /** Listings the simulator holds after it, and creates it saw twice (both checks that it did the work). */
+  listings: number;
+  duplicateCreates: number;
+}
+
+/** The BullMQ floor as its own process, under `prefix` in Redis at `redisUrl`, against a fresh simulator process. */
+export async function runBullmqFloor(scenario: WireScenario, redisUrl: string, prefix: string): Promise<FloorResult> {
+  const { own, report } = await runBaseline(BULLMQ_FLOOR, scenario, [redisUrl, prefix]);
+  return {
+    cpuSeconds: own.cpuSeconds,
+    seconds: own.seconds,
+    failures: own.failures,
+    listings: report.listings,
+    duplicateCreates: report.duplicateCreates,
+  };
 }
 
 export interface CliWorkResult {
