@@ -9,11 +9,17 @@ const SIGNS: Readonly<Record<RangeOperator, string>> = { gte: '≥', lte: '≤',
 /** Why this order: a range reads lower bound first ("> 100,000 and ≤ 500,000"). */
 const READING_ORDER: readonly RangeOperator[] = ['gte', 'gt', 'lte', 'lt'];
 
-const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+/**
+ * Made on first use. Why not at load: building an Intl.NumberFormat costs about 15 ms of ICU
+ * set-up, and every command loads this module (the CLI is one bundle) while few print a filter.
+ */
+let numberFormat: Intl.NumberFormat | undefined;
 
 /** A value as written, a number grouped by thousands (200000 → 200,000). */
 function valueText(value: WhereScalar): string {
-  return typeof value === 'number' ? numberFormat.format(value) : String(value);
+  if (typeof value !== 'number') return String(value);
+  numberFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+  return numberFormat.format(value);
 }
 
 function conditionText(field: string, condition: WhereCondition): string {
