@@ -67,6 +67,17 @@ export function newRunId(nowMs: number, randomHex: string): string {
   return `run-${nowMs.toString(36).padStart(TIME_DIGITS, '0')}-${random}`;
 }
 
+/** A listing job id's run part: `…. run-<10 base36 digits>-<hex>` at its end (see jobId and newRunId). */
+const RUN_AT_END = /\.(run-[0-9a-z]{10}-[0-9a-f]+)$/;
+
+/**
+ * The run a job id names, when it names one (listing jobs, unless their id was hashed whole);
+ * undefined for other ids.
+ */
+export function runIdOfJobId(jobId: string): string | undefined {
+  return RUN_AT_END.exec(jobId)?.[1];
+}
+
 /** Orders run ids by start time (then by their random part): a plain code-unit comparison. */
 export function compareRunIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

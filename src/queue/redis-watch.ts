@@ -6,12 +6,16 @@
  * connections (its own, BullMQ's blocking duplicates, the queue's), and during an outage every one
  * of them fails every reconnect attempt and BullMQ re-emits each failure as an 'error' event.
  * Logged one by one that is dozens of lines (and, unhandled, stack traces) per second for one
- * fact: Redis is away. Errors that are not about the connection are logged too, one line each,
- * but the same message at most once per interval.
+ * fact: Redis is away. BullMQ's per-job errors (a lock lost, a job gone) are one line per interval
+ * that says what follows (job-error-lines.ts); other errors are logged too, one line each, but the
+ * same message at most once per interval.
  */
 import { displayCluster, type RedisClusterTarget } from '../config/redis-cluster-config.js';
 import type { RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../runtime/logger.js';
+import { jobErrorKind, jobErrorLines, type OutcomeLookup } from './job-error-lines.js';
+
+export type { OutcomeLookup };
 
 /** Socket-level codes that mean "Redis is not reachable right now", not "the command was wrong". */
 const CONNECTION_CODES = new Set([
@@ -39,39 +43,6 @@ const CONNECTION_MESSAGE = new RegExp(
   ].join('|'),
   'i',
 );
-
-/**
- * BullMQ's word that a job in flight lost its lock: after an outage longer than the lock duration
- * the stalled check hands the job out again, and the first holder cannot finish it. (A failed renewal
- * alone is no evidence: RENEWAL_FAILED.)
- * Expected after an outage, and safe (a create run again looks its key up first), so it is one
- * line per interval, not one per job and command.
- */
-const LOCK_LOST = /Missing lock for job|Lock mismatch for job/i;
-
-/**
- * BullMQ's word that a timed lock renewal found the lock gone.
- *
- * Why it is not reported: it is no evidence of a loss. BullMQ's timer picks a job, and the job
- * finishes, is delayed or is put back to wait (releasing its lock) before the renewal reaches
- * Redis; at the end of a service outage, when every held job goes on at once, this happens by
- * the dozen (and the worker may already run the same id again under a new lock). A lock really
- * lost while its job runs always shows when that run finishes: BullMQ's finish then fails with
- * "Missing lock" or "Lock mismatch", and the watch warns about that (LOCK_LOST).
- */
-const RENEWAL_FAILED = /^could not renew lock for job /;
-
-/**
- * BullMQ's word that a job in flight is no longer where its worker left it: its record is gone
- * ("Missing key": removed by hand, or lost with Redis's data in a failover to a replica that had
- * not received it), or the record is there but the queue's active list no longer holds it ("is
- * not in the active state": the queue's lists were deleted while its lock and record survived, or
- * came back on a half-synced replica). Each such job fails every move it tries (finish, retry,
- * delay), so it used to be a raw error line per job and move. The reconciler records those jobs
- * as failed and ends their run (README "Every run ends"); one line per interval says what
- * happened and what follows.
- */
-const JOB_GONE = /Missing key for job|is not in the active state/i;
 
 /** True when `err` says Redis could not be reached (as opposed to a failed command). */
 export function isRedisConnectionError(err: unknown): boolean {
@@ -121,6 +92,8 @@ export interface RedisWatch {
    * not once per interval: the listener throttles itself); returns the unsubscribe.
    */
   onJobGone(listener: () => void): () => void;
+  /** From now on, a job BullMQ calls gone is first looked up with `lookup` (see OutcomeLookup). */
+  knowOutcomes(lookup: OutcomeLookup): void;
 }
 
 /** A watch that logs through `logger`. */
@@ -134,6 +107,15 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
   let downSince: number | undefined;
   let lastOutageLine = Number.NEGATIVE_INFINITY;
   const lastErrorLine = new Map<string, number>();
+
+  /** Whether a line of `kind` is due (at most one per interval), and if so marks it said. */
+  function due(kind: string): boolean {
+    const at = now();
+    if (at - (lastErrorLine.get(kind) ?? Number.NEGATIVE_INFINITY) < intervalMs) return false;
+    lastErrorLine.set(kind, at);
+    return true;
+  }
+  const jobLines = jobErrorLines(logger, due);
 
   function outage(err: unknown): void {
     const at = now();
@@ -176,34 +158,10 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
     report(err, context) {
       if (isRedisConnectionError(err)) return outage(err);
       const message = err instanceof Error ? err.message : String(err);
-      if (RENEWAL_FAILED.test(message)) {
-        logger.debug({ err: message }, 'a lock renewal failed; a lock really lost shows when its job finishes');
-        return;
-      }
-      const lockLost = LOCK_LOST.test(message);
-      const jobGone = JOB_GONE.test(message);
-      if (jobGone) for (const listener of jobGoneListeners) listener();
-      const kind = lockLost ? 'lock lost' : jobGone ? 'job gone' : message;
-      const at = now();
-      if (at - (lastErrorLine.get(kind) ?? Number.NEGATIVE_INFINITY) < intervalMs) return;
-      lastErrorLine.set(kind, at);
-      if (lockLost) {
-        logger.warn(
-          { err: message },
-          'jobs in flight lost their lock (Redis was away longer than the lock lasts): they run again, and a ' +
-            'create run again looks its key up first',
-        );
-        return;
-      }
-      if (jobGone) {
-        logger.warn(
-          { err: message },
-          'jobs in flight are gone from the queue (removed by hand, or lost with Redis data): their outcome ' +
-            'cannot be recorded; the reconciler records them as failed and ends their run within seconds, and ' +
-            'the next sync plans them again',
-        );
-        return;
-      }
+      const kind = jobErrorKind(message);
+      if (kind === 'job gone') for (const listener of jobGoneListeners) listener();
+      if (kind !== undefined) return jobLines.say(kind, message);
+      if (!due(message)) return;
       logger.error(
         { err: message, ...(context === undefined ? {} : { context }) },
         context === undefined ? 'Redis error' : `${context} error`,
@@ -221,6 +179,9 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
     onJobGone(listener) {
       jobGoneListeners.add(listener);
       return () => void jobGoneListeners.delete(listener);
+    },
+    knowOutcomes(lookup) {
+      jobLines.knowOutcomes(lookup);
     },
   };
   return watch;

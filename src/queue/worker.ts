@@ -21,6 +21,7 @@ import { backoffStrategy } from './backoff.js';
 import { ListingSyncError } from '../shared/errors.js';
 import { checkEvictionPolicy, createWorkerConnection, RECONNECT_MAX_MS, type RedisSettings } from './connection.js';
 import type { ErrorMappingContext } from './error-mapping.js';
+import { finishedElsewhere } from './finished-elsewhere.js';
 import { finishedHere, type FinishedHere } from './finished-here.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
@@ -141,6 +142,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   ];
   const queue = new Queue(queueKeyName(QUEUE_NAMES.writes, queueConnection), { connection: queueConnection, prefix: redis.prefix });
   queue.on('error', (err) => watch.report(err, 'queue'));
+  // A job BullMQ calls gone may have been finished by another start of it (finished-elsewhere.ts).
+  watch.knowOutcomes(finishedElsewhere(queue, queueConnection, options.deps.store.runs));
   const parts: WorkerParts = { workers: [], queue, connections, watch };
   const stop = workerStopper(parts);
   try {

@@ -10,6 +10,7 @@ import { CANCEL, MARK_STUCK, REOPEN, SEAL, SERVER_ID, SETTLE } from './run-scrip
 import { COUNT_FIELDS, countsFrom, num, recordFrom } from './run-hash.js';
 import type { NewRunSummary } from './run-summary.js';
 import { RUN_STATUSES, isFinalStatus, type NewRun, type RunCounts, type RunRecord, type RunStatus } from './run-types.js';
+import { runIdOfJobId } from '../domain/job-id.js';
 
 const LIST_CHUNK = 1000;
 
@@ -261,6 +262,18 @@ export class RunStore {
     const chatbot = await this.chatbotOfRun(runId);
     const rows = chatbot === undefined ? [] : await this.redis.lrange(this.keys.runRejected(chatbot, runId), 0, -1);
     return rows.map((row) => JSON.parse(row) as unknown);
+  }
+
+  /**
+   * The outcome recorded for one job, found by the run its id names (runIdOfJobId); undefined
+   * when none is recorded or the id names no run.
+   */
+  async recordedOutcome(jobId: string): Promise<string | undefined> {
+    const runId = runIdOfJobId(jobId);
+    const chatbot = runId === undefined ? undefined : await this.chatbotOfRun(runId);
+    if (runId === undefined || chatbot === undefined) return undefined;
+    const value = await this.redis.hget(this.keys.runOutcomes(chatbot, runId), jobId);
+    return value === null ? undefined : value.split('\t')[0];
   }
 
   /** jobId → final outcome recorded so far. */

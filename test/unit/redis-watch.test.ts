@@ -3,7 +3,7 @@
  * in an outage, jobs whose record vanished from Redis) is one warning per interval that says
  * what follows, not a raw error line per job and move; any other error keeps its own line.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/runtime/logger.js';
 import { createRedisWatch } from '../../src/queue/redis-watch.js';
 
@@ -71,6 +71,42 @@ describe('redis watch: per-job errors from BullMQ', () => {
     expect(lines[0]?.msg).toMatch(/lost their lock/);
     expect(lines[1]?.msg).toMatch(/gone from the queue/);
     expect(lines[2]?.err).toBe('ERR unknown command');
+  });
+
+  it('a job called gone that finished after all (outcome recorded, queue intact) is said finished, not "gone"', async () => {
+    const lines: Line[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Line) } });
+    const watch = createRedisWatch(logger, { intervalMs: 5000, now: () => 0 });
+    const asked: string[] = [];
+    watch.knowOutcomes((jobId) => {
+      asked.push(jobId);
+      return Promise.resolve(jobId.includes('.1.') ? 'created' : undefined);
+    });
+    let heard = 0;
+    watch.onJobGone(() => void (heard += 1));
+    watch.report(new Error('Missing key for job create.bot.MLSNumber.1.run-1. moveToFinished'), 'worker');
+    watch.report(new Error('Job create.bot.MLSNumber.2.run-1 is not in the active state. moveToFinished'), 'worker');
+    await vi.waitFor(() => expect(lines).toHaveLength(2));
+    expect(asked).toEqual(['create.bot.MLSNumber.1.run-1', 'create.bot.MLSNumber.2.run-1']);
+    expect(lines[0]).toMatchObject({
+      level: 40,
+      msg: expect.stringMatching(
+        /^jobs in flight were finished already .*\(outcome recorded: created\): .*lock was lost.*nothing of theirs is lost$/,
+      ) as string,
+    });
+    expect(lines[1]).toMatchObject({ level: 40, msg: expect.stringContaining('gone from the queue') as string });
+    // The reconciler hurries either way: its own check finds nothing to record for a finished job.
+    expect(heard).toBe(2);
+  });
+
+  it('a job called gone is said gone when its outcome cannot be looked up (Redis away again)', async () => {
+    const lines: Line[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(JSON.parse(line) as Line) } });
+    const watch = createRedisWatch(logger, { intervalMs: 5000, now: () => 0 });
+    watch.knowOutcomes(() => Promise.reject(new Error('Connection is closed.')));
+    watch.report(new Error('Missing key for job create.bot.MLSNumber.1.run-1. retryJob'), 'worker');
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    expect(lines[0]?.msg).toMatch(/gone from the queue/);
   });
 
   it('a failed lock renewal alone says nothing at info level: the lost lock, if any, shows at the finish', () => {
