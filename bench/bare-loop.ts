@@ -7,20 +7,17 @@
  * Prints one JSON line: { requests, failures, seconds, cpuSeconds } (cpuSeconds: user + system of
  * the whole process, the baseline of the CLI's CPU per listing).
  */
-import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { ENDPOINTS } from '../src/api/endpoints.js';
+import { readRequestBodies } from './request-bodies.js';
 
 async function main(): Promise<void> {
   const [baseUrl, secretKey, bodiesPath, concurrencyText] = process.argv.slice(2);
   if (baseUrl === undefined || secretKey === undefined || bodiesPath === undefined)
     throw new Error('usage: bare-loop BASE_URL SECRET BODIES CONCURRENCY');
   const concurrency = Number(concurrencyText ?? '16');
-  const bodies = (await readFile(bodiesPath, 'utf8'))
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as unknown);
+  const bodies = await readRequestBodies(bodiesPath);
   const pool = new Pool(baseUrl, { connections: concurrency });
   let next = 0;
   let failures = 0;

@@ -13,12 +13,12 @@
  * Prints one JSON line: { requests, failures, seconds, cpuSeconds } (cpuSeconds: user + system of
  * the whole process, start-up included as for the CLI).
  */
-import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
 import { ENDPOINTS } from '../src/api/endpoints.js';
+import { readRequestBodies } from './request-bodies.js';
 
 const QUEUE = 'floor';
 const CHUNK = 1000;
@@ -32,10 +32,7 @@ async function main(): Promise<void> {
   if (baseUrl === undefined || secretKey === undefined || bodiesPath === undefined || redisUrl === undefined || prefix === undefined)
     throw new Error('usage: bullmq-floor BASE_URL SECRET BODIES CONCURRENCY REDIS_URL PREFIX');
   const concurrency = Number(concurrencyText ?? '16');
-  const bodies = (await readFile(bodiesPath, 'utf8'))
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as unknown);
+  const bodies = await readRequestBodies(bodiesPath);
   const connect = (): Redis => new Redis(redisUrl, { maxRetriesPerRequest: null });
   const [queueConnection, workerConnection] = [connect(), connect()];
   const queue = new Queue<FloorJob>(QUEUE, { connection: queueConnection, prefix });
