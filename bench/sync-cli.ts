@@ -37,7 +37,15 @@ import { runClusterFigure } from './sync-cluster.js';
 import { runProcesses, type ProcessesResult } from './sync-processes.js';
 import { printWire, scaleBenchSection, wireSection, type WireInfo, type WireRound } from './sync-wire-report.js';
 import { scaleLine } from './sync-wire-figures.js';
-import { prepareWireScenario, removeWireScenario, runBareLoop, runBullmqFloor, runCliWork, type CliWorkResult } from './sync-wire.js';
+import {
+  prepareWireScenario,
+  removeWireScenario,
+  runBareLoop,
+  runBullmqFloor,
+  runCliPlanOnly,
+  runCliWork,
+  type CliWorkResult,
+} from './sync-wire.js';
 
 interface Options {
   creates: number;
@@ -157,7 +165,9 @@ async function main(): Promise<void> {
       process.stderr.write(`round ${round}/${options.rounds}: sync --work…\n`);
       const prefix = newPrefix('wire');
       try {
-        rounds.push({ load, bare, floor, cli: await runCliWork(scenario, redisUrl, prefix) });
+        const cli = await runCliWork(scenario, redisUrl, prefix);
+        process.stderr.write(`round ${round}/${options.rounds}: sync --dry-run (the plan alone)…\n`);
+        rounds.push({ load, bare, floor, cli, planCpuSeconds: (await runCliPlanOnly(scenario, redisUrl, `${prefix}-plan`)).cpuSeconds });
       } finally {
         await cleanPrefix(admin, prefix);
       }

@@ -20,6 +20,8 @@ export interface WireRound {
   /** The BullMQ floor of the same round (bullmq-floor.ts). */
   floor: FloorResult;
   cli: CliWorkResult;
+  /** CPU of `sync --dry-run` of the same feed (start-up, feed, snapshot, plan, guard: no queue). */
+  planCpuSeconds: number;
 }
 
 export interface WireInfo {
@@ -84,6 +86,8 @@ interface RoundFigures {
   /** The BullMQ floor's CPU ÷ the bare loop's, and `sync --work`'s ÷ the floor's (not targets: where the ratio comes from). */
   floorRatio: number;
   overFloorRatio: number;
+  /** (`sync --work`'s CPU − the plan alone's) ÷ the floor's: the queue and the work against what BullMQ alone costs. */
+  queuedOverFloorRatio: number;
   /** Redis server side while the CLI ran (Lua's commands included): commands and CPU ms per listing. */
   serverCommandsPerListing: number;
   serverCpuPerListingMs: number;
@@ -108,6 +112,7 @@ function figures(info: WireInfo, round: WireRound): RoundFigures {
     cpuRatio: cli.cli.cpuSeconds / round.bare.cpuSeconds,
     floorRatio: round.floor.cpuSeconds / round.bare.cpuSeconds,
     overFloorRatio: cli.cli.cpuSeconds / round.floor.cpuSeconds,
+    queuedOverFloorRatio: (cli.cli.cpuSeconds - round.planCpuSeconds) / round.floor.cpuSeconds,
     serverCommandsPerListing: cli.redisServer.commands / info.creates,
     serverCpuPerListingMs: (cli.redisServer.cpuSeconds * 1000) / info.creates,
   };
@@ -185,6 +190,7 @@ const COST_COLUMNS: Array<[label: string, pick: (r: RoundFigures) => number, dig
   ['CPU ratio', (r) => r.cpuRatio, 2],
   ['BullMQ floor CPU ÷ bare loop', (r) => r.floorRatio, 2],
   ['sync --work CPU ÷ BullMQ floor', (r) => r.overFloorRatio, 2],
+  ['(sync --work − plan alone) CPU ÷ BullMQ floor', (r) => r.queuedOverFloorRatio, 2],
   ['Redis commands per listing', (r) => r.serverCommandsPerListing, 1],
   ['Redis CPU ms per listing', (r) => r.serverCpuPerListingMs, 2],
   ['writes phase ÷ bare loop', (r) => r.writesRatio, 2],
@@ -241,7 +247,7 @@ export function printWire(info: WireInfo): string {
     const r = figures(info, round);
     lines.push(
       `round ${i + 1} (load ${f2(round.load)}): bare loop ${round.bare.perSecond.toFixed(0)}/s; sync --work writes ${round.cli.writesPerSecond.toFixed(0)}/s = ${f2(r.writesRatio)} of bare; whole ${f2(round.cli.cli.seconds)} s = ${f2(r.wholeBareRatio)} of the bare loop's ${f2(round.bare.wallSeconds)} s, ${f2(r.wholeRatio)} of ideal ${f2(r.idealSeconds)} s; Redis ${f2(r.roundTripsPerJob)} round trips / ${f2(r.commandsPerJob)} cmds per job; calls ${round.cli.calls}/${round.cli.minimalCalls}; max in flight ${round.cli.maxInFlight}; slots busy bare ${f2(round.bare.slotsBusy)} / sync ${f2(round.cli.slotsBusy)}; RSS ${round.cli.cli.peakRssMiB.toFixed(0)} MiB`,
-      `  CPU: sync --work ${f2(round.cli.cli.cpuSeconds)} s = ${f2(r.cpuPerListingMs)} ms per listing, bare loop ${f2(round.bare.cpuSeconds)} s = ${f2(r.bareCpuPerRequestMs)} ms per request, ratio ${f2(r.cpuRatio)}; BullMQ floor ${f2(round.floor.cpuSeconds)} s = ${f2(r.floorRatio)}× the bare loop, sync --work ${f2(r.overFloorRatio)}× the floor (floor: ${round.floor.listings} listings, ${round.floor.failures} failed, ${round.floor.duplicateCreates} duplicate creates); Redis server ${f2(r.serverCommandsPerListing)} commands and ${f2(r.serverCpuPerListingMs)} ms CPU per listing (${round.cli.redisServer.otherClients} other clients connected)`,
+      `  CPU: sync --work ${f2(round.cli.cli.cpuSeconds)} s = ${f2(r.cpuPerListingMs)} ms per listing, bare loop ${f2(round.bare.cpuSeconds)} s = ${f2(r.bareCpuPerRequestMs)} ms per request, ratio ${f2(r.cpuRatio)}; BullMQ floor ${f2(round.floor.cpuSeconds)} s = ${f2(r.floorRatio)}× the bare loop, sync --work ${f2(r.overFloorRatio)}× the floor, ${f2(r.queuedOverFloorRatio)}× beyond its plan alone (sync --dry-run ${f2(round.planCpuSeconds)} s) (floor: ${round.floor.listings} listings, ${round.floor.failures} failed, ${round.floor.duplicateCreates} duplicate creates); Redis server ${f2(r.serverCommandsPerListing)} commands and ${f2(r.serverCpuPerListingMs)} ms CPU per listing (${round.cli.redisServer.otherClients} other clients connected)`,
       `  writes per second: bare ${perSecondText(round.bare.bySecond)}; sync ${perSecondText(round.cli.writesBySecond)}; from second ${START_SECONDS + 1} on sync ÷ bare ${f2(r.steadyRatio)}; sync spawn → first write ${f2(round.cli.leadSeconds)} s, last write → exit ${f2(round.cli.tailSeconds)} s`,
     );
   }
@@ -297,16 +303,16 @@ export function wireSection(info: WireInfo): string {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...roundRows(info),
     '',
-    "What each listing costs the machine: the CPU of the `sync --work` process (user + system, every thread: parse, plan, enqueue and work, from its own getrusage at exit) beside the bare loop's CPU per request; beside both, the BullMQ floor measured in the same round (bench/bullmq-floor.ts, its own process: the same creates enqueued with addBulk as one BullMQ job each, removed on completion, and sent by a BullMQ Worker at the same concurrency through one undici Pool; no feed, plan, claims, ledger, run counts, retries, gates or metrics), which shows how much of the CPU ratio BullMQ's own per-job work already is; and the work of the Redis server while the command ran (INFO commandstats and INFO cpu before and after: every command it executed, those Lua scripts run included). Redis is server-wide: other clients of the same Redis add to it, so the count of other connected clients is shown.",
+    "What each listing costs the machine: the CPU of the `sync --work` process (user + system, every thread: parse, plan, enqueue and work, from its own getrusage at exit) beside the bare loop's CPU per request; beside both, the BullMQ floor measured in the same round (bench/bullmq-floor.ts, its own process: the same creates enqueued with addBulk as one BullMQ job each, removed on completion, and sent by a BullMQ Worker at the same concurrency through one undici Pool; no feed, plan, claims, ledger, run counts, retries, gates or metrics), which shows how much of the CPU ratio BullMQ's own per-job work already is, and the same feed's `sync --dry-run` (its own process: start-up, feed, snapshot, plan and guard, no queue), whose CPU taken from `sync --work`'s leaves what the queue and the work cost beside the floor; and the work of the Redis server while the command ran (INFO commandstats and INFO cpu before and after: every command it executed, those Lua scripts run included). Redis is server-wide: other clients of the same Redis add to it, so the count of other connected clients is shown.",
     '',
-    `| round | sync --work CPU s | bare loop CPU s | BullMQ floor CPU s | ${COST_COLUMNS.map(([label]) => label).join(' | ')} | other Redis clients |`,
-    `|---:|---:|---:|---:|${COST_COLUMNS.map(() => '---:|').join('')}---:|`,
+    `| round | sync --work CPU s | bare loop CPU s | BullMQ floor CPU s | plan alone CPU s | ${COST_COLUMNS.map(([label]) => label).join(' | ')} | other Redis clients |`,
+    `|---:|---:|---:|---:|---:|${COST_COLUMNS.map(() => '---:|').join('')}---:|`,
     ...info.rounds.map((round, i) => {
       const r = figures(info, round);
       const cells = COST_COLUMNS.map(([, pick, digits]) => pick(r).toFixed(digits));
-      return `| ${i + 1} | ${f2(round.cli.cli.cpuSeconds)} | ${f2(round.bare.cpuSeconds)} | ${f2(round.floor.cpuSeconds)} | ${cells.join(' | ')} | ${round.cli.redisServer.otherClients} |`;
+      return `| ${i + 1} | ${f2(round.cli.cli.cpuSeconds)} | ${f2(round.bare.cpuSeconds)} | ${f2(round.floor.cpuSeconds)} | ${f2(round.planCpuSeconds)} | ${cells.join(' | ')} | ${round.cli.redisServer.otherClients} |`;
     }),
-    `| median | | | | ${costMedians(info)
+    `| median | | | | | ${costMedians(info)
       .map((m, i) => m.toFixed(COST_COLUMNS[i]?.[2] ?? 2))
       .join(' | ')} | |`,
     '',

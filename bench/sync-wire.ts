@@ -231,6 +231,27 @@ interface PrintedSummary {
   result?: { created?: number; failed?: number };
 }
 
+/** `listing-sync sync` of the scenario's feed into the bench chatbot, with `extra` flags, `--json`. */
+function syncArgs(scenario: WireScenario, ...extra: string[]): string[] {
+  return ['sync', '--chatbot', WIRE_CHATBOT, '--feed', scenario.feedPath, ...extra, '--json'];
+}
+
+/**
+ * `listing-sync sync --dry-run` of the scenario's feed against a fresh simulator process: the
+ * command's start-up, feed, snapshot, plan and guard, without enqueueing or working. Its CPU is
+ * the part of `sync --work`'s that comes before the queue.
+ */
+export async function runCliPlanOnly(scenario: WireScenario, redisUrl: string, prefix: string): Promise<CliRun> {
+  const sim = await wireSimulator(scenario.latencyMs);
+  try {
+    const run = await runCli(syncArgs(scenario, '--dry-run'), cliEnv(sim.info, redisUrl, prefix));
+    if (run.code !== 0) throw new Error(`sync --dry-run exited ${run.code}:\n${run.stderr.slice(-2000)}`);
+    return run;
+  } finally {
+    await sim.close();
+  }
+}
+
 /**
  * `listing-sync sync --work` of the scenario's feed, start to exit, against a fresh simulator
  * process. `sample`: sample the requests in flight (slots busy); off for the big migrations.
@@ -244,17 +265,7 @@ export async function runCliWork(
 ): Promise<CliWorkResult> {
   const sim = await wireSimulator(scenario.latencyMs);
   try {
-    const args = [
-      'sync',
-      '--chatbot',
-      WIRE_CHATBOT,
-      '--feed',
-      scenario.feedPath,
-      '--work',
-      '--concurrency',
-      String(scenario.concurrency),
-      '--json',
-    ];
+    const args = syncArgs(scenario, '--work', '--concurrency', String(scenario.concurrency));
     if (sample) sim.sample();
     const { result: cli, work: redisServer } = await measuringRedis(redisUrl, () =>
       runCli(args, { ...cliEnv(sim.info, redisUrl, prefix), ...extraEnv }),
