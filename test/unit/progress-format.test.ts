@@ -3,7 +3,7 @@
  * elapsed time and an ETA; a finished stage frozen; an empty chatbot's remote read done at once.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { barLine, clock, figuresOf, humanBytes, type BarState } from '../../src/cli/output/progress-format.js';
+import { barLine, clock, count, figuresOf, humanBytes, type BarState } from '../../src/cli/output/progress-format.js';
 import { createProgressBars, STATUS_EVERY_MS } from '../../src/cli/output/progress.js';
 import { createReleaseStack } from '../../src/cli/wiring/release-stack.js';
 import type { CliIo } from '../../src/cli/io.js';
@@ -13,6 +13,19 @@ import { humanDuration } from '../../src/domain/human-duration.js';
 const T0 = 1_700_000_000_000;
 
 describe('progress figures', () => {
+  it('group thousands with commas as en-US writes them, rounded to a whole number', () => {
+    expect([0, 7, 999, 1000, 12_345.6, 1_234_567, 1e9, -1234].map(count)).toEqual([
+      '0',
+      '7',
+      '999',
+      '1,000',
+      '12,346',
+      '1,234,567',
+      '1,000,000,000',
+      '-1,234',
+    ]);
+  });
+
   it('say the rate, the elapsed time and the ETA of a running stage', () => {
     const jobs: BarState = { name: 'jobs', unit: 'jobs', value: 400, total: 2000, startedAt: T0 };
     const line = barLine(jobs, T0 + 4000);

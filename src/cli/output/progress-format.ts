@@ -31,8 +31,12 @@ export interface BarFigures {
   etaMs?: number;
 }
 
-/** 12,345 */
-export const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+/**
+ * 12,345: thousands grouped with commas, as en-US writes them. Why not toLocaleString: its first
+ * call in a process sets up ICU's number formatting, about 15 ms of CPU in every command that
+ * shows progress, for a format this simple.
+ */
+export const count = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** 16.1 MB: bytes in a unit people read. */
 export function humanBytes(bytes: number): string {
