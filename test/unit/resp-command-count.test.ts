@@ -3,12 +3,31 @@
  * (bench/redis-socket-counter.cts). The counts must match what is on the wire: strings and bytes
  * alike, pipelines, payloads that hold RESP-looking text, and strings that are not ASCII.
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { runInThisContext } from 'node:vm';
+import { transformSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import type * as SocketCounter from '../../bench/redis-socket-counter.cjs';
 
-// Why the built file: vitest does not compile .cts modules; `npm test` builds dist/ first.
-const { respCommands } = createRequire(import.meta.url)('../../dist/bench/redis-socket-counter.cjs') as typeof SocketCounter;
+/**
+ * The counter compiled from its source here. Why not an import: vitest does not compile .cts
+ * modules, and the built copy in dist/ would tie this fast-tier test to a build.
+ */
+function loadCounter(): typeof SocketCounter {
+  const source = readFileSync(new URL('../../bench/redis-socket-counter.cts', import.meta.url), 'utf8');
+  const { code } = transformSync(source, { loader: 'ts', format: 'cjs', target: 'node20' });
+  const module = { exports: {} as typeof SocketCounter };
+  const run = runInThisContext(`(function (module, exports, require) {${code}\n})`) as (
+    module: { exports: unknown },
+    exports: unknown,
+    require: NodeJS.Require,
+  ) => void;
+  run(module, module.exports, createRequire(import.meta.url));
+  return module.exports;
+}
+
+const { respCommands } = loadCounter();
 
 /** One command as ioredis writes it: an array of bulk strings, lengths in bytes. */
 const resp = (...args: string[]): string => `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
