@@ -6,9 +6,10 @@ import { editKnowledgeJob } from './edit-knowledge.js';
 import type { JobKind } from './support/job-context.js';
 import { syncRunJob } from './sync-run.js';
 import { updateListingJob } from './update-listing.js';
+import { writeListingsJob } from './write-listings.js';
 
 export const JOB_KINDS: ReadonlyMap<string, JobKind<unknown>> = new Map<string, JobKind<unknown>>(
-  [createListingJob, updateListingJob, deleteListingsJob, editChatbotJob, editKnowledgeJob, syncRunJob].map((kind) => [
+  [createListingJob, updateListingJob, deleteListingsJob, editChatbotJob, editKnowledgeJob, syncRunJob, writeListingsJob].map((kind) => [
     kind.name,
     kind as unknown as JobKind<unknown>,
   ]),

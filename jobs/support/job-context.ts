@@ -29,6 +29,27 @@ export interface JobContext<T> {
   runId: string;
   /** Appends a line to the job's log (shown in the dashboard). */
   log(line: string): void;
+  /** Set for a job that carries several listings (write-listings.ts): what it needs of the queue. */
+  carrier?: CarrierHooks;
+}
+
+/** One listing a write-listings job carries: its own job's id, name and data. */
+export interface CarriedListing {
+  id: string;
+  name: 'create-listing' | 'update-listing';
+  data: { key: string } & Record<string, unknown>;
+}
+
+/** What a carrier asks of the queue (src/queue/carrier-split.ts): jobs never import bullmq. */
+export interface CarrierHooks {
+  /** Whether a listing's failure splits the carrier (else it is thrown: the queue puts the whole carrier back). */
+  splitsOn(thrown: unknown): boolean;
+  /**
+   * Gives each of `items` a job of its own (its own id; an add of an id still in the queue adds
+   * nothing), the first delayed as `cause` asks (a claim wait, a backoff) and counted as started
+   * once; resolves to how many were given.
+   */
+  splitOff(items: readonly CarriedListing[], cause: unknown): Promise<number>;
 }
 
 /** What the sync-run job calls: the whole sync use case, injected to avoid a cycle. */
@@ -68,8 +89,8 @@ export interface JobDeps {
 
 /** What a processor returns (kept as the job's return value). */
 export interface JobResult {
-  /** A listing/edit job's outcome, or 'synced' for a sync-run job. */
-  outcome: JobOutcome | 'synced';
+  /** A listing/edit job's outcome, 'synced' for a sync-run job, 'carried' for a write-listings job (its listings have their own). */
+  outcome: JobOutcome | 'synced' | 'carried';
   remoteId?: string;
   /** Why the outcome is not the plain one (e.g. "found by lookup", "newer run run-…"). */
   note?: string;

@@ -9,4 +9,9 @@ export const listingJobBaseSchema = z.object({
   key: z.string().min(1),
   /** Content hash of the listing sent, recorded in the ledger once written. */
   hash: z.string().min(1),
+  /**
+   * Starts this listing had inside a shared job before it got a job of its own
+   * (write-listings.ts): they count as earlier starts, so a create looks its key up first.
+   */
+  startedBefore: z.number().int().min(0).optional(),
 });

@@ -26,12 +26,12 @@ export async function cancelRun(store: Store, writes: Queue, runId: string, now:
   if (state.status === undefined || state.chatbot === undefined) return undefined;
   const status = await store.runs.cancelRun(runId, state.chatbot, now);
   if (status !== 'cancelled') return { status: status ?? state.status, removed: 0, running: 0 };
-  const { unfinished } = await inspectRun(store, writes, runId);
+  const { queued } = await inspectRun(store, writes, runId);
   let removed = 0;
   let running = 0;
-  for (let i = 0; i < unfinished.length; i += PARALLEL) {
+  for (let i = 0; i < queued.length; i += PARALLEL) {
     // Queue.remove answers 0 for a job a worker holds the lock of (it is left to finish).
-    const answers = await Promise.all(unfinished.slice(i, i + PARALLEL).map((jobId) => writes.remove(jobId)));
+    const answers = await Promise.all(queued.slice(i, i + PARALLEL).map((jobId) => writes.remove(jobId)));
     for (const answer of answers) {
       if (answer === 1) removed += 1;
       else running += 1;

@@ -10,11 +10,13 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Plan } from '../domain/plan.js';
 import type { Store } from '../store/store.js';
+import { listedEntry, type ListedJob } from '../store/carried-ids.js';
 import type { NewRun } from '../store/run-types.js';
 import { BACKOFF_TYPE } from './backoff.js';
 import { UNPACED, type EnqueuePace } from './enqueue-pace.js';
 import { runTurns, type TurnStep } from './fair-turns.js';
-import { jobCountOf, jobSpecs, perChatbotJobSpecs, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
+import { jobCountOf, perChatbotJobSpecs, runJobIdsOf, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
+import { queueJobSpecs } from './job-carriers.js';
 
 /** Retention: a count of jobs to keep, `true` (remove at once) or `false` (keep all). */
 export type Retention = boolean | number | { count: number } | { age: number; count?: number };
@@ -106,6 +108,15 @@ export function* chunksOf(specs: Iterable<JobSpec>, size: number): Generator<Job
   if (part.length > 0) yield part;
 }
 
+/**
+ * The keys `spec` touches, each with the job `jobs find KEY` shows for it: the spec itself, or
+ * for a carrier each listing's own job, named with its carrier (carried-ids.ts).
+ */
+function touchesOf(spec: JobSpec): Array<{ key: string; jobId: string }> {
+  if (spec.carries === undefined) return spec.touches.map((key) => ({ key, jobId: spec.id }));
+  return spec.carries.map((id, i) => ({ key: spec.touches[i] ?? '', jobId: listedEntry({ id, carrier: spec.id }) }));
+}
+
 /** Where the jobs of one chunk go: the store (key index, the run's job list) and the writes queue. */
 export type ChunkTarget = Pick<EnqueueOptions, 'writes' | 'store' | 'jobs'>;
 
@@ -115,11 +126,13 @@ export type ChunkTarget = Pick<EnqueueOptions, 'writes' | 'store' | 'jobs'>;
  */
 export async function addChunk(part: readonly JobSpec[], runId: string, chatbot: string, target: ChunkTarget, at: number): Promise<void> {
   const { store, writes, jobs } = target;
-  await store.keyIndex.recordTouches(part.flatMap((spec) => spec.touches.map((key) => ({ chatbot, key, runId, jobId: spec.id, at }))));
+  await store.keyIndex.recordTouches(part.flatMap((spec) => touchesOf(spec).map(({ key, jobId }) => ({ chatbot, key, runId, jobId, at }))));
   await store.runs.addRunJobs(
     runId,
     chatbot,
-    part.map((spec) => spec.id),
+    part.flatMap((spec): Array<string | ListedJob> =>
+      spec.carries === undefined ? [spec.id] : spec.carries.map((id) => ({ id, carrier: spec.id })),
+    ),
   );
   await writes.addBulk(part.map((spec) => ({ name: spec.name, data: spec.data, opts: jobOptions(spec.id, jobs, spec.priority) })));
 }
@@ -145,7 +158,7 @@ async function addRunJobs(
   sink.begin?.(total);
   for (const part of chunksOf(specs, Math.max(1, options.chunkSize ?? CHUNK))) {
     await pace.beforeChunk(runId, added, total);
-    added += part.length;
+    for (const spec of part) added += runJobIdsOf(spec).length;
     await sink.add(await turns.take(part), runId, chatbot, at);
   }
   await sink.settle();
@@ -168,7 +181,7 @@ export function inThisThread(target: ChunkTarget): ChunkSink {
 export async function enqueueRunJobs(plan: Plan, runId: string, options: EnqueueOptions, now: number = Date.now()): Promise<number> {
   const { deleteBatchSize } = options.jobs;
   const run = { runId, chatbot: plan.chatbot, total: jobCountOf(plan, deleteBatchSize) };
-  return await addRunJobs(jobSpecs(plan, runId, deleteBatchSize), run, options, now);
+  return await addRunJobs(queueJobSpecs(plan, runId, deleteBatchSize), run, options, now);
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { Job, Queue } from 'bullmq';
 import type { Store } from '../store/store.js';
+import { listedJobOf } from '../store/carried-ids.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { listingJobNameOf } from './job-specs.js';
 
@@ -167,14 +168,19 @@ export async function findKeyJobs(writes: Queue, store: Store, key: string, chat
   const touches = await store.keyIndex.touches(key, chatbot);
   return await Promise.all(
     touches.map(async (touch) => {
-      const job = await writes.getJob(touch.jobId);
+      // A carried listing (carried-ids.ts) shows its own job once it has one, its recorded outcome
+      // once it has one, and until then the state of the carrier it waits in.
+      const { id, carrier } = listedJobOf(touch.jobId);
+      const own = await writes.getJob(id);
+      const recorded = own === undefined && carrier !== undefined ? await stateOfRemoved(store, { ...touch, jobId: id }) : undefined;
+      const job = own ?? (recorded === 'removed' && carrier !== undefined ? await writes.getJob(carrier) : undefined);
       const row: KeyJobRow = {
-        jobId: touch.jobId,
+        jobId: id,
         runId: touch.runId,
         chatbot: touch.chatbot,
-        name: job?.name ?? listingJobNameOf(touch.jobId),
+        name: own?.name ?? listingJobNameOf(id),
         at: touch.at,
-        state: job ? waitingAsSuch(await job.getState()) : await stateOfRemoved(store, touch),
+        state: job ? waitingAsSuch(await job.getState()) : (recorded ?? (await stateOfRemoved(store, { ...touch, jobId: id }))),
         attempts: job?.attemptsMade ?? 0,
       };
       if (job?.failedReason) row.failedReason = job.failedReason;

@@ -31,7 +31,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { RedisClient } from '../store/redis-client.js';
-import type { JobSpec } from './job-specs.js';
+import { runJobIdsOf, type JobSpec } from './job-specs.js';
 
 /** BullMQ's highest priority (2^21 − 1; bullmq's PRIORITY_LIMIT): the last turn. */
 export const LAST_TURN = 2 ** 21 - 1;
@@ -90,9 +90,16 @@ export function runTurns(redis: RedisClient, writes: Queue, step: TurnStep = 'pe
     async take(part) {
       if (part.length === 0) return [];
       const base = await baseTurn();
-      const turned = part.map((spec, i) => ({ ...spec, priority: Math.min(LAST_TURN, Math.max(FIRST_TURN, base + i * stride)) }));
+      // Why a carrier takes a turn per listing it carries: turns share listings, not queue jobs,
+      // so a run whose listings travel eight to a job does not go eight times as fast as another's.
+      let taken = 0;
+      const turned = part.map((spec) => {
+        const priority = Math.min(LAST_TURN, Math.max(FIRST_TURN, base + taken * stride));
+        taken += runJobIdsOf(spec).length;
+        return { ...spec, priority };
+      });
       const end = turned[turned.length - 1];
-      if (end !== undefined) last = { jobId: end.id, turn: end.priority };
+      if (end !== undefined) last = { jobId: end.id, turn: Math.min(LAST_TURN, base + (taken - 1) * stride) };
       return turned;
     },
   };

@@ -10,6 +10,7 @@ import { DELETE_LISTINGS, type DeleteListingsData } from '../../jobs/delete-list
 import { EDIT_CHATBOT, type EditChatbotData } from '../../jobs/edit-chatbot.js';
 import { EDIT_KNOWLEDGE, type EditKnowledgeData } from '../../jobs/edit-knowledge.js';
 import { UPDATE_LISTING, type UpdateListingData } from '../../jobs/update-listing.js';
+import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
 import type { ChatbotSettings, KnowledgeEdit } from '../api/schemas.js';
 import { jobId } from '../domain/job-id.js';
 import { listingHash } from '../domain/hash.js';
@@ -18,15 +19,30 @@ import type { Plan, PlannedDelete } from '../domain/plan.js';
 export interface JobSpec {
   name: string;
   id: string;
-  data: CreateListingData | UpdateListingData | DeleteListingsData | EditChatbotData | EditKnowledgeData;
+  data: CreateListingData | UpdateListingData | DeleteListingsData | EditChatbotData | EditKnowledgeData | WriteListingsData;
   /** Listing keys the job is about (for `jobs find KEY`). */
   touches: string[];
   /** Its turn in the writes queue (a BullMQ priority, set as the run is enqueued: fair-turns.ts); unset: plain FIFO. */
   priority?: number;
+  /**
+   * A carrier's listings (job-carriers.ts): the ids of the listing jobs it carries, which are the
+   * run's jobs (its counts and outcomes are theirs); unset: the job is one of the run's jobs itself.
+   */
+  carries?: string[];
+}
+
+/** The ids of the run's jobs `spec` stands for: its own, or those it carries. */
+export function runJobIdsOf(spec: JobSpec): readonly string[] {
+  return spec.carries ?? [spec.id];
 }
 
 /** The job name of each kind a listing job's id starts with (see jobSpecs). */
-const NAME_OF_KIND: Readonly<Record<string, string>> = { create: CREATE_LISTING, update: UPDATE_LISTING, delete: DELETE_LISTINGS };
+const NAME_OF_KIND: Readonly<Record<string, string>> = {
+  create: CREATE_LISTING,
+  update: UPDATE_LISTING,
+  delete: DELETE_LISTINGS,
+  writes: WRITE_LISTINGS,
+};
 
 /** The name of the listing job `id` names ('' for any other id): what `jobs find` shows for a job no longer in the queue. */
 export function listingJobNameOf(id: string): string {
@@ -50,7 +66,7 @@ function deleteBatches(
   return batches;
 }
 
-/** How many jobs `jobSpecs` makes of `plan`, without building them. */
+/** How many jobs of its own the run of `plan` has (each listing write is one, carried or not), without building them. */
 export function jobCountOf(plan: Plan, deleteBatchSize: number): number {
   const deletesByType = new Map<PlannedDelete['keyType'], number>();
   for (const planned of plan.deletes) deletesByType.set(planned.keyType, (deletesByType.get(planned.keyType) ?? 0) + 1);
@@ -59,7 +75,10 @@ export function jobCountOf(plan: Plan, deleteBatchSize: number): number {
   return plan.creates.length + plan.updates.length + batches;
 }
 
-/** The jobs a plan becomes, creates first, then updates, then delete batches. */
+/**
+ * The jobs a plan becomes, creates first, then updates, then delete batches, each listing its own
+ * job (job-carriers.ts `queueJobSpecs` carries them several to a queue job).
+ */
 export function jobSpecsOf(plan: Plan, runId: string, deleteBatchSize: number): JobSpec[] {
   return [...jobSpecs(plan, runId, deleteBatchSize)];
 }

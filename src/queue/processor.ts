@@ -11,6 +11,8 @@ import { errorCode, errorFields } from '../shared/errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { issueLines } from '../shared/zod-issues.js';
+import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
+import { carrierHooks } from './carrier-split.js';
 
 /** The run a job's payload names ('' when it names none). */
 export function runIdOf(data: unknown): string {
@@ -29,12 +31,18 @@ export function contextOf<T>(job: Job, data: T, token?: string): JobContext<T> {
     name: job.name,
     data,
     attemptsMade: job.attemptsMade,
-    attemptsStarted: Math.max(1, job.attemptsStarted),
+    attemptsStarted: Math.max(1, job.attemptsStarted) + startedBefore(data),
     attemptToken: token ?? `untracked-${randomUUID()}`,
     runId: runIdOf(data),
     // Why not awaited: a log line is for humans; it must not slow or fail the write.
     log: (line) => void job.log(line).catch(() => undefined),
   };
+}
+
+/** Starts a listing had inside a carrier before its own job (listing-job-data.ts `startedBefore`). */
+function startedBefore(data: unknown): number {
+  const value = typeof data === 'object' && data !== null ? (data as { startedBefore?: unknown }).startedBefore : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
 }
 
 function kindOf(job: Job): JobKind<unknown> {
@@ -73,7 +81,9 @@ async function rejectMalformed(job: Job, deps: JobDeps): Promise<{ kind: JobKind
   } catch (thrown) {
     const chatbot = typeof job.data === 'object' && job.data !== null ? (job.data as { chatbot?: unknown }).chatbot : undefined;
     const runId = runIdOf(job.data);
-    if (runId !== '' && typeof chatbot === 'string') {
+    // A carrier's run counts its listings, not the carrier: the reconciler records those of a
+    // failed carrier (run-inspection.ts), as it does a job that failed unrecorded.
+    if (runId !== '' && typeof chatbot === 'string' && job.name !== WRITE_LISTINGS) {
       await deps.store.jobFinish.finishJob({
         chatbot,
         runId,
@@ -128,7 +138,11 @@ export function createProcessor(
   return async (job, token) => {
     const { kind, data } = await rejectMalformed(job, deps);
     try {
-      return await kind.process(contextOf(job, data, token), deps);
+      const ctx = contextOf(job, data, token);
+      if (job.name === WRITE_LISTINGS) {
+        ctx.carrier = carrierHooks(data as WriteListingsData, { job, queue: mapping.queue, mapping, claimWait: claimWaitMs }, deps);
+      }
+      return await kind.process(ctx, deps);
     } catch (thrown) {
       // Another job is writing this key: wait without using an attempt (not a failure).
       if (errorCode(thrown) === ErrorCode.KEY_CLAIMED && token !== undefined) {

@@ -11,6 +11,7 @@ import { COUNT_FIELDS, countsFrom, num, recordFrom } from './run-hash.js';
 import type { NewRunSummary } from './run-summary.js';
 import { RUN_STATUSES, isFinalStatus, type NewRun, type RunCounts, type RunRecord, type RunStatus } from './run-types.js';
 import { runIdOfJobId } from '../domain/job-id.js';
+import { listedEntry, listedJobOf, type ListedJob } from './carried-ids.js';
 
 const LIST_CHUNK = 1000;
 
@@ -104,8 +105,9 @@ export class RunStore {
    * two leaves ids the reconciler finds missing from the queue and records as lost, never jobs
    * the run does not know about. The total is recorded by `sealRun` once every job is in.
    */
-  async addRunJobs(runId: string, chatbot: string, jobIds: readonly string[]): Promise<void> {
-    if (jobIds.length === 0) return;
+  async addRunJobs(runId: string, chatbot: string, jobs: ReadonlyArray<string | ListedJob>): Promise<void> {
+    if (jobs.length === 0) return;
+    const jobIds = jobs.map(listedEntry);
     const tx = this.redis.multi();
     for (let i = 0; i < jobIds.length; i += LIST_CHUNK) tx.rpush(this.keys.runJobs(chatbot, runId), ...jobIds.slice(i, i + LIST_CHUNK));
     await tx.exec();
@@ -254,8 +256,14 @@ export class RunStore {
   }
 
   async jobsOfRun(runId: string): Promise<string[]> {
+    return (await this.listedJobs(runId)).map((job) => job.id);
+  }
+
+  /** The jobs listed under a run, each with the queue job that carries it, if one does. */
+  async listedJobs(runId: string): Promise<ListedJob[]> {
     const chatbot = await this.chatbotOfRun(runId);
-    return chatbot === undefined ? [] : await this.redis.lrange(this.keys.runJobs(chatbot, runId), 0, -1);
+    const entries = chatbot === undefined ? [] : await this.redis.lrange(this.keys.runJobs(chatbot, runId), 0, -1);
+    return entries.map(listedJobOf);
   }
 
   async rejectedRows(runId: string): Promise<unknown[]> {
@@ -274,6 +282,13 @@ export class RunStore {
     if (runId === undefined || chatbot === undefined) return undefined;
     const value = await this.redis.hget(this.keys.runOutcomes(chatbot, runId), jobId);
     return value === null ? undefined : value.split('\t')[0];
+  }
+
+  /** Those of `jobIds` (jobs of run `runId` of `chatbot`) whose outcome is recorded. */
+  async recordedAmong(runId: string, chatbot: string, jobIds: readonly string[]): Promise<Set<string>> {
+    if (jobIds.length === 0) return new Set();
+    const values = await this.redis.hmget(this.keys.runOutcomes(chatbot, runId), ...jobIds);
+    return new Set(jobIds.filter((_, i) => values[i] !== null && values[i] !== undefined));
   }
 
   /** jobId → final outcome recorded so far. */

@@ -1,0 +1,96 @@
+/**
+ * write-listings: carries several creates (or several updates) of one run in ONE queue job, each
+ * run exactly as its own job would run it: the same job id (its own, `create.….<runId>`), the same
+ * probe and key claim, the same outcome record. Why: the queue's own work per job (moving it to
+ * active and to completed, its lock, its record) cost more CPU and Redis work than everything
+ * listing-sync does per listing (bench:sync measured BullMQ alone at ~2.4× a bare request loop);
+ * carried eight to a job, it is paid once per eight listings (job-carriers.ts decides when).
+ *
+ * A carrier never retries a listing itself. At the first listing that fails or must wait (its key
+ * claimed, an error the retry table retries, a rejection), that listing and every one not yet
+ * written get jobs of their own (`ctx.carrier.splitOff`), which then retry, wait, fail, show in
+ * the failed list and re-run exactly as any listing job does; the carrier completes. A carrier
+ * started again (a stall, a crash, a put back in an outage) splits at once every listing that
+ * has no recorded outcome: any of them may have reached the service, so their creates look up
+ * first.
+ */
+import { z } from 'zod';
+import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
+import { CREATE_LISTING, createListingJob } from './create-listing.js';
+import type { CarriedListing, JobContext, JobDeps, JobKind, JobResult } from './support/job-context.js';
+import { recordFailure } from './support/record.js';
+import { UPDATE_LISTING, updateListingJob } from './update-listing.js';
+
+export const WRITE_LISTINGS = 'write-listings';
+
+export const writeListingsDataSchema = z.object({
+  runId: z.string().min(1),
+  chatbot: z.string().min(1),
+  keyType: z.enum(SYNC_KEY_TYPES),
+  /** Each listing's own job: its id, name and data, exactly as it would be enqueued alone. */
+  items: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        name: z.enum([CREATE_LISTING, UPDATE_LISTING]),
+        data: z.object({ key: z.string().min(1) }).passthrough(),
+      }),
+    )
+    .min(1),
+});
+export type WriteListingsData = z.infer<typeof writeListingsDataSchema>;
+
+const KIND_OF = { [CREATE_LISTING]: createListingJob, [UPDATE_LISTING]: updateListingJob } as const;
+
+/** Runs one carried listing as its own job would run. Throws what its job would throw. */
+async function writeOne(ctx: JobContext<WriteListingsData>, item: CarriedListing, deps: JobDeps): Promise<JobResult> {
+  if (item.name === CREATE_LISTING) {
+    const kind = KIND_OF[CREATE_LISTING];
+    const data = kind.schema.parse(item.data);
+    return await kind.process({ ...ctx, id: item.id, name: item.name, data }, deps);
+  }
+  const kind = KIND_OF[UPDATE_LISTING];
+  const data = kind.schema.parse(item.data);
+  return await kind.process({ ...ctx, id: item.id, name: item.name, data }, deps);
+}
+
+/** The carried listings whose outcome is not recorded yet. */
+async function unfinished(ctx: JobContext<WriteListingsData>, deps: JobDeps): Promise<CarriedListing[]> {
+  const { runId, chatbot, items } = ctx.data;
+  const recorded = await deps.store.runs.recordedAmong(
+    runId,
+    chatbot,
+    items.map((item) => item.id),
+  );
+  return items.filter((item) => !recorded.has(item.id));
+}
+
+export const writeListingsJob: JobKind<WriteListingsData> = {
+  name: WRITE_LISTINGS,
+  schema: writeListingsDataSchema,
+  async process(ctx, deps) {
+    const { carrier } = ctx;
+    const items: CarriedListing[] = ctx.data.items;
+    if (carrier === undefined) throw new Error(`${WRITE_LISTINGS} needs a carrier context (src/queue/processor.ts)`);
+    if (ctx.attemptsStarted > 1) {
+      const split = await carrier.splitOff(await unfinished(ctx, deps), undefined);
+      return { outcome: 'carried', note: `started again: ${split} listing(s) moved to jobs of their own` };
+    }
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as CarriedListing;
+      try {
+        await writeOne(ctx, item, deps);
+      } catch (thrown) {
+        // An outage, a rate limit or a held queue puts the whole carrier back (it uses no attempt).
+        if (!carrier.splitsOn(thrown)) throw thrown;
+        const split = await carrier.splitOff(items.slice(i), thrown);
+        return { outcome: 'carried', note: `${i} written; ${split} moved to jobs of their own after ${item.id} failed` };
+      }
+    }
+    return { outcome: 'carried', note: `${items.length} written` };
+  },
+  async onFinalFailure(ctx, deps, failure) {
+    // Each listing without an outcome fails as its own job would (its key remembered for the next run).
+    for (const item of await unfinished(ctx, deps)) await recordFailure({ ...ctx, id: item.id }, deps, [item.data.key], failure, 1);
+  },
+};

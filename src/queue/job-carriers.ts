@@ -1,0 +1,88 @@
+/**
+ * When the listing jobs of a run travel several to a queue job (jobs/write-listings.ts), and how
+ * they are grouped. Pure: the same plan always gives the same carriers, so the same ids (an
+ * enqueue repeated after a crash adds nothing).
+ */
+import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
+import type { CarriedListing } from '../../jobs/support/job-context.js';
+import { CREATE_LISTING } from '../../jobs/create-listing.js';
+import { UPDATE_LISTING } from '../../jobs/update-listing.js';
+import { jobId } from '../domain/job-id.js';
+import { jobSpecs, type JobSpec } from './job-specs.js';
+import type { Plan } from '../domain/plan.js';
+
+/** The jobs a carrier takes: listing creates and updates. */
+const CARRIED_NAMES: ReadonlySet<string> = new Set([CREATE_LISTING, UPDATE_LISTING]);
+
+/** Most listings one carrier takes. Why 8: the queue's work per job, paid once per 8, is then small beside the request's. */
+export const MAX_LISTINGS_PER_JOB = 8;
+
+/**
+ * Listings below which each carrier takes one more: a run of fewer than 256 writes gets a job
+ * per listing, 256–511 two per job, …, 2,048 and more MAX_LISTINGS_PER_JOB. Why: the carriers a
+ * run has are what workers run side by side (each carrier writes its listings one after
+ * another), so a run keeps at least ~256 ÷ 8 = 32 of them in the queue at any size: more than
+ * the 16–32 jobs a worker process holds at once. A small run pays the queue's cost per listing,
+ * which is small in absolute terms, and keeps every job a single listing.
+ */
+export const LISTINGS_PER_STEP = 256;
+
+/** Listings per job for a run that writes `writes` listings (creates plus updates). */
+export function listingsPerJob(writes: number): number {
+  return Math.max(1, Math.min(MAX_LISTINGS_PER_JOB, Math.floor(writes / LISTINGS_PER_STEP)));
+}
+
+/** A carrier's id: its kind, chatbot and key type, its first listing's key and count, and the run (like a delete batch's). */
+function carrierId(first: JobSpec, count: number, data: WriteListingsData): string {
+  return jobId({
+    kind: 'writes',
+    chatbot: data.chatbot,
+    keyType: data.keyType,
+    key: `${first.touches[0] ?? first.id}+${count}`,
+    runId: data.runId,
+  });
+}
+
+/** One carrier of `group` (listing jobs of one run, chatbot and key type, all of one name). */
+function carrierOf(group: readonly JobSpec[]): JobSpec {
+  const [first] = group;
+  if (first === undefined) throw new RangeError('carrierOf: an empty group');
+  const { runId, chatbot, keyType } = first.data as { runId: string; chatbot: string; keyType: WriteListingsData['keyType'] };
+  const items = group.map((spec) => ({ id: spec.id, name: spec.name, data: spec.data }) as CarriedListing);
+  const data: WriteListingsData = { runId, chatbot, keyType, items };
+  return {
+    name: WRITE_LISTINGS,
+    id: carrierId(first, group.length, data),
+    data,
+    touches: group.flatMap((spec) => spec.touches),
+    carries: items.map((item) => item.id),
+  };
+}
+
+/**
+ * `specs` (listing jobs of one run, in order) with every run of `perJob` consecutive jobs of the
+ * same name gathered into one carrier; `perJob` 1 gives them back as they are.
+ */
+export function* carried(specs: Iterable<JobSpec>, perJob: number): Generator<JobSpec> {
+  if (perJob <= 1) {
+    yield* specs;
+    return;
+  }
+  let group: JobSpec[] = [];
+  const flush = function* (): Generator<JobSpec> {
+    if (group.length > 0) yield group.length === 1 ? (group[0] as JobSpec) : carrierOf(group);
+    group = [];
+  };
+  for (const spec of specs) {
+    if (group.length > 0 && (group.length >= perJob || group[0]?.name !== spec.name)) yield* flush();
+    // Why deletes are never carried: a delete job already sends a batch of keys in one request.
+    if (CARRIED_NAMES.has(spec.name)) group.push(spec);
+    else yield spec;
+  }
+  yield* flush();
+}
+
+/** The queue jobs `plan` becomes: `jobSpecs`, with a large plan's creates and updates carried several to a job. */
+export function queueJobSpecs(plan: Plan, runId: string, deleteBatchSize: number): Iterable<JobSpec> {
+  return carried(jobSpecs(plan, runId, deleteBatchSize), listingsPerJob(plan.creates.length + plan.updates.length));
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { carried, listingsPerJob, MAX_LISTINGS_PER_JOB, queueJobSpecs } from '../../src/queue/job-carriers.js';
+import { jobCountOf, jobSpecs, listingJobNameOf, runJobIdsOf, type JobSpec } from '../../src/queue/job-specs.js';
+import { WRITE_LISTINGS, writeListingsDataSchema } from '../../jobs/write-listings.js';
+import { listingHash } from '../../src/domain/hash.js';
+import type { Plan } from '../../src/domain/plan.js';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+
+function fields(i: number) {
+  const { SerialNumber: _s, ...rest } = sampleListing(i);
+  return rest;
+}
+
+function planOf(creates: number, updates: number, deletes = 0): Plan {
+  return {
+    chatbot: 'bot-1',
+    keyType: 'MLSNumber',
+    mode: 'mirror',
+    deleteScope: 'all',
+    unchanged: 0,
+    creates: Array.from({ length: creates }, (_, i) => ({ key: `C${i}`, listing: fields(i) })),
+    updates: Array.from({ length: updates }, (_, i) => {
+      const listing = fields(100_000 + i);
+      return { key: `U${i}`, listing, hash: listingHash(listing), changes: [] };
+    }),
+    deletes: Array.from({ length: deletes }, (_, i) => ({
+      key: `D${i}`,
+      keyType: 'MLSNumber' as const,
+      reason: 'gone' as const,
+      listingKey: `D${i}`,
+    })),
+  };
+}
+
+const RUN = 'run-0000000001-ab';
+
+describe('listings carried several to a queue job', () => {
+  it('a run below 256 writes keeps a job per listing; larger runs carry one more per 256, up to 8', () => {
+    expect([0, 1, 255, 256, 511, 512, 1200, 2047, 2048, 1_000_000].map(listingsPerJob)).toEqual([1, 1, 1, 1, 1, 2, 4, 7, 8, 8]);
+    expect(MAX_LISTINGS_PER_JOB).toBe(8);
+    const small = planOf(200, 55, 3);
+    expect([...queueJobSpecs(small, RUN, 100)]).toEqual([...jobSpecs(small, RUN, 100)]);
+  });
+
+  it('carriers hold every listing job once, in order, creates and updates apart, and the run counts the listings', () => {
+    const plan = planOf(1030, 21, 250);
+    const specs = [...queueJobSpecs(plan, RUN, 100)];
+    const alone = [...jobSpecs(plan, RUN, 100)];
+    // Every listing job and delete batch, in the order it would have had alone.
+    expect(specs.flatMap(runJobIdsOf)).toEqual(alone.map((spec) => spec.id));
+    expect(specs.flatMap((spec) => spec.touches)).toEqual(alone.flatMap((spec) => spec.touches));
+    expect(jobCountOf(plan, 100)).toBe(alone.length);
+    const carriers = specs.filter((spec) => spec.name === WRITE_LISTINGS);
+    // 1,030 creates four to a job: 257 carriers and 2 left over; 21 updates: 5 carriers and 1 left over (a plain job).
+    expect(carriers.map((spec) => spec.carries?.length)).toEqual([...Array<number>(257).fill(4), 2, ...Array<number>(5).fill(4)]);
+    expect(specs.filter((spec) => spec.name === 'update-listing').length).toBe(1);
+    // Delete batches are never carried: a delete job already sends many keys in one request.
+    expect(specs.filter((spec) => spec.name === 'delete-listings').length).toBe(3);
+    for (const carrier of carriers) {
+      const data = writeListingsDataSchema.parse(carrier.data);
+      expect(new Set(data.items.map((item) => item.name)).size).toBe(1);
+      expect(data.items.map((item) => item.id)).toEqual(carrier.carries);
+      expect(listingJobNameOf(carrier.id)).toBe(WRITE_LISTINGS);
+    }
+    expect(new Set(specs.map((spec) => spec.id)).size).toBe(specs.length);
+    // The same plan gives the same carriers (an enqueue repeated after a crash adds nothing); another run, other ids.
+    expect([...queueJobSpecs(plan, RUN, 100)].map((spec) => spec.id)).toEqual(specs.map((spec) => spec.id));
+    expect([...queueJobSpecs(plan, 'run-0000000002-ab', 100)].map((spec) => spec.id)).not.toContain(specs[0]?.id);
+  });
+
+  it('a carrier of one listing is that listing job itself', () => {
+    const one: JobSpec = {
+      name: 'create-listing',
+      id: 'a',
+      data: { runId: RUN, chatbot: 'b', keyType: 'MLSNumber', key: 'k', hash: 'h', listing: sampleListing(1) },
+      touches: ['k'],
+    };
+    expect([...carried([one], 8)]).toEqual([one]);
+    expect([...carried([one, { ...one, id: 'b' }], 1)].map((spec) => spec.id)).toEqual(['a', 'b']);
+  });
+});
