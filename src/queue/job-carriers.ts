@@ -18,18 +18,18 @@ const CARRIED_NAMES: ReadonlySet<string> = new Set([CREATE_LISTING, UPDATE_LISTI
 export const MAX_LISTINGS_PER_JOB = 8;
 
 /**
- * Listings below which each carrier takes one more: a run of fewer than 256 writes gets a job
- * per listing, 256–511 two per job, …, 2,048 and more MAX_LISTINGS_PER_JOB. Why: the carriers a
- * run has are what workers run side by side (each carrier writes its listings one after
- * another), so a run keeps at least ~256 ÷ 8 = 32 of them in the queue at any size: more than
- * the 16–32 jobs a worker process holds at once. A small run pays the queue's cost per listing,
- * which is small in absolute terms, and keeps every job a single listing.
+ * Fewest carriers a carried run has. A run of fewer than 2 × 64 = 128 writes gets a job per
+ * listing, 128–191 two per job, …, 512 and more MAX_LISTINGS_PER_JOB. Why: the carriers of a run
+ * are what workers run side by side (a carrier writes its listings one after another), and 64 is
+ * twice the jobs a worker process holds at once at the default concurrency (2 × 16,
+ * request-gate.ts), so carrying never leaves a worker's request slots idle for want of jobs. A
+ * smaller run pays the queue's cost per listing, which is small in absolute terms.
  */
-export const LISTINGS_PER_STEP = 256;
+export const MIN_CARRIERS = 64;
 
 /** Listings per job for a run that writes `writes` listings (creates plus updates). */
 export function listingsPerJob(writes: number): number {
-  return Math.max(1, Math.min(MAX_LISTINGS_PER_JOB, Math.floor(writes / LISTINGS_PER_STEP)));
+  return Math.max(1, Math.min(MAX_LISTINGS_PER_JOB, Math.floor(writes / MIN_CARRIERS)));
 }
 
 /** A carrier's id: its kind, chatbot and key type, its first listing's key and count, and the run (like a delete batch's). */

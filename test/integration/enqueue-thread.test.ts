@@ -54,14 +54,14 @@ describe('the enqueue thread', () => {
       const plan = await bench.plan(BOT, feed);
       const runId = await enqueueAsSync(bench, plan, { sink: thread.sink });
       // Sealed only once the thread acknowledged every chunk: all jobs are in when enqueue returns.
-      // 1,234 listings, four to a queue job (src/queue/job-carriers.ts): 308 carriers of 4 and one of 2.
-      expect(await waitingJobs(bench.queues.writes)).toBe(309);
+      // 1,234 listings, eight to a queue job (src/queue/job-carriers.ts): 154 carriers of 8 and one of 2.
+      expect(await waitingJobs(bench.queues.writes)).toBe(155);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 1234 } });
       expect((await bench.store.keyIndex.touches(feed[1233]?.MLSNumber ?? '', BOT)).map((touch) => touch.runId)).toEqual([runId]);
       // A turn per listing, in order (src/queue/fair-turns.ts), though the thread adds each chunk after its turns were taken.
       const carriers = [...new Set((await bench.store.runs.listedJobs(runId)).map((job) => job.carrier ?? job.id))];
       const jobs = await Promise.all(carriers.map((id) => bench.queues.writes.getJob(id)));
-      expect(jobs.map((job) => job?.opts.priority)).toEqual(Array.from({ length: 309 }, (_, i) => 1 + 4 * i));
+      expect(jobs.map((job) => job?.opts.priority)).toEqual(Array.from({ length: 155 }, (_, i) => 1 + 8 * i));
 
       await bench.work();
       expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({ created: 1234, failed: 0, finishedJobs: 1234 });
@@ -106,7 +106,7 @@ describe('the enqueue thread', () => {
       expect(readyAtFirstChunk).toBe(false);
       expect(addedHere).toBe(1);
       expect(ready).toBe(true);
-      expect(await waitingJobs(bench.queues.writes)).toBe(309);
+      expect(await waitingJobs(bench.queues.writes)).toBe(155);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 1234 } });
     } finally {
       await thread.close();
@@ -137,7 +137,8 @@ describe('the enqueue thread', () => {
     try {
       const feed = feedOf(BOT, 0, 300);
       const runId = await enqueueAsSync(bench, await bench.plan(BOT, feed), { sink: thread.sink });
-      expect(await waitingJobs(bench.queues.writes)).toBe(300);
+      // 300 listings, four to a queue job (src/queue/job-carriers.ts).
+      expect(await waitingJobs(bench.queues.writes)).toBe(75);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 300 } });
       const closing = Date.now();
       await thread.close();

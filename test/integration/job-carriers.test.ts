@@ -23,12 +23,12 @@ describe('listings carried several to a queue job (write-listings)', () => {
     const feed = [...feedOf(BOT, 0, 150, (i) => ({ Description: `changed ${i}` })), ...feedOf(BOT, 200, 1250)];
     const plan = await bench.plan(BOT, feed);
     expect([plan.creates.length, plan.updates.length, plan.deletes.length]).toEqual([1050, 150, 50]);
-    expect(listingsPerJob(1200)).toBe(4);
+    expect(listingsPerJob(1200)).toBe(8);
     const runId = await bench.enqueue(plan);
     const { carriers, carried } = await carriersOf(bench, runId);
     expect(carried).toBe(1200);
-    // 1,050 creates and 150 updates, four to a carrier, creates and updates never mixed: 263 + 38.
-    expect(carriers.length).toBe(301);
+    // 1,050 creates and 150 updates, eight to a carrier, creates and updates never mixed: 132 + 19.
+    expect(carriers.length).toBe(151);
     // `jobs find KEY` shows the listing's own job, waiting in its carrier.
     const key = feed[1000]?.MLSNumber ?? '';
     const [waiting] = await findKeyJobs(bench.queues.writes, bench.store, key, BOT);
@@ -64,7 +64,7 @@ describe('listings carried several to a queue job (write-listings)', () => {
     const feed = feedOf(BOT, 0, 600);
     const plan = await bench.plan(BOT, feed);
     const runId = await bench.enqueue(plan);
-    expect((await carriersOf(bench, runId)).carriers.length).toBe(300);
+    expect((await carriersOf(bench, runId)).carriers.length).toBe(75);
     bench.sim.state.setFaults({ seed: 11, envelopeFailureRate: 0.1, http503Rate: 0.03, rateLimitRate: 0.03, commitThenDropRate: 0.03 });
     await bench.work({ concurrency: 8 });
     const counts = await waitForRun(bench.store, runId, { pollMs: 50 });
@@ -102,9 +102,9 @@ describe('listings carried several to a queue job (write-listings)', () => {
     const [gone] = (await carriersOf(bench, runId)).carriers;
     expect(await bench.queues.writes.remove(gone ?? '')).toBe(1);
     await bench.work({ concurrency: 8 });
-    await expect.poll(async () => (await bench.store.runs.runState(runId)).finishedJobs, { timeout: 60_000, interval: 100 }).toBe(598);
+    await expect.poll(async () => (await bench.store.runs.runState(runId)).finishedJobs, { timeout: 60_000, interval: 100 }).toBe(592);
     const result = await reconcileRun(bench.store, bench.queues.writes, runId, Date.now() + 60_000);
-    expect(result).toMatchObject({ recorded: 2, remaining: 0, status: 'failed' });
+    expect(result).toMatchObject({ recorded: 8, remaining: 0, status: 'failed' });
     expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({
       created: 598,
       failed: 2,
@@ -118,7 +118,7 @@ describe('listings carried several to a queue job (write-listings)', () => {
     const plan = await bench.plan(BOT, feedOf(BOT, 0, 600));
     const runId = await bench.enqueue(plan);
     const result = await cancelRun(bench.store, bench.queues.writes, runId, Date.now());
-    expect(result).toMatchObject({ status: 'cancelled', removed: 300, running: 0 });
+    expect(result).toMatchObject({ status: 'cancelled', removed: 75, running: 0 });
     await bench.work({ concurrency: 8 });
     expect(await bench.queues.writes.getJobCounts('wait', 'prioritized', 'delayed', 'active')).toEqual({
       wait: 0,

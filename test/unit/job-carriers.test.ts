@@ -35,15 +35,15 @@ function planOf(creates: number, updates: number, deletes = 0): Plan {
 const RUN = 'run-0000000001-ab';
 
 describe('listings carried several to a queue job', () => {
-  it('a run below 256 writes keeps a job per listing; larger runs carry one more per 256, up to 8', () => {
-    expect([0, 1, 255, 256, 511, 512, 1200, 2047, 2048, 1_000_000].map(listingsPerJob)).toEqual([1, 1, 1, 1, 1, 2, 4, 7, 8, 8]);
+  it('a run below 128 writes keeps a job per listing; larger runs carry one more per 64, up to 8', () => {
+    expect([0, 1, 127, 128, 191, 192, 300, 511, 512, 1_000_000].map(listingsPerJob)).toEqual([1, 1, 1, 2, 2, 3, 4, 7, 8, 8]);
     expect(MAX_LISTINGS_PER_JOB).toBe(8);
-    const small = planOf(200, 55, 3);
+    const small = planOf(100, 27, 3);
     expect([...queueJobSpecs(small, RUN, 100)]).toEqual([...jobSpecs(small, RUN, 100)]);
   });
 
   it('carriers hold every listing job once, in order, creates and updates apart, and the run counts the listings', () => {
-    const plan = planOf(1030, 21, 250);
+    const plan = planOf(255, 21, 250);
     const specs = [...queueJobSpecs(plan, RUN, 100)];
     const alone = [...jobSpecs(plan, RUN, 100)];
     // Every listing job and delete batch, in the order it would have had alone.
@@ -51,8 +51,8 @@ describe('listings carried several to a queue job', () => {
     expect(specs.flatMap((spec) => spec.touches)).toEqual(alone.flatMap((spec) => spec.touches));
     expect(jobCountOf(plan, 100)).toBe(alone.length);
     const carriers = specs.filter((spec) => spec.name === WRITE_LISTINGS);
-    // 1,030 creates four to a job: 257 carriers and 2 left over; 21 updates: 5 carriers and 1 left over (a plain job).
-    expect(carriers.map((spec) => spec.carries?.length)).toEqual([...Array<number>(257).fill(4), 2, ...Array<number>(5).fill(4)]);
+    // 276 writes, four to a job: 255 creates in 63 carriers of 4 and one of 3; 21 updates in 5 of 4 and 1 left over (a plain job).
+    expect(carriers.map((spec) => spec.carries?.length)).toEqual([...Array<number>(63).fill(4), 3, ...Array<number>(5).fill(4)]);
     expect(specs.filter((spec) => spec.name === 'update-listing').length).toBe(1);
     // Delete batches are never carried: a delete job already sends many keys in one request.
     expect(specs.filter((spec) => spec.name === 'delete-listings').length).toBe(3);
