@@ -54,15 +54,22 @@ async function writeOne(ctx: JobContext<WriteListingsData>, item: CarriedListing
   return await kind.process({ ...ctx, id: item.id, name: item.name, data }, deps);
 }
 
-/** The carried listings whose outcome is not recorded yet. */
+/**
+ * The carried listings still to write: without a recorded outcome, or recorded as failed. Why the
+ * failed ones too: only a carrier that failed for good records its listings as failed
+ * (onFinalFailure), and `jobs retry` of that carrier must write them.
+ */
 async function unfinished(ctx: JobContext<WriteListingsData>, deps: JobDeps): Promise<CarriedListing[]> {
   const { runId, chatbot, items } = ctx.data;
-  const recorded = await deps.store.runs.recordedAmong(
+  const outcomes = await deps.store.runs.outcomesAmong(
     runId,
     chatbot,
     items.map((item) => item.id),
   );
-  return items.filter((item) => !recorded.has(item.id));
+  return items.filter((item) => {
+    const outcome = outcomes.get(item.id);
+    return outcome === undefined || outcome === 'failed';
+  });
 }
 
 export const writeListingsJob: JobKind<WriteListingsData> = {

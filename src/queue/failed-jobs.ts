@@ -41,7 +41,7 @@ function rowOf(job: Job): FailedJobRow {
     name: job.name,
     runId: text(job.data, 'runId'),
     chatbot: text(job.data, 'chatbot'),
-    key: text(job.data, 'key') || text(job.data, 'keys'),
+    key: text(job.data, 'key') || text(job.data, 'keys') || carriedKeys(job.data),
     attempts: job.attemptsMade,
     code,
     message,
@@ -50,10 +50,35 @@ function rowOf(job: Job): FailedJobRow {
 
 async function failedJobs(writes: Queue, store: Store, runId?: string): Promise<Job[]> {
   if (runId === undefined) return (await writes.getFailed(0, -1)).filter((job): job is Job => job !== undefined);
+  const jobs = await queueJobsOfFailed(writes, store, runId);
+  return jobs.filter((job) => job.failedReason !== undefined);
+}
+
+/**
+ * The queue jobs that hold the run's failed jobs: each its own, or, for a listing that failed in
+ * its carrier (a carrier that failed for good: jobs/write-listings.ts), the carrier, once.
+ */
+async function queueJobsOfFailed(writes: Queue, store: Store, runId: string): Promise<Job[]> {
   const outcomes = await store.runs.jobOutcomes(runId);
   const ids = [...outcomes].filter(([, outcome]) => outcome === 'failed').map(([id]) => id);
-  const jobs = await Promise.all(ids.map((id) => writes.getJob(id)));
-  return jobs.filter((job): job is Job => job !== undefined && job.failedReason !== undefined);
+  const own = await Promise.all(ids.map((id) => writes.getJob(id)));
+  const jobs = own.filter((job): job is Job => job !== undefined);
+  if (jobs.length === ids.length) return jobs;
+  // Why only now: the run's job list is long (one entry per listing), and most failed jobs are their own.
+  const carrierOf = new Map((await store.runs.listedJobs(runId)).map((listed) => [listed.id, listed.carrier]));
+  const carriers = new Set(ids.filter((_, i) => own[i] === undefined).flatMap((id) => carrierOf.get(id) ?? []));
+  const held = await Promise.all([...carriers].map((id) => writes.getJob(id)));
+  return [...jobs, ...held.filter((job): job is Job => job !== undefined)];
+}
+
+/** The listing keys a carrier's listings are about ('' for any other job). */
+function carriedKeys(data: unknown): string {
+  const items: unknown = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).items : undefined;
+  return Array.isArray(items)
+    ? items
+        .map((item) => text(typeof item === 'object' && item !== null ? (item as Record<string, unknown>).data : undefined, 'key'))
+        .join(',')
+    : '';
 }
 
 /** Failed jobs (of one run, or all still kept by retention). */
@@ -63,8 +88,9 @@ export async function listFailedJobs(writes: Queue, store: Store, runId?: string
 
 /** Listings a job is about: the length of its `keys` (a delete batch), else one. */
 function listingsOf(job: Job): number {
-  const keys: unknown = typeof job.data === 'object' && job.data !== null ? (job.data as Record<string, unknown>).keys : undefined;
-  return Array.isArray(keys) ? keys.length : 1;
+  const data = typeof job.data === 'object' && job.data !== null ? (job.data as Record<string, unknown>) : {};
+  const many: unknown = data.keys ?? data.items;
+  return Array.isArray(many) ? many.length : 1;
 }
 
 /** A run's jobs whose recorded outcome is `failed`, as the queue holds them now. */
@@ -83,12 +109,9 @@ export interface RunFailures {
  * removes both.
  */
 export async function runFailures(writes: Queue, store: Store, runId: string): Promise<RunFailures> {
-  const outcomes = await store.runs.jobOutcomes(runId);
-  const ids = [...outcomes].filter(([, outcome]) => outcome === 'failed').map(([id]) => id);
-  const jobs = await Promise.all(ids.map((id) => writes.getJob(id)));
+  const jobs = await queueJobsOfFailed(writes, store, runId);
   const result: RunFailures = { failed: [], requeued: { jobs: 0, listings: 0 } };
   for (const job of jobs) {
-    if (job === undefined) continue;
     if (job.failedReason !== undefined && job.finishedOn !== undefined) result.failed.push(rowOf(job));
     else if (job.finishedOn === undefined) {
       result.requeued.jobs += 1;

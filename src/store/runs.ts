@@ -284,11 +284,16 @@ export class RunStore {
     return value === null ? undefined : value.split('\t')[0];
   }
 
-  /** Those of `jobIds` (jobs of run `runId` of `chatbot`) whose outcome is recorded. */
-  async recordedAmong(runId: string, chatbot: string, jobIds: readonly string[]): Promise<Set<string>> {
-    if (jobIds.length === 0) return new Set();
+  /** The outcomes recorded for those of `jobIds` (jobs of run `runId` of `chatbot`) that have one. */
+  async outcomesAmong(runId: string, chatbot: string, jobIds: readonly string[]): Promise<Map<string, string>> {
+    if (jobIds.length === 0) return new Map();
     const values = await this.redis.hmget(this.keys.runOutcomes(chatbot, runId), ...jobIds);
-    return new Set(jobIds.filter((_, i) => values[i] !== null && values[i] !== undefined));
+    const outcomes = new Map<string, string>();
+    jobIds.forEach((jobId, i) => {
+      const value = values[i];
+      if (typeof value === 'string') outcomes.set(jobId, value.split('\t')[0] ?? '');
+    });
+    return outcomes;
   }
 
   /** jobId → final outcome recorded so far. */

@@ -1,13 +1,22 @@
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
+import type { JobDeps } from '../../jobs/support/job-context.js';
+import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { reconcileRun } from '../../src/queue/reconcile-run.js';
 import { cancelRun } from '../../src/queue/cancel-run.js';
 import { listingsPerJob } from '../../src/queue/job-carriers.js';
-import { findKeyJobs } from '../../src/queue/failed-jobs.js';
+import { findKeyJobs, listFailedJobs, retryJobs } from '../../src/queue/failed-jobs.js';
+import { recordFinalFailure } from '../../src/queue/processor.js';
 import { feedContent, feedOf, simContent, queueBenchPerTest, type QueueBench } from '../helpers/queue.js';
 
 const BOT = 'bot-carry';
 const openBench = queueBenchPerTest();
+
+/** What a worker's processor gets, for recording a failure the way a worker does. */
+function jobDeps(bench: QueueBench): JobDeps {
+  return { api: bench.api, retryTable: DEFAULT_RETRY_TABLE, store: bench.store, logger: bench.logger, now: () => Date.now() };
+}
 
 /** The queue jobs of `runId` that carry listings, and how many listings the run lists under carriers. */
 async function carriersOf(bench: QueueBench, runId: string): Promise<{ carriers: string[]; carried: number }> {
@@ -106,9 +115,9 @@ describe('listings carried several to a queue job (write-listings)', () => {
     const result = await reconcileRun(bench.store, bench.queues.writes, runId, Date.now() + 60_000);
     expect(result).toMatchObject({ recorded: 8, remaining: 0, status: 'failed' });
     expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({
-      created: 598,
-      failed: 2,
-      failedJobs: 2,
+      created: 592,
+      failed: 8,
+      failedJobs: 8,
       finishedJobs: 600,
     });
   }, 120_000);
@@ -128,4 +137,44 @@ describe('listings carried several to a queue job (write-listings)', () => {
     });
     expect(bench.sim.state.writeCalls()).toBe(0);
   }, 60_000);
+  it('a carrier that failed for good records its listings as failed, and `jobs retry` of it writes them', async () => {
+    const bench = await openBench({ chatbots: [BOT] }, 'carry-retry');
+    const feed = feedOf(BOT, 0, 600);
+    const runId = await bench.enqueue(await bench.plan(BOT, feed));
+    // As BullMQ fails a job that stalled too often, without the processor: then the worker records it.
+    const connection = bench.redis.duplicate();
+    const taker = new Worker(bench.queues.writes.name, undefined, {
+      connection,
+      prefix: bench.queues.writes.opts.prefix,
+      autorun: false,
+    });
+    const job = (await taker.getNextJob('taker')) as Job | undefined;
+    if (job === undefined) throw new Error('no carrier to take');
+    expect(job.name).toBe('write-listings');
+    const failing = job.id;
+    await job.moveToFailed(new UnrecoverableError('job stalled more than allowable limit'), 'taker');
+    await taker.close();
+    await connection.quit();
+    await recordFinalFailure(job, { code: 'STALLED', message: 'job stalled more than allowable limit' }, jobDeps(bench));
+    await bench.work({ concurrency: 8 });
+    expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({
+      created: 592,
+      failed: 8,
+      failedJobs: 8,
+      finishedJobs: 600,
+    });
+    expect((await bench.store.failedKeys.failedKeys(BOT, 'MLSNumber')).size).toBe(8);
+
+    // `jobs failed --run` shows the carrier (with its listings' keys); `jobs retry --run` re-queues it.
+    const [row] = await listFailedJobs(bench.queues.writes, bench.store, runId);
+    expect(row).toMatchObject({ jobId: failing, name: 'write-listings' });
+    expect(row?.key.split(',')).toHaveLength(8);
+    expect(await retryJobs(bench.queues.writes, bench.store, { runId })).toMatchObject({ retried: [failing] });
+    await expect
+      .poll(async () => (await waitForRun(bench.store, runId, { pollMs: 50 })).created, { timeout: 60_000, interval: 100 })
+      .toBe(600);
+    expect(await waitForRun(bench.store, runId, { pollMs: 50 })).toMatchObject({ failed: 0, failedJobs: 0, finishedJobs: 600 });
+    expect(simContent(bench, BOT)).toEqual(feedContent(feed));
+    expect(bench.sim.state.duplicates(BOT, 'MLSNumber')).toEqual([]);
+  }, 120_000);
 });
