@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
+import { outcomesAmong } from '../src/store/outcomes-among.js';
 import { CREATE_LISTING, createListingJob } from './create-listing.js';
 import type { CarriedListing, JobContext, JobDeps, JobKind, JobResult } from './support/job-context.js';
 import { recordFailure } from './support/record.js';
@@ -61,7 +62,8 @@ async function writeOne(ctx: JobContext<WriteListingsData>, item: CarriedListing
  */
 async function unfinished(ctx: JobContext<WriteListingsData>, deps: JobDeps): Promise<CarriedListing[]> {
   const { runId, chatbot, items } = ctx.data;
-  const outcomes = await deps.store.runs.outcomesAmong(
+  const outcomes = await outcomesAmong(
+    deps.store,
     runId,
     chatbot,
     items.map((item) => item.id),

@@ -284,18 +284,6 @@ export class RunStore {
     return value === null ? undefined : value.split('\t')[0];
   }
 
-  /** The outcomes recorded for those of `jobIds` (jobs of run `runId` of `chatbot`) that have one. */
-  async outcomesAmong(runId: string, chatbot: string, jobIds: readonly string[]): Promise<Map<string, string>> {
-    if (jobIds.length === 0) return new Map();
-    const values = await this.redis.hmget(this.keys.runOutcomes(chatbot, runId), ...jobIds);
-    const outcomes = new Map<string, string>();
-    jobIds.forEach((jobId, i) => {
-      const value = values[i];
-      if (typeof value === 'string') outcomes.set(jobId, value.split('\t')[0] ?? '');
-    });
-    return outcomes;
-  }
-
   /** jobId → final outcome recorded so far. */
   async jobOutcomes(runId: string): Promise<Map<string, string>> {
     const chatbot = await this.chatbotOfRun(runId);
