@@ -12,7 +12,7 @@ import { inspectRun } from './run-inspection.js';
 export interface CancelResult {
   /** The run's status afterwards (cancelled, or the final status it already had). */
   status: RunStatus;
-  /** Jobs removed from the queue. */
+  /** The run's jobs removed from the queue (a listing carried with others counts as one). */
   removed: number;
   /** Jobs not removed: held by a worker right now (left to finish), or already gone. */
   running: number;
@@ -27,15 +27,19 @@ export async function cancelRun(store: Store, writes: Queue, runId: string, now:
   const status = await store.runs.cancelRun(runId, state.chatbot, now);
   if (status !== 'cancelled') return { status: status ?? state.status, removed: 0, running: 0 };
   const { queued } = await inspectRun(store, writes, runId);
+  const holders = [...queued];
   let removed = 0;
   let running = 0;
-  for (let i = 0; i < queued.length; i += PARALLEL) {
+  for (let i = 0; i < holders.length; i += PARALLEL) {
+    const part = holders.slice(i, i + PARALLEL);
     // Queue.remove answers 0 for a job a worker holds the lock of (it is left to finish).
-    const answers = await Promise.all(queued.slice(i, i + PARALLEL).map((jobId) => writes.remove(jobId)));
-    for (const answer of answers) {
-      if (answer === 1) removed += 1;
-      else running += 1;
-    }
+    const answers = await Promise.all(part.map(([jobId]) => writes.remove(jobId)));
+    // Counted in the run's jobs: a carrier removed takes every listing it carries with it.
+    answers.forEach((answer, n) => {
+      const jobs = part[n]?.[1] ?? 1;
+      if (answer === 1) removed += jobs;
+      else running += jobs;
+    });
   }
   return { status: 'cancelled', removed, running };
 }

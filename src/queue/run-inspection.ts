@@ -18,8 +18,11 @@ export interface RunInspection {
   listed: number;
   /** Listed job ids without a final outcome. */
   unfinished: string[];
-  /** The queue jobs that hold the unfinished ones: their own, or the carrier of a listing that has none yet. */
-  queued: string[];
+  /**
+   * The queue jobs that hold the unfinished ones (their own, or the carrier of a listing that has
+   * none yet), each with how many of them it holds.
+   */
+  queued: Map<string, number>;
   /** Unfinished and no longer in the queue: the record gone, or held by no list (orphan-jobs.ts). */
   missing: string[];
   /** Unfinished, in the queue's failed set: they failed for good but their outcome was never recorded. */
@@ -83,24 +86,22 @@ export async function inspectRun(store: Store, writes: Queue, runId: string): Pr
   const seen = new Set<string>();
   const unfinishedJobs = listed.filter((job) => !outcomes.has(job.id) && !seen.has(job.id) && seen.add(job.id));
   const unfinished = unfinishedJobs.map((job) => job.id);
-  const inspection: RunInspection = { listed: listed.length, unfinished, queued: [], missing: [], failedUnrecorded: [], active: 0 };
+  const inspection: RunInspection = { listed: listed.length, unfinished, queued: new Map(), missing: [], failedUnrecorded: [], active: 0 };
   /** Unfinished jobs with a record that no worker holds (in a list of the queue, or orphans), by the queue job that holds them. */
   const waiting = new Map<string, string[]>();
-  const queued = new Set<string>();
   for (let i = 0; i < unfinishedJobs.length; i += CHUNK) {
     const part = unfinishedJobs.slice(i, i + CHUNK);
     (await readRecords(store, writes, part)).forEach(({ own, carrier }, j) => {
       const job = part[j] as ListedJob;
       // A carried listing is its carrier's until it has a job of its own.
       const [holder, record] = own.exists || carrier === undefined || job.carrier === undefined ? [job.id, own] : [job.carrier, carrier];
-      queued.add(holder);
+      inspection.queued.set(holder, (inspection.queued.get(holder) ?? 0) + 1);
       if (!record.exists || (holder !== job.id && record.finished && record.failedReason === undefined)) inspection.missing.push(job.id);
       else if (record.finished && record.failedReason) inspection.failedUnrecorded.push({ jobId: job.id, reason: record.failedReason });
       else if (!record.locked && !record.finished) waiting.set(holder, [...(waiting.get(holder) ?? []), job.id]);
       if (record.locked) inspection.active += 1;
     });
   }
-  inspection.queued = [...queued];
   for (const orphan of await orphanJobs(store.redis, writes, [...waiting.keys()])) inspection.missing.push(...(waiting.get(orphan) ?? []));
   if (inspection.missing.length > 0) {
     // Why read the outcomes again: a job that finished after they were first read and was then

@@ -70,6 +70,25 @@ async function setup(faults: SimFaults = {}): Promise<{ s: RunningSimulator; env
   return { s, env, feed: feedFile(ROWS) };
 }
 
+/**
+ * Removes the queue job that holds the run's first listing, as ops would in bull-board; returns
+ * how many of the run's listings it took. It carries the run's first few (src/queue/job-carriers.ts):
+ * the run's job list names it beside each of them (`listing>carrier`).
+ */
+async function removeFirstCarrier(runId: string): Promise<number> {
+  const redis = new Redis(redisUrl);
+  const writes = new Queue('listing-writes', { connection: redis, prefix });
+  try {
+    const listed = await redis.lrange(`${prefix}:ls:run:${runId}:jobs`, 0, -1);
+    const carrier = listed[0]?.split('>')[1] ?? '';
+    expect(await writes.remove(carrier)).toBe(1);
+    return listed.filter((entry) => entry.endsWith(`>${carrier}`)).length;
+  } finally {
+    await writes.close();
+    await redis.quit();
+  }
+}
+
 function syncArgs(feed: string, ...flags: string[]): string[] {
   return ['sync', '--chatbot', BOT, '--feed', feed, '--json', ...flags];
 }
@@ -230,16 +249,8 @@ describe('one sync per chatbot', () => {
   it("a run whose job was removed by hand ends (failed, the job recorded as lost) through a worker process's reconciler; the next sync finishes the work", async () => {
     const { s, env, feed } = await setup();
     const runId = await enqueueRun(feed, env);
-    // As ops would in bull-board: remove one waiting job.
-    const redis = new Redis(redisUrl);
-    const writes = new Queue('listing-writes', { connection: redis, prefix });
-    try {
-      const [jobId] = await redis.lrange(`${prefix}:ls:run:${runId}:jobs`, 0, 0);
-      expect(await writes.remove(jobId ?? '')).toBe(1);
-    } finally {
-      await writes.close();
-      await redis.quit();
-    }
+    const lost = await removeFirstCarrier(runId);
+    expect(lost).toBeGreaterThan(1);
     const worker = startCli(['worker', '--concurrency', '8'], { ...env, LISTING_SYNC_RECONCILE_MS: '300' });
     let shown: { status: string; counts: { created: number; failedJobs: number } } | undefined;
     const deadline = Date.now() + 15_000;
@@ -247,13 +258,13 @@ describe('one sync per chatbot', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       shown = jsonOf<typeof shown>(await runCli(['runs', 'show', runId, '--json'], env));
     }
-    expect(shown).toMatchObject({ status: 'failed', counts: { created: ROWS - 1, failedJobs: 1 } });
+    expect(shown).toMatchObject({ status: 'failed', counts: { created: ROWS - lost, failedJobs: lost } });
     worker.child.kill('SIGTERM');
-    expect((await worker.done).stderr).toContain(`run ${runId}: 1 job(s) left the queue without finishing; recorded as failed`);
+    expect((await worker.done).stderr).toContain(`run ${runId}: ${lost} job(s) left the queue without finishing; recorded as failed`);
 
     const next = await runCli(syncArgs(feed, '--work'), env, 60_000);
     expect(next.code, next.stderr).toBe(0);
-    expect(jsonOf<Summary>(next).result).toMatchObject({ created: 1, failed: 0 });
+    expect(jsonOf<Summary>(next).result).toMatchObject({ created: lost, failed: 0 });
     expectConverged(s);
   });
 

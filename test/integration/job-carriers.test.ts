@@ -122,12 +122,12 @@ describe('listings carried several to a queue job (write-listings)', () => {
     });
   }, 120_000);
 
-  it('cancelling a run removes its waiting carriers: nothing of it is written afterwards', async () => {
+  it('cancelling a run removes its waiting carriers (counted in listings): nothing of it is written afterwards', async () => {
     const bench = await openBench({ chatbots: [BOT] }, 'carry-cancel');
     const plan = await bench.plan(BOT, feedOf(BOT, 0, 600));
     const runId = await bench.enqueue(plan);
     const result = await cancelRun(bench.store, bench.queues.writes, runId, Date.now());
-    expect(result).toMatchObject({ status: 'cancelled', removed: 75, running: 0 });
+    expect(result).toMatchObject({ status: 'cancelled', removed: 600, running: 0 });
     await bench.work({ concurrency: 8 });
     expect(await bench.queues.writes.getJobCounts('wait', 'prioritized', 'delayed', 'active')).toEqual({
       wait: 0,
