@@ -143,7 +143,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const queue = new Queue(queueKeyName(QUEUE_NAMES.writes, queueConnection), { connection: queueConnection, prefix: redis.prefix });
   queue.on('error', (err) => watch.report(err, 'queue'));
   // A job BullMQ calls gone may have been finished by another start of it (finished-elsewhere.ts).
-  watch.knowOutcomes(finishedElsewhere(queue, queueConnection, options.deps.store.runs));
+  watch.knowOutcomes(finishedElsewhere(queue, queueConnection, options.deps.store));
   const parts: WorkerParts = { workers: [], queue, connections, watch };
   const stop = workerStopper(parts);
   try {

@@ -33,12 +33,27 @@ describe('the outcome recorded for one job', () => {
     if (first === undefined) throw new Error('the run has no jobs');
     await bench.work();
     await expect.poll(async () => (await bench.store.runs.getRun(runId))?.status, { timeout: 60_000 }).toBe('done');
-    const lookUp = finishedElsewhere(bench.queues.writes, bench.redis, bench.store.runs);
+    const lookUp = finishedElsewhere(bench.queues.writes, bench.redis, bench.store);
     expect(await lookUp(first)).toBe('created');
 
     const queueKeys = await bench.redis.keys(`${bench.queues.writes.toKey('')}*`);
     expect(queueKeys.length).toBeGreaterThan(0);
     await bench.redis.del(...queueKeys);
     expect(await lookUp(first)).toBeUndefined();
+  });
+  it('a carrier is finished elsewhere once each listing it carried has its outcome or a job of its own', async () => {
+    const bench = await openBench({ chatbots: [BOT] }, 'recorded');
+    const runId = await bench.enqueue(await bench.plan(BOT, feedOf(BOT, 0, 200)));
+    const listed = await bench.store.runs.listedJobs(runId);
+    const carrier = listed[0]?.carrier;
+    if (carrier === undefined) throw new Error('the run has no carriers');
+    const lookUp = finishedElsewhere(bench.queues.writes, bench.redis, bench.store);
+    expect(await lookUp(carrier)).toBeUndefined();
+    await bench.work();
+    await expect.poll(async () => (await bench.store.runs.getRun(runId))?.status, { timeout: 60_000 }).toBe('done');
+    // Its record removed, as another start would once it completed it.
+    expect(await bench.queues.writes.remove(carrier)).toBe(1);
+    expect(await lookUp(carrier)).toBe('carried');
+    expect(await lookUp(carrier.replace(/\.run-/, '_2b9.run-'))).toBeUndefined();
   });
 });
