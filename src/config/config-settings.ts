@@ -109,6 +109,9 @@ export const settingsSchema = z.object({
   LISTING_SYNC_KEEP_COMPLETED: intSetting(0, 10_000_000).default(0),
   LISTING_SYNC_KEEP_FAILED: intSetting(0, 10_000_000).default(10_000),
   LISTING_SYNC_DELETE_BATCH: intSetting(1, 10_000).default(100),
+  // Why 8: BullMQ's own work per job, paid once per 8 listings, is then small beside the request's
+  // (bench:sync); 1 gives every listing a queue job of its own (src/queue/job-carriers.ts).
+  LISTING_SYNC_LISTINGS_PER_JOB: intSetting(1, 64).default(8),
   LISTING_SYNC_RECONCILE_MS: intSetting(100, 86_400_000).default(30_000),
   LISTING_SYNC_STUCK_AFTER_MIN: intSetting(1, 100_000).default(30),
   // Why 30 days or 200 runs, whichever keeps more: a month of nightly runs to look back on, and a
@@ -139,3 +142,14 @@ export const settingsSchema = z.object({
     .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }))
     .default('info'),
 });
+
+/** The write jobs' settings (`Config.jobs`), from the LISTING_SYNC_* settings above. */
+export interface JobSettings {
+  attempts: number;
+  backoffMs: number;
+  backoffMaxMs: number;
+  keepCompleted: number;
+  keepFailed: number;
+  deleteBatchSize: number;
+  listingsPerJob: number;
+}

@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import type { RedisClusterTarget } from './redis-cluster-config.js';
 import { displayRedisUrl } from './redis-url-display.js';
-import { settingsSchema } from './config-settings.js';
+import { settingsSchema, type JobSettings } from './config-settings.js';
 import { ListingSyncError } from '../shared/errors.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable, type RetryTable, type RetryTableOverride } from '../api/retry-policy.js';
 import { FEED_SECRET_SETTINGS, feedAuthProblems, toFeedAuth, type FeedAuth } from './feed-auth-config.js';
@@ -40,7 +40,7 @@ export interface Config {
     /** A run without progress this long, with no job being worked on, is marked stuck. */
     stuckAfterMs: number;
   };
-  jobs: { attempts: number; backoffMs: number; backoffMaxMs: number; keepCompleted: number; keepFailed: number; deleteBatchSize: number };
+  jobs: JobSettings;
   /** Caps on what one feed URL may make a sync read (OData pages followed; bytes, every page together). */
   feed: { maxPages: number; maxBytes: number };
   /** Credentials of the feed server (RESO Web API replication): FEED_OAUTH_* or FEED_TOKEN. */
@@ -256,6 +256,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       keepCompleted: s.LISTING_SYNC_KEEP_COMPLETED,
       keepFailed: s.LISTING_SYNC_KEEP_FAILED,
       deleteBatchSize: s.LISTING_SYNC_DELETE_BATCH,
+      listingsPerJob: s.LISTING_SYNC_LISTINGS_PER_JOB,
     },
     retention: {
       keepDays: s.LISTING_SYNC_KEEP_DAYS,

@@ -36,6 +36,8 @@ export interface JobQueueSettings {
   keepCompleted: Retention;
   keepFailed: Retention;
   deleteBatchSize: number;
+  /** Most listings a queue job carries (job-carriers.ts; default MAX_LISTINGS_PER_JOB; 1: a job each). */
+  listingsPerJob?: number;
 }
 
 export interface EnqueueOptions {
@@ -181,7 +183,7 @@ export function inThisThread(target: ChunkTarget): ChunkSink {
 export async function enqueueRunJobs(plan: Plan, runId: string, options: EnqueueOptions, now: number = Date.now()): Promise<number> {
   const { deleteBatchSize } = options.jobs;
   const run = { runId, chatbot: plan.chatbot, total: jobCountOf(plan, deleteBatchSize) };
-  return await addRunJobs(queueJobSpecs(plan, runId, deleteBatchSize), run, options, now);
+  return await addRunJobs(queueJobSpecs(plan, runId, deleteBatchSize, options.jobs.listingsPerJob), run, options, now);
 }
 
 /**

@@ -14,7 +14,10 @@ import type { Plan } from '../domain/plan.js';
 /** The jobs a carrier takes: listing creates and updates. */
 const CARRIED_NAMES: ReadonlySet<string> = new Set([CREATE_LISTING, UPDATE_LISTING]);
 
-/** Most listings one carrier takes. Why 8: the queue's work per job, paid once per 8, is then small beside the request's. */
+/**
+ * Most listings one carrier takes by default (LISTING_SYNC_LISTINGS_PER_JOB). Why 8: the queue's
+ * work per job, paid once per 8, is then small beside the request's.
+ */
 export const MAX_LISTINGS_PER_JOB = 8;
 
 /**
@@ -27,9 +30,9 @@ export const MAX_LISTINGS_PER_JOB = 8;
  */
 export const MIN_CARRIERS = 64;
 
-/** Listings per job for a run that writes `writes` listings (creates plus updates). */
-export function listingsPerJob(writes: number): number {
-  return Math.max(1, Math.min(MAX_LISTINGS_PER_JOB, Math.floor(writes / MIN_CARRIERS)));
+/** Listings per job for a run that writes `writes` listings (creates plus updates), at most `most`. */
+export function listingsPerJob(writes: number, most: number = MAX_LISTINGS_PER_JOB): number {
+  return Math.max(1, Math.min(most, Math.floor(writes / MIN_CARRIERS)));
 }
 
 /** A carrier's id: its kind, chatbot and key type, its first listing's key and count, and the run (like a delete batch's). */
@@ -83,6 +86,6 @@ export function* carried(specs: Iterable<JobSpec>, perJob: number): Generator<Jo
 }
 
 /** The queue jobs `plan` becomes: `jobSpecs`, with a large plan's creates and updates carried several to a job. */
-export function queueJobSpecs(plan: Plan, runId: string, deleteBatchSize: number): Iterable<JobSpec> {
-  return carried(jobSpecs(plan, runId, deleteBatchSize), listingsPerJob(plan.creates.length + plan.updates.length));
+export function queueJobSpecs(plan: Plan, runId: string, deleteBatchSize: number, most?: number): Iterable<JobSpec> {
+  return carried(jobSpecs(plan, runId, deleteBatchSize), listingsPerJob(plan.creates.length + plan.updates.length, most));
 }

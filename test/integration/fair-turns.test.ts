@@ -13,6 +13,7 @@ import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { enqueueAsSync, feedOf, nextRunId, queueBenchPerTest, TEST_JOB_SETTINGS, waitingJobs, type QueueBench } from '../helpers/queue.js';
 
 const openBench = queueBenchPerTest();
+const ONE_PER_JOB = { ...TEST_JOB_SETTINGS, listingsPerJob: 1 };
 
 /** Each job's priority, by id. */
 async function turnsOf(bench: QueueBench, ids: readonly string[]): Promise<number[]> {
@@ -33,8 +34,9 @@ const range = (from: number, count: number): number[] => Array.from({ length: co
 describe('fair turns in the writes queue', () => {
   it("a run queued behind another takes turns from the queue's clock, one for one with the first run's waiting jobs", async () => {
     const bench = await openBench({ chatbots: ['bot-big', 'bot-small'] }, 'turns');
-    // 250 jobs in three chunks (50, 100, 100): consecutive turns across chunks.
-    const big = await enqueueAsSync(bench, await bench.plan('bot-big', feedOf('bot-big', 0, 250)));
+    // 250 jobs in three chunks (50, 100, 100): consecutive turns across chunks. (A job per listing:
+    // how carriers take turns, a turn per listing, is enqueue-thread.test.ts's.)
+    const big = await enqueueAsSync(bench, await bench.plan('bot-big', feedOf('bot-big', 0, 250)), { jobs: ONE_PER_JOB });
     const bigIds = await jobIdsOf(bench, big);
     expect(await turnsOf(bench, bigIds)).toEqual(range(FIRST_TURN, 250));
 

@@ -46,6 +46,7 @@ describe('resolveConfig', () => {
       keepCompleted: 0,
       keepFailed: 10_000,
       deleteBatchSize: 100,
+      listingsPerJob: 8,
     });
     expect(config.logLevel).toBe('info');
   });
@@ -98,7 +99,15 @@ describe('resolveConfig', () => {
       reconcileMs: 500,
       stuckAfterMs: 120_000,
     });
-    expect(config.jobs).toEqual({ attempts: 4, backoffMs: 10, backoffMaxMs: 100, keepCompleted: 0, keepFailed: 5, deleteBatchSize: 7 });
+    expect(config.jobs).toEqual({
+      attempts: 4,
+      backoffMs: 10,
+      backoffMaxMs: 100,
+      keepCompleted: 0,
+      keepFailed: 5,
+      deleteBatchSize: 7,
+      listingsPerJob: 8,
+    });
     expect(config.logLevel).toBe('debug');
   });
 

@@ -36,9 +36,15 @@ const RUN = 'run-0000000001-ab';
 
 describe('listings carried several to a queue job', () => {
   it('a run below 128 writes keeps a job per listing; larger runs carry one more per 64, up to 8', () => {
-    expect([0, 1, 127, 128, 191, 192, 300, 511, 512, 1_000_000].map(listingsPerJob)).toEqual([1, 1, 1, 2, 2, 3, 4, 7, 8, 8]);
+    expect([0, 1, 127, 128, 191, 192, 300, 511, 512, 1_000_000].map((writes) => listingsPerJob(writes))).toEqual([
+      1, 1, 1, 2, 2, 3, 4, 7, 8, 8,
+    ]);
     expect(MAX_LISTINGS_PER_JOB).toBe(8);
     const small = planOf(100, 27, 3);
+    // LISTING_SYNC_LISTINGS_PER_JOB=1: every listing its own job, whatever the run's size; 3: at most 3.
+    const large = planOf(1000, 0);
+    expect([...queueJobSpecs(large, RUN, 100, 1)]).toEqual([...jobSpecs(large, RUN, 100)]);
+    expect(listingsPerJob(1000, 3)).toBe(3);
     expect([...queueJobSpecs(small, RUN, 100)]).toEqual([...jobSpecs(small, RUN, 100)]);
   });
 

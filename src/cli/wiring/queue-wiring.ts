@@ -154,6 +154,7 @@ export function jobSettings(config: Config): JobQueueSettings {
     keepCompleted: config.jobs.keepCompleted === 0 ? true : { age: retention.completedJobHours * 3600, count: config.jobs.keepCompleted },
     keepFailed: { age: retention.keepDays * 86_400, count: config.jobs.keepFailed },
     deleteBatchSize: config.jobs.deleteBatchSize,
+    listingsPerJob: config.jobs.listingsPerJob,
   };
 }
 
