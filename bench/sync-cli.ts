@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
 import { cleanPrefix } from './sync-redis-stats.js';
-import { runClusterFigure } from './sync-cluster.js';
+import { runClusterFigure, type ClusterFigure } from './sync-cluster.js';
 import { runProcesses, type ProcessesResult } from './sync-processes.js';
 import { printWire, scaleBenchSection, wireSection, type WireInfo, type WireRound } from './sync-wire-report.js';
 import { scaleLine } from './sync-wire-figures.js';
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   const rounds: WireRound[] = [];
   const processes: ProcessesResult[] = [];
   let rss: CliWorkResult | undefined;
-  let cluster: ProcessesResult | undefined;
+  let cluster: ClusterFigure | undefined;
   let scale: CliWorkResult | undefined;
   let long: CliWorkResult | undefined;
   const longCreates = options.longCreates ?? options.creates * 4;
@@ -202,6 +202,8 @@ async function main(): Promise<void> {
         `${options.clusterProcesses} worker processes on a 3-master Redis Cluster, --global-concurrency ${options.clusterGlobal}…\n`,
       );
       cluster = await runClusterFigure({
+        redisUrl,
+        clean: (prefix) => cleanPrefix(admin, prefix),
         processes: options.clusterProcesses,
         global: options.clusterGlobal,
         creates: options.processCreates,
@@ -232,7 +234,7 @@ async function main(): Promise<void> {
     rounds,
     processes,
     ...(rss === undefined ? {} : { rss: { listings: options.rssListings, run: rss } }),
-    ...(cluster === undefined ? {} : { cluster }),
+    ...(cluster === undefined ? {} : { cluster: cluster.cluster, clusterAlone: cluster.alone }),
     ...(long === undefined ? {} : { long: { listings: longCreates, run: long } }),
     ...(scale === undefined ? {} : { scale: { listings: options.scaleListings, run: scale } }),
   };

@@ -2,6 +2,13 @@
  * bench:sync's cluster figure (issue 30): `processes` × `listing-sync worker` on a Redis Cluster
  * of three masters of the bench's own, sharing --global-concurrency G (the request permit pool),
  * measured like the single-Redis pool (sync-processes.ts). Target: writes/s ≥ 0.8 of G ÷ latency.
+ *
+ * Beside it, in the same run and right before it, its baseline: ONE `worker --concurrency G` on
+ * the single Redis (no cluster, no permit pool), the same creates. Why: on a 2-core machine shared
+ * with the simulator, the Redis servers and the enqueuing `sync`, what G ÷ latency a machine
+ * allows moves by a fifth from one quarter hour to the next (0.54–0.76 measured the same day), so
+ * the cluster figure alone cannot tell the tool's cost from the neighbours'; the ratio to what
+ * one process reaches on the same machine minutes apart can.
  */
 import { createServer } from 'node:net';
 import { freePort } from '../src/cli/wiring/local-redis.js';
@@ -9,6 +16,10 @@ import { startBenchCluster } from './redis-cluster.js';
 import { runProcesses, type ProcessesResult } from './sync-processes.js';
 
 export interface ClusterSettings {
+  /** The single Redis of the baseline (one process alone). */
+  redisUrl: string;
+  /** Removes what the baseline left under its prefix on `redisUrl`. */
+  clean(prefix: string): Promise<unknown>;
   processes: number;
   global: number;
   creates: number;
@@ -36,10 +47,27 @@ async function freeClusterPorts(): Promise<number[]> {
   return ports;
 }
 
-export async function runClusterFigure(settings: ClusterSettings): Promise<ProcessesResult> {
+export interface ClusterFigure {
+  /** `processes` workers on the cluster sharing G. */
+  cluster: ProcessesResult;
+  /** The baseline: one worker at --concurrency G on the single Redis, measured just before. */
+  alone: ProcessesResult;
+}
+
+export async function runClusterFigure(settings: ClusterSettings): Promise<ClusterFigure> {
+  const alone = await runProcesses({
+    redisUrl: settings.redisUrl,
+    processes: 1,
+    global: settings.global,
+    creates: settings.creates,
+    latencyMs: settings.latencyMs,
+    newPrefix: settings.newPrefix,
+    clean: settings.clean,
+    mode: 'split',
+  });
   const cluster = await startBenchCluster(settings.ports.length > 0 ? settings.ports : await freeClusterPorts());
   try {
-    return await runProcesses({
+    const onCluster = await runProcesses({
       // Where nothing listens: a process that used it instead of the cluster would fail.
       redisUrl: 'redis://127.0.0.1:1',
       clusterNodes: cluster.nodes,
@@ -52,6 +80,7 @@ export async function runClusterFigure(settings: ClusterSettings): Promise<Proce
       clean: () => Promise.resolve(),
       mode: 'pool',
     });
+    return { cluster: onCluster, alone };
   } finally {
     await cluster.close();
   }

@@ -46,8 +46,14 @@ export function migrationFigures(m: Migration): MigrationFigures {
   };
 }
 
-export function clusterLine(c: ProcessesResult): string {
-  return `cluster: ${c.processes} worker processes, 3 masters, G=${c.global}: ${c.writesPerSecond.toFixed(0)} writes/s = ${f2(clusterRatio(c))} of ${c.ideal}/s (target ≥ ${CLUSTER_TARGET}: ${clusterRatio(c) >= CLUSTER_TARGET ? 'PASS' : 'MISS'}), max in flight ${c.maxInFlight}, listings ${c.listings}, duplicate creates ${c.duplicateCreates}`;
+/** What one worker process alone reached just before (the cluster figure's same-run baseline), as text. */
+function aloneText(c: ProcessesResult, alone: ProcessesResult | undefined): string {
+  if (alone === undefined) return '';
+  return `; one process alone at --concurrency ${alone.global} on a single Redis: ${alone.writesPerSecond.toFixed(0)} writes/s = ${f2(clusterRatio(alone))} of ideal, cluster ÷ alone ${f2(c.writesPerSecond / alone.writesPerSecond)}`;
+}
+
+export function clusterLine(c: ProcessesResult, alone?: ProcessesResult): string {
+  return `cluster: ${c.processes} worker processes, 3 masters, G=${c.global}: ${c.writesPerSecond.toFixed(0)} writes/s = ${f2(clusterRatio(c))} of ${c.ideal}/s (target ≥ ${CLUSTER_TARGET}: ${clusterRatio(c) >= CLUSTER_TARGET ? 'PASS' : 'MISS'}), max in flight ${c.maxInFlight}, listings ${c.listings}, duplicate creates ${c.duplicateCreates}${aloneText(c, alone)}`;
 }
 
 export function scaleLine(m: Migration): string {
@@ -55,7 +61,14 @@ export function scaleLine(m: Migration): string {
   return `scale: ${m.listings} listings migrated in ${f2(m.run.cli.seconds)} s, peak RSS ${m.run.cli.peakRssMiB.toFixed(0)} MiB, CPU ${f2(m.run.cli.cpuSeconds)} s = ${f2(r.cpuPerListingMs)} ms per listing; Redis ${r.redisCommandsPerListing.toFixed(1)} commands and ${f2(r.redisCpuPerListingMs)} ms CPU per listing; ${m.run.created} created, ${m.run.failed} failed, calls ${m.run.calls} / minimal ${m.run.minimalCalls}, ${m.run.duplicateCreates} duplicate creates (${migrationComplete(m) ? 'complete' : 'INCOMPLETE'})`;
 }
 
-export function clusterSection(c: ProcessesResult, latencyMs: number): string[] {
+export function clusterSection(c: ProcessesResult, latencyMs: number, alone?: ProcessesResult): string[] {
+  const baseline =
+    alone === undefined
+      ? []
+      : [
+          '',
+          `Its baseline, measured just before in the same run (not a target): one \`listing-sync worker --concurrency ${alone.global}\` on the single Redis, no permit pool, the same ${alone.listings} creates: ${alone.writesPerSecond.toFixed(0)} writes/s = ${f2(clusterRatio(alone))} of ideal. The cluster's three processes reach ${f2(c.writesPerSecond / alone.writesPerSecond)} of what one process alone reaches on this machine minutes apart; what G ÷ latency a 2-core machine shared with the simulator and the Redis servers allows moves between quarter hours, the ratio much less.`,
+        ];
   return [
     '',
     '### Redis Cluster',
@@ -65,6 +78,7 @@ export function clusterSection(c: ProcessesResult, latencyMs: number): string[] 
     '| processes | G | writes/s | ÷ ideal | target | verdict | max in flight | listings / duplicate creates |',
     '|---:|---:|---:|---:|---:|---|---:|---:|',
     `| ${c.processes} | ${c.global} | ${c.writesPerSecond.toFixed(0)} | ${f2(clusterRatio(c))} | ≥ ${CLUSTER_TARGET} | ${clusterRatio(c) >= CLUSTER_TARGET ? 'PASS' : 'MISS'} | ${c.maxInFlight} | ${c.listings} / ${c.duplicateCreates} |`,
+    ...baseline,
   ];
 }
 

@@ -36,6 +36,8 @@ export interface WireInfo {
   rss?: Migration;
   /** Worker processes on a Redis Cluster sharing G (issue 30's cluster figure). */
   cluster?: ProcessesResult;
+  /** The cluster figure's baseline: one worker process at --concurrency G on the single Redis, same run. */
+  clusterAlone?: ProcessesResult;
   /** The scale migration (--scale-listings). */
   scale?: Migration;
   /** The CPU split's larger run (--long-creates). */
@@ -260,7 +262,7 @@ export function printWire(info: WireInfo): string {
     );
   if (info.rss)
     lines.push(`${info.rss.listings} listings: peak RSS ${info.rss.run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(info.rss.run.cli.seconds)} s`);
-  if (info.cluster) lines.push(clusterLine(info.cluster));
+  if (info.cluster) lines.push(clusterLine(info.cluster, info.clusterAlone));
   if (info.scale) lines.push(scaleLine(info.scale));
   const cpu = split(info);
   if (cpu && info.long) lines.push(cpuSplitLine(cpu, info.long));
@@ -343,7 +345,7 @@ export function wireSection(info: WireInfo): string {
       `Migration memory: \`sync --work\` of ${info.rss.listings} creates against a simulator (its own process) with 0 ms latency (memory, not speed, is measured), default Node options (no --max-old-space-size): peak RSS ${run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(run.cli.seconds)} s, ${run.created} created, ${run.failed} failed, calls ${run.calls} / minimal ${run.minimalCalls}.`,
     );
   }
-  if (info.cluster) parts.push(...clusterSection(info.cluster, info.latencyMs));
+  if (info.cluster) parts.push(...clusterSection(info.cluster, info.latencyMs, info.clusterAlone));
   const cpu = split(info);
   if (cpu && info.long) parts.push(...cpuSplitSection(cpu, info.long, info.creates));
   return parts.join('\n');
