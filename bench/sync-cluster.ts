@@ -7,8 +7,8 @@
  * the single Redis (no cluster, no permit pool), the same creates. Why: on a 2-core machine shared
  * with the simulator, the Redis servers and the enqueuing `sync`, what G ÷ latency a machine
  * allows moves by a fifth from one quarter hour to the next (0.54–0.76 measured the same day), so
- * the cluster figure alone cannot tell the tool's cost from the neighbours'; the ratio to what
- * one process reaches on the same machine minutes apart can.
+ * the cluster figure alone cannot tell what splitting G over processes costs from what the
+ * machine allows at all; the baseline beside it, minutes apart, shows the second.
  */
 import { createServer } from 'node:net';
 import { freePort } from '../src/cli/wiring/local-redis.js';
