@@ -1,7 +1,7 @@
 /**
- * `sync --work` spools its plan's creates and updates to an unlinked file in the temp directory
- * (src/sync/plan-spool.ts): a run with TMPDIR pointing at a fresh directory converges, writes its
- * whole --report, and leaves that directory empty; a TMPDIR that cannot hold the file stops the
+ * `sync --work` spools the creates and updates of a plan too large to keep in memory to an unlinked
+ * file in the temp directory (src/sync/plan-spool.ts): a run with TMPDIR pointing at a fresh
+ * directory converges, writes its whole --report, and leaves that directory empty; a TMPDIR that cannot hold the file stops the
  * sync with one line and exit 1 before a single request reaches the service.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
+import { IN_MEMORY_WRITES } from '../../src/sync/plan-spool.js';
 import { jsonOf, lines, runCli } from './run-cli.js';
 import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
 
@@ -31,14 +32,15 @@ const listings = (from: number, to: number, city?: string): ListingWrite[] =>
 
 describe('sync --work spools its plan to the temp directory', () => {
   it('converges, reports every create and update, and leaves nothing in TMPDIR', async () => {
-    // 50 held, 40 of them changed in the feed, plus 600 new: 600 creates and 40 updates.
-    const { sim, env, dir } = await bench.open({ chatbots: [BOT], listings: { [BOT]: listings(0, 50) }, faults: { latencyMs: 2 } });
+    // 50 held, 40 of them changed in the feed, plus more new ones than a plan keeps in memory.
+    const fresh = IN_MEMORY_WRITES + 600;
+    const { sim, env, dir } = await bench.open({ chatbots: [BOT], listings: { [BOT]: listings(0, 50) } });
     const spoolDir = join(dir, 'tmp');
     mkdirSync(spoolDir);
     const feed = writeNativeCsv(
       dir,
       'feed.csv',
-      [...listings(0, 40, 'Elsewhere'), ...listings(40, 50), ...listings(1000, 1600)].map(nativeCsvRow),
+      [...listings(0, 40, 'Elsewhere'), ...listings(40, 50), ...listings(1000, 1000 + fresh)].map(nativeCsvRow),
     );
     const report = join(dir, 'report.json');
     const run = await runCli(
@@ -48,15 +50,15 @@ describe('sync --work spools its plan to the temp directory', () => {
     );
     expect(run.code, run.stderr).toBe(0);
     const summary = jsonOf<Summary>(run);
-    expect(summary.plan).toMatchObject({ create: 600, update: 40, delete: 0 });
-    expect(summary.result).toMatchObject({ created: 600, updated: 40, failed: 0 });
-    expect(sim.state.listings(BOT)).toHaveLength(650);
+    expect(summary.plan).toMatchObject({ create: fresh, update: 40, delete: 0 });
+    expect(summary.result).toMatchObject({ created: fresh, updated: 40, failed: 0 });
+    expect(sim.state.listings(BOT)).toHaveLength(50 + fresh);
     expect(sim.state.duplicateCreates(BOT)).toEqual([]);
     // Exactly the minimal calls: one list page read, one request per write.
-    expect(sim.state.writeCalls()).toBe(640);
+    expect(sim.state.writeCalls()).toBe(fresh + 40);
 
     const written = JSON.parse(readFileSync(report, 'utf8')) as Report;
-    const createKeys = listings(1000, 1600).map((l) => l.MLSNumber);
+    const createKeys = listings(1000, 1000 + fresh).map((l) => l.MLSNumber);
     expect(written.plan.creates.map((c) => c.key)).toEqual([...createKeys].sort());
     expect(written.plan.creates[0]?.listing.City).toBe(listings(1000, 1001)[0]?.City);
     expect(written.plan.updates).toHaveLength(40);

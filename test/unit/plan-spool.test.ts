@@ -1,7 +1,8 @@
 /**
- * The plan spool (src/sync/plan-spool.ts over spool-file.ts): a sync's creates and updates go to
- * an unlinked temp file while it plans and are read back in key order, whole, as often as asked;
- * a directory that cannot hold the file is one clear error, at once.
+ * The plan spool (src/sync/plan-spool.ts over spool-file.ts): a sync's creates and updates stay in
+ * memory while the plan is small and go to an unlinked temp file once it is not; either way they
+ * are read back in key order, whole, as often as asked; a directory that cannot hold the file is
+ * one clear error, at once, even for a plan that would have stayed in memory.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +28,9 @@ function freshDir(): string {
   return dir;
 }
 
-function spoolIn(dir: string): PlanSpool {
-  const spool = openPlanSpool(dir);
+/** A spool in `dir`; by default one that writes every item to its file (inMemoryUpTo 0), the path large plans take. */
+function spoolIn(dir: string, inMemoryUpTo = 0): PlanSpool {
+  const spool = openPlanSpool(dir, { inMemoryUpTo });
   spools.push(spool);
   return spool;
 }
@@ -67,8 +69,12 @@ describe('plan spool', () => {
     expect([...finished.creates]).toEqual(byKey(creates));
   });
 
-  it('reads back a plan larger than its buffers, in any feed order, in key order and in chunks', () => {
-    const spool = spoolIn(freshDir());
+  it.each([
+    ['from the first item', 0],
+    ['from the middle of the creates on', 1000],
+    ['from the middle of the updates on', 4500],
+  ])('reads back a plan larger than its buffers, in any feed order, in key order and in chunks (spooled %s)', (_, inMemoryUpTo) => {
+    const spool = spoolIn(freshDir(), inMemoryUpTo);
     // ~3,000 creates of ~1 KB: past the 1 MiB write buffer and the 1 MiB read runs; added in a
     // shuffled order (items of one run are not adjacent in the file) and in key order (they are).
     const keys = Array.from({ length: 3000 }, (_, i) => `K${String((i * 7919) % 3000).padStart(5, '0')}`);
@@ -86,6 +92,26 @@ describe('plan spool', () => {
     expect([...creates].length).toBe(3000);
   });
 
+  it('keeps a plan of up to inMemoryUpTo writes in memory, and moves all of it to the file at the next one', () => {
+    const added = ['b', 'a', 'c'].map((key) => create(key, 'held'));
+    const small = spoolIn(freshDir(), 4);
+    for (const item of added) small.addCreate(item);
+    small.addUpdate(update('u'));
+    const inMemory = small.finish();
+    // The very objects added: nothing was turned into JSON and back.
+    expect([...inMemory.creates]).toEqual([added[1], added[0], added[2]]);
+    expect([...inMemory.creates][0]).toBe(added[1]);
+
+    const large = spoolIn(freshDir(), 4);
+    for (const item of added) large.addCreate(item);
+    large.addUpdate(update('u'));
+    large.addCreate(create('0', 'past the limit'));
+    const spooled = large.finish();
+    expect([...spooled.creates]).toEqual([create('0', 'past the limit'), added[1], added[0], added[2]]);
+    expect([...spooled.creates][1]).not.toBe(added[1]);
+    expect([...spooled.updates]).toEqual([update('u')]);
+  });
+
   it('leaves no file behind: the file is unlinked as soon as it is opened', () => {
     const dir = freshDir();
     const spool = spoolIn(dir);
@@ -98,7 +124,7 @@ describe('plan spool', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('is what a planner given it fills: the same plan as in memory', () => {
+  it.each([0, 2, 10])('is what a planner given it fills: the same plan as in memory (in memory up to %i)', (inMemoryUpTo) => {
     const remoteListings = [remote('10', listing('1')), remote('20', listing('2', { City: 'Before' }))];
     const context = { chatbot: 'bot', keyType: 'MLSNumber' as const, mode: 'mirror' as const, deleteScope: 'all' as const };
     const feed: Array<[string, ReturnType<typeof listing>]> = [
@@ -107,7 +133,7 @@ describe('plan spool', () => {
       ['0', listing('0')],
     ];
     const inMemory = createPlanner({ ...context, remote: remoteListings, ledger: new Map() });
-    const spooled = createPlanner({ ...context, remote: remoteListings, ledger: new Map() }, spoolIn(freshDir()));
+    const spooled = createPlanner({ ...context, remote: remoteListings, ledger: new Map() }, spoolIn(freshDir(), inMemoryUpTo));
     for (const [key, fields] of feed) {
       inMemory.add(key, fields);
       spooled.add(key, fields);
