@@ -36,7 +36,7 @@ const STATE_EVERY_MS = 2000;
 
 /** The pause between two reads of the counts: a poll interval, cut short by the run's last jobs finishing here. */
 interface Pause {
-  /** The jobs of the run seen finishing here so far. */
+  /** The jobs of the run seen finishing here so far (a carrier's listings each count). */
   seen(): number;
   /** The next pause ends once `missing` more jobs finished here than `seenBefore` (the count taken before the last read). */
   expect(seenBefore: number, missing: number): void;
@@ -50,9 +50,9 @@ function pauseBetweenReads(runId: string, finishedHere: FinishedHere | undefined
   let mark = Number.POSITIVE_INFINITY;
   let wake: (() => void) | undefined;
   const stop =
-    finishedHere?.((finishedRunId) => {
+    finishedHere?.((finishedRunId, runJobs) => {
       if (finishedRunId !== runId) return;
-      seen += 1;
+      seen += runJobs;
       if (seen >= mark) wake?.();
     }) ?? (() => undefined);
   return {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MIN_CARRIERS } from '../../src/queue/job-carriers.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedOf, queueBenchPerTest } from '../helpers/queue.js';
 
@@ -26,6 +27,18 @@ describe('waiting for a run whose workers run in this process', () => {
     expect(counts).toMatchObject({ created: 24, totalJobs: 24, finishedJobs: 24 });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(bench.sim.state.listings(BOT)).toHaveLength(24);
+  });
+
+  it('ends as the last carrier completes here when the run travels several listings to a queue job', async () => {
+    // 2 × MIN_CARRIERS writes or more: two listings to a write-listings job (job-carriers.ts).
+    const count = 2 * MIN_CARRIERS;
+    const { bench, finishedHere, runId } = await runWithLocalWorkers([BOT], BOT, count);
+    expect(await bench.queues.writes.getJobCountByTypes('waiting', 'active', 'prioritized')).toBeLessThanOrEqual(count / 2);
+    const started = Date.now();
+    const counts = await waitForRun(bench.store, runId, { pollMs: NEVER_MS, finishedHere });
+    expect(counts).toMatchObject({ created: count, totalJobs: count, finishedJobs: count });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(bench.sim.state.listings(BOT)).toHaveLength(count);
   });
 
   it('ends as the last job fails for good here', async () => {
