@@ -9,6 +9,8 @@ import { createHash } from 'node:crypto';
 export const MAX_JOB_ID_LENGTH = 200;
 
 const SAFE = /^[A-Za-z0-9-]$/;
+/** A part that needs no escape at all: most keys, chatbots and run ids (each job's id encodes five parts). */
+const ALL_SAFE = /^[A-Za-z0-9-]*$/;
 
 /**
  * Escapes a part so it holds only [A-Za-z0-9_-]: '_' starts an escape ('_xx' for an ASCII
@@ -16,6 +18,7 @@ const SAFE = /^[A-Za-z0-9-]$/;
  * with '.' can be split back and distinct inputs never share an id.
  */
 export function encodeIdPart(part: string): string {
+  if (ALL_SAFE.test(part)) return part;
   let out = '';
   for (let i = 0; i < part.length; i++) {
     const char = part.charAt(i);
