@@ -72,12 +72,12 @@ export async function performSync(
   io: CliIo,
   session: SyncSession,
   request: SyncRequest,
-  flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number },
+  flags: Pick<SyncFlags, 'json' | 'report' | 'wait' | 'work'> & { timeoutMs?: number; largeFeed?: boolean },
 ): Promise<ExitCode> {
   const bars = createProgressBars(io, flags.json, session.logger);
   const { route, pace } = enqueueRouteOf(session, bars, flags.timeoutMs);
   const deps = {
-    ...syncDeps(session.api, session.ctx, session.config, session.logger, route),
+    ...syncDeps(session.api, session.ctx, session.config, session.logger, { route, largeFeed: flags.largeFeed === true }),
     signal: session.signal,
     progress: {
       feed: (rows: number, bytes: number, total: number | undefined) => bars.feed(rows, bytes, total),
@@ -138,9 +138,10 @@ async function executeSync(host: CommandHost, flags: SyncFlags): Promise<ExitCod
   if (waitForLockMs !== undefined) request.waitForLockMs = waitForLockMs;
   if (flags.acceptShape === true) request.acceptShape = true;
   const work = flags.work === true && !flags.dryRun;
-  if (work && (await heapPolicyPays(request.feed.source, request.replicate !== undefined))) keepHeapNearLive();
+  const largeFeed = await heapPolicyPays(request.feed.source, request.replicate !== undefined);
+  if (work && largeFeed) keepHeapNearLive();
   const session = await openSyncSession(host.io, flags, work, work);
-  return await performSync(host.io, session, request, { ...flags, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  return await performSync(host.io, session, request, { ...flags, largeFeed, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
 }
 
 export const registerSyncCommands: RegisterCommands = (program: Command, host: CommandHost) => {

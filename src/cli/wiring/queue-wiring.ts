@@ -161,12 +161,21 @@ export function jobSettings(config: Config): JobQueueSettings {
 /** How a sync's enqueue runs besides the defaults: where its chunks go, and at what pace. */
 export type EnqueueRoute = Pick<EnqueueOptions, 'sink' | 'pace'>;
 
+/** How a command wants its syncs wired (syncDeps). */
+export interface SyncWiringOptions {
+  /** Where the enqueue's chunks go and at what pace (default: added here, at once). */
+  route?: EnqueueRoute;
+  /** The feed is large or of unknown size (heap-growth.ts `heapPolicyPays`): its plan is spooled from the first write. */
+  largeFeed?: boolean;
+}
+
 /**
  * Everything runSync needs, wired to this process's store, queue and API client; `route` says
  * where the enqueue's chunks go when not added in this thread (threaded-enqueue.ts) and at what
  * pace (enqueue-pace.ts).
  */
-export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger, route: EnqueueRoute = {}): SyncDeps {
+export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger, options: SyncWiringOptions = {}): SyncDeps {
+  const { route = {}, largeFeed = false } = options;
   const enqueue: EnqueueOptions = { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config), ...route };
   return {
     api,
@@ -174,8 +183,10 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
     lease: syncLease(ctx.store, ctx.queues.writes),
     stores: syncStores(ctx.store),
     enqueuer: { enqueue: (plan, runId) => enqueueRunJobs(plan, runId, enqueue) },
-    // tmpdir() at each sync: TMPDIR, else /tmp. Every sync spools its plan (plan-spool.ts).
-    openPlanSpool: () => openPlanSpool(tmpdir()),
+    // tmpdir() at each sync: TMPDIR, else /tmp. Why a large feed's plan goes to the file from its
+    // first write: held in memory up to IN_MEMORY_WRITES first, a 100k-listing migration peaked
+    // 10–15 MiB higher (bench:sync), and the time the file costs is small beside such a run's.
+    openPlanSpool: () => openPlanSpool(tmpdir(), largeFeed ? { inMemoryUpTo: 0 } : {}),
     logger,
     now: () => Date.now(),
     newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),
