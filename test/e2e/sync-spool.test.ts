@@ -1,8 +1,9 @@
 /**
- * `sync --work` spools the creates and updates of a plan too large to keep in memory to an unlinked
- * file in the temp directory (src/sync/plan-spool.ts): a run with TMPDIR pointing at a fresh
- * directory converges, writes its whole --report, and leaves that directory empty; a TMPDIR that cannot hold the file stops the
- * sync with one line and exit 1 before a single request reaches the service.
+ * `sync --work` spools the creates and updates of a plan too large to keep in memory to an
+ * unlinked file in the temp directory (src/sync/plan-spool.ts): a run with TMPDIR pointing at a
+ * fresh directory converges, writes its whole --report, and leaves that directory empty; a TMPDIR
+ * that cannot hold the file stops the sync with one line and exit 1 before a single request
+ * reaches the service.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
