@@ -81,6 +81,11 @@ export class SimState {
     return [...(this.store.get(chatbot)?.values() ?? [])].map((listing) => structuredClone(listing));
   }
 
+  /** How many listings a chatbot holds, without copying them (what a poll during a run asks). */
+  listingCount(chatbot: string): number {
+    return this.store.get(chatbot)?.size ?? 0;
+  }
+
   allListings(): StoredListing[] {
     return this.chatbots().flatMap((serial) => this.listings(serial));
   }

@@ -173,6 +173,7 @@ describe('listing endpoints', () => {
     const second = await call(s, 'createListing', sampleListing(7));
     expect([first.env.Data, second.env.Data]).toEqual(['1', '2']);
     expect(s.state.listings('bot-demo').map((l) => l.ID)).toEqual(['1', '2']);
+    expect([s.state.listingCount('bot-demo'), s.state.listingCount('bot-unknown')]).toEqual([2, 0]);
     expect(s.state.duplicates('bot-demo', 'MLSNumber')).toEqual(['ML100007']);
     expect(s.state.duplicates('bot-demo', 'URL')).toEqual(['https://example.test/listing/7']);
   });
