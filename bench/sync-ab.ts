@@ -54,6 +54,9 @@ interface Figures {
   redisCpuMsPerListing: number;
   writesRatio: number;
   wholeSeconds: number;
+  /** Spawn → first write answered, and last write answered → exit (the command's own start and end). */
+  leadSeconds: number;
+  tailSeconds: number;
   created: number;
   duplicateCreates: number;
 }
@@ -74,6 +77,8 @@ async function measure(build: string, wire: WireModule, options: Options, redisU
       redisCpuMsPerListing: per(run.redisServer.cpuSeconds),
       writesRatio: run.writesPerSecond / bare.perSecond,
       wholeSeconds: run.cli.seconds,
+      leadSeconds: run.leadSeconds,
+      tailSeconds: run.tailSeconds,
       created: run.created,
       duplicateCreates: run.duplicateCreates,
     };
@@ -122,6 +127,9 @@ async function main(): Promise<void> {
         redisCommandsPerListing: pick('redisCommandsPerListing'),
         redisCpuMsPerListing: pick('redisCpuMsPerListing'),
         writesRatio: pick('writesRatio'),
+        wholeSeconds: pick('wholeSeconds'),
+        leadSeconds: pick('leadSeconds'),
+        tailSeconds: pick('tailSeconds'),
       })}\n`,
     );
   }
