@@ -86,10 +86,6 @@ export class SimState {
     return this.store.get(chatbot)?.size ?? 0;
   }
 
-  allListings(): StoredListing[] {
-    return this.chatbots().flatMap((serial) => this.listings(serial));
-  }
-
   /** Keys held by more than one listing of the chatbot: what a duplicating client leaves behind. */
   duplicates(chatbot: string, keyType: SyncKeyType): string[] {
     const seen = new Map<string, number>();
