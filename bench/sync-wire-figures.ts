@@ -67,7 +67,7 @@ export function clusterSection(c: ProcessesResult, latencyMs: number, alone?: Pr
       ? []
       : [
           '',
-          `Its baseline, measured just before in the same run (not a target): one \`listing-sync worker --concurrency ${alone.global}\` on the single Redis, no permit pool, the same ${alone.listings} creates: ${alone.writesPerSecond.toFixed(0)} writes/s = ${f2(clusterRatio(alone))} of ideal. The cluster's three processes reach ${f2(c.writesPerSecond / alone.writesPerSecond)} of what one process alone reaches on this machine minutes apart: the ratio tells what splitting G over three processes on a cluster costs, the baseline what this machine allows at all (on a 2-core machine shared with the simulator and the Redis servers, both move between quarter hours: cluster ÷ alone measured 0.88 and 1.05 on 2026-11-28).`,
+          `Its baseline, measured just before in the same run (not a target): one \`listing-sync worker --concurrency ${alone.global}\` on the single Redis, no permit pool, the same ${alone.listings} creates: ${alone.writesPerSecond.toFixed(0)} writes/s = ${f2(clusterRatio(alone))} of ideal. The cluster's three processes reach ${f2(c.writesPerSecond / alone.writesPerSecond)} of what one process alone reaches on this machine minutes apart: the ratio tells what splitting G over three processes on a cluster costs, the baseline what this machine allows at all (on a 2-core machine shared with the simulator and the Redis servers, both move between quarter hours). The bench asks the simulator for its listing count every 100 ms while these run; it must stay cheap, or it slows the very service it times.`,
         ];
   return [
     '',
