@@ -15,6 +15,12 @@
  * fit, so it holds the functions the thread actually ran. Where dist/cli is read-only, or for a
  * thread that is stopped rather than ending (the feed reader's), there is no cache, as before.
  *
+ * The build's cache holds what `--help` compiles: the top level of every module, not the functions
+ * a sync calls per listing, which V8 then compiles lazily in each command's first seconds. So the
+ * first command whose workers complete a job (`keepThisRunsCodeCache`) rewrites the CLI's cache as
+ * it ends, from everything it compiled, once per build: later commands start with the hot paths
+ * compiled (BENCHMARKS.md "Cost per listing: changes").
+ *
  * The cache is an optimisation only. V8 refuses a cache made by another Node or V8 version or
  * under other V8 flags, or bytes that are no cache (the script then compiles as usual, and a
  * thread writes a new one); the manifest's byte count guards against a cache left beside a
@@ -38,6 +44,29 @@ export interface BundleManifest {
   bundleBytes: number;
   /** process.version of the Node that made it (V8 refuses the cache under another). */
   node: string;
+  /**
+   * The CLI's cache only: what ran when it was made. 'help': the build's `--help`; 'work': a
+   * command whose workers completed a job. Absent (a thread's, or an older build's): as 'help'.
+   */
+  madeBy?: CacheMadeBy;
+}
+
+export type CacheMadeBy = 'help' | 'work';
+
+/** Set (in the global symbol registry, shared by the loader and the bundle) by keepThisRunsCodeCache. */
+const KEEP_THIS_RUN = Symbol.for('listing-sync.code-cache.keep-this-run');
+
+/**
+ * Called by the bundle when this command has compiled the per-listing paths (its workers completed
+ * a job): as it ends, the CLI rewrites its code cache from this run unless one made so already fits.
+ * A no-op where the CLI was not started by runBundle (tests, `tsx`).
+ */
+export function keepThisRunsCodeCache(): void {
+  (globalThis as Record<symbol, unknown>)[KEEP_THIS_RUN] = true;
+}
+
+function thisRunIsKept(): boolean {
+  return (globalThis as Record<symbol, unknown>)[KEEP_THIS_RUN] === true;
 }
 
 /** The files of one bundle: its code, its code cache and the cache's manifest, all in one folder. */
@@ -55,14 +84,20 @@ export function threadBundle(name: string): BundleFiles {
   return { bundle: `${name}.bundle.cjs`, cache: `${name}.code-cache`, manifest: `${name}.json` };
 }
 
+/** A cache that fits, and what made it. */
+interface FittingCache {
+  cachedData: Buffer;
+  madeBy: CacheMadeBy;
+}
+
 /** The cache for `bundleBytes` of bundle, or undefined when there is none that fits. */
-function readCodeCache(dir: string, files: BundleFiles, bundleBytes: number): Buffer | undefined {
+function readCodeCache(dir: string, files: BundleFiles, bundleBytes: number): FittingCache | undefined {
   const manifestPath = join(dir, files.manifest);
   if (!existsSync(manifestPath)) return undefined;
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Partial<BundleManifest>;
     if (manifest.bundleBytes !== bundleBytes || manifest.node !== process.version) return undefined;
-    return readFileSync(join(dir, files.cache));
+    return { cachedData: readFileSync(join(dir, files.cache)), madeBy: manifest.madeBy ?? 'help' };
   } catch {
     // Why silent: an unreadable cache only costs the compile time it would have saved.
     return undefined;
@@ -87,9 +122,9 @@ function readBundle(dir: string, files: BundleFiles): string {
 }
 
 /** Writes `script`'s code cache and its manifest into `dir`. */
-function saveCodeCache(dir: string, files: BundleFiles, script: Script, bundleBytes: number): void {
+function saveCodeCache(dir: string, files: BundleFiles, script: Script, bundleBytes: number, madeBy?: CacheMadeBy): void {
   writeFileSync(join(dir, files.cache), script.createCachedData());
-  const manifest: BundleManifest = { bundleBytes, node: process.version };
+  const manifest: BundleManifest = { bundleBytes, node: process.version, ...(madeBy === undefined ? {} : { madeBy }) };
   writeFileSync(join(dir, files.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
@@ -98,14 +133,14 @@ function saveCodeCache(dir: string, files: BundleFiles, script: Script, bundleBy
  * written under a name of its own and renamed into place, so a reader sees a whole file, old or
  * new, never half of one.
  */
-function replaceCodeCache(dir: string, files: BundleFiles, script: Script, bundleBytes: number): void {
+function replaceCodeCache(dir: string, files: BundleFiles, script: Script, bundleBytes: number, madeBy?: CacheMadeBy): void {
   const staged: BundleFiles = {
     ...files,
     cache: `.${process.pid}-${threadId}-${files.cache}`,
     manifest: `.${process.pid}-${threadId}-${files.manifest}`,
   };
   try {
-    saveCodeCache(dir, staged, script, bundleBytes);
+    saveCodeCache(dir, staged, script, bundleBytes, madeBy);
     // The cache first: a manifest that fits beside an older cache of the same bundle is still true.
     renameSync(join(dir, staged.cache), join(dir, files.cache));
     renameSync(join(dir, staged.manifest), join(dir, files.manifest));
@@ -115,10 +150,25 @@ function replaceCodeCache(dir: string, files: BundleFiles, script: Script, bundl
   }
 }
 
-/** Runs the CLI's bundle in `dir`: the launcher's whole job. */
+/** Rewrites the cache as `dir`'s process exits, silently where it cannot (see runThreadBundle). */
+function replaceCodeCacheAtExit(dir: string, files: BundleFiles, script: Script, bundleBytes: number, madeBy?: CacheMadeBy): void {
+  process.once('exit', () => {
+    if (madeBy === 'work' && !thisRunIsKept()) return;
+    try {
+      replaceCodeCache(dir, files, script, bundleBytes, madeBy);
+    } catch {
+      // Why silent: a folder the process may not write to (an install owned by root) only costs the compile time.
+    }
+  });
+}
+
+/** Runs the CLI's bundle in `dir`: the launcher's whole job (and, once per build, rewriting its cache: see the top). */
 export function runBundle(dir: string): void {
   const source = readBundle(dir, CLI_BUNDLE);
-  runCompiled(dir, CLI_BUNDLE, readCodeCache(dir, CLI_BUNDLE, source.length), source);
+  const cache = readCodeCache(dir, CLI_BUNDLE, source.length);
+  const script = runCompiled(dir, CLI_BUNDLE, cache?.cachedData, source);
+  if (cache?.madeBy === 'work' && !script.cachedDataRejected) return;
+  replaceCodeCacheAtExit(dir, CLI_BUNDLE, script, source.length, 'work');
 }
 
 /**
@@ -128,16 +178,10 @@ export function runBundle(dir: string): void {
 export function runThreadBundle(dir: string, name: string): void {
   const files = threadBundle(name);
   const source = readBundle(dir, files);
-  const cachedData = readCodeCache(dir, files, source.length);
+  const cachedData = readCodeCache(dir, files, source.length)?.cachedData;
   const script = runCompiled(dir, files, cachedData, source);
   if (cachedData !== undefined && !script.cachedDataRejected) return;
-  process.once('exit', () => {
-    try {
-      replaceCodeCache(dir, files, script, source.length);
-    } catch {
-      // Why silent: a folder the thread may not write to (an install owned by root) only costs the compile time.
-    }
-  });
+  replaceCodeCacheAtExit(dir, files, script, source.length);
 }
 
 /**
@@ -149,5 +193,5 @@ export function writeCodeCache(dir: string): void {
   const source = readBundle(dir, CLI_BUNDLE);
   process.argv = [process.execPath, join(dir, 'listing-sync.cjs'), '--help'];
   const script = runCompiled(dir, CLI_BUNDLE, undefined, source);
-  process.once('exit', () => saveCodeCache(dir, CLI_BUNDLE, script, source.length));
+  process.once('exit', () => saveCodeCache(dir, CLI_BUNDLE, script, source.length, 'help'));
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { RunningWorkers, StallSettings } from '../../queue/worker.js';
 import { enqueueThreadPays, startEnqueueThread } from '../../queue/threaded-enqueue.js';
 import { largeRunThread, type LargeRunThread } from '../../queue/large-run-thread.js';
+import { keepThisRunsCodeCache } from '../bundle-loader.js';
 import type { CliIo } from '../io.js';
 import type { QueueContext } from './queue-context.js';
 import { createRecordedClient, jobSettings, openQueueContext, startConfiguredWorkers, type QueueRole } from './queue-wiring.js';
@@ -30,7 +31,9 @@ export function recordedClientOnStack(io: CliIo, config: Config, logger: Logger,
 
 /**
  * This process's workers; their `close` is the release stack's, so closing them early (on a
- * signal) is safe. `announce` false: a command's own workers, "workers started" at debug.
+ * signal) is safe. `announce` false: a command's own workers, "workers started" at debug. Once
+ * they complete a job, the per-listing paths are compiled: the CLI keeps them in its code cache
+ * (bundle-loader.ts).
  */
 export async function workersOnStack(
   io: CliIo,
@@ -43,6 +46,7 @@ export async function workersOnStack(
   announce = true,
 ): Promise<RunningWorkers> {
   const workers = await startConfiguredWorkers(config, api, ctx, logger, stall, signal, announce);
+  workers.writes.once('completed', keepThisRunsCodeCache);
   return { ...workers, close: io.releases.push('workers', () => workers.close()) };
 }
 
