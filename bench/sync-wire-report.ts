@@ -120,6 +120,9 @@ function figures(info: WireInfo, round: WireRound): RoundFigures {
   };
 }
 
+/** Issue 30's target for the whole command, start to exit, against ideal. */
+const WHOLE_IDEAL_TARGET = 0.85;
+
 interface Target {
   name: string;
   values: number[];
@@ -136,7 +139,11 @@ function targets(info: WireInfo): Target[] {
       values: all.map((r) => r.wholeBareRatio),
       pass: (v) => v >= 0.85,
     },
-    { name: 'whole command (start to exit) ÷ ideal ≥ 0.85', values: all.map((r) => r.wholeRatio), pass: (v) => v >= 0.85 },
+    {
+      name: `whole command (start to exit) ÷ ideal ≥ ${WHOLE_IDEAL_TARGET}`,
+      values: all.map((r) => r.wholeRatio),
+      pass: (v) => v >= WHOLE_IDEAL_TARGET,
+    },
     { name: 'Redis round trips per job (whole command) ≤ 2', values: all.map((r) => r.roundTripsPerJob), pass: (v) => v <= 2 },
     {
       name: "CPU of sync --work per listing (every thread) ÷ the bare loop's CPU per request ≤ 3.0",
@@ -221,6 +228,20 @@ function targetLines(info: WireInfo): Array<{ name: string; median: string; rang
   });
 }
 
+/**
+ * The machine's own ceiling for the whole command (not a target): the same-round bare loop's
+ * start to exit ÷ ideal. Why shown: "whole command ÷ ideal ≥ 0.85" holds the command to ideal,
+ * but the bare loop itself loses to ideal on a shared 2-core machine (0.86–0.92 measured on the
+ * hosts of 2026-11-29), so the target holds only where whole ÷ bare loop is at least 0.85 ÷ this.
+ */
+function bareCeilingLine(info: WireInfo): string {
+  const values = info.rounds.map((round) => figures(info, round).idealSeconds / round.bare.wallSeconds);
+  if (values.length === 0) return '';
+  const m = median(values);
+  const range = `${f2(Math.min(...values))}–${f2(Math.max(...values))}`;
+  return `Not a target: the same-round bare loop itself ran, start to exit, at ${f2(m)} (${range}) of ideal on this machine, so whole ÷ ideal ≥ ${WHOLE_IDEAL_TARGET} holds only where whole ÷ same-round bare loop is at least ${f2(WHOLE_IDEAL_TARGET / m)}.`;
+}
+
 function roundRows(info: WireInfo): string[] {
   return info.rounds.map((round, i) => {
     const r = figures(info, round);
@@ -268,6 +289,7 @@ export function printWire(info: WireInfo): string {
   if (cpu && info.long) lines.push(cpuSplitLine(cpu, info.long));
   lines.push('targets:');
   for (const t of targetLines(info)) lines.push(`  ${t.verdict}  ${t.name}: median ${t.median}, range ${t.range}`);
+  lines.push(bareCeilingLine(info));
   return lines.join('\n');
 }
 
@@ -298,6 +320,8 @@ export function wireSection(info: WireInfo): string {
     '| target | median | range | verdict |',
     '|---|---:|---:|---|',
     ...targetLines(info).map((t) => `| ${t.name} | ${t.median} | ${t.range} | ${t.verdict} |`),
+    '',
+    bareCeilingLine(info),
     '',
     '### Rounds',
     '',
