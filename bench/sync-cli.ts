@@ -164,12 +164,15 @@ async function main(): Promise<void> {
       const floor = await runBullmqFloor(scenario, redisUrl, floorPrefix).finally(() => cleanPrefix(admin, floorPrefix));
       process.stderr.write(`round ${round}/${options.rounds}: sync --work…\n`);
       const prefix = newPrefix('wire');
+      // A prefix of its own, not under the sync's: cleanPrefix removes `${prefix}:*` only.
+      const planPrefix = `${prefix}-plan`;
       try {
         const cli = await runCliWork(scenario, redisUrl, prefix);
         process.stderr.write(`round ${round}/${options.rounds}: sync --dry-run (the plan alone)…\n`);
-        rounds.push({ load, bare, floor, cli, planCpuSeconds: (await runCliPlanOnly(scenario, redisUrl, `${prefix}-plan`)).cpuSeconds });
+        rounds.push({ load, bare, floor, cli, planCpuSeconds: (await runCliPlanOnly(scenario, redisUrl, planPrefix)).cpuSeconds });
       } finally {
         await cleanPrefix(admin, prefix);
+        await cleanPrefix(admin, planPrefix);
       }
     }
     if (longCreates > options.creates) {
