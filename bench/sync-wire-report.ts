@@ -231,7 +231,7 @@ function targetLines(info: WireInfo): Array<{ name: string; median: string; rang
 /**
  * The machine's own ceiling for the whole command (not a target): the same-round bare loop's
  * start to exit ÷ ideal. Why shown: "whole command ÷ ideal ≥ 0.85" holds the command to ideal,
- * but the bare loop itself loses to ideal on a shared 2-core machine (0.76–0.92 measured on the
+ * but the bare loop itself loses to ideal on a shared 2-core machine (0.76–0.95 measured on the
  * hosts of 2026-11-29), so the target holds only where whole ÷ bare loop is at least 0.85 ÷ this.
  */
 function bareCeilingLine(info: WireInfo): string {
