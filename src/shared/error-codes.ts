@@ -95,6 +95,8 @@ const EXIT_OF_CODE = {
   FEED_SERVER_ERROR: EXIT.failed,
   /** The feed request budget has no room; a later run resumes from the stored watermark. */
   BUDGET_EXHAUSTED: EXIT.failed,
+  /** The feed server served fewer records than its @odata.count: what arrived was applied, nothing deleted. */
+  FEED_INCOMPLETE: EXIT.failed,
 
   // Alert webhooks (src/api/webhook.ts).
   WEBHOOK_FAILED: EXIT.failed,

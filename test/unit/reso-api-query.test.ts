@@ -66,10 +66,10 @@ describe('OData URLs', () => {
 });
 
 describe('replicationQuery', () => {
-  const base = { pageSize: 1000, expandMedia: true, count: true };
+  const base = { expandMedia: true };
 
-  it('asks a first run for everything, oldest change first, the key breaking ties', () => {
-    expect(replicationQuery(base)).toEqual({ orderBy: 'ModificationTimestamp,ListingKey', top: 1000, count: true, expand: ['Media'] });
+  it('asks a first run for everything (the pager orders, pages and counts it)', () => {
+    expect(replicationQuery(base)).toEqual({ expand: ['Media'] });
   });
 
   it('asks a later run for ModificationTimestamp ge the watermark minus the overlap', () => {
@@ -89,16 +89,12 @@ describe('replicationQuery', () => {
 
   it('asks a sweep for the key fields (and the stamp that orders them) only, without Media or filter', () => {
     expect(replicationQuery({ ...base, sweep: true, keyFields: ['ListingURL'], watermark: '2024-05-01T12:00:00Z' })).toEqual({
-      orderBy: 'ModificationTimestamp,ListingKey',
-      top: 1000,
-      count: true,
       select: ['ListingKey', 'ListingURL', 'ModificationTimestamp'],
     });
   });
 
-  it('refuses a watermark that is not a date-time with an offset, a page size below 1 and a negative overlap', () => {
+  it('refuses a watermark that is not a date-time with an offset and a negative overlap', () => {
     expect(() => replicationQuery({ ...base, watermark: 'yesterday' })).toThrow(/watermark 'yesterday' is not an ISO 8601 date-time/);
-    expect(() => replicationQuery({ ...base, pageSize: 0 })).toThrow(/page size/);
     expect(() => replicationQuery({ ...base, watermark: '2024-05-01T12:00:00Z', overlapMs: -1 })).toThrow(/overlap/);
   });
 });

@@ -8,7 +8,7 @@ import { parseInstant } from '../../src/sim/reso/instant.js';
 
 const FIELDS: FilterFields = {
   ModificationTimestamp: { kind: 'timestamp', ops: new Set(['eq', 'gt', 'ge', 'lt', 'le']) },
-  ResourceRecordKey: { kind: 'string', ops: new Set(['eq', 'in']) },
+  ResourceRecordKey: { kind: 'string', ops: new Set(['eq', 'gt', 'in']) },
 };
 
 const parsed = (text: string) => {
@@ -44,22 +44,26 @@ describe('parseInstant', () => {
 });
 
 describe('parseFilter', () => {
-  it('flattens parentheses and and-chains into one list of conditions', () => {
-    const conditions = parsed(
-      "((ModificationTimestamp ge 2024-05-01T00:00:00Z) and (ResourceRecordKey eq 'K1' and ModificationTimestamp lt 2024-06-01T00:00:00Z))",
+  it("reads 'and' tighter than 'or', through parentheses", () => {
+    const expr = parsed(
+      "(ModificationTimestamp gt 2024-05-01T00:00:00Z) or (ModificationTimestamp eq 2024-05-01T00:00:00Z and ResourceRecordKey gt 'K1')",
     );
-    expect(conditions.map((condition) => `${condition.field} ${condition.op}`)).toEqual([
-      'ModificationTimestamp ge',
-      'ResourceRecordKey eq',
-      'ModificationTimestamp lt',
-    ]);
+    expect(expr).toMatchObject({ op: 'or', items: [{ field: 'ModificationTimestamp', op: 'gt' }, { op: 'and', items: [{}, {}] }] });
+    const stamp = Date.parse('2024-05-01T00:00:00Z');
+    const row = (ms: number, key: string) => (field: string) => (field === 'ModificationTimestamp' ? ms : key);
+    expect(matches(expr, row(stamp + 1, 'A'))).toBe(true);
+    expect(matches(expr, row(stamp, 'K2'))).toBe(true);
+    expect(matches(expr, row(stamp, 'K1'))).toBe(false);
+    expect(matches(expr, row(stamp - 1, 'Z'))).toBe(false);
+    // Without parentheses the same precedence holds: a or (b and c).
+    const bare = parsed("ResourceRecordKey eq 'a' or ResourceRecordKey eq 'b' and ModificationTimestamp lt 2024-05-01T00:00:00Z");
+    expect(matches(bare, row(stamp + 5, 'a'))).toBe(true);
+    expect(matches(bare, row(stamp + 5, 'b'))).toBe(false);
   });
 
   it('reads string literals with doubled quotes and in-lists', () => {
-    expect(parsed("ResourceRecordKey eq 'O''Brien'")).toEqual([
-      { field: 'ResourceRecordKey', op: 'eq', value: { kind: 'string', text: "O'Brien" } },
-    ]);
-    expect(parsed("ResourceRecordKey in ('a', 'b','c')")).toEqual([{ field: 'ResourceRecordKey', op: 'in', values: ['a', 'b', 'c'] }]);
+    expect(parsed("ResourceRecordKey eq 'O''Brien'")).toEqual({ field: 'ResourceRecordKey', op: 'eq', value: { kind: 'string', text: "O'Brien" } });
+    expect(parsed("ResourceRecordKey in ('a', 'b','c')")).toEqual({ field: 'ResourceRecordKey', op: 'in', values: ['a', 'b', 'c'] });
   });
 
   it('says what is wrong with a filter it cannot read', () => {
@@ -67,10 +71,7 @@ describe('parseFilter', () => {
     expect(refusal("ResourceRecordKey eq 'open")).toBe('$filter: a string literal is not closed');
     expect(refusal('ModificationTimestamp ge 2024-05-01T00:00:00Z and')).toBe('$filter: expected a condition, got the end');
     expect(refusal('ModificationTimestamp ge 2024-05-01T00:00:00Z )')).toBe("$filter: unexpected ')' after a complete condition");
-    expect(refusal("not ResourceRecordKey eq 'a'")).toBe("$filter: 'not' is not supported (only comparisons joined by 'and')");
-    expect(refusal("ResourceRecordKey eq 'a' or ResourceRecordKey eq 'b'")).toBe(
-      "$filter: 'or' is not supported (only comparisons joined by 'and')",
-    );
+    expect(refusal("not ResourceRecordKey eq 'a'")).toBe("$filter: 'not' is not supported (only comparisons joined by 'and' and 'or')");
     expect(refusal('ResourceRecordKey eq K1')).toContain(
       "ResourceRecordKey compares with a quoted string like 'ResourceRecordKey-1' (got K1)",
     );

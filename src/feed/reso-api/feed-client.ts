@@ -76,8 +76,8 @@ export class FeedClient {
     return this.received;
   }
 
-  /** GETs `url` and parses its JSON, through the policies above. */
-  async getJson(url: string): Promise<unknown> {
+  /** GETs `url` and parses its JSON, through the policies above; `maxPageSize` is asked with Prefer: odata.maxpagesize. */
+  async getJson(url: string, request: { maxPageSize?: number } = {}): Promise<unknown> {
     const where = displaySource(url);
     let renewed = false;
     let failures = 0;
@@ -102,7 +102,7 @@ export class FeedClient {
         await repeatOrFail('token request failed');
         continue;
       }
-      const answer = await this.send(url, authorization, where);
+      const answer = await this.send(url, authorization, where, request.maxPageSize);
       if (typeof answer === 'string') {
         await repeatOrFail(answer);
         continue;
@@ -155,13 +155,20 @@ export class FeedClient {
   }
 
   /** One exchange; a string says why it failed on the way (worth repeating). */
-  private async send(url: string, authorization: string, where: string): Promise<Exchange | string> {
+  private async send(url: string, authorization: string, where: string, maxPageSize: number | undefined): Promise<Exchange | string> {
     let bytes = 0;
     try {
       return await exchange({
         method: 'GET',
         url,
-        headers: { accept: 'application/json', authorization },
+        headers: {
+          accept: 'application/json',
+          authorization,
+          // The protocol versions this client speaks (OData 4.01 Part 1 §8.2.6, §8.2.7).
+          'odata-version': '4.0',
+          'odata-maxversion': '4.01',
+          ...(maxPageSize === undefined ? {} : { prefer: `odata.maxpagesize=${maxPageSize}` }),
+        },
         timeoutMs: this.options.timeoutMs ?? 60_000,
         maxBytes: this.options.maxResponseBytes ?? 256 * 1024 * 1024,
         ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),

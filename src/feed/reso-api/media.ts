@@ -6,13 +6,16 @@
  * `ResourceRecordKey in (...)` for the keys of each page.
  */
 import type { Logger } from '../../runtime/logger.js';
-import { odataPages, type JsonSource, type PagerProgress } from './odata-pager.js';
+import { keyedPages, newProgress, type JsonSource } from './keyed-pager.js';
 import { odataString } from './odata-url.js';
 import { KEY_FIELD } from './replication-query.js';
+import { displaySource } from '../feed-source.js';
+import { pullIncomplete } from './reso-errors.js';
 import type { ResoRecord } from './types.js';
 
 export const MEDIA_FIELD = 'Media';
 const RECORD_KEY = 'ResourceRecordKey';
+const MEDIA_KEY = 'MediaKey';
 
 /** A photo's place: its Order, or after every ordered one (keeping the server's order among those without). */
 function placeOf(item: unknown): number {
@@ -44,7 +47,6 @@ export interface MediaResourceOptions {
    * a URL of ~17 KB, past what many servers (Node's own 16 KB header limit among them) accept.
    */
   keysPerRequest?: number;
-  count: boolean;
   logger?: Logger;
 }
 
@@ -68,11 +70,16 @@ export async function attachMediaFromResource(
       .slice(start, start + chunk)
       .map(odataString)
       .join(',')})`;
-    const progress: PagerProgress = { received: 0, pageSize: options.pageSize, pagedBy: undefined };
-    const query = { filter, orderBy: `${RECORD_KEY},Order`, top: options.pageSize, count: options.count };
-    const pager = odataPages(
+    const progress = newProgress();
+    const pager = keyedPages(
       source,
-      { resourceUrl: options.mediaUrl, query, byTimestamp: false, ...(options.logger ? { logger: options.logger } : {}) },
+      {
+        resourceUrl: options.mediaUrl,
+        query: { filter },
+        order: { keyField: MEDIA_KEY },
+        pageSize: options.pageSize,
+        ...(options.logger ? { logger: options.logger } : {}),
+      },
       progress,
     );
     for await (const page of pager) {
@@ -82,6 +89,8 @@ export async function attachMediaFromResource(
       }
     }
     received += progress.received;
+    // Why fail rather than go on: a record written with some of its photos missing would drop them from the chatbot.
+    if (!progress.complete) throw pullIncomplete(displaySource(options.mediaUrl), progress.received, progress.expected);
   }
   for (const [key, record] of keyed) record[MEDIA_FIELD] = mediaInOrder(photos.get(key) ?? []);
   return received;

@@ -5,13 +5,14 @@
  * `maxTimestamp` as the next watermark; a sweep deletes only when `complete`.
  */
 import type { Logger } from '../../runtime/logger.js';
+import { UsageError } from '../../shared/errors.js';
 import { feedInterrupted } from '../feed-error.js';
 import { displaySource } from '../feed-source.js';
 import { FeedClient, type FeedClientOptions } from './feed-client.js';
 import { attachMediaFromResource, sortExpandedMedia } from './media.js';
-import { odataPages, type PagerProgress } from './odata-pager.js';
-import { replicationQuery, TIMESTAMP_FIELD } from './replication-query.js';
-import { refusedStatus } from './reso-errors.js';
+import { keyedPages, newProgress } from './keyed-pager.js';
+import { KEY_FIELD, replicationQuery, TIMESTAMP_FIELD } from './replication-query.js';
+import { pullIncomplete, refusedStatus } from './reso-errors.js';
 import { compareStamps, parseStamp, type Stamp } from './timestamps.js';
 import type { ReplicationResult, ResoRecord } from './types.js';
 
@@ -26,7 +27,7 @@ export interface ReplicateOptions extends FeedClientOptions {
   watermark?: string;
   /** Start this long before the watermark (default 0). */
   overlapMs?: number;
-  /** `$top` asked (default 1000, the largest page most MLSs serve). */
+  /** Records per page asked with `Prefer: odata.maxpagesize` (default 1000, the largest page most MLSs serve). */
   pageSize?: number;
   /** Fields the listings are keyed by besides ListingKey (default ListingId, the reso profile's MLSNumber). */
   keyFields?: readonly string[];
@@ -36,8 +37,6 @@ export interface ReplicateOptions extends FeedClientOptions {
   media?: 'expand' | 'resource' | 'none';
   /** Keys per request to the Media resource (default 100). */
   mediaKeysPerRequest?: number;
-  /** Ask `$count=true` on the first page (default true), so paging without nextLink knows its end without an extra request. */
-  count?: boolean;
   logger?: Logger;
 }
 
@@ -62,8 +61,8 @@ export function mediaUrlBeside(propertyUrl: string): string {
 export function replicate(options: ReplicateOptions): ReplicationRun {
   const client = new FeedClient(options);
   const pageSize = options.pageSize ?? 1000;
-  const count = options.count ?? true;
-  const progress: PagerProgress = { received: 0, pageSize, pagedBy: undefined };
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new UsageError(`the feed page size must be a whole number ≥ 1 (got ${pageSize})`);
+  const progress = newProgress();
   let media: ReplicationResult['media'] = options.sweep === true ? 'none' : (options.media ?? 'expand');
   let complete = false;
   let records = 0;
@@ -75,16 +74,17 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
     requests: client.requests,
     bytes: client.bytes,
     records,
-    pageSize: progress.pageSize,
+    ...(progress.expected === undefined ? {} : { expected: progress.expected }),
+    pageSize,
     pagedBy: progress.pagedBy,
     media,
   });
   const logger = options.logger === undefined ? {} : { logger: options.logger };
   const pager = (expandMedia: boolean): AsyncGenerator<ResoRecord[]> => {
-    const query = replicationQuery({ ...options, keyFields: options.keyFields ?? ['ListingId'], pageSize, expandMedia, count });
-    return odataPages(
+    const query = replicationQuery({ ...options, keyFields: options.keyFields ?? ['ListingId'], expandMedia });
+    return keyedPages(
       client,
-      { resourceUrl: options.propertyUrl, query: { ...query, top: pageSize }, byTimestamp: true, ...logger },
+      { resourceUrl: options.propertyUrl, query, order: { timestampField: TIMESTAMP_FIELD, keyField: KEY_FIELD }, pageSize, ...logger },
       progress,
     );
   };
@@ -114,7 +114,7 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
       pages = pager(false);
       step = await pages.next();
     }
-    const mediaOptions = { mediaUrl: options.mediaUrl ?? mediaUrlBeside(options.propertyUrl), pageSize, count, ...logger };
+    const mediaOptions = { mediaUrl: options.mediaUrl ?? mediaUrlBeside(options.propertyUrl), pageSize, ...logger };
     for (; step.done !== true; step = await pages.next()) {
       const rows = step.value;
       if (media === 'resource')
@@ -124,6 +124,7 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
       note(rows);
       yield rows;
     }
+    if (!progress.complete) throw pullIncomplete(displaySource(options.propertyUrl), progress.received, progress.expected);
     complete = true;
     return result();
   }

@@ -15,7 +15,6 @@ import { parseStamp, stampLiteral, stampMinus, type Stamp } from './timestamps.j
 
 export const TIMESTAMP_FIELD = 'ModificationTimestamp';
 export const KEY_FIELD = 'ListingKey';
-export const REPLICATION_ORDER = `${TIMESTAMP_FIELD},${KEY_FIELD}`;
 
 export interface ReplicationQueryInput {
   /** Pull every record's keys only (and delete nothing unless the sweep completes). */
@@ -24,16 +23,12 @@ export interface ReplicationQueryInput {
   watermark?: string;
   /** How far before the watermark to start again (default 0). */
   overlapMs?: number;
-  /** `$top` asked. */
-  pageSize: number;
   /** Fields the listings are keyed by besides ListingKey (ListingId for MLSNumber, ListingURL for URL). */
   keyFields?: readonly string[];
   /** `$select` of a pull (the key and timestamp fields are added); absent: every field. */
   select?: readonly string[];
   /** `$expand=Media` on a pull. */
   expandMedia: boolean;
-  /** `$count=true`, so paging by `$skip` knows when it has everything. */
-  count: boolean;
 }
 
 const unique = (names: readonly string[]): string[] => [...new Set(names)];
@@ -53,15 +48,13 @@ export function watermarkStamp(watermark: string): Stamp {
   return stamp;
 }
 
-/** The first request's query of a pull or a sweep. */
-export function replicationQuery(input: ReplicationQueryInput): ODataQuery {
-  if (!Number.isSafeInteger(input.pageSize) || input.pageSize < 1)
-    throw new UsageError(`the feed page size must be a whole number ≥ 1 (got ${input.pageSize})`);
+/** What a pull or a sweep asks for; the pager orders it by (ModificationTimestamp, ListingKey), pages and counts it (keyed-pager.ts). */
+export function replicationQuery(input: ReplicationQueryInput): Pick<ODataQuery, 'filter' | 'select' | 'expand'> {
   const keys = [KEY_FIELD, ...(input.keyFields ?? [])];
-  const query: ODataQuery = { orderBy: REPLICATION_ORDER, top: input.pageSize, count: input.count };
+  const query: Pick<ODataQuery, 'filter' | 'select' | 'expand'> = {};
   if (input.sweep === true) {
-    // Why the timestamp too: pages are ordered and, without nextLink, resumed by it (odata-pager.ts).
-    return { ...query, select: unique([...keys, TIMESTAMP_FIELD]) };
+    // Why the timestamp too: pages are continued after the last (timestamp, key) received.
+    return { select: unique([...keys, TIMESTAMP_FIELD]) };
   }
   if (input.watermark !== undefined) {
     const overlapMs = input.overlapMs ?? 0;

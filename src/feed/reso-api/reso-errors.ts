@@ -57,3 +57,19 @@ export function refusedStatus(thrown: unknown): number | undefined {
   const { code, details } = errorFields(thrown);
   return code === ErrorCode.FEED_UNREADABLE && typeof details.status === 'number' ? details.status : undefined;
 }
+
+/**
+ * The server counted more records than it served (`@odata.count`), and continuing after the last
+ * one received brought none: what arrived is a prefix of the order, safe to apply, but nothing may
+ * be deleted on its word and the run must not call itself done.
+ */
+export function pullIncomplete(where: string, received: number, expected: number | undefined): ListingSyncError {
+  const counted = expected === undefined ? '' : ` of ${expected.toLocaleString('en-US')}`;
+  return new ListingSyncError(
+    ErrorCode.FEED_INCOMPLETE,
+    `Feed ${where} stopped short: received ${received.toLocaleString('en-US')}${counted} records. What arrived is applied, ` +
+      'nothing is deleted, and the next run reads on from the watermark; if it keeps happening, ask the MLS why its server ' +
+      'stops serving records it counts.',
+    { details: { where, received, ...(expected === undefined ? {} : { expected }) } },
+  );
+}

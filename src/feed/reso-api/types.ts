@@ -26,10 +26,12 @@ export interface ReplicationResult {
   bytes: number;
   /** Property records received (a record changed during the pull may come twice). */
   records: number;
-  /** `$top` in use at the end: as asked, or the smaller size the server was seen to serve. */
+  /** Records the server counted for the pull (`@odata.count`); absent from a server that does not count. */
+  expected?: number;
+  /** Records per page asked (Prefer: odata.maxpagesize); the server may serve fewer. */
   pageSize: number;
-  /** How the pages after the first were followed; undefined when there was only one. */
-  pagedBy: 'nextLink' | 'skip' | undefined;
+  /** How the pages after the first were reached (the server's nextLinks, or continuing by key); undefined when there was only one. */
+  pagedBy: 'nextLink' | 'key' | undefined;
   /** Where photos came from: `$expand=Media`, the Media resource (when `$expand` was refused), or nowhere. */
   media: 'expand' | 'resource' | 'none';
 }

@@ -43,6 +43,12 @@ export const resoConfigSchema = z
   .object({
     maxTop: z.number().int().min(1).max(100_000),
     defaultTop: z.number().int().min(1).max(100_000),
+    topSemantics: z.enum(['total', 'pageSize']),
+    honourMaxPageSize: z.boolean(),
+    skipBug: z.boolean(),
+    dropNextLinkAfter: z.number().int().min(1),
+    serveAtMost: z.number().int().min(0),
+    count: z.boolean(),
     nextLink: z.boolean(),
     expandMedia: z.boolean(),
     tokenTtlSeconds: z.number().int().min(1).max(86_400),
@@ -59,6 +65,12 @@ export function resoConfigOf(options: ResoSimOptions): ResoConfig {
   const given = resoConfigSchema.parse({
     maxTop: options.maxTop,
     defaultTop: options.defaultTop,
+    topSemantics: options.topSemantics,
+    honourMaxPageSize: options.honourMaxPageSize,
+    skipBug: options.skipBug,
+    dropNextLinkAfter: options.dropNextLinkAfter,
+    serveAtMost: options.serveAtMost,
+    count: options.count,
     nextLink: options.nextLink,
     expandMedia: options.expandMedia,
     tokenTtlSeconds: options.tokenTtlSeconds,
@@ -69,7 +81,3 @@ export function resoConfigOf(options: ResoSimOptions): ResoConfig {
   return { ...DEFAULT_RESO_CONFIG, ...defined };
 }
 
-/** The page size of a request: $top (or the default page), silently capped at maxTop as MLS servers do. */
-export function pageSizeOf(config: ResoConfig, top: number | undefined): number {
-  return Math.min(top ?? config.defaultTop ?? config.maxTop, config.maxTop);
-}

@@ -46,7 +46,8 @@ export class ResoCounterBook {
     else if (entry.status === 401) counts.unauthorized += 1;
     else if (entry.status === 400) counts.badRequests += 1;
     else if (entry.status >= 500) counts.serverErrors += 1;
-    this.log.push({ at: entry.at, url: entry.url, status: entry.status, records: entry.records, bytes: entry.bytes });
+    const { media: _media, ...logged } = entry;
+    this.log.push(logged);
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
   }
 

@@ -1,8 +1,9 @@
 /**
  * The $filter subset a replication client needs, and nothing more: comparisons of a resource's
- * filterable fields joined by `and` (parentheses allowed), plus `in (...)` where a field allows
- * it. Real MLS servers refuse what they do not index; so does this one, with a 400 that names
- * what it accepts, so a client never mistakes an unsupported filter for an empty result.
+ * filterable fields joined by `and` and `or` (OData precedence: `and` binds tighter; parentheses
+ * allowed), plus `in (...)` where a field allows it. Real MLS servers refuse what they do not
+ * index; so does this one, with a 400 that names what it accepts, so a client never mistakes an
+ * unsupported filter for an empty result.
  */
 import { compareInstants, parseInstant, type Instant } from './instant.js';
 
@@ -19,6 +20,8 @@ export type FilterFields = Readonly<Record<string, FilterField>>;
 
 export type FilterValue = { kind: 'timestamp'; instant: Instant } | { kind: 'string'; text: string };
 export type Condition = { field: string; op: CompareOp; value: FilterValue } | { field: string; op: 'in'; values: string[] };
+/** A parsed $filter: conditions joined by `and` / `or` (each a list of at least one operand). */
+export type FilterExpr = Condition | { op: 'and' | 'or'; items: FilterExpr[] };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -72,27 +75,37 @@ class FilterParser {
     private readonly fields: FilterFields,
   ) {}
 
-  parse(): Condition[] {
-    const conditions = this.conjunction();
+  parse(): FilterExpr {
+    const expr = this.disjunction();
     const rest = this.tokens[this.at];
     if (rest !== undefined) throw new FilterSyntaxError(`unexpected '${rest.text}' after a complete condition`);
-    return conditions;
+    return expr;
   }
 
-  private conjunction(): Condition[] {
-    const conditions = this.term();
-    for (;;) {
-      const next = this.tokens[this.at];
-      if (next?.kind !== 'word' || (next.text !== 'and' && next.text !== 'or')) return conditions;
-      this.take("'and'");
-      conditions.push(...this.term());
-    }
+  private disjunction(): FilterExpr {
+    const items = [this.conjunction()];
+    while (this.nextWord('or')) items.push(this.conjunction());
+    return items.length === 1 ? (items[0] as FilterExpr) : { op: 'or', items };
   }
 
-  private term(): Condition[] {
+  private conjunction(): FilterExpr {
+    const items = [this.term()];
+    while (this.nextWord('and')) items.push(this.term());
+    return items.length === 1 ? (items[0] as FilterExpr) : { op: 'and', items };
+  }
+
+  /** Consumes the word `word` when it comes next. */
+  private nextWord(word: 'and' | 'or'): boolean {
+    const next = this.tokens[this.at];
+    if (next?.kind !== 'word' || next.text !== word) return false;
+    this.at += 1;
+    return true;
+  }
+
+  private term(): FilterExpr {
     const first = this.take('a condition');
     if (first.kind === 'punct' && first.text === '(') {
-      const inner = this.conjunction();
+      const inner = this.disjunction();
       this.expect(')');
       return inner;
     }
@@ -107,8 +120,8 @@ class FilterParser {
     if (opToken.kind !== 'word' || !spec.ops.has(op as FilterOp)) {
       throw new FilterSyntaxError(`${first.text} supports ${[...spec.ops].join(', ')} (got '${op}')`);
     }
-    if (op === 'in') return [{ field: first.text, op: 'in', values: this.list(first.text, spec) }];
-    return [{ field: first.text, op: op as CompareOp, value: this.literal(first.text, spec) }];
+    if (op === 'in') return { field: first.text, op: 'in', values: this.list(first.text, spec) };
+    return { field: first.text, op: op as CompareOp, value: this.literal(first.text, spec) };
   }
 
   private list(field: string, spec: FilterField): string[] {
@@ -141,8 +154,8 @@ class FilterParser {
   private take(what: string): Token {
     const token = this.tokens[this.at];
     if (token === undefined) throw new FilterSyntaxError(`expected ${what}, got the end`);
-    if (token.kind === 'word' && (token.text === 'or' || token.text === 'not')) {
-      throw new FilterSyntaxError(`'${token.text}' is not supported (only comparisons joined by 'and')`);
+    if (token.kind === 'word' && token.text === 'not') {
+      throw new FilterSyntaxError(`'not' is not supported (only comparisons joined by 'and' and 'or')`);
     }
     this.at += 1;
     return token;
@@ -155,7 +168,7 @@ class FilterParser {
 }
 
 /** Parses a $filter value against a resource's filterable fields. */
-export function parseFilter(text: string, fields: FilterFields): Parsed<Condition[]> {
+export function parseFilter(text: string, fields: FilterFields): Parsed<FilterExpr> {
   try {
     const tokens = tokenize(text);
     if (tokens.length === 0) return { ok: false, message: '$filter is empty' };
@@ -186,19 +199,21 @@ function holds(op: CompareOp, order: number): boolean {
   }
 }
 
+function holdsCondition(condition: Condition, read: (field: string) => string | number): boolean {
+  const actual = read(condition.field);
+  if (condition.op === 'in') return condition.values.includes(String(actual));
+  const { value } = condition;
+  const order =
+    value.kind === 'timestamp' ? compareInstants({ ms: Number(actual), ticks: 0 }, value.instant) : compareText(String(actual), value.text);
+  return holds(condition.op, order);
+}
+
 /**
- * Whether a row meets every condition. `read` gives a field's value: epoch ms for timestamp
- * fields, text for string fields.
+ * Whether a row meets the filter (undefined: every row does). `read` gives a field's value: epoch
+ * ms for timestamp fields, text for string fields.
  */
-export function matches(conditions: readonly Condition[], read: (field: string) => string | number): boolean {
-  return conditions.every((condition) => {
-    const actual = read(condition.field);
-    if (condition.op === 'in') return condition.values.includes(String(actual));
-    const { value } = condition;
-    const order =
-      value.kind === 'timestamp'
-        ? compareInstants({ ms: Number(actual), ticks: 0 }, value.instant)
-        : compareText(String(actual), value.text);
-    return holds(condition.op, order);
-  });
+export function matches(filter: FilterExpr | undefined, read: (field: string) => string | number): boolean {
+  if (filter === undefined) return true;
+  if ('items' in filter) return filter.op === 'and' ? filter.items.every((item) => matches(item, read)) : filter.items.some((item) => matches(item, read));
+  return holdsCondition(filter, read);
 }

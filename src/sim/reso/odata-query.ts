@@ -3,7 +3,7 @@
  * $skip, $select, $expand, $count) against what one resource supports. Pure: the page size cap
  * and the expand refusal are the server's configuration and are applied by the handler.
  */
-import { parseFilter, type Condition, type FilterFields, type Parsed } from './filter.js';
+import { parseFilter, type FilterExpr, type FilterFields, type Parsed } from './filter.js';
 
 /** What one resource (Property, Media) supports. */
 export interface ResourceSpec {
@@ -24,18 +24,21 @@ export interface OrderTerm {
 }
 
 export interface ODataQuery {
-  filter: Condition[];
+  /** Undefined: no $filter. */
+  filter: FilterExpr | undefined;
   /** Always ends with the resource key. */
   orderBy: OrderTerm[];
-  /** As asked; the handler caps it. */
+  /** As asked: the most records of the whole answer, across nextLinks (OData's meaning; see resources.ts). */
   top: number | undefined;
   skip: number;
+  /** The server's own continuation (in its nextLinks): records of the answer already served. */
+  skipToken: number;
   select: string[] | undefined;
   expand: string[];
   count: boolean;
 }
 
-const SUPPORTED = new Set(['$filter', '$orderby', '$top', '$skip', '$select', '$expand', '$count', '$format']);
+const SUPPORTED = new Set(['$filter', '$orderby', '$top', '$skip', '$skiptoken', '$select', '$expand', '$count', '$format']);
 
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 
@@ -85,7 +88,7 @@ export function parseQuery(params: URLSearchParams, spec: ResourceSpec): Parsed<
   if (format !== null && format !== 'json' && !format.startsWith('application/json'))
     return fail(`$format: only json is served (got '${format}')`);
   const filterText = params.get('$filter');
-  const filter: Parsed<Condition[]> = filterText === null ? { ok: true, value: [] } : parseFilter(filterText, spec.filter);
+  const filter: Parsed<FilterExpr | undefined> = filterText === null ? { ok: true, value: undefined } : parseFilter(filterText, spec.filter);
   if (!filter.ok) return filter;
   const orderBy = parseOrderBy(params.get('$orderby'), spec);
   if (!orderBy.ok) return orderBy;
@@ -93,6 +96,8 @@ export function parseQuery(params: URLSearchParams, spec: ResourceSpec): Parsed<
   if (!top.ok) return top;
   const skip = parseCount('$skip', params.get('$skip'));
   if (!skip.ok) return skip;
+  const skipToken = parseCount('$skiptoken', params.get('$skiptoken'));
+  if (!skipToken.ok) return skipToken;
   const select = parseNames('$select', params.get('$select'), spec.selectable, `selectable: ${spec.selectable.join(', ')}`);
   if (!select.ok) return select;
   const expandHint = spec.expandable.length === 0 ? `${spec.name} has nothing to expand` : `expandable: ${spec.expandable.join(', ')}`;
@@ -107,6 +112,7 @@ export function parseQuery(params: URLSearchParams, spec: ResourceSpec): Parsed<
       orderBy: orderBy.value,
       top: top.value,
       skip: skip.value ?? 0,
+      skipToken: skipToken.value ?? 0,
       select: select.value,
       expand: expand.value ?? [],
       count: count === 'true',

@@ -2,9 +2,9 @@
  * The two resources, Property and Media: what each supports, and one page of one answered as
  * OData JSON `{ "@odata.context", "@odata.count"?, value, "@odata.nextLink"? }`.
  */
-import { pageSizeOf } from './config.js';
 import { COMPARE_OPS, compareText, matches, type FilterOp } from './filter.js';
 import type { ODataQuery, OrderTerm, ResourceSpec } from './odata-query.js';
+import { pageWindow } from './paging.js';
 import type { StoredRecord } from './store.js';
 import type { ResoAnswer, ResoConfig, ResoMedia, ResoPropertyField } from './types.js';
 
@@ -48,7 +48,11 @@ const MEDIA_FIELDS = [
 export const PROPERTY_SPEC: ResourceSpec = {
   name: 'Property',
   key: 'ListingKey',
-  filter: { ModificationTimestamp: { kind: 'timestamp', ops: COMPARISONS }, ListingKey: { kind: 'string', ops: COMPARISONS } },
+  filter: {
+    ModificationTimestamp: { kind: 'timestamp', ops: COMPARISONS },
+    PhotosChangeTimestamp: { kind: 'timestamp', ops: COMPARISONS },
+    ListingKey: { kind: 'string', ops: new Set<FilterOp>([...COMPARE_OPS, 'in']) },
+  },
   orderable: ['ModificationTimestamp', 'ListingKey'],
   defaultOrder: [{ field: 'ModificationTimestamp', descending: false }],
   selectable: PROPERTY_FIELDS,
@@ -80,6 +84,8 @@ export interface PageContext {
   serviceRoot: string;
   /** The request's query string, for nextLink. */
   params: URLSearchParams;
+  /** `Prefer: odata.maxpagesize` of the request. */
+  preferredPageSize?: number;
 }
 
 /** One resource's rows as the page builder sees them. */
@@ -87,6 +93,8 @@ interface ResourceView<Row> {
   spec: ResourceSpec;
   /** Every row in `compare` order (cached per order by the store). */
   ordered: (orderKey: string, compare: (a: Row, b: Row) => number) => readonly Row[];
+  /** Whether a row is served at all (ResoConfig.serveAtMost); counted either way. */
+  served?: (row: Row) => boolean;
   /** A field's value: epoch ms for timestamps, else text or number. */
   read: (row: Row, field: string) => string | number;
   project: (row: Row, query: ODataQuery) => Record<string, unknown>;
@@ -104,36 +112,45 @@ function comparatorOf<Row>(terms: readonly OrderTerm[], read: (row: Row, field: 
   };
 }
 
-/** The nextLink: the same request with $skip moved on. `$` is kept literal, as MLS servers write it. */
-function nextLinkOf(context: PageContext, spec: ResourceSpec, skip: number): string {
+/** The nextLink: the same request with the server's cursor moved on. `$` is kept literal, as MLS servers write it. */
+function nextLinkOf(context: PageContext, spec: ResourceSpec, next: { skip?: number; skipToken?: number }): string {
   const params = new URLSearchParams(context.params);
-  params.set('$skip', String(skip));
+  if (next.skip !== undefined) params.set('$skip', String(next.skip));
+  if (next.skipToken !== undefined) params.set('$skiptoken', String(next.skipToken));
   const query = [...params].map(([name, value]) => `${encodeURIComponent(name).replace(/^%24/, '$')}=${encodeURIComponent(value)}`);
   return `${context.serviceRoot}/${spec.name}?${query.join('&')}`;
 }
 
 function answerPage<Row>(view: ResourceView<Row>, query: ODataQuery, context: PageContext): ResoAnswer & { records: number } {
-  const { spec } = view;
+  const { spec, served } = view;
   const orderKey = query.orderBy.map((term) => `${term.field} ${term.descending ? 'desc' : 'asc'}`).join(',');
   const ordered = view.ordered(orderKey, comparatorOf(query.orderBy, view.read));
-  const matched = query.filter.length === 0 ? ordered : ordered.filter((row) => matches(query.filter, (field) => view.read(row, field)));
-  const size = pageSizeOf(context.config, query.top);
-  const page = matched.slice(query.skip, query.skip + size);
+  const matched = query.filter === undefined ? ordered : ordered.filter((row) => matches(query.filter, (field) => view.read(row, field)));
+  const visible = served === undefined ? matched : matched.filter(served);
+  const window = pageWindow(context.config, query, visible.length, context.preferredPageSize);
+  const page = visible.slice(window.start, window.end);
   const selected = query.select === undefined ? '' : `(${query.select.join(',')})`;
-  const more = context.config.nextLink && page.length > 0 && query.skip + page.length < matched.length;
+  const counted = query.count && context.config.count !== false;
   const body = {
     '@odata.context': `${context.serviceRoot}/$metadata#${spec.name}${selected}`,
-    ...(query.count ? { '@odata.count': matched.length } : {}),
+    ...(counted ? { '@odata.count': matched.length } : {}),
     value: page.map((row) => view.project(row, query)),
-    ...(more ? { '@odata.nextLink': nextLinkOf(context, spec, query.skip + page.length) } : {}),
+    ...(window.next ? { '@odata.nextLink': nextLinkOf(context, spec, window.next) } : {}),
   };
-  return { status: 200, body, records: page.length };
+  const headers = window.preferenceApplied === undefined ? undefined : { 'preference-applied': `odata.maxpagesize=${window.preferenceApplied}` };
+  return { status: 200, body, records: page.length, ...(headers ? { headers } : {}) };
 }
 
 /** The members `names` of a record, in the order $select named them. */
 function pick(source: object, names: readonly string[]): Record<string, unknown> {
   const members = new Map<string, unknown>(Object.entries(source));
   return Object.fromEntries(names.map((name) => [name, members.get(name)]));
+}
+
+function readProperty(row: StoredRecord, field: string): string | number {
+  if (field === 'ModificationTimestamp') return row.modifiedMs;
+  const value = row.property[field as ResoPropertyField];
+  return field === 'PhotosChangeTimestamp' ? Date.parse(String(value)) : String(value);
 }
 
 export function answerProperty(rows: ResourceView<StoredRecord>['ordered'], query: ODataQuery, context: PageContext): ResoAnswer {
@@ -148,11 +165,15 @@ export function answerProperty(rows: ResourceView<StoredRecord>['ordered'], quer
       },
     };
   }
+  const cut = context.config.serveAtMost;
+  const replicaOrder = comparatorOf<StoredRecord>(PROPERTY_SPEC.defaultOrder.concat({ field: 'ListingKey', descending: false }), readProperty);
+  const servedRows = cut === undefined ? undefined : new Set(rows('ModificationTimestamp asc,ListingKey asc', replicaOrder).slice(0, cut));
   return answerPage<StoredRecord>(
     {
       spec: PROPERTY_SPEC,
       ordered: rows,
-      read: (row, field) => (field === 'ModificationTimestamp' ? row.modifiedMs : String(row.property[field as ResoPropertyField])),
+      ...(servedRows === undefined ? {} : { served: (row: StoredRecord) => servedRows.has(row) }),
+      read: readProperty,
       project: (row, q) => ({
         ...(q.select === undefined ? { ...row.property } : pick(row.property, q.select)),
         ...(q.expand.includes('Media') ? { Media: row.media.map((photo) => ({ ...photo })) } : {}),

@@ -6,6 +6,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { answerAdmin } from './admin.js';
 import { parseQuery } from './odata-query.js';
+import { answerMetadata } from './metadata.js';
+import { preferredPageSize } from './paging.js';
 import { answerMedia, answerProperty, MEDIA_SPEC, PROPERTY_SPEC, type PageContext } from './resources.js';
 import type { ResoSimState } from './state.js';
 import { answerTokenRequest, type TokenCheck } from './token.js';
@@ -49,10 +51,16 @@ function isLoopback(address: string | undefined): boolean {
 }
 
 function serialize(answer: ResoAnswer): ResoResponse {
+  const xml = typeof answer.body === 'string';
   return {
     status: answer.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers },
-    payload: JSON.stringify(answer.body),
+    headers: {
+      'content-type': xml ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8',
+      // OData services name their protocol version on every response (OData 4.01 Part 1 §8.1.5).
+      'odata-version': '4.0',
+      ...answer.headers,
+    },
+    payload: xml ? (answer.body as string) : JSON.stringify(answer.body),
   };
 }
 
@@ -69,11 +77,18 @@ function serveResource(state: ResoSimState, serviceRoot: string, request: ResoRe
   const fault = plan.decide();
   if (fault !== undefined) return plan.answer(fault);
   const resource = url.pathname.slice(SERVICE_PATH.length + 1);
+  if (resource === '$metadata') return answerMetadata();
   const spec = resource === 'Property' ? PROPERTY_SPEC : resource === 'Media' ? MEDIA_SPEC : undefined;
   if (spec === undefined) return odataError(404, `no resource '${resource}' (resources: Property, Media)`);
   const query = parseQuery(url.searchParams, spec);
   if (!query.ok) return odataError(400, query.message);
-  const context: PageContext = { config: state.currentConfig(), serviceRoot, params: url.searchParams };
+  const preferred = preferredPageSize(request.headers.prefer);
+  const context: PageContext = {
+    config: state.currentConfig(),
+    serviceRoot,
+    params: url.searchParams,
+    ...(preferred === undefined ? {} : { preferredPageSize: preferred }),
+  };
   return spec === PROPERTY_SPEC
     ? answerProperty((key, compare) => state.records.ordered(key, compare), query.value, context)
     : answerMedia((key, compare) => state.records.orderedMedia(key, compare), query.value, context);
@@ -99,6 +114,21 @@ export function handleResoRequest(state: ResoSimState, serviceRoot: string, requ
   const response = serialize(answer);
   const bytes = Buffer.byteLength(response.payload);
   budget.countBytes(now, bytes);
-  counters.answered({ at: now, url: request.url, status: answer.status, records: answer.records ?? 0, media: answer.media ?? 0, bytes });
+  const header = (name: string): string | undefined => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const prefer = header('prefer');
+  const odataMaxVersion = header('odata-maxversion');
+  counters.answered({
+    at: now,
+    url: request.url,
+    status: answer.status,
+    records: answer.records ?? 0,
+    media: answer.media ?? 0,
+    bytes,
+    ...(prefer === undefined ? {} : { prefer }),
+    ...(odataMaxVersion === undefined ? {} : { odataMaxVersion }),
+  });
   return response;
 }

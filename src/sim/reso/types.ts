@@ -95,11 +95,30 @@ export interface ResoFaults {
 
 /** What a running simulator can be reconfigured with (POST /__reso/config). */
 export interface ResoConfig {
-  /** Largest page served; a larger $top is silently capped (default 1000). */
+  /** The server's largest page (default 1000): no response carries more records. */
   maxTop: number;
-  /** Page size when $top is absent (default maxTop). */
+  /** The server's own page size, without a smaller `Prefer: odata.maxpagesize` (default maxTop). */
   defaultTop?: number;
-  /** Whether pages carry @odata.nextLink (default true); without it clients page by $skip. */
+  /**
+   * What `$top` means (default 'total', OData's meaning: the most records of the whole answer,
+   * paged by the server behind nextLinks). 'pageSize': `$top` is the page, capped at maxTop
+   * silently, and nextLinks move `$skip` on (servers that predate server-driven paging).
+   */
+  topSemantics?: 'total' | 'pageSize';
+  /** Whether `Prefer: odata.maxpagesize` is honoured (default true) and echoed in Preference-Applied. */
+  honourMaxPageSize?: boolean;
+  /** The `$top`/`$skip` bug: `$top=T&$skip=S` answers T − S records and no nextLink (default false). */
+  skipBug?: boolean;
+  /** A chain of nextLinks ends after this many records of the answer although more match (default never). */
+  dropNextLinkAfter?: number;
+  /**
+   * Only the first N records of the collection, in (ModificationTimestamp, ListingKey) order, are
+   * ever served, while `@odata.count` counts all that match (a replica behind its primary).
+   */
+  serveAtMost?: number;
+  /** Whether `$count=true` is answered with `@odata.count` (default true). */
+  count?: boolean;
+  /** Whether pages carry @odata.nextLink (default true); without it a client continues by itself. */
   nextLink: boolean;
   /** Whether Property accepts $expand=Media (default true); when false it answers 400. */
   expandMedia: boolean;
@@ -156,6 +175,9 @@ export interface ResoRequestLog {
   at: number;
   /** Path and query as sent, e.g. /odata/Property?$top=100 */
   url: string;
+  /** The request's Prefer and OData-MaxVersion headers, when it sent them. */
+  prefer?: string;
+  odataMaxVersion?: string;
   status: number;
   records: number;
   bytes: number;
