@@ -22,7 +22,7 @@ import { NOW_LUA } from './run-lua.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 /** How a replication run ended. */
-export const FEED_RUN_STATUSES = ['done', 'budget-exhausted', 'failed', 'refused'] as const;
+export const FEED_RUN_STATUSES = ['done', 'budget-exhausted', 'incomplete', 'failed', 'refused'] as const;
 export type FeedRunStatus = (typeof FEED_RUN_STATUSES)[number];
 
 /** What a run reports when it ends. */

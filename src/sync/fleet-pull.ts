@@ -8,7 +8,7 @@
  * Why the oldest watermark: every chatbot must see every record changed since its own last run;
  * a chatbot further ahead sees some records again, which plan as unchanged (no write).
  */
-import { isBudgetHalt } from '../feed/reso-api/replicated-feed.js';
+import { isPullHalt } from '../feed/reso-api/replicated-feed.js';
 import { compareStamps, parseStamp } from '../feed/reso-api/timestamps.js';
 import type { ReplicationResult } from '../feed/reso-api/types.js';
 import type { ReplicationDeps } from './replication.js';
@@ -64,7 +64,7 @@ export async function pullOnce(
   try {
     const sweep = options.sweep ? await spoolPull(source.start({ sweep: true }), spoolOf()) : undefined;
     // Why no pull after a failed sweep: each run fails on the sweep first, as `sync --replicate --sweep` does.
-    const sweepFailedHard = sweep?.failure !== undefined && !isBudgetHalt(sweep.failure);
+    const sweepFailedHard = sweep?.failure !== undefined && !isPullHalt(sweep.failure);
     const pull = sweepFailedHard
       ? undefined
       : await spoolPull(source.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false }), spoolOf());

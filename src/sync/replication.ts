@@ -10,6 +10,8 @@ import type { Logger } from '../runtime/logger.js';
 import type { ReplicationRun } from '../feed/reso-api/replicate.js';
 import type { FeedRunStatus, FeedSourceStore } from '../store/feed-sources.js';
 import type { SyncRequest } from './sync-request.js';
+import { errorFields } from '../shared/errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
 
 /** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
 export interface ReplicationDeps {
@@ -25,8 +27,8 @@ export interface StartedReplication {
   feed: ReplicatedFeed;
   /** Keys of a completed sweep; undefined without --sweep or when the sweep did not complete. */
   sweptKeys?: ReadonlySet<string>;
-  /** Set with --sweep: whether the sweep completed. */
-  sweep?: { complete: boolean; requests: number; bytes: number };
+  /** Set with --sweep: whether the sweep completed, and what stopped it short (the budget, a server that stopped serving). */
+  sweep?: { complete: boolean; requests: number; bytes: number; halt?: Error };
 }
 
 /** What a replicating run reports (printed by the CLI, recorded on the source). */
@@ -40,8 +42,10 @@ export interface ReplicationOutcome {
   /** Where the pull started: undefined for a first (full) pull. */
   since?: string;
   sweep?: { complete: boolean; deleted: number };
-  /** Why the pull stopped early (BUDGET_EXHAUSTED), in one line. */
+  /** Why the pull or the sweep stopped early (BUDGET_EXHAUSTED, FEED_INCOMPLETE), in one line. */
   halted?: string;
+  /** Records (keys, for a sweep) received and counted by the server, when a pull or sweep came back short of its count. */
+  shortfall?: { of: 'pull' | 'sweep'; received: number; expected: number };
 }
 
 /**
@@ -85,9 +89,10 @@ export async function startReplication(
     // created during the pull is seen by the pull itself, so it is never taken for gone.
     const run = deps.start({ sweep: true });
     progress.sweepRun = run;
-    keys = await sweptKeys(run, request.keyType === 'MLSNumber' ? 'ListingId' : 'ListingURL');
+    const swept = await sweptKeys(run, request.keyType === 'MLSNumber' ? 'ListingId' : 'ListingURL');
+    if (swept.complete) keys = swept.keys;
     const { requests, bytes } = run.result();
-    sweep = { complete: keys !== undefined, requests, bytes };
+    sweep = { complete: swept.complete, requests, bytes, ...(!swept.complete && swept.halt ? { halt: swept.halt } : {}) };
   }
   const pull = deps.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false });
   const feed = replicatedFeed(pull, request.keyType, request.feed.where);
@@ -97,6 +102,24 @@ export async function startReplication(
     ...(sweep ? { sweep } : {}),
     ...(since === undefined ? {} : { since }),
   };
+}
+
+/** The status of a run a halt cut short: the budget ran out, or the server stopped short of its own count. */
+function haltStatus(halt: Error): FeedRunStatus {
+  return errorFields(halt).code === ErrorCode.FEED_INCOMPLETE ? 'incomplete' : 'budget-exhausted';
+}
+
+/** The numbers of a pull or sweep that came back short of the server's count (the sweep's first: it stops deletes). */
+function shortfallOf(started: StartedReplication): ReplicationOutcome['shortfall'] {
+  for (const [of, halt] of [
+    ['sweep', started.sweep?.halt],
+    ['pull', started.feed.halt()],
+  ] as const) {
+    const { code, details } = errorFields(halt);
+    if (code === ErrorCode.FEED_INCOMPLETE && typeof details.received === 'number' && typeof details.expected === 'number')
+      return { of, received: details.received, expected: details.expected };
+  }
+  return undefined;
 }
 
 /**
@@ -111,8 +134,9 @@ export async function finishReplication(
   ended: { runId: string; enqueued: boolean; refused: boolean; deleted: number },
 ): Promise<ReplicationOutcome> {
   const result = started.feed.result();
-  const halt = started.feed.halt();
-  const status: FeedRunStatus = ended.refused ? 'refused' : halt !== undefined ? 'budget-exhausted' : 'done';
+  const halt = started.feed.halt() ?? started.sweep?.halt;
+  const status: FeedRunStatus = ended.refused ? 'refused' : halt === undefined ? 'done' : haltStatus(halt);
+  const shortfall = shortfallOf(started);
   let watermark = started.since;
   if (ended.enqueued && result.maxTimestamp !== undefined)
     watermark = (await deps.sources.advanceWatermark(request.chatbot, deps.feedId, result.maxTimestamp)).watermark;
@@ -127,6 +151,7 @@ export async function finishReplication(
     ...(started.since === undefined ? {} : { since: started.since }),
     ...(sweep ? { sweep } : {}),
     ...(halt === undefined ? {} : { halted: halt.message }),
+    ...(shortfall === undefined ? {} : { shortfall }),
   };
   if (!request.dryRun) {
     await deps.sources.recordRun(request.chatbot, deps.feedId, {

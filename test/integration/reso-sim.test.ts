@@ -164,7 +164,7 @@ describe('OAuth2 client credentials', () => {
 });
 
 describe('paging', () => {
-  it("pages by $skip when nextLink is off and $top is a page size (switched on a running server)", async () => {
+  it('pages by $skip when nextLink is off and $top is a page size (switched on a running server)', async () => {
     const s = await sim({ maxTop: 10, records: 25 });
     const token = await tokenOf(s);
     expect((await admin(s, 'config', { nextLink: false, topSemantics: 'pageSize' })).body).toMatchObject({ nextLink: false, maxTop: 10 });

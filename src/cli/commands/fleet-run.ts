@@ -68,12 +68,13 @@ function requestsOf(fleet: Fleet, name: string, dryRun: boolean): SyncRequest[] 
   });
 }
 
-/** The exit code one chatbot's sync earned: its error's, its verdict's, and 1 for a pull the budget cut short. */
+/** The exit code one chatbot's sync earned: its error's, its verdict's, and 1 for a pull the budget or the server cut short. */
 function exitOf(outcome: FleetRunOutcome, summaryCode: (summary: NonNullable<FleetRunLine['summary']>) => ExitCode): ExitCode {
   if ('error' in outcome) return exitCodeFor(errorCode(outcome.error));
   const code = summaryCode(outcome.result.summary);
   // Why 1 although what was received is applied: the pull is not complete, and a scheduler must see it (as `sync --replicate`).
-  return outcome.result.replication?.status === 'budget-exhausted' && code === EXIT.ok ? EXIT.failed : code;
+  const status = outcome.result.replication?.status;
+  return (status === 'budget-exhausted' || status === 'incomplete') && code === EXIT.ok ? EXIT.failed : code;
 }
 
 function lineOf(outcome: FleetRunOutcome): FleetRunLine {

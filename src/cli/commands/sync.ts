@@ -24,7 +24,7 @@ import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 import { heapPolicyPays, keepHeapNearLive } from '../wiring/heap-growth.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../input/sync-options.js';
 import { idleHints, openSyncSession, type SyncSession } from '../wiring/sync-session.js';
-import { replicationLine } from '../output/format-replication.js';
+import { cutShortLine, replicationLine } from '../output/format-replication.js';
 import { announceRun } from '../wiring/run-alerts.js';
 
 /** `--wait-for-lock` without a value. */
@@ -115,12 +115,10 @@ export async function performSync(
   printOutcome(io, flags.json, outcome);
   if (!waiting && summary.jobs !== undefined && !flags.json) io.stdout.write(`follow it with: listing-sync runs show ${summary.runId}\n`);
   const verdictCode = exitCodeOfVerdict(syncVerdict(summary));
-  if (outcome.replication?.status === 'budget-exhausted') {
+  const cutShort = outcome.replication === undefined ? undefined : cutShortLine(outcome.replication);
+  if (cutShort !== undefined) {
     // Why exit 1 although what was received is enqueued: the pull is not complete, and a scheduler must see it.
-    io.stderr.write(
-      `feed request budget exhausted: ${outcome.replication.recordsPulled} records received were applied, ` +
-        `nothing was deleted; the next run resumes from watermark ${outcome.replication.watermark ?? '-'}\n`,
-    );
+    io.stderr.write(`${cutShort}\n`);
     return verdictCode === EXIT.ok ? EXIT.failed : verdictCode;
   }
   return verdictCode;

@@ -33,6 +33,8 @@ export interface RunFacts {
   skippedReason?: string;
   /** Set when a replicating run stopped because its feed request budget ran out (the message). */
   budgetExhausted?: string;
+  /** Set when a replicating run's feed server served fewer records than it counted (the message). */
+  pullIncomplete?: string;
 }
 
 export interface HealthThresholds {
@@ -74,6 +76,8 @@ export function statusOfRun(run: RunFacts, thresholds: HealthThresholds): { stat
   if (run.status === 'refused') return { status: 'refused', reasons: [...run.guardReasons] };
   if (run.status === 'skipped') return { status: 'skipped', reasons: run.skippedReason === undefined ? [] : [run.skippedReason] };
   if (run.budgetExhausted !== undefined) return { status: 'budget', reasons: [run.budgetExhausted] };
+  // Why failed: unlike a budget, the server's shortfall does not end by waiting; someone must ask the MLS.
+  if (run.pullIncomplete !== undefined) return { status: 'failed', reasons: [run.pullIncomplete] };
   // Whether the run failed is the one rule's to say (domain/run-outcome.ts); the words say which way.
   if (runFailed({ status: run.status, failedJobs: run.counts.failed }))
     return {

@@ -83,7 +83,7 @@ function parsePage(body: unknown, where: string): Page {
   return parsed.data;
 }
 
-/** The cursor after `rows`; refuses rows out of timestamp order or without a key, which would make the cursor (and the watermark) unsafe. */
+/** The cursor after `rows`; refuses rows out of timestamp order or without a key: the cursor (and the watermark) would be unsafe. */
 function advance(cursor: Cursor | undefined, rows: readonly ResoRecord[], order: RecordOrder, where: string): Cursor | undefined {
   let at = cursor;
   for (const row of rows) {
@@ -134,7 +134,10 @@ function sameOrigin(link: string, current: string, origin: string, where: string
 }
 
 const sameCursor = (a: Cursor | undefined, b: Cursor | undefined): boolean =>
-  a !== undefined && b !== undefined && a.key === b.key && (a.stamp === b.stamp || (a.stamp !== undefined && b.stamp !== undefined && compareStamps(a.stamp, b.stamp) === 0));
+  a !== undefined &&
+  b !== undefined &&
+  a.key === b.key &&
+  (a.stamp === b.stamp || (a.stamp !== undefined && b.stamp !== undefined && compareStamps(a.stamp, b.stamp) === 0));
 
 /** Yields each non-empty page's records; `progress` is updated as pages arrive. */
 export async function* keyedPages(source: JsonSource, options: PagerOptions, progress: PagerProgress): AsyncGenerator<ResoRecord[]> {
@@ -167,7 +170,10 @@ export async function* keyedPages(source: JsonSource, options: PagerOptions, pro
       return;
     }
     if (got === 0 || sameCursor(cursor, chainStart)) {
-      options.logger?.info({ where, received: progress.received, expected: progress.expected }, 'feed server stopped serving records it counted');
+      options.logger?.info(
+        { where, received: progress.received, expected: progress.expected },
+        'feed server stopped serving records it counted',
+      );
       return;
     }
     if (chain === 0) options.logger?.info({ where, received: got, counted: count }, 'feed server ended its links early; continuing by key');

@@ -61,7 +61,8 @@ export function mediaUrlBeside(propertyUrl: string): string {
 export function replicate(options: ReplicateOptions): ReplicationRun {
   const client = new FeedClient(options);
   const pageSize = options.pageSize ?? 1000;
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1) throw new UsageError(`the feed page size must be a whole number ≥ 1 (got ${pageSize})`);
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1)
+    throw new UsageError(`the feed page size must be a whole number ≥ 1 (got ${pageSize})`);
   const progress = newProgress();
   let media: ReplicationResult['media'] = options.sweep === true ? 'none' : (options.media ?? 'expand');
   let complete = false;

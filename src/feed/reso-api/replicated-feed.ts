@@ -20,7 +20,7 @@ import type { ReplicationResult, ResoRecord } from './types.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 
 export interface ReplicatedFeed extends OpenFeed {
-  /** The error that halted the pull early (BUDGET_EXHAUSTED), once the rows ended; undefined when it was not halted. */
+  /** The error that halted the pull early (BUDGET_EXHAUSTED, FEED_INCOMPLETE), once the rows ended; undefined when it was not halted. */
   halt(): Error | undefined;
   result(): ReplicationResult;
 }
@@ -39,9 +39,14 @@ function pipelineFor(first: ResoRecord, keyType: SyncKeyType, where: Where | und
   return { ...rowPipeline(mapping, compiled, keyType, jsonBrokenKeyReader(keyRule), shape, filter), shape };
 }
 
-/** Whether a thrown error is a halt the run survives (the budget), rather than a failure. */
-export function isBudgetHalt(thrown: unknown): boolean {
-  return errorFields(thrown).code === ErrorCode.BUDGET_EXHAUSTED;
+/**
+ * Whether a thrown error is a halt the run survives, rather than a failure: the budget ran out, or
+ * the server stopped serving records it counted. Either way what arrived is a prefix of the
+ * (ModificationTimestamp, ListingKey) order, safe to apply; nothing may be deleted on its word.
+ */
+export function isPullHalt(thrown: unknown): boolean {
+  const { code } = errorFields(thrown);
+  return code === ErrorCode.BUDGET_EXHAUSTED || code === ErrorCode.FEED_INCOMPLETE;
 }
 
 /**
@@ -62,7 +67,7 @@ export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?
         }
       }
     } catch (thrown) {
-      if (!isBudgetHalt(thrown) || !(thrown instanceof Error)) throw thrown;
+      if (!isPullHalt(thrown) || !(thrown instanceof Error)) throw thrown;
       halted = thrown;
     }
   }
@@ -77,11 +82,11 @@ export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?
   };
 }
 
-/**
- * Every key a completed sweep received, or undefined when the sweep did not complete (halted by
- * the budget): a partial key list must delete nothing. Other failures are thrown.
- */
-export async function sweptKeys(run: ReplicationRun, keyField: string): Promise<ReadonlySet<string> | undefined> {
+/** What a sweep read: every key when it completed; otherwise why not (a partial key list must delete nothing). */
+export type SweptKeys = { complete: true; keys: ReadonlySet<string> } | { complete: false; halt?: Error };
+
+/** Reads a sweep to its end; a halt (budget, a server that stopped short) is returned, other failures are thrown. */
+export async function sweptKeys(run: ReplicationRun, keyField: string): Promise<SweptKeys> {
   const keys = new Set<string>();
   try {
     for (let page = await run.pages.next(); page.done !== true; page = await run.pages.next()) {
@@ -91,8 +96,8 @@ export async function sweptKeys(run: ReplicationRun, keyField: string): Promise<
       }
     }
   } catch (thrown) {
-    if (isBudgetHalt(thrown)) return undefined;
+    if (isPullHalt(thrown) && thrown instanceof Error) return { complete: false, halt: thrown };
     throw thrown;
   }
-  return run.result().complete ? keys : undefined;
+  return run.result().complete ? { complete: true, keys } : { complete: false };
 }

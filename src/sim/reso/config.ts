@@ -80,4 +80,3 @@ export function resoConfigOf(options: ResoSimOptions): ResoConfig {
   const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
   return { ...DEFAULT_RESO_CONFIG, ...defined };
 }
-

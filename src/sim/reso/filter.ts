@@ -214,6 +214,7 @@ function holdsCondition(condition: Condition, read: (field: string) => string | 
  */
 export function matches(filter: FilterExpr | undefined, read: (field: string) => string | number): boolean {
   if (filter === undefined) return true;
-  if ('items' in filter) return filter.op === 'and' ? filter.items.every((item) => matches(item, read)) : filter.items.some((item) => matches(item, read));
+  if ('items' in filter)
+    return filter.op === 'and' ? filter.items.every((item) => matches(item, read)) : filter.items.some((item) => matches(item, read));
   return holdsCondition(filter, read);
 }

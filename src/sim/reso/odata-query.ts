@@ -88,7 +88,8 @@ export function parseQuery(params: URLSearchParams, spec: ResourceSpec): Parsed<
   if (format !== null && format !== 'json' && !format.startsWith('application/json'))
     return fail(`$format: only json is served (got '${format}')`);
   const filterText = params.get('$filter');
-  const filter: Parsed<FilterExpr | undefined> = filterText === null ? { ok: true, value: undefined } : parseFilter(filterText, spec.filter);
+  const filter: Parsed<FilterExpr | undefined> =
+    filterText === null ? { ok: true, value: undefined } : parseFilter(filterText, spec.filter);
   if (!filter.ok) return filter;
   const orderBy = parseOrderBy(params.get('$orderby'), spec);
   if (!orderBy.ok) return orderBy;

@@ -56,7 +56,11 @@ export function pageWindow(config: ResoConfig, query: ODataQuery, length: number
   // nextLink, as if $top were an index past the end of the answer.
   const skipBug = config.skipBug === true && query.skip > 0;
   const answerEnd =
-    query.top === undefined ? length : skipBug ? Math.min(Math.max(query.top, answerStart), length) : Math.min(answerStart + query.top, length);
+    query.top === undefined
+      ? length
+      : skipBug
+        ? Math.min(Math.max(query.top, answerStart), length)
+        : Math.min(answerStart + query.top, length);
   const { size, applied } = serverPageSize(config, preferred);
   const start = Math.min(answerStart + query.skipToken, answerEnd);
   const end = Math.min(start + size, answerEnd);

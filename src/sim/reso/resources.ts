@@ -137,7 +137,8 @@ function answerPage<Row>(view: ResourceView<Row>, query: ODataQuery, context: Pa
     value: page.map((row) => view.project(row, query)),
     ...(window.next ? { '@odata.nextLink': nextLinkOf(context, spec, window.next) } : {}),
   };
-  const headers = window.preferenceApplied === undefined ? undefined : { 'preference-applied': `odata.maxpagesize=${window.preferenceApplied}` };
+  const headers =
+    window.preferenceApplied === undefined ? undefined : { 'preference-applied': `odata.maxpagesize=${window.preferenceApplied}` };
   return { status: 200, body, records: page.length, ...(headers ? { headers } : {}) };
 }
 
@@ -166,7 +167,10 @@ export function answerProperty(rows: ResourceView<StoredRecord>['ordered'], quer
     };
   }
   const cut = context.config.serveAtMost;
-  const replicaOrder = comparatorOf<StoredRecord>(PROPERTY_SPEC.defaultOrder.concat({ field: 'ListingKey', descending: false }), readProperty);
+  const replicaOrder = comparatorOf<StoredRecord>(
+    PROPERTY_SPEC.defaultOrder.concat({ field: 'ListingKey', descending: false }),
+    readProperty,
+  );
   const servedRows = cut === undefined ? undefined : new Set(rows('ModificationTimestamp asc,ListingKey asc', replicaOrder).slice(0, cut));
   return answerPage<StoredRecord>(
     {

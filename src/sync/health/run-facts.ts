@@ -31,5 +31,7 @@ export function runFactsOf(record: RunRecord): RunFacts {
   if (summary?.skipped !== undefined) facts.skippedReason = summary.skipped;
   if (replication.success && replication.data.status === 'budget-exhausted')
     facts.budgetExhausted = replication.data.halted ?? 'the feed request budget ran out before the pull was complete';
+  if (replication.success && replication.data.status === 'incomplete')
+    facts.pullIncomplete = replication.data.halted ?? 'the feed server stopped short of its own count';
   return facts;
 }
