@@ -81,6 +81,8 @@ export interface FeedStats {
   duplicates: number;
   /** Per write-shape field, how many values of accepted rows were filled with the profile's default. */
   filledDefaults: Record<string, number>;
+  /** Per "Field: why", values of accepted rows left empty because their legal source value has no equivalent (FieldRule.note). */
+  leftEmpty?: Record<string, number>;
   /** With a `where`: records outside it (not counted in `rows`: they are not the chatbot's). */
   outsideFilter?: number;
   /**

@@ -27,6 +27,11 @@ export interface FieldRule {
   readonly read: (record: SourceRecord) => unknown;
   /** Filled in, and counted in FeedStats.filledDefaults, when `read` gives undefined. */
   readonly fallback?: unknown;
+  /**
+   * Why the field is empty although the record has a value, when that value is legal but has no
+   * write-shape equivalent (a one-time fee has no monthly amount); counted in FeedStats.leftEmpty.
+   */
+  readonly note?: (record: SourceRecord) => string | undefined;
 }
 
 export interface RecordMapping {
@@ -88,8 +93,9 @@ export function computedRule(
   read: (record: SourceRecord) => unknown,
   raw: (record: SourceRecord) => unknown,
   fallback?: unknown,
+  note?: (record: SourceRecord) => string | undefined,
 ): FieldRule {
-  return fallback === undefined ? { field, source, raw, read } : { field, source, raw, read, fallback };
+  return { field, source, raw, read, ...(fallback === undefined ? {} : { fallback }), ...(note === undefined ? {} : { note }) };
 }
 
 /** Replaces the rule for `rule.field` (or adds it). */

@@ -44,6 +44,19 @@ export function rowPipeline(
   const firstLine = firstSeenLines();
   const filled: number[] = [];
   const exclude = mapping.exclude;
+  const noted = compiled.rules.filter((rule) => rule.note !== undefined);
+
+  /** Counts the notes of fields an accepted row left empty (FieldRule.note). */
+  const countNotes = (values: Readonly<Record<string, unknown>>, item: SourceItem): void => {
+    for (const rule of noted) {
+      if (values[rule.field] !== undefined) continue;
+      const note = rule.note?.(item.record);
+      if (note === undefined) continue;
+      const left = (stats.leftEmpty ??= {});
+      const reason = `${rule.field}: ${note}`;
+      left[reason] = (left[reason] ?? 0) + 1;
+    }
+  };
 
   const reject = (line: number, field: string, value: string, reason: string, key?: string): FeedRow => {
     stats.rejected++;
@@ -113,6 +126,7 @@ export function rowPipeline(
     const checked = checkListing(values, record, rulesByField);
     if (!checked.ok) return reject(line, checked.field, checked.value, checked.reason, key);
     stats.valid++;
+    if (noted.length > 0) countNotes(values, item);
     if (filled.length === 0) return { kind: 'listing', line, key, listing: checked.listing };
     let mask = 0;
     for (const index of filled) {

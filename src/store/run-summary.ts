@@ -22,6 +22,8 @@ const feedSchema = z.object({
   excluded: count,
   duplicates: count,
   filledDefaults: z.record(z.string(), count),
+  /** Values left empty because their legal source value has no equivalent, per "Field: why". */
+  leftEmpty: z.record(z.string(), count).optional(),
   /** A fleet chatbot's run: the source's records outside its `where` (not counted in `rows`). */
   outsideFilter: count.optional(),
 });

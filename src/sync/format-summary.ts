@@ -13,6 +13,12 @@ function filled(defaults: Record<string, number>): string {
   return parts.length === 0 ? '' : `\n  defaults filled: ${parts.join(', ')}`;
 }
 
+/** "left empty: HOAMonth: AssociationFeeFrequency 'One Time' has no monthly amount (5 listings)". */
+function leftEmpty(notes: Record<string, number> | undefined): string {
+  const parts = Object.entries(notes ?? {}).map(([why, n]) => `${why} (${n} ${n === 1 ? 'listing' : 'listings'})`);
+  return parts.length === 0 ? '' : `\n  left empty: ${parts.join('; ')}`;
+}
+
 type Sample = NonNullable<SyncSummary['changes']>[number]['samples'][number];
 
 function examples(samples: readonly Sample[], count: number): string {
@@ -90,7 +96,7 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
   const lines = [
     `run ${summary.runId} · chatbot ${summary.chatbot}${summary.dryRun ? ' · dry run (nothing was changed)' : ''}`,
     `feed    ${feed.rows} rows: ${feed.valid} valid, ${feed.rejected} rejected (${feed.duplicates} duplicates), ` +
-      `${feed.excluded} excluded${filled(feed.filledDefaults)}` +
+      `${feed.excluded} excluded${filled(feed.filledDefaults)}${leftEmpty(feed.leftEmpty)}` +
       (feed.outsideFilter === undefined ? '' : `; ${feed.outsideFilter} more outside the chatbot's where`),
     ...rejected.slice(0, REJECTED_SHOWN).map((row) => `          line ${row.line}: ${row.reason}`),
     ...(rejected.length > REJECTED_SHOWN ? [`          … and ${rejected.length - REJECTED_SHOWN} more rejected rows (see --report)`] : []),

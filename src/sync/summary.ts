@@ -41,6 +41,7 @@ export function feedSummary(source: string, profile: string, stats: FeedStats): 
     excluded: stats.excluded,
     duplicates: stats.duplicates,
     filledDefaults: stats.filledDefaults,
+    ...(stats.leftEmpty === undefined ? {} : { leftEmpty: stats.leftEmpty }),
     ...(stats.outsideFilter === undefined ? {} : { outsideFilter: stats.outsideFilter }),
   };
 }

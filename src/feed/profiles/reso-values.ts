@@ -70,12 +70,25 @@ const MONTHS_PER_PAYMENT: Readonly<Record<string, number>> = {
   daily: 12 / 365,
 };
 
-/** The monthly amount of a fee paid at `frequency` (Monthly when absent); NaN for an unknown frequency. */
+/**
+ * Legal Data Dictionary 2.0 FeeFrequency values that are no period: a one-time fee and a seasonal
+ * one have no monthly amount, so HOAMonth is left empty (with a note), never rejected.
+ */
+const NOT_PERIODIC: ReadonlySet<string> = new Set(['onetime', 'seasonal']);
+
+/** Why a fee at `frequency` has no monthly amount (a legal, non-periodic frequency), or undefined. */
+export function notMonthly(frequency: unknown): string | undefined {
+  const text = toText(frequency);
+  return text !== undefined && NOT_PERIODIC.has(squash(text)) ? `AssociationFeeFrequency '${text}' has no monthly amount` : undefined;
+}
+
+/** The monthly amount of a fee paid at `frequency` (Monthly when absent); undefined when not periodic; NaN for an unknown frequency. */
 export function monthlyFee(amount: unknown, frequency: unknown): number | undefined {
   const fee = toNumber(amount);
   if (fee === undefined || Number.isNaN(fee)) return fee;
   const text = toText(frequency);
   if (text === undefined) return fee;
+  if (notMonthly(text) !== undefined) return undefined;
   const months = MONTHS_PER_PAYMENT[squash(text)];
   return months === undefined ? Number.NaN : Math.round((fee / months) * 100) / 100;
 }
