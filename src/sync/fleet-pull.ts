@@ -50,7 +50,7 @@ const NO_FIGURES: Pick<ReplicationResult, 'requests' | 'records' | 'bytes'> = { 
 export async function pullOnce(
   source: ReplicationDeps,
   chatbots: readonly string[],
-  options: { sweep: boolean; spoolDir: string },
+  options: { sweep: boolean; spoolDir: string; keyFields?: readonly string[] },
 ): Promise<SharedPull> {
   const watermarks = await Promise.all(chatbots.map(async (chatbot) => (await source.sources.show(chatbot, source.feedId))?.watermark));
   const since = oldestWatermark(watermarks);
@@ -62,7 +62,8 @@ export async function pullOnce(
   };
   const close = (): void => files.forEach((file) => file.close());
   try {
-    const sweep = options.sweep ? await spoolPull(source.start({ sweep: true }), spoolOf()) : undefined;
+    const keyFields = options.keyFields === undefined ? {} : { keyFields: options.keyFields };
+    const sweep = options.sweep ? await spoolPull(source.start({ sweep: true, ...keyFields }), spoolOf()) : undefined;
     // Why no pull after a failed sweep: each run fails on the sweep first, as `sync --replicate --sweep` does.
     const sweepFailedHard = sweep?.failure !== undefined && !isPullHalt(sweep.failure);
     const pull = sweepFailedHard

@@ -6,6 +6,7 @@
  */
 import { UrlCopies } from '../feed/url-copies.js';
 import { coerceError } from '../shared/errors.js';
+import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
 import { pullOnce, type SharedPull } from './fleet-pull.js';
 import { runSync } from './run-sync.js';
 import type { SyncResult } from './summary.js';
@@ -74,7 +75,11 @@ export async function runFleetSource(deps: SyncDeps, requests: readonly SyncRequ
   const shared: SharedPull = await pullOnce(
     replicationFor(first, deps.signal),
     requests.map((request) => request.chatbot),
-    { sweep: options.sweep, spoolDir: options.spoolDir },
+    {
+      sweep: options.sweep,
+      spoolDir: options.spoolDir,
+      keyFields: (await replicationMapping(first.keyType, first.feed.mapping)).keyFields,
+    },
   );
   try {
     const fanned: SyncDeps = { ...deps, replicationFor: (request, signal) => shared.depsFor(replicationFor(request, signal)) };

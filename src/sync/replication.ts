@@ -5,6 +5,8 @@
  * again next time rather than losing them.
  */
 import { replicatedFeed, sweptKeys, type ReplicatedFeed } from '../feed/reso-api/replicated-feed.js';
+import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
+import type { ServiceMetadata } from '../feed/reso-api/service-metadata.js';
 import type { Plan } from '../domain/plan.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ReplicationRun } from '../feed/reso-api/replicate.js';
@@ -15,8 +17,10 @@ import { ErrorCode } from '../shared/error-codes.js';
 
 /** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
 export interface ReplicationDeps {
-  /** Starts a pull since `watermark` (everything when absent), or a key sweep. */
-  start(options: { watermark?: string; sweep: boolean }): ReplicationRun;
+  /** Starts a pull since `watermark` (everything when absent), or a key sweep of `keyFields` (default the reso profile's). */
+  start(options: { watermark?: string; sweep: boolean; keyFields?: readonly string[]; metadata?: ServiceMetadata }): ReplicationRun;
+  /** The server's `$metadata` (read once per source and kept), or undefined when it publishes none. */
+  metadata?(): Promise<ServiceMetadata | undefined>;
   sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
   /** The source id of (chatbot, feed): replicationFeedId(feed URL). */
   feedId: string;
@@ -80,6 +84,10 @@ export async function startReplication(
   request: SyncRequest,
   progress: ReplicationProgress = {},
 ): Promise<StartedReplication & { since?: string }> {
+  // Why before anything is pulled: a mapping file with a problem refuses the run having spent nothing.
+  const metadata = await deps.metadata?.();
+  const mapping = await replicationMapping(request.keyType, request.feed.mapping, metadata?.get('Property')?.fields);
+  const known = metadata === undefined ? {} : { metadata };
   const source = await deps.sources.show(request.chatbot, deps.feedId);
   const since = source?.watermark;
   let sweep: StartedReplication['sweep'];
@@ -87,15 +95,15 @@ export async function startReplication(
   if (request.replicate?.sweep === true) {
     // Why the sweep first: its keys are complete (or not) before planning starts, and a record
     // created during the pull is seen by the pull itself, so it is never taken for gone.
-    const run = deps.start({ sweep: true });
+    const run = deps.start({ sweep: true, keyFields: mapping.keyFields, ...known });
     progress.sweepRun = run;
-    const swept = await sweptKeys(run, request.keyType === 'MLSNumber' ? 'ListingId' : 'ListingURL');
+    const swept = await sweptKeys(run, mapping.keyOf);
     if (swept.complete) keys = swept.keys;
     const { requests, bytes } = run.result();
     sweep = { complete: swept.complete, requests, bytes, ...(!swept.complete && swept.halt ? { halt: swept.halt } : {}) };
   }
-  const pull = deps.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false });
-  const feed = replicatedFeed(pull, request.keyType, request.feed.where);
+  const pull = deps.start(since === undefined ? { sweep: false, ...known } : { watermark: since, sweep: false, ...known });
+  const feed = replicatedFeed(pull, request.keyType, request.feed.where, mapping);
   return {
     feed,
     ...(keys === undefined ? {} : { sweptKeys: keys }),

@@ -5,6 +5,9 @@
  * is complete only when every record the server counted arrived, a short sweep deletes nothing
  * and says both numbers, and a sweep after one removal deletes exactly that one.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { after, resoFixtures, type ResoFixture, type Replicated } from './reso-fixture.js';
 import { jsonOf } from './run-cli.js';
@@ -76,5 +79,62 @@ describe('a pull is complete only when the server says so', () => {
     expect(jsonOf<Replicated>(swept).replication.sweep).toEqual({ complete: true, deleted: 1 });
     expect(f.sim.state.listings(BOT)).toHaveLength(RECORDS - 1);
     expect(f.mlsNumbers(BOT)).not.toContain(goneId);
+  });
+});
+
+describe('photos, mappings and flags under --replicate', () => {
+  it("a photo-only change (the Media's own stamp, not the Property's) reaches the chatbot on the next incremental pull", async () => {
+    const f = await start({ chatbots: [BOT], records: 30, photos: 2, reso: { maxTop: 10 }, label: 'reso-photos' });
+    const first = await f.replicate(BOT);
+    expect(first.code, first.stderr).toBe(0);
+    const watermark = jsonOf<Replicated>(first).replication.watermark ?? '';
+    const [key = ''] = f.keys().slice(7, 8);
+    const urls = ['https://photos.example/new-1.jpg', 'https://photos.example/new-2.jpg', 'https://photos.example/new-3.jpg'];
+    f.reso.state.records.setMedia({ keys: [key], urls, touch: false, timestamp: after(watermark, 30) });
+    const next = await f.replicate(BOT);
+    expect(next.code, next.stderr).toBe(0);
+    expect(jsonOf<Replicated>(next).plan).toMatchObject({ create: 0, update: 1, delete: 0 });
+    const listing = f.sim.state.listings(BOT).find((held) => held.MLSNumber === f.listingIdOf(key));
+    expect(listing?.Images).toEqual(urls);
+    const unchanged = await f.replicate(BOT);
+    expect(jsonOf<Replicated>(unchanged).plan).toMatchObject({ create: 0, update: 0, delete: 0 });
+  });
+
+  it('applies --mapping: MLSNumber from ListingKey and a Url template, for the pull and the sweep; a field the server lacks is refused', async () => {
+    const f = await start({ chatbots: [BOT], records: 40, photos: 1, reso: { maxTop: 15 }, label: 'reso-mapping' });
+    f.reso.state.records.modify({ keys: f.keys(), changes: { ListingId: '', ListingURL: '' }, timestamp: '2024-05-01T00:00:00.000Z' });
+    const dir = mkdtempSync(join(tmpdir(), 'reso-mapping-'));
+    const mapping = join(dir, 'mapping.json');
+    writeFileSync(
+      mapping,
+      JSON.stringify({ columns: { MLSNumber: 'ListingKey' }, templates: { Url: 'https://homes.example/l/{ListingKey}' } }),
+    );
+    const unmapped = await f.replicate(BOT);
+    expect(unmapped.code).not.toBe(0);
+    const mapped = await f.replicate(BOT, { extra: ['--mapping', mapping, '--sweep'] });
+    expect(mapped.code, mapped.stderr).toBe(0);
+    expect(f.mlsNumbers(BOT)).toEqual([...f.keys()].sort());
+    expect(f.sim.state.listings(BOT).every((held) => held.Url === `https://homes.example/l/${String(held.MLSNumber)}`)).toBe(true);
+    const [gone = ''] = f.keys().slice(3, 4);
+    f.reso.state.records.remove({ keys: [gone] });
+    const swept = await f.replicate(BOT, { extra: ['--mapping', mapping, '--sweep', '--max-deletes', '1'] });
+    expect(swept.code, swept.stderr).toBe(0);
+    expect(jsonOf<Replicated>(swept).replication.sweep).toEqual({ complete: true, deleted: 1 });
+    expect(f.mlsNumbers(BOT)).not.toContain(gone);
+
+    writeFileSync(mapping, JSON.stringify({ columns: { MLSNumber: 'ListingKey', Description: 'NoSuchRemarks' } }));
+    const requestsBefore = f.reso.state.counters().requests;
+    const refused = await f.replicate(BOT, { extra: ['--mapping', mapping] });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("columns.Description: the server's Property has no field 'NoSuchRemarks'");
+    // Only $metadata was read: nothing was pulled.
+    expect(f.reso.state.counters().requests - requestsBefore).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses a flag that does nothing with --replicate in one line', async () => {
+    const f = await start({ chatbots: [BOT], records: 1, reso: {}, label: 'reso-flags' });
+    const run = await f.replicate(BOT, { extra: ['--delimiter', ';'] });
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringContaining('--delimiter does nothing with --replicate')]);
   });
 });

@@ -72,10 +72,10 @@ describe('replicatedFeed', () => {
     const { rows, halted } = await rowsOf(fakeRun([[record('1')], [record('2')]], 1));
     expect(rows.map((row) => row.kind === 'listing' && row.key)).toEqual(['1']);
     expect(halted).toBe(true);
-    expect(await sweptKeys(fakeRun([[record('1')], [record('2')]], 1), 'ListingId')).toMatchObject({
+    expect(await sweptKeys(fakeRun([[record('1')], [record('2')]], 1), (r) => r.ListingId as string)).toMatchObject({
       complete: false,
       halt: expect.any(Error),
     });
-    expect(await sweptKeys(fakeRun([[record('1')], [record('2')]]), 'ListingId')).toEqual({ complete: true, keys: new Set(['1', '2']) });
+    expect(await sweptKeys(fakeRun([[record('1')], [record('2')]]), (r) => r.ListingId as string)).toEqual({ complete: true, keys: new Set(['1', '2']) });
   });
 });

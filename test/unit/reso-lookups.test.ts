@@ -57,7 +57,7 @@ describe('DD 2.0 lookups through the reso profile', () => {
     writeFileSync(source, JSON.stringify(fees.map((value, index) => record(index, 'AssociationFeeFrequency', value))));
     const { rows, stats } = await readFeedWith('reso', { source });
     const monthly = Object.fromEntries(
-      rows.flatMap((row, index) => (row.kind === 'listing' ? [[fees[index], row.listing.HOAMonth]] : [[fees[index], row.kind]])),
+      rows.map((row, index): [string, unknown] => [fees[index] ?? '', row.kind === 'listing' ? row.listing.HOAMonth : row.kind]),
     );
     expect(monthly).toEqual({
       Annually: 30,

@@ -66,6 +66,13 @@ export function replicateRequest(flags: ReplicateFlags, feed: SyncRequest['feed'
       '--replicate cannot be combined with --mode mirror: a pull holds only what changed, so absent listings are ' +
         'kept; off-market statuses delete, and --sweep deletes listings whose key is gone',
     );
+  // Why refused rather than ignored: a RESO Web API answers JSON in UTF-8, so these would do nothing.
+  const idle = [
+    ['--format', feed.format],
+    ['--delimiter', feed.delimiter],
+    ['--encoding', feed.encoding === undefined || /^utf-?8$/i.test(feed.encoding) ? undefined : feed.encoding],
+  ].find(([, value]) => value !== undefined);
+  if (idle !== undefined) throw new UsageError(`${idle[0]} does nothing with --replicate (a RESO Web API answers JSON in UTF-8): drop it`);
   if (flags.feedBudget !== undefined) parseFeedBudget(flags.feedBudget);
   const pageSize = integerFlag('feed-page-size', flags.feedPageSize, 1, 100_000);
   return {

@@ -6,13 +6,30 @@
 import type { Config } from '../../config/config.js';
 import { ListingSyncError } from '../../shared/errors.js';
 import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
+import { FeedClient } from '../../feed/reso-api/feed-client.js';
 import { replicate } from '../../feed/reso-api/replicate.js';
+import { readMetadata, type ServiceMetadata } from '../../feed/reso-api/service-metadata.js';
 import { clientCredentialsTokens, staticBearerToken, type TokenProvider } from '../../feed/reso-api/token-provider.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Store } from '../../store/store.js';
 import { feedBudgetId, replicationFeedId } from '../../sync/replication-ids.js';
 import type { ReplicationDeps } from '../../sync/replication.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
+
+/** `$metadata` read per feed URL, kept for a day: a worker running schedules reads it once, not once per run. */
+const METADATA_KEPT_MS = 24 * 3_600_000;
+const kept = new Map<string, { at: number; metadata: Promise<ServiceMetadata | undefined> }>();
+
+function keptMetadata(feed: string, read: () => Promise<ServiceMetadata | undefined>): Promise<ServiceMetadata | undefined> {
+  const now = Date.now();
+  const entry = kept.get(feed);
+  if (entry !== undefined && now - entry.at < METADATA_KEPT_MS) return entry.metadata;
+  const metadata = read();
+  kept.set(feed, { at: now, metadata });
+  // Why forget a failed read: the next run should try again rather than keep the failure for a day.
+  metadata.catch(() => kept.delete(feed));
+  return metadata;
+}
 
 function tokensOf(config: Config): TokenProvider {
   const { oauth, token } = config.feedAuth;
@@ -44,15 +61,19 @@ export function replicationWiring(wiring: {
     const oauth = wiring.config.feedAuth.oauth;
     const budget =
       options.budget === undefined ? undefined : wiring.store.feedBudget(feedBudgetId(feed, oauth), parseFeedBudget(options.budget));
+    const client = (): FeedClient => new FeedClient({ tokens, ...(budget === undefined ? {} : { budget }), ...(signal ? { signal } : {}) });
     return {
       feedId: replicationFeedId(feed),
       sources: wiring.store.feedSources,
-      start: ({ watermark, sweep }) =>
+      metadata: () => keptMetadata(feed, () => readMetadata(client(), feed, wiring.logger)),
+      start: ({ watermark, sweep, keyFields, metadata }) =>
         replicate({
+          ...(keyFields === undefined ? {} : { keyFields }),
           propertyUrl: feed,
           tokens,
           ...(budget === undefined ? {} : { budget }),
           sweep,
+          ...(metadata === undefined ? {} : { metadata }),
           ...(watermark === undefined ? {} : { watermark }),
           overlapMs: options.overlapMs,
           ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),

@@ -78,6 +78,11 @@ export class FeedClient {
 
   /** GETs `url` and parses its JSON, through the policies above; `maxPageSize` is asked with Prefer: odata.maxpagesize. */
   async getJson(url: string, request: { maxPageSize?: number } = {}): Promise<unknown> {
+    return this.parse(await this.getText(url, { accept: 'application/json', ...request }), displaySource(url));
+  }
+
+  /** GETs `url` through the policies above and returns its body (the `$metadata` document is XML). */
+  async getText(url: string, request: { maxPageSize?: number; accept: string }): Promise<string> {
     const where = displaySource(url);
     let renewed = false;
     let failures = 0;
@@ -102,13 +107,13 @@ export class FeedClient {
         await repeatOrFail('token request failed');
         continue;
       }
-      const answer = await this.send(url, authorization, where, request.maxPageSize);
+      const answer = await this.send(url, authorization, where, request);
       if (typeof answer === 'string') {
         await repeatOrFail(answer);
         continue;
       }
       if (answer.status !== 429) this.tooManyInARow = 0;
-      if (answer.status >= 200 && answer.status < 300) return this.parse(answer, where);
+      if (answer.status >= 200 && answer.status < 300) return answer.text;
       if (answer.status === 401) {
         if (!renewed && this.options.tokens.rejected(authorization)) {
           renewed = true;
@@ -155,14 +160,19 @@ export class FeedClient {
   }
 
   /** One exchange; a string says why it failed on the way (worth repeating). */
-  private async send(url: string, authorization: string, where: string, maxPageSize: number | undefined): Promise<Exchange | string> {
+  private async send(
+    url: string,
+    authorization: string,
+    where: string,
+    { maxPageSize, accept }: { maxPageSize?: number; accept: string },
+  ): Promise<Exchange | string> {
     let bytes = 0;
     try {
       return await exchange({
         method: 'GET',
         url,
         headers: {
-          accept: 'application/json',
+          accept,
           authorization,
           // The protocol versions this client speaks (OData 4.01 Part 1 §8.2.6, §8.2.7).
           'odata-version': '4.0',
@@ -187,9 +197,9 @@ export class FeedClient {
     }
   }
 
-  private parse(answer: Exchange, where: string): unknown {
+  private parse(text: string, where: string): unknown {
     try {
-      return JSON.parse(answer.text) as unknown;
+      return JSON.parse(text) as unknown;
     } catch {
       throw feedUnreadable('an answer is not JSON', where, 'Check that the URL names an OData resource.');
     }

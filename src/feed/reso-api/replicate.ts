@@ -11,9 +11,11 @@ import { displaySource } from '../feed-source.js';
 import { FeedClient, type FeedClientOptions } from './feed-client.js';
 import { attachMediaFromResource, sortExpandedMedia } from './media.js';
 import { keyedPages, newProgress } from './keyed-pager.js';
-import { KEY_FIELD, replicationQuery, TIMESTAMP_FIELD } from './replication-query.js';
+import { KEYS_PER_REQUEST, keysFilter, PHOTOS_CHANGE_FIELD, photoChangedKeys } from './photo-changes.js';
+import type { ServiceMetadata } from './service-metadata.js';
+import { KEY_FIELD, pullStart, replicationQuery, TIMESTAMP_FIELD } from './replication-query.js';
 import { pullIncomplete, refusedStatus } from './reso-errors.js';
-import { compareStamps, parseStamp, type Stamp } from './timestamps.js';
+import { compareStamps, parseStamp, stampLiteral, type Stamp } from './timestamps.js';
 import type { ReplicationResult, ResoRecord } from './types.js';
 
 export interface ReplicateOptions extends FeedClientOptions {
@@ -37,6 +39,10 @@ export interface ReplicateOptions extends FeedClientOptions {
   media?: 'expand' | 'resource' | 'none';
   /** Keys per request to the Media resource (default 100). */
   mediaKeysPerRequest?: number;
+  /** The server's `$metadata`, when it publishes one: `$select` names only its fields; PhotosChangeTimestamp is asked if it exists. */
+  metadata?: ServiceMetadata;
+  /** An incremental pull also reads the listings whose photos changed alone (default true; photo-changes.ts). */
+  photoChanges?: boolean;
   logger?: Logger;
 }
 
@@ -81,17 +87,29 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
     media,
   });
   const logger = options.logger === undefined ? {} : { logger: options.logger };
-  const pager = (expandMedia: boolean): AsyncGenerator<ResoRecord[]> => {
-    const query = replicationQuery({ ...options, keyFields: options.keyFields ?? ['ListingId'], expandMedia });
+  const fields = options.metadata?.get('Property')?.fields;
+  // Why only the fields the server has: servers drop unknown $select names silently or refuse them.
+  const keyFields = (options.keyFields ?? ['ListingId']).filter((name) => fields === undefined || fields.has(name));
+  const pager = (expandMedia: boolean, filter?: string, into = progress): AsyncGenerator<ResoRecord[]> => {
+    const query = replicationQuery({ ...options, keyFields, expandMedia });
     return keyedPages(
       client,
-      { resourceUrl: options.propertyUrl, query, order: { timestampField: TIMESTAMP_FIELD, keyField: KEY_FIELD }, pageSize, ...logger },
-      progress,
+      {
+        resourceUrl: options.propertyUrl,
+        query: filter === undefined ? query : { ...query, filter },
+        order: { timestampField: TIMESTAMP_FIELD, keyField: KEY_FIELD },
+        pageSize,
+        ...logger,
+      },
+      into,
     );
   };
+  /** ListingKeys an incremental pull received, so a photo change of one of them is not read twice. */
+  const pulled = options.watermark === undefined ? undefined : new Set<string>();
   const note = (rows: readonly ResoRecord[]): void => {
     records += rows.length;
     for (const row of rows) {
+      if (pulled !== undefined && typeof row[KEY_FIELD] === 'string') pulled.add(row[KEY_FIELD]);
       const stamp = parseStamp(row[TIMESTAMP_FIELD]);
       if (stamp !== undefined && (newest === undefined || compareStamps(stamp, newest.stamp) > 0))
         newest = { stamp, text: String(row[TIMESTAMP_FIELD]) };
@@ -115,17 +133,29 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
       pages = pager(false);
       step = await pages.next();
     }
-    const mediaOptions = { mediaUrl: options.mediaUrl ?? mediaUrlBeside(options.propertyUrl), pageSize, ...logger };
-    for (; step.done !== true; step = await pages.next()) {
-      const rows = step.value;
+    const mediaUrl = options.mediaUrl ?? mediaUrlBeside(options.propertyUrl);
+    const withPhotos = async (rows: ResoRecord[]): Promise<ResoRecord[]> => {
       if (media === 'resource')
-        await attachMediaFromResource(client, rows, { ...mediaOptions, keysPerRequest: options.mediaKeysPerRequest ?? 100 });
+        await attachMediaFromResource(client, rows, { mediaUrl, pageSize, ...logger, keysPerRequest: options.mediaKeysPerRequest ?? 100 });
       else if (media === 'expand') sortExpandedMedia(rows);
       if (options.signal?.aborted === true) throw feedInterrupted(displaySource(options.propertyUrl));
       note(rows);
-      yield rows;
-    }
+      return rows;
+    };
+    for (; step.done !== true; step = await pages.next()) yield await withPhotos(step.value);
     if (!progress.complete) throw pullIncomplete(displaySource(options.propertyUrl), progress.received, progress.expected);
+    if (pulled !== undefined && media !== 'none' && options.photoChanges !== false) {
+      const since = stampLiteral(pullStart(options.watermark ?? '', options.overlapMs));
+      const photoOptions = { propertyUrl: options.propertyUrl, mediaUrl, since, pageSize, ...logger };
+      const changed = await photoChangedKeys(client, { ...photoOptions, photosChangeField: fields?.has(PHOTOS_CHANGE_FIELD) === true });
+      const keys = [...changed].filter((key) => !pulled.has(key));
+      for (let at = 0; at < keys.length; at += KEYS_PER_REQUEST) {
+        const byKey = newProgress();
+        for await (const rows of pager(media === 'expand', keysFilter(keys.slice(at, at + KEYS_PER_REQUEST)), byKey))
+          yield await withPhotos(rows);
+        if (!byKey.complete) throw pullIncomplete(displaySource(options.propertyUrl), byKey.received, byKey.expected);
+      }
+    }
     complete = true;
     return result();
   }

@@ -14,7 +14,8 @@ import { compileMapping, ruleFor } from '../record-mapping.js';
 import type { Where } from '../../domain/where.js';
 import { recordFilter } from '../record-filter.js';
 import { rowPipeline, type RowPipeline } from '../row-pipeline.js';
-import { jsonColumns } from '../source-record.js';
+import { jsonColumns, type SourceColumns } from '../source-record.js';
+import type { ReplicationMapping } from './replication-mapping.js';
 import type { ReplicationRun } from './replicate.js';
 import type { ReplicationResult, ResoRecord } from './types.js';
 import { ErrorCode } from '../../shared/error-codes.js';
@@ -27,11 +28,16 @@ export interface ReplicatedFeed extends OpenFeed {
 
 const EMPTY_STATS: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
 
-function pipelineFor(first: ResoRecord, keyType: SyncKeyType, where: Where | undefined): RowPipeline & { shape: ShapeTracker } {
+function pipelineFor(
+  first: ResoRecord,
+  keyType: SyncKeyType,
+  where: Where | undefined,
+  mappingOf: ReplicationMapping['build'],
+): RowPipeline & { shape: ShapeTracker } {
   // Why the first record's members suffice: RESO columns are looked up with `optional`, which
   // reads a member by name on every record even when the first one omits it.
   const columns = jsonColumns(first);
-  const mapping = buildResoMapping(columns, { keyType, resoPending: 'active' });
+  const mapping = mappingOf(columns);
   const keyRule = ruleFor(mapping, keyType === 'MLSNumber' ? 'MLSNumber' : 'Url');
   const compiled = compileMapping(mapping);
   const shape = shapeTracker(feedHeader('json', columns, compiled.rules), columns, compiled.rules, compiled.produced);
@@ -53,7 +59,8 @@ export function isPullHalt(thrown: unknown): boolean {
  * Wraps a replication run (nothing is requested until the rows are iterated); `where`, a fleet
  * chatbot's filter: records outside it are `excluded` rows (deleted when held, once the pull is complete).
  */
-export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?: Where): ReplicatedFeed {
+export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?: Where, mapping?: ReplicationMapping): ReplicatedFeed {
+  const mappingOf = mapping?.build ?? ((columns: SourceColumns) => buildResoMapping(columns, { keyType, resoPending: 'active' }));
   let pipeline: (RowPipeline & { shape: ShapeTracker }) | undefined;
   let halted: Error | undefined;
   async function* rows(): AsyncGenerator<FeedRow> {
@@ -61,7 +68,7 @@ export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?
     try {
       for (let page = await run.pages.next(); page.done !== true; page = await run.pages.next()) {
         for (const record of page.value) {
-          pipeline ??= pipelineFor(record, keyType, where);
+          pipeline ??= pipelineFor(record, keyType, where, mappingOf);
           line += 1;
           yield pipeline.toRow({ line, record });
         }
@@ -86,13 +93,13 @@ export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?
 export type SweptKeys = { complete: true; keys: ReadonlySet<string> } | { complete: false; halt?: Error };
 
 /** Reads a sweep to its end; a halt (budget, a server that stopped short) is returned, other failures are thrown. */
-export async function sweptKeys(run: ReplicationRun, keyField: string): Promise<SweptKeys> {
+export async function sweptKeys(run: ReplicationRun, keyOf: (record: ResoRecord) => string | undefined): Promise<SweptKeys> {
   const keys = new Set<string>();
   try {
     for (let page = await run.pages.next(); page.done !== true; page = await run.pages.next()) {
       for (const record of page.value) {
-        const key = record[keyField];
-        if (typeof key === 'string' && key.trim() !== '') keys.add(key.trim());
+        const key = keyOf(record);
+        if (key !== undefined) keys.add(key);
       }
     }
   } catch (thrown) {

@@ -48,6 +48,12 @@ export function watermarkStamp(watermark: string): Stamp {
   return stamp;
 }
 
+/** The stamp an incremental pull starts at: the watermark less the overlap. */
+export function pullStart(watermark: string, overlapMs = 0): Stamp {
+  if (!Number.isFinite(overlapMs) || overlapMs < 0) throw new UsageError(`the replication overlap must be ≥ 0 ms (got ${overlapMs})`);
+  return stampMinus(watermarkStamp(watermark), overlapMs);
+}
+
 /** What a pull or a sweep asks for; the pager orders it by (ModificationTimestamp, ListingKey), pages and counts it (keyed-pager.ts). */
 export function replicationQuery(input: ReplicationQueryInput): Pick<ODataQuery, 'filter' | 'select' | 'expand'> {
   const keys = [KEY_FIELD, ...(input.keyFields ?? [])];
@@ -56,11 +62,7 @@ export function replicationQuery(input: ReplicationQueryInput): Pick<ODataQuery,
     // Why the timestamp too: pages are continued after the last (timestamp, key) received.
     return { select: unique([...keys, TIMESTAMP_FIELD]) };
   }
-  if (input.watermark !== undefined) {
-    const overlapMs = input.overlapMs ?? 0;
-    if (!Number.isFinite(overlapMs) || overlapMs < 0) throw new UsageError(`the replication overlap must be ≥ 0 ms (got ${overlapMs})`);
-    query.filter = sinceFilter(stampMinus(watermarkStamp(input.watermark), overlapMs));
-  }
+  if (input.watermark !== undefined) query.filter = sinceFilter(pullStart(input.watermark, input.overlapMs));
   if (input.select !== undefined) query.select = unique([...keys, TIMESTAMP_FIELD, ...input.select]);
   if (input.expandMedia) query.expand = ['Media'];
   return query;

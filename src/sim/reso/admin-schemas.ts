@@ -39,6 +39,9 @@ export const seedSchema = z
 export const changesSchema = z
   .object({
     ListPrice: z.number().positive(),
+    /** Servers leave these empty on many records (RESO's reference server does); '' models that. */
+    ListingId: z.string(),
+    ListingURL: z.string(),
     StandardStatus: statusSchema,
     MlgCanView: z.boolean(),
     City: z.string(),
