@@ -64,7 +64,7 @@ function counts(plan: FleetPlan): string {
 export const registerFleetCommands: RegisterCommands = (program: Command, host: CommandHost) => {
   const fleet = program
     .command('fleet')
-    .description('configuration as code: sources, chatbots and alerts declared in a fleet.yaml (README "Fleet configuration")');
+    .description('configuration as code: sources, chatbots and alerts declared in a fleet.yaml (docs/fleets.md)');
   addRedisOptions(
     fleet
       .command('diff')
