@@ -3,6 +3,7 @@
  * the built CLI's own `--help`. Used by docs-commands.test.ts (the README and docs/ checked whole)
  * and by readme-recipes.test.ts (the three uses run as written).
  */
+import { parseHelp } from '../../scripts/cli-help.js';
 import { runCli } from './run-cli.js';
 
 export interface DocInvocation {
@@ -92,6 +93,7 @@ export function docInvocations(markdown: string, file: string): DocInvocation[] 
 
 interface HelpPage {
   subcommands: string[];
+  /** Every name of every flag its --help lists (own and shared). */
   flags: Set<string>;
 }
 
@@ -104,31 +106,13 @@ export function helpReader(): (path: readonly string[]) => Promise<HelpPage> {
     if (!page) {
       page = runCli([...path, '--help'], { COLUMNS: '1000' }).then((run) => {
         if (run.code !== 0) throw new Error(`listing-sync ${key} --help exited ${String(run.code)}: ${run.stderr}`);
-        return parseHelp(run.stdout);
+        const parsed = parseHelp(run.stdout);
+        return { subcommands: parsed.subcommands, flags: new Set(parsed.flags.flatMap((flag) => flag.names)) };
       });
       cache.set(key, page);
     }
     return await page;
   };
-}
-
-function parseHelp(text: string): HelpPage {
-  const subcommands: string[] = [];
-  const flags = new Set<string>();
-  let section = '';
-  for (const line of text.split('\n')) {
-    if (/^\S.*:$/.test(line)) {
-      section = line;
-      continue;
-    }
-    if (section === 'Commands:') {
-      const name = /^ {2}([a-z][\w-]*)/.exec(line)?.[1];
-      if (name && name !== 'help') subcommands.push(name);
-    } else if (section.endsWith('ptions:')) {
-      for (const flag of /^ {2}(-[^\s<[,]+(?:, --[^\s<[]+)?)/.exec(line)?.[1]?.split(', ') ?? []) flags.add(flag);
-    }
-  }
-  return { subcommands, flags };
 }
 
 /**
