@@ -3,10 +3,10 @@
  * per address rather than once per request.
  *
  * Why: undici's top-level `request(url, …)` parses the URL and copies the options for every call;
- * in a migration that is every create, ~30 µs each of the worker's main thread (CPU profile of
- * `sync --work` on a 2-core AMD VM, 2026-11-25; in the history of BENCHMARKS.md), the thread whose spare time keeps the request
- * slots busy. The client sends to a handful of addresses (one per endpoint, and a table listing
- * per project), so a small cache holds them all.
+ * in a migration that is every create, ~30 µs each of the worker's main thread (a CPU profile of
+ * `sync --work`), the thread whose spare time keeps the request slots busy. The client sends to
+ * a handful of addresses (one per endpoint, and a table listing per project), so a small cache
+ * holds them all.
  */
 
 export interface RequestTarget {

@@ -3,7 +3,7 @@
  * sets constants and defaults, maps enum values, parses money, converts units and puts extra
  * columns into ExtensionColumn, builds text fields from patterns. Loading validates it and reports
  * every problem at once.
- * The format is documented in README.md, "Mapping files".
+ * The format is documented in docs/feeds-and-mappings.md, "Mapping files".
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';

@@ -8,7 +8,7 @@
  * jobs kept both cores of a small machine busy for the first 1.5 s of the writes, while the
  * workers' answers waited for a core: bench:sync measured ~480 writes/s in that second against
  * ~720 later. Paced, the same work is spread over the run: ~620 in the first second, and the
- * writes phase and the whole command ~3% faster (A/B of 2026-11-25, in the history of BENCHMARKS.md).
+ * writes phase and the whole command ~3% faster.
  *
  * The pace only ever holds a chunk back while the run's workers are fed: at least `ahead` of the
  * run's jobs are unfinished and not waiting out a backoff (added to the queue or on their way to

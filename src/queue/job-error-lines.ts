@@ -32,8 +32,8 @@ const RENEWAL_FAILED = /^could not renew lock for job /;
  * not received it), or the record is there but the queue's active list no longer holds it ("is
  * not in the active state": the queue's lists were deleted while its lock and record survived, or
  * came back on a half-synced replica). Each such job fails every move it tries (finish, retry,
- * delay), so it used to be a raw error line per job and move. The reconciler records those jobs
- * as failed and ends their run (README "Every run ends"); one line per interval says what
+ * delay), which would be a raw error line per job and move. The reconciler records those jobs
+ * as failed and ends their run (docs/guards-and-guarantees.md, "Every run ends"); one line per interval says what
  * happened and what follows. A job whose lock was lost, and which another start then finished and
  * removed, reads the same to its first start: its recorded outcome tells it apart (OutcomeLookup).
  */

@@ -37,7 +37,7 @@ export interface RunningReconciler {
  * How the reconciler hurries once BullMQ reports jobs gone from the queue. Why: a run whose jobs
  * vanished (deleted by hand, or lost in a failover to a replica that had not received them) ends
  * only when the reconciler records them, which by the interval rule (inspect after one interval
- * without progress, passes one interval apart) took ~2 × 30 s while `sync --work` sat waiting.
+ * without progress, passes one interval apart) takes ~2 × 30 s while `sync --work` sits waiting.
  * Why still wait for a few seconds without progress rather than inspect at once: a job whose
  * record is gone may still have its request in flight, and its outcome recorded when the answer
  * comes is the true one; inspected at once, it would be counted failed first.

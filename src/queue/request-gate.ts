@@ -11,12 +11,12 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client-contract.js';
 
 /**
- * BullMQ concurrency for a request limit: twice the limit, at least one more. Why twice (was a
- * quarter more): the store now batches the probes and finishes of concurrent jobs into one
- * script call each (store/group-commit.ts), which holds each job a couple of milliseconds
- * longer in its bookkeeping; at 800 writes/s that is ~6 jobs off the request slots at any
- * moment, more than a quarter of 16. Earlier A/B runs found 1.25×, 2× and 3× equal in
- * throughput when bookkeeping was shorter, so the extra prefetch costs nothing there.
+ * BullMQ concurrency for a request limit: twice the limit, at least one more. Why twice: the
+ * store batches the probes and finishes of concurrent jobs into one script call each
+ * (store/group-commit.ts), which holds each job a couple of milliseconds in its bookkeeping; at
+ * 800 writes/s that is ~6 jobs off the request slots at any moment, more than a quarter of 16.
+ * Where the bookkeeping is shorter, 1.25×, 2× and 3× give the same throughput, so the extra
+ * prefetch costs nothing there.
  */
 export function jobConcurrencyFor(requestLimit: number): number {
   return requestLimit + Math.max(1, requestLimit);

@@ -4,9 +4,8 @@
  * Why: this process's workers read the service's answers on this thread's event loop, and
  * adding a job to BullMQ (the job record, its options packed, the commands encoded, the key
  * index) costs about 75 µs of CPU here. Done here, during the first seconds of the writes, it
- * holds their answers back: bench:sync measured the writes phase at 0.90–0.95 of a bare request
- * loop while enqueueing here, 0.96–0.99 with the jobs already in the queue (an earlier build).
- * Since enqueueing got cheaper, the thread's own CPU outweighs that for all but large runs, so
+ * holds their answers back (bench:sync compares the writes phase with a bare request loop).
+ * The thread's own CPU outweighs that for all but large runs, so
  * the CLI starts it only for a run of 50,000 jobs or more (large-run-thread.ts). The run is
  * sealed here, once the thread has acknowledged every chunk.
  */

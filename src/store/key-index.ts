@@ -9,7 +9,7 @@
  * Why by day rather than a set per listing key (the layout before, `keyidx:{key}`, still read
  * until retention has emptied it): a batch of touches is one ZADD per chatbot and day instead
  * of one per listing, and retention drops a whole day with one UNLINK instead of trimming every
- * listing key's set every hour (each was a Redis command per listing; bench:sync counts them).
+ * listing key's set every hour (each a Redis command per listing; bench:sync counts them).
  * A search reads one set per chatbot and day kept: a few dozen commands for a rare query.
  */
 import type { StoreKeys } from './keys.js';

@@ -3,7 +3,7 @@
  * superseded when a newer run already wrote or deleted its key, (b) stops it when its run was
  * cancelled, (c) claims the key for this job so that no other job writes it at the same time,
  * (d) says whether the create must look the key up first, and (e) returns the ledger entry.
- * It replaces the two HGETs the probe used to send: the claim costs no extra round trip.
+ * The claim is part of that one script, so it costs no extra round trip.
  *
  * A claim is `jobId \t expiresAt \t state \t attempt \t confirmedAt` in a hash per chatbot and key
  * type, written here and removed by the job-finish script with the ledger write. `attempt` is the
@@ -16,8 +16,8 @@
  *   may have reached the service;
  * - an earlier start of the SAME job (another attempt token) → wait until `confirmedAt` plus the
  *   send window has passed, then claim it and look up first. Why: a start whose lock was lost in
- *   a Redis outage is still running; BullMQ starts the job again beside it, and both used to pass
- *   this probe under the one job id and create the listing twice. A start sends its create only
+ *   a Redis outage is still running; BullMQ starts the job again beside it, and both would pass
+ *   a probe keyed on the job id alone and create the listing twice. A start sends its create only
  *   within a fence of its probe (else it probes again, jobs/support/send-window.ts), and a
  *   request ends within the client's timeouts: past the window, the earlier start cannot still
  *   be sending. A start that ended in an error hands its claim on at once (endAttempt);

@@ -2,6 +2,8 @@
  * Runs the README's three recipes ("The three uses") line by line, as a user would, against the
  * simulator and a real Redis. The lines are read from README.md, so an edited recipe is what
  * gets run; only placeholders (feed paths, RUN_ID, the MLS number, the port) are substituted.
+ * The CLI's name, however the README spells it (`npx listing-sync`, `npm run cli --`), is the
+ * built CLI here.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -12,24 +14,18 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
+import { docInvocations, type DocInvocation } from './doc-commands.js';
 import { CLI_ENTRY, runCli } from './run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const redisUrl = inject('redisUrl');
 
-function recipeLines(): string[] {
+/** The invocations of the README's "The three uses", as docs-commands.test.ts reads them (any spelling of the CLI). */
+function recipes(): DocInvocation[] {
   const start = readme.indexOf('## The three uses');
   const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end);
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)]
-    .flatMap((m) => (m[1] ?? '').split('\n'))
-    .map((line) => line.replace(/\s+#.*$/, '').trim())
-    .filter((line) => line.startsWith('listing-sync '));
-}
-
-function words(line: string): string[] {
-  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? '');
+  return docInvocations(readme.slice(start, end), 'README.md');
 }
 
 /** Long-running commands: started, awaited until ready, then stopped with SIGTERM (exit 0 expected). */
@@ -92,16 +88,15 @@ describe('README recipes, run as written', () => {
     await cleanPrefix(redisUrl, prefix);
   });
 
-  const lines = recipeLines();
+  const lines = recipes();
   it('the README has recipes to run', () => {
     expect(lines.length).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(lines)(
+  it.each(lines.map((recipe) => [recipe.line, recipe] as const))(
     '%s',
-    async (line) => {
-      const args = words(line)
-        .slice(1)
+    async (line, recipe) => {
+      const args = recipe.args
         .map((word) => substitutions.reduce((w, [pattern, value]) => w.replace(pattern, value), word))
         .map((word) => (word === 'RUN_ID' ? runId : word));
       if (args[0] === 'worker') {

@@ -1,6 +1,6 @@
 /**
  * The exit code of every error code, pinned: exit codes are a contract with schedulers and scripts
- * (README "Exit codes"), so moving the table must not change one. A new code must be pinned here.
+ * (docs/configuration.md, "Exit codes"), so moving the table must not change one. A new code must be pinned here.
  */
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';

@@ -1,6 +1,6 @@
 /**
  * `listing-sync fleet diff|apply|show`: the installation's schedules, chatbot settings and alerts
- * as code (fleet.yaml, README "Fleet configuration"). The file is checked whole first, every
+ * as code (fleet.yaml, docs/fleets.md). The file is checked whole first, every
  * problem at its line and column, before Redis is read; nothing is changed when one is found.
  */
 import { readFile } from 'node:fs/promises';
@@ -64,7 +64,7 @@ function counts(plan: FleetPlan): string {
 export const registerFleetCommands: RegisterCommands = (program: Command, host: CommandHost) => {
   const fleet = program
     .command('fleet')
-    .description('configuration as code: sources, chatbots and alerts declared in a fleet.yaml (README "Fleet configuration")');
+    .description('configuration as code: sources, chatbots and alerts declared in a fleet.yaml (docs/fleets.md)');
   addRedisOptions(
     fleet
       .command('diff')

@@ -94,7 +94,7 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
   await cleanDemoPrefix(redis, DEMO_PREFIX);
   const feed = demoFeedPath();
   // Why delete scope 'all': listing-sync did not create the seeded listings, so its ledger does
-  // not know them; a first sync of such a chatbot adopts what it holds (see README, "safety guard").
+  // not know them; a first sync of such a chatbot adopts what it holds (see docs/guards-and-guarantees.md, "The safety guard").
   const request = toSyncRequest(
     {
       chatbot: DEMO_CHATBOT,

@@ -24,7 +24,7 @@ export function addSyncOptions(command: Command): Command {
     .requiredOption('--chatbot <serial>', 'chatbot serial number to sync')
     .requiredOption('--feed <path|url>', 'feed file or http(s) URL')
     .option('--profile <name>', `feed profile: ${PROFILES.join(', ')}`, 'native')
-    .option('--mapping <file>', 'mapping JSON file (see README "Mapping files")')
+    .option('--mapping <file>', 'mapping JSON file (see docs/feeds-and-mappings.md)')
     .option('--format <format>', `feed format: ${FORMATS.join(', ')} (default: sniffed)`)
     .option('--delimiter <char>', 'CSV delimiter (default: sniffed)')
     .option('--encoding <name>', 'feed text encoding, e.g. latin1', 'utf-8')

@@ -7,7 +7,7 @@
  * job records, the workers' requests and answers) while what it keeps is small. bench:sync
  * measured a 100k-listing migration at ~310–320 MiB peak RSS with V8's default and ~215–225 MiB
  * with the old generation held to 1.5× live, for ~5–10% more CPU in that CPU-bound run
- * (2026-11-24, in the history of BENCHMARKS.md; 2× live measured no cheaper).
+ * (a factor of 2 saved no CPU).
  * A small feed's run pays the CPU without needing the memory, so the policy is only set for a
  * large or unknown feed (`heapPolicyPays`). `--max-old-space-size` did the same job from the
  * command line, but as a hard cap: a feed that needs more than the cap fails with out-of-memory,
