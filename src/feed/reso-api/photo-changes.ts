@@ -1,10 +1,10 @@
 /**
  * Listings whose photos changed alone. A Media record changed on its own moves its own
- * ModificationTimestamp, not the Property's (RESO's reference server does this; so do MLSs that
- * keep Media as a resource of its own), so an incremental pull by the Property's stamp never sees
- * it. After the pull, the Media resource is asked for what changed since the watermark, and
- * Property for `PhotosChangeTimestamp` where the server has that field; the listings found, less
- * those the pull already brought, are read again by key, photos included.
+ * ModificationTimestamp, not the Property's (RESO's reference server does this, and never sets
+ * PhotosChangeTimestamp either), so an incremental pull by the Property's stamp never sees it.
+ * After the pull, the Media resource is asked for what changed since the watermark; the listings
+ * found, less those the pull already brought, are read again by key, photos included. (Where
+ * Property has PhotosChangeTimestamp, the pull's own filter asks it too: replication-query.ts.)
  */
 import type { Logger } from '../../runtime/logger.js';
 import { displaySource } from '../feed-source.js';
@@ -26,8 +26,6 @@ export interface PhotoChangeOptions {
   /** The `$filter` literal the pull started at (the watermark less the overlap). */
   since: string;
   pageSize: number;
-  /** Whether Property has PhotosChangeTimestamp ($metadata). */
-  photosChangeField: boolean;
   logger?: Logger;
 }
 
@@ -61,16 +59,12 @@ async function collect(
   if (!progress.complete) throw pullIncomplete(displaySource(resourceUrl), progress.received, progress.expected);
 }
 
-/** ListingKeys whose photos changed since `options.since` (by the Media's own stamp, and by PhotosChangeTimestamp). */
+/** ListingKeys whose photos changed since `options.since`, by the Media's own ModificationTimestamp. */
 export async function photoChangedKeys(source: JsonSource, options: PhotoChangeOptions): Promise<Set<string>> {
   const keys = new Set<string>();
-  const mediaFilter = `${TIMESTAMP_FIELD} ge ${options.since}`;
-  const mediaFields = ['MediaKey', RECORD_KEY, TIMESTAMP_FIELD];
-  await collect(source, options, options.mediaUrl, mediaFilter, 'MediaKey', mediaFields, keys, (row) => row[RECORD_KEY]);
-  if (options.photosChangeField) {
-    const filter = `${PHOTOS_CHANGE_FIELD} ge ${options.since}`;
-    await collect(source, options, options.propertyUrl, filter, KEY_FIELD, [KEY_FIELD, TIMESTAMP_FIELD], keys, (row) => row[KEY_FIELD]);
-  }
+  const filter = `${TIMESTAMP_FIELD} ge ${options.since}`;
+  const select = ['MediaKey', RECORD_KEY, TIMESTAMP_FIELD];
+  await collect(source, options, options.mediaUrl, filter, 'MediaKey', select, keys, (row) => row[RECORD_KEY]);
   return keys;
 }
 

@@ -91,7 +91,7 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
   // Why only the fields the server has: servers drop unknown $select names silently or refuse them.
   const keyFields = (options.keyFields ?? ['ListingId']).filter((name) => fields === undefined || fields.has(name));
   const pager = (expandMedia: boolean, filter?: string, into = progress): AsyncGenerator<ResoRecord[]> => {
-    const query = replicationQuery({ ...options, keyFields, expandMedia });
+    const query = replicationQuery({ ...options, keyFields, expandMedia, photosChangeField: fields?.has(PHOTOS_CHANGE_FIELD) === true });
     return keyedPages(
       client,
       {
@@ -147,7 +147,7 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
     if (pulled !== undefined && media !== 'none' && options.photoChanges !== false) {
       const since = stampLiteral(pullStart(options.watermark ?? '', options.overlapMs));
       const photoOptions = { propertyUrl: options.propertyUrl, mediaUrl, since, pageSize, ...logger };
-      const changed = await photoChangedKeys(client, { ...photoOptions, photosChangeField: fields?.has(PHOTOS_CHANGE_FIELD) === true });
+      const changed = await photoChangedKeys(client, photoOptions);
       const keys = [...changed].filter((key) => !pulled.has(key));
       for (let at = 0; at < keys.length; at += KEYS_PER_REQUEST) {
         const byKey = newProgress();
