@@ -12,6 +12,7 @@ import type { FeedRunStatus, FeedSourceStore } from '../store/feed-sources.js';
 import type { SyncRequest } from './sync-request.js';
 import { errorFields } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { finishEventReplication, startEventReplication, type EventDeps, type EventRun } from './event-replication.js';
 
 /** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
 export interface ReplicationDeps {
@@ -20,6 +21,8 @@ export interface ReplicationDeps {
   sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
   /** The source id of (chatbot, feed): replicationFeedId(feed URL). */
   feedId: string;
+  /** Set for `--events` requests: the EntityEvent reads (event-replication.ts). */
+  events?: EventDeps;
 }
 
 /** A replication under way. */
@@ -29,6 +32,8 @@ export interface StartedReplication {
   sweptKeys?: ReadonlySet<string>;
   /** Set with --sweep: whether the sweep completed, and what stopped it short (the budget, a server that stopped serving). */
   sweep?: { complete: boolean; requests: number; bytes: number; halt?: Error };
+  /** `--events`: whether this run reads events or resyncs, and the sequence it stores at the end. */
+  events?: EventRun;
 }
 
 /** What a replicating run reports (printed by the CLI, recorded on the source). */
@@ -46,6 +51,8 @@ export interface ReplicationOutcome {
   halted?: string;
   /** Records (keys, for a sweep) received and counted by the server, when a pull or sweep came back short of its count. */
   shortfall?: { of: 'pull' | 'sweep'; received: number; expected: number };
+  /** `--events`: the mode, why a resync, the sequence stored after the run, and what the events named. */
+  events?: Omit<EventRun, 'requests' | 'bytes' | 'after'> & { sequence?: number };
 }
 
 /**
@@ -79,12 +86,17 @@ export async function startReplication(
   deps: ReplicationDeps,
   request: SyncRequest,
   progress: ReplicationProgress = {},
+  full = false,
 ): Promise<StartedReplication & { since?: string }> {
+  const { events } = deps;
+  if (events !== undefined && !full)
+    return startEventReplication({ ...deps, events }, request, progress, (d, r, p) => startReplication(d, r, p, true));
   const source = await deps.sources.show(request.chatbot, deps.feedId);
-  const since = source?.watermark;
+  // `full`: an --events resync, every record with the key sweep first, whatever the watermark and --sweep.
+  const since = full ? undefined : source?.watermark;
   let sweep: StartedReplication['sweep'];
   let keys: ReadonlySet<string> | undefined;
-  if (request.replicate?.sweep === true) {
+  if (request.replicate?.sweep === true || full) {
     // Why the sweep first: its keys are complete (or not) before planning starts, and a record
     // created during the pull is seen by the pull itself, so it is never taken for gone.
     const run = deps.start({ sweep: true });
@@ -102,6 +114,12 @@ export async function startReplication(
     ...(sweep ? { sweep } : {}),
     ...(since === undefined ? {} : { since }),
   };
+}
+
+/** What an --events run reports: its figures without the spend (counted in the run's requests). */
+function eventsOutcome(run: EventRun, sequence: number | undefined): NonNullable<ReplicationOutcome['events']> {
+  const { requests: _requests, bytes: _bytes, after: _after, sequence: _planned, ...shown } = run;
+  return { ...shown, ...(sequence === undefined ? {} : { sequence }) };
 }
 
 /** The status of a run a halt cut short: the budget ran out, or the server stopped short of its own count. */
@@ -138,6 +156,7 @@ export async function finishReplication(
   const status: FeedRunStatus = ended.refused ? 'refused' : halt === undefined ? 'done' : haltStatus(halt);
   const shortfall = shortfallOf(started);
   let watermark = started.since;
+  const sequence = await finishEventReplication(deps, request, started, { enqueued: ended.enqueued, pullComplete: pullComplete(started) });
   if (ended.enqueued && result.maxTimestamp !== undefined)
     watermark = (await deps.sources.advanceWatermark(request.chatbot, deps.feedId, result.maxTimestamp)).watermark;
   const sweep =
@@ -145,13 +164,14 @@ export async function finishReplication(
   const outcome: ReplicationOutcome = {
     status,
     recordsPulled: result.records,
-    requests: result.requests + (started.sweep?.requests ?? 0),
-    bytes: result.bytes + (started.sweep?.bytes ?? 0),
+    requests: result.requests + (started.sweep?.requests ?? 0) + (started.events?.requests ?? 0),
+    bytes: result.bytes + (started.sweep?.bytes ?? 0) + (started.events?.bytes ?? 0),
     ...(watermark === undefined ? {} : { watermark }),
     ...(started.since === undefined ? {} : { since: started.since }),
     ...(sweep ? { sweep } : {}),
     ...(halt === undefined ? {} : { halted: halt.message }),
     ...(shortfall === undefined ? {} : { shortfall }),
+    ...(started.events === undefined ? {} : { events: eventsOutcome(started.events, sequence) }),
   };
   if (!request.dryRun) {
     await deps.sources.recordRun(request.chatbot, deps.feedId, {

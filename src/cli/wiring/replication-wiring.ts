@@ -6,7 +6,8 @@
 import type { Config } from '../../config/config.js';
 import { ListingSyncError } from '../../shared/errors.js';
 import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
-import { replicate } from '../../feed/reso-api/replicate.js';
+import { eventBounds, pullEvents } from '../../feed/reso-api/event-pull.js';
+import { replicate, type ReplicateOptions } from '../../feed/reso-api/replicate.js';
 import { clientCredentialsTokens, staticBearerToken, type TokenProvider } from '../../feed/reso-api/token-provider.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Store } from '../../store/store.js';
@@ -44,21 +45,29 @@ export function replicationWiring(wiring: {
     const oauth = wiring.config.feedAuth.oauth;
     const budget =
       options.budget === undefined ? undefined : wiring.store.feedBudget(feedBudgetId(feed, oauth), parseFeedBudget(options.budget));
+    const common: ReplicateOptions = {
+      propertyUrl: feed,
+      tokens,
+      ...(budget === undefined ? {} : { budget }),
+      overlapMs: options.overlapMs,
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+      ...(signal === undefined ? {} : { signal }),
+      logger: wiring.logger,
+    };
+    const { feedSources } = wiring.store;
     return {
       feedId: replicationFeedId(feed),
-      sources: wiring.store.feedSources,
-      start: ({ watermark, sweep }) =>
-        replicate({
-          propertyUrl: feed,
-          tokens,
-          ...(budget === undefined ? {} : { budget }),
-          sweep,
-          ...(watermark === undefined ? {} : { watermark }),
-          overlapMs: options.overlapMs,
-          ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-          ...(signal === undefined ? {} : { signal }),
-          logger: wiring.logger,
-        }),
+      sources: feedSources,
+      start: ({ watermark, sweep }) => replicate({ ...common, sweep, ...(watermark === undefined ? {} : { watermark }) }),
+      ...(options.events === true
+        ? {
+            events: {
+              bounds: () => eventBounds(common),
+              pull: (after: number) => pullEvents({ ...common, after }),
+              advance: (chatbot, feedId, sequence, mode) => feedSources.advanceEventSequence(chatbot, feedId, sequence, mode),
+            },
+          }
+        : {}),
     };
   };
 }

@@ -1,0 +1,130 @@
+/**
+ * `sync --replicate --events`: replication by the EntityEvent resource (RESO RCP-027) instead of
+ * by ModificationTimestamp. Each run reads the events after the source's stored sequence, fetches
+ * only the listings they name (event-pull.ts), and stores the largest sequence read once the
+ * run's jobs are queued, as the timestamp watermark is.
+ *
+ * A full resync instead, when the events cannot be trusted to hold every change:
+ * - a first run (no sequence stored);
+ * - a retention gap: the oldest event the server still holds lies past the stored sequence + 1,
+ *   so events after the watermark may have been purged.
+ * The resync reads the newest sequence FIRST, then does the key sweep and the full pull: a change
+ * made during the pull is then in the next run's events, never lost between the two. Its deletes
+ * come from the complete sweep only, and nothing is deleted or the sequence stored unless both
+ * the sweep and the pull completed.
+ *
+ * A listing with a Property event that the server no longer returns is gone. Its chatbot key
+ * (ListingId or ListingURL) cannot be read from a record that no longer exists, so a run with
+ * removals also sweeps the keys (keys only, one request per page) and deletes as a sweep does,
+ * through the same guard; a run without removals sweeps nothing.
+ */
+import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
+import type { EventPull } from '../feed/reso-api/event-pull.js';
+import { retentionGap } from '../feed/reso-api/entity-events.js';
+import type { EventMode } from '../store/feed-sources.js';
+import type { ReplicationDeps, ReplicationProgress, StartedReplication } from './replication.js';
+import type { SyncRequest } from './sync-request.js';
+
+/** What the wiring gives an `--events` run besides the timestamp pull. */
+export interface EventDeps {
+  /** The oldest and newest sequence the server holds, and what asking cost. */
+  bounds(): Promise<{ oldest?: number; newest?: number; requests: number; bytes: number }>;
+  /** The events after `after`, coalesced, and the listings they name. */
+  pull(after: number): Promise<EventPull>;
+  /** Stores the sequence (forward only) and the mode, once the run's jobs are queued. */
+  advance(chatbot: string, feedId: string, sequence: number, mode: EventMode): Promise<unknown>;
+}
+
+/** How an `--events` run reads the source, and what it stores at the end. */
+export interface EventRun {
+  mode: EventMode;
+  /** Why a resync: the source's first run, or events lost to retention. */
+  reason?: 'first run' | 'retention gap';
+  /** The sequence stored after the jobs are queued; undefined when nothing may be stored (a halt). */
+  sequence?: number;
+  /** Sequence before the run (undefined on a first run). */
+  after?: number;
+  /** Requests and bytes spent outside the pull and the sweep (the sequence bounds). */
+  requests: number;
+  bytes: number;
+  /** Events read and listings they named (event mode only). */
+  events?: number;
+  listings?: number;
+  /** Listings found gone (event mode only). */
+  gone?: number;
+}
+
+/** Starts the timestamp machinery for a resync: every record, the key sweep first. */
+export type FullPull = (
+  deps: ReplicationDeps,
+  request: SyncRequest,
+  progress: ReplicationProgress,
+) => Promise<StartedReplication & { since?: string }>;
+
+/** Decides events or resync, and starts the run; called by startReplication for `--events` requests. */
+export async function startEventReplication(
+  deps: ReplicationDeps & { events: EventDeps },
+  request: SyncRequest,
+  progress: ReplicationProgress,
+  fullPull: FullPull,
+): Promise<StartedReplication & { since?: string }> {
+  const source = await deps.sources.show(request.chatbot, deps.feedId);
+  const stored = source?.eventSequence;
+  const bounds = await deps.events.bounds();
+  const spent = { requests: bounds.requests, bytes: bounds.bytes };
+  const after = stored === undefined ? {} : { after: stored };
+  if (stored === undefined || retentionGap(stored, bounds.oldest)) {
+    const started = await fullPull(deps, request, progress);
+    // Why the newest read before the pull: what changes during the pull is after it, so the next run reads it.
+    const events: EventRun = {
+      mode: 'resync',
+      reason: stored === undefined ? 'first run' : 'retention gap',
+      sequence: bounds.newest ?? stored ?? 0,
+      ...after,
+      ...spent,
+    };
+    return { ...started, events };
+  }
+  const pulled = await deps.events.pull(stored);
+  const events: EventRun = {
+    mode: 'events',
+    ...(pulled.lastSequence === undefined ? (pulled.run.result().complete ? { sequence: stored } : {}) : { sequence: pulled.lastSequence }),
+    ...after,
+    ...spent,
+    events: pulled.events.events,
+    listings: pulled.events.listings,
+    gone: pulled.gone.length,
+  };
+  const feed = replicatedFeed(pulled.run, request.keyType, request.feed.where);
+  if (pulled.gone.length === 0) return { feed, events, ...(source?.watermark === undefined ? {} : { since: source.watermark }) };
+  const run = deps.start({ sweep: true });
+  progress.sweepRun = run;
+  const swept = await sweptKeys(run, request.keyType === 'MLSNumber' ? 'ListingId' : 'ListingURL');
+  const { requests, bytes } = run.result();
+  return {
+    feed,
+    events,
+    ...(swept.complete ? { sweptKeys: swept.keys } : {}),
+    sweep: { complete: swept.complete, requests, bytes, ...(!swept.complete && swept.halt ? { halt: swept.halt } : {}) },
+    ...(source?.watermark === undefined ? {} : { since: source.watermark }),
+  };
+}
+
+/**
+ * Stores the run's sequence when its jobs were queued and what it read is whole: the pull not
+ * halted, and its sweep (a resync's, or an event run's with removals) complete; otherwise the
+ * same events are read again next time. Returns the sequence now stored.
+ */
+export async function finishEventReplication(
+  deps: ReplicationDeps,
+  request: SyncRequest,
+  started: StartedReplication,
+  ended: { enqueued: boolean; pullComplete: boolean },
+): Promise<number | undefined> {
+  const run = started.events;
+  if (run === undefined || deps.events === undefined) return undefined;
+  const whole = ended.pullComplete && (started.sweep === undefined || started.sweep.complete);
+  if (!ended.enqueued || !whole || run.sequence === undefined) return run.after;
+  await deps.events.advance(request.chatbot, deps.feedId, run.sequence, run.mode);
+  return Math.max(run.sequence, run.after ?? 0);
+}
