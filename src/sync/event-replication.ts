@@ -19,40 +19,9 @@
  * through the same guard; a run without removals sweeps nothing.
  */
 import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
-import type { EventPull } from '../feed/reso-api/event-pull.js';
 import { retentionGap } from '../feed/reso-api/entity-events.js';
-import type { EventMode } from '../store/feed-sources.js';
-import type { ReplicationDeps, ReplicationProgress, StartedReplication } from './replication.js';
+import type { EventDeps, EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 import type { SyncRequest } from './sync-request.js';
-
-/** What the wiring gives an `--events` run besides the timestamp pull. */
-export interface EventDeps {
-  /** The oldest and newest sequence the server holds, and what asking cost. */
-  bounds(): Promise<{ oldest?: number; newest?: number; requests: number; bytes: number }>;
-  /** The events after `after`, coalesced, and the listings they name. */
-  pull(after: number): Promise<EventPull>;
-  /** Stores the sequence (forward only) and the mode, once the run's jobs are queued. */
-  advance(chatbot: string, feedId: string, sequence: number, mode: EventMode): Promise<unknown>;
-}
-
-/** How an `--events` run reads the source, and what it stores at the end. */
-export interface EventRun {
-  mode: EventMode;
-  /** Why a resync: the source's first run, or events lost to retention. */
-  reason?: 'first run' | 'retention gap';
-  /** The sequence stored after the jobs are queued; undefined when nothing may be stored (a halt). */
-  sequence?: number;
-  /** Sequence before the run (undefined on a first run). */
-  after?: number;
-  /** Requests and bytes spent outside the pull and the sweep (the sequence bounds). */
-  requests: number;
-  bytes: number;
-  /** Events read and listings they named (event mode only). */
-  events?: number;
-  listings?: number;
-  /** Listings found gone (event mode only). */
-  gone?: number;
-}
 
 /** Starts the timestamp machinery for a resync: every record, the key sweep first. */
 export type FullPull = (

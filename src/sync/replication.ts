@@ -4,37 +4,17 @@
  * after the plan was enqueued, so a crash between pulling and enqueueing pulls the same records
  * again next time rather than losing them.
  */
-import { replicatedFeed, sweptKeys, type ReplicatedFeed } from '../feed/reso-api/replicated-feed.js';
+import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
 import type { Plan } from '../domain/plan.js';
 import type { Logger } from '../runtime/logger.js';
-import type { ReplicationRun } from '../feed/reso-api/replicate.js';
-import type { FeedRunStatus, FeedSourceStore } from '../store/feed-sources.js';
+import type { FeedRunStatus } from '../store/feed-sources.js';
 import type { SyncRequest } from './sync-request.js';
 import { errorFields } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
-import { finishEventReplication, startEventReplication, type EventDeps, type EventRun } from './event-replication.js';
+import { finishEventReplication, startEventReplication } from './event-replication.js';
+import type { EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 
-/** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
-export interface ReplicationDeps {
-  /** Starts a pull since `watermark` (everything when absent), or a key sweep. */
-  start(options: { watermark?: string; sweep: boolean }): ReplicationRun;
-  sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
-  /** The source id of (chatbot, feed): replicationFeedId(feed URL). */
-  feedId: string;
-  /** Set for `--events` requests: the EntityEvent reads (event-replication.ts). */
-  events?: EventDeps;
-}
-
-/** A replication under way. */
-export interface StartedReplication {
-  feed: ReplicatedFeed;
-  /** Keys of a completed sweep; undefined without --sweep or when the sweep did not complete. */
-  sweptKeys?: ReadonlySet<string>;
-  /** Set with --sweep: whether the sweep completed, and what stopped it short (the budget, a server that stopped serving). */
-  sweep?: { complete: boolean; requests: number; bytes: number; halt?: Error };
-  /** `--events`: whether this run reads events or resyncs, and the sequence it stores at the end. */
-  events?: EventRun;
-}
+export type { ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 
 /** What a replicating run reports (printed by the CLI, recorded on the source). */
 export interface ReplicationOutcome {
@@ -68,17 +48,6 @@ export function dropDeletesOfPartialPull(plan: Plan, started: StartedReplication
 /** Whether the pull was read to its end (not halted by the budget). */
 export function pullComplete(started: StartedReplication): boolean {
   return started.feed.halt() === undefined && started.feed.result().complete;
-}
-
-/**
- * What a replicating run has under way, filled in as it starts: a run that fails records what the
- * sweep and the pull had spent by then (their requests reached the MLS and count against its budget).
- */
-export interface ReplicationProgress {
-  /** The key sweep, once started (also when it then failed). */
-  sweepRun?: ReplicationRun;
-  /** The pull, once the sweep (if any) is done. */
-  started?: StartedReplication;
 }
 
 /** Reads the watermark and, with --sweep, pulls every key first; returns the pull as a feed. */
