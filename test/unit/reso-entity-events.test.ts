@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { coalesceEvents, keyChunks, retentionGap } from '../../src/feed/reso-api/entity-events.js';
 import { afterCursor } from '../../src/feed/reso-api/keyed-pager.js';
+import { replicateRequest } from '../../src/cli/input/replicate-options.js';
 
 const event = (sequence: number, resource: string, key: string) => ({
   EntityEventSequence: sequence,
@@ -61,5 +62,16 @@ describe('keyChunks and the key continuation', () => {
   it('continues after an Int64 key unquoted and after a string key quoted', () => {
     expect(afterCursor({ keyField: 'EntityEventSequence' }, { key: 19360 })).toBe('EntityEventSequence gt 19360');
     expect(afterCursor({ keyField: 'MediaKey' }, { key: "it's" })).toBe("MediaKey gt 'it''s'");
+  });
+});
+
+describe('--events', () => {
+  const feed = { source: 'https://mls.example/odata/Property', profile: 'reso' } as Parameters<typeof replicateRequest>[1];
+  it('is refused without --replicate, in one line', () => {
+    expect(() => replicateRequest({ events: true }, feed, undefined)).toThrow(/^--events needs --replicate$/);
+  });
+  it('is carried in the request with --replicate', () => {
+    expect(replicateRequest({ replicate: true, events: true }, feed, undefined)).toMatchObject({ events: true, sweep: false });
+    expect(replicateRequest({ replicate: true }, feed, undefined)).not.toHaveProperty('events');
   });
 });
