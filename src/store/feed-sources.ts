@@ -24,6 +24,8 @@ import { ErrorCode } from '../shared/error-codes.js';
 /** How a replication run ended. */
 export const FEED_RUN_STATUSES = ['done', 'budget-exhausted', 'incomplete', 'failed', 'refused'] as const;
 export type FeedRunStatus = (typeof FEED_RUN_STATUSES)[number];
+/** How an `--events` run read the source: the events after the sequence, or a full resync (first run, retention gap). */
+export type EventMode = 'events' | 'resync';
 
 /** What a run reports when it ends. */
 export interface FeedRunReport {
@@ -48,6 +50,10 @@ export interface FeedSource {
   /** The next pull starts from here (minus the overlap); absent before the first run or after a reset. */
   watermark?: string;
   watermarkAt?: number;
+  /** `--events`: the largest EntityEventSequence whose changes were queued, and how that run read (events, or a full resync). */
+  eventSequence?: number;
+  eventSequenceAt?: number;
+  eventMode?: EventMode;
   lastRun?: { runId: string; at: number; status: FeedRunStatus | 'unknown'; recordsPulled: number; requests: number; bytes: number };
   totals: { runs: number; recordsPulled: number; requests: number; bytes: number };
   lastSweep?: { at: number; complete: boolean; deleted: number };
@@ -101,6 +107,17 @@ redis.call('HSET', KEYS[1], 'watermark', ARGV[1], 'wmKey', ARGV[2], 'watermarkAt
 return {1, ARGV[1]}
 `);
 
+/** KEYS: source. ARGV: sequence, mode, chatbot, feedId. Reply: {1 moved | 0, sequence now}. Forward only, as the watermark. */
+const ADVANCE_SEQUENCE = luaScript(`${NOW_LUA}${IDENTIFY_LUA}
+local now = nowMs()
+identify(KEYS[1], ARGV[3], ARGV[4], now)
+redis.call('HSET', KEYS[1], 'eventMode', ARGV[2])
+local current = redis.call('HGET', KEYS[1], 'eventSequence')
+if current and tonumber(current) >= tonumber(ARGV[1]) then return {0, current} end
+redis.call('HSET', KEYS[1], 'eventSequence', ARGV[1], 'eventSequenceAt', now)
+return {1, ARGV[1]}
+`);
+
 /**
  * KEYS: source. ARGV: chatbot, feedId, feed, runId, status, records, requests, bytes, sweep ('' | '1' | '0'), deleted.
  * Why the same run id replaces its figures: a run reported twice (a retried job) must not count twice.
@@ -127,7 +144,7 @@ return 1
 const RESET = luaScript(`${NOW_LUA}
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 local watermark = redis.call('HGET', KEYS[1], 'watermark')
-redis.call('HDEL', KEYS[1], 'watermark', 'wmKey', 'watermarkAt')
+redis.call('HDEL', KEYS[1], 'watermark', 'wmKey', 'watermarkAt', 'eventSequence', 'eventSequenceAt')
 redis.call('HSET', KEYS[1], 'resetAt', nowMs())
 return watermark
 `);
@@ -155,6 +172,11 @@ function decodeSource(h: Record<string, string>): FeedSource | undefined {
     source.watermark = h.watermark;
     source.watermarkAt = num(h.watermarkAt);
   }
+  if (h.eventSequence !== undefined) {
+    source.eventSequence = num(h.eventSequence);
+    source.eventSequenceAt = num(h.eventSequenceAt);
+  }
+  if (h.eventMode === 'events' || h.eventMode === 'resync') source.eventMode = h.eventMode;
   if (h.lastRunId !== undefined) {
     const [recordsPulled, requests, bytes] = [num(h.lastRecords), num(h.lastRequests), num(h.lastBytes)];
     source.lastRun = { runId: h.lastRunId, at: num(h.lastRunAt), status: statusOf(h.lastStatus), recordsPulled, requests, bytes };
@@ -180,6 +202,21 @@ export class FeedSourceStore {
     const key = await this.indexed(chatbot, feedId);
     const reply = (await runLua(this.redis, ADVANCE, [key], [timestamp, sortKey, chatbot, feedId])) as [number, string];
     return { watermark: reply[1], advanced: reply[0] === 1 };
+  }
+
+  /** Moves the EntityEvent sequence of (chatbot, feed) to `sequence` if that is larger, and records the run's mode. */
+  async advanceEventSequence(
+    chatbot: string,
+    feedId: string,
+    sequence: number,
+    mode: EventMode,
+  ): Promise<{ sequence: number; advanced: boolean }> {
+    const key = await this.indexed(chatbot, feedId);
+    const reply = (await runLua(this.redis, ADVANCE_SEQUENCE, [key], [String(count(sequence, 'sequence')), mode, chatbot, feedId])) as [
+      number,
+      string,
+    ];
+    return { sequence: Number(reply[1]), advanced: reply[0] === 1 };
   }
 
   /** Records how a run ended: its figures become the last run's and add to the totals (once per run id). */

@@ -4,36 +4,18 @@
  * after the plan was enqueued, so a crash between pulling and enqueueing pulls the same records
  * again next time rather than losing them.
  */
-import { replicatedFeed, sweptKeys, type ReplicatedFeed } from '../feed/reso-api/replicated-feed.js';
+import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
 import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
-import type { ServiceMetadata } from '../feed/reso-api/service-metadata.js';
 import type { Plan } from '../domain/plan.js';
 import type { Logger } from '../runtime/logger.js';
-import type { ReplicationRun } from '../feed/reso-api/replicate.js';
-import type { FeedRunStatus, FeedSourceStore } from '../store/feed-sources.js';
+import type { FeedRunStatus } from '../store/feed-sources.js';
 import type { SyncRequest } from './sync-request.js';
 import { errorFields } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { finishEventReplication, startEventReplication } from './event-replication.js';
+import type { EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 
-/** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
-export interface ReplicationDeps {
-  /** Starts a pull since `watermark` (everything when absent), or a key sweep of `keyFields` (default the reso profile's). */
-  start(options: { watermark?: string; sweep: boolean; keyFields?: readonly string[]; metadata?: ServiceMetadata }): ReplicationRun;
-  /** The server's `$metadata` (read once per source and kept), or undefined when it publishes none. */
-  metadata?(): Promise<ServiceMetadata | undefined>;
-  sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
-  /** The source id of (chatbot, feed): replicationFeedId(feed URL). */
-  feedId: string;
-}
-
-/** A replication under way. */
-export interface StartedReplication {
-  feed: ReplicatedFeed;
-  /** Keys of a completed sweep; undefined without --sweep or when the sweep did not complete. */
-  sweptKeys?: ReadonlySet<string>;
-  /** Set with --sweep: whether the sweep completed, and what stopped it short (the budget, a server that stopped serving). */
-  sweep?: { complete: boolean; requests: number; bytes: number; halt?: Error };
-}
+export type { ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 
 /** What a replicating run reports (printed by the CLI, recorded on the source). */
 export interface ReplicationOutcome {
@@ -50,6 +32,8 @@ export interface ReplicationOutcome {
   halted?: string;
   /** Records (keys, for a sweep) received and counted by the server, when a pull or sweep came back short of its count. */
   shortfall?: { of: 'pull' | 'sweep'; received: number; expected: number };
+  /** `--events`: the mode, why a resync, the sequence stored after the run, and what the events named. */
+  events?: Omit<EventRun, 'requests' | 'bytes' | 'after'> & { sequence?: number };
 }
 
 /**
@@ -67,32 +51,26 @@ export function pullComplete(started: StartedReplication): boolean {
   return started.feed.halt() === undefined && started.feed.result().complete;
 }
 
-/**
- * What a replicating run has under way, filled in as it starts: a run that fails records what the
- * sweep and the pull had spent by then (their requests reached the MLS and count against its budget).
- */
-export interface ReplicationProgress {
-  /** The key sweep, once started (also when it then failed). */
-  sweepRun?: ReplicationRun;
-  /** The pull, once the sweep (if any) is done. */
-  started?: StartedReplication;
-}
-
 /** Reads the watermark and, with --sweep, pulls every key first; returns the pull as a feed. */
 export async function startReplication(
   deps: ReplicationDeps,
   request: SyncRequest,
   progress: ReplicationProgress = {},
+  full = false,
 ): Promise<StartedReplication & { since?: string }> {
+  const { events } = deps;
+  if (events !== undefined && !full)
+    return startEventReplication({ ...deps, events }, request, progress, (d, r, p) => startReplication(d, r, p, true));
   // Why before anything is pulled: a mapping file with a problem refuses the run having spent nothing.
   const metadata = await deps.metadata?.();
   const mapping = await replicationMapping(request.keyType, request.feed.mapping, metadata?.get('Property')?.fields);
   const known = metadata === undefined ? {} : { metadata };
   const source = await deps.sources.show(request.chatbot, deps.feedId);
-  const since = source?.watermark;
+  // `full`: an --events resync, every record with the key sweep first, whatever the watermark and --sweep.
+  const since = full ? undefined : source?.watermark;
   let sweep: StartedReplication['sweep'];
   let keys: ReadonlySet<string> | undefined;
-  if (request.replicate?.sweep === true) {
+  if (request.replicate?.sweep === true || full) {
     // Why the sweep first: its keys are complete (or not) before planning starts, and a record
     // created during the pull is seen by the pull itself, so it is never taken for gone.
     const run = deps.start({ sweep: true, keyFields: mapping.keyFields, ...known });
@@ -110,6 +88,12 @@ export async function startReplication(
     ...(sweep ? { sweep } : {}),
     ...(since === undefined ? {} : { since }),
   };
+}
+
+/** What an --events run reports: its figures without the spend (counted in the run's requests). */
+function eventsOutcome(run: EventRun, sequence: number | undefined): NonNullable<ReplicationOutcome['events']> {
+  const { requests: _requests, bytes: _bytes, after: _after, sequence: _planned, ...shown } = run;
+  return { ...shown, ...(sequence === undefined ? {} : { sequence }) };
 }
 
 /** The status of a run a halt cut short: the budget ran out, or the server stopped short of its own count. */
@@ -146,6 +130,7 @@ export async function finishReplication(
   const status: FeedRunStatus = ended.refused ? 'refused' : halt === undefined ? 'done' : haltStatus(halt);
   const shortfall = shortfallOf(started);
   let watermark = started.since;
+  const sequence = await finishEventReplication(deps, request, started, { enqueued: ended.enqueued, pullComplete: pullComplete(started) });
   if (ended.enqueued && result.maxTimestamp !== undefined)
     watermark = (await deps.sources.advanceWatermark(request.chatbot, deps.feedId, result.maxTimestamp)).watermark;
   const sweep =
@@ -153,13 +138,14 @@ export async function finishReplication(
   const outcome: ReplicationOutcome = {
     status,
     recordsPulled: result.records,
-    requests: result.requests + (started.sweep?.requests ?? 0),
-    bytes: result.bytes + (started.sweep?.bytes ?? 0),
+    requests: result.requests + (started.sweep?.requests ?? 0) + (started.events?.requests ?? 0),
+    bytes: result.bytes + (started.sweep?.bytes ?? 0) + (started.events?.bytes ?? 0),
     ...(watermark === undefined ? {} : { watermark }),
     ...(started.since === undefined ? {} : { since: started.since }),
     ...(sweep ? { sweep } : {}),
     ...(halt === undefined ? {} : { halted: halt.message }),
     ...(shortfall === undefined ? {} : { shortfall }),
+    ...(started.events === undefined ? {} : { events: eventsOutcome(started.events, sequence) }),
   };
   if (!request.dryRun) {
     await deps.sources.recordRun(request.chatbot, deps.feedId, {

@@ -49,6 +49,8 @@ const replicateSchema = z.object({
   pageSize: z.number().int().min(1).optional(),
   /** The feed credential's request budget as typed (`mls-grid`, `2/s,7200/h`): a spec, never a secret. */
   budget: z.string().min(1).optional(),
+  /** `--events`: read the EntityEvent resource after the stored sequence instead of pulling by timestamp (event-replication.ts). */
+  events: z.boolean().optional(),
 });
 
 /** Serialisable: it is also a sync-run job's payload (a schedule stores it). */

@@ -17,6 +17,7 @@ export interface ReplicateFlags {
   feedBudget?: string;
   feedPageSize?: string;
   overlap?: string;
+  events?: boolean;
 }
 
 /** Default overlap: a record committed late by the MLS, stamped a little before the watermark, is still pulled. */
@@ -41,7 +42,12 @@ export function addReplicateOptions(command: Command): Command {
         'trestle, bridge, or 2/s,7200/h,40000/d,4GB/h)',
     )
     .option('--feed-page-size <n>', 'with --replicate: $top asked (default 1000)')
-    .option('--overlap <duration>', `with --replicate: start this long before the watermark (default ${DEFAULT_OVERLAP})`);
+    .option('--overlap <duration>', `with --replicate: start this long before the watermark (default ${DEFAULT_OVERLAP})`)
+    .option(
+      '--events',
+      'with --replicate: read the EntityEvent resource (RESO RCP-027) after the stored sequence and fetch only the ' +
+        'listings it names; a first run or a gap in the retained events resyncs in full',
+    );
 }
 
 const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -52,7 +58,7 @@ const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLo
  */
 export function replicateRequest(flags: ReplicateFlags, feed: SyncRequest['feed'], mode: string | undefined): SyncRequest['replicate'] {
   if (flags.replicate !== true) {
-    const stray = (['sweep', 'feedBudget', 'feedPageSize', 'overlap'] as const).find((name) => flags[name] !== undefined);
+    const stray = (['sweep', 'feedBudget', 'feedPageSize', 'overlap', 'events'] as const).find((name) => flags[name] !== undefined);
     if (stray !== undefined) throw new UsageError(`--${kebab(stray)} needs --replicate`);
     return undefined;
   }
@@ -80,5 +86,6 @@ export function replicateRequest(flags: ReplicateFlags, feed: SyncRequest['feed'
     overlapMs: durationMs(flags.overlap ?? DEFAULT_OVERLAP, '--overlap'),
     ...(pageSize === undefined ? {} : { pageSize }),
     ...(flags.feedBudget === undefined ? {} : { budget: flags.feedBudget }),
+    ...(flags.events === true ? { events: true } : {}),
   };
 }

@@ -16,8 +16,17 @@ function shortfallPart(outcome: ReplicationOutcome): string {
   return `, ${what} received ${count(short.received)} of ${count(short.expected)} records`;
 }
 
+/** `--events`: which mode, why a resync, the sequence now stored. */
+function eventsFrom(events: NonNullable<ReplicationOutcome['events']>): string {
+  const sequence = `sequence ${events.sequence ?? '-'}`;
+  if (events.mode === 'resync') return `events: full resync (${events.reason ?? 'resync'}), ${sequence}`;
+  const named = `${plural(events.events ?? 0, 'event')} naming ${plural(events.listings ?? 0, 'listing')}`;
+  return `events: ${named}, ${events.gone ?? 0} gone, ${sequence}`;
+}
+
 export function replicationLine(outcome: ReplicationOutcome): string {
-  const from = outcome.since === undefined ? 'full pull' : `since ${outcome.since}`;
+  const from =
+    outcome.events !== undefined ? eventsFrom(outcome.events) : outcome.since === undefined ? 'full pull' : `since ${outcome.since}`;
   return (
     `replication (${from}): ${outcome.status}, ${plural(outcome.recordsPulled, 'record')}, ` +
     `${plural(outcome.requests, 'request')}, ${plural(outcome.bytes, 'byte')}${sweepPart(outcome)}${shortfallPart(outcome)}; ` +

@@ -36,6 +36,13 @@ export function sourceBlock(source: FeedSource, usage: FeedBudgetUsage | undefin
     `chatbot ${source.chatbot}  feed ${displaySource(source.feed)}`,
     `watermark: ` +
       `${source.watermark === undefined ? '- (the next run pulls everything)' : `${source.watermark} (set ${when(source.watermarkAt)})`}`,
+    ...(source.eventSequence === undefined && source.eventMode === undefined
+      ? []
+      : [
+          `events: sequence ${source.eventSequence ?? '-'}` +
+            `${source.eventSequenceAt === undefined ? '' : ` (set ${when(source.eventSequenceAt)})`}, ` +
+            `last mode ${source.eventMode === 'resync' ? 'resync (full pull)' : (source.eventMode ?? '-')}`,
+        ]),
     last === undefined
       ? 'last run: -'
       : `last run: ${last.runId} ${when(last.at)} ${last.status}: ${plural(last.recordsPulled, 'record')}, ` +

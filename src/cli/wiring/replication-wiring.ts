@@ -6,8 +6,9 @@
 import type { Config } from '../../config/config.js';
 import { ListingSyncError } from '../../shared/errors.js';
 import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
+import { eventBounds, pullEvents } from '../../feed/reso-api/event-pull.js';
 import { FeedClient } from '../../feed/reso-api/feed-client.js';
-import { replicate } from '../../feed/reso-api/replicate.js';
+import { replicate, type ReplicateOptions } from '../../feed/reso-api/replicate.js';
 import { readMetadata, type ServiceMetadata } from '../../feed/reso-api/service-metadata.js';
 import { clientCredentialsTokens, staticBearerToken, type TokenProvider } from '../../feed/reso-api/token-provider.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -61,25 +62,38 @@ export function replicationWiring(wiring: {
     const oauth = wiring.config.feedAuth.oauth;
     const budget =
       options.budget === undefined ? undefined : wiring.store.feedBudget(feedBudgetId(feed, oauth), parseFeedBudget(options.budget));
-    const client = (): FeedClient => new FeedClient({ tokens, ...(budget === undefined ? {} : { budget }), ...(signal ? { signal } : {}) });
+    const common: ReplicateOptions = {
+      propertyUrl: feed,
+      tokens,
+      ...(budget === undefined ? {} : { budget }),
+      overlapMs: options.overlapMs,
+      ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
+      ...(signal === undefined ? {} : { signal }),
+      logger: wiring.logger,
+    };
+    const client = (): FeedClient => new FeedClient(common);
+    const { feedSources } = wiring.store;
     return {
       feedId: replicationFeedId(feed),
-      sources: wiring.store.feedSources,
+      sources: feedSources,
       metadata: () => keptMetadata(feed, () => readMetadata(client(), feed, wiring.logger)),
       start: ({ watermark, sweep, keyFields, metadata }) =>
         replicate({
-          ...(keyFields === undefined ? {} : { keyFields }),
-          propertyUrl: feed,
-          tokens,
-          ...(budget === undefined ? {} : { budget }),
+          ...common,
           sweep,
+          ...(keyFields === undefined ? {} : { keyFields }),
           ...(metadata === undefined ? {} : { metadata }),
           ...(watermark === undefined ? {} : { watermark }),
-          overlapMs: options.overlapMs,
-          ...(options.pageSize === undefined ? {} : { pageSize: options.pageSize }),
-          ...(signal === undefined ? {} : { signal }),
-          logger: wiring.logger,
         }),
+      ...(options.events === true
+        ? {
+            events: {
+              bounds: () => eventBounds(common),
+              pull: (after: number) => pullEvents({ ...common, after }),
+              advance: (chatbot, feedId, sequence, mode) => feedSources.advanceEventSequence(chatbot, feedId, sequence, mode),
+            },
+          }
+        : {}),
     };
   };
 }

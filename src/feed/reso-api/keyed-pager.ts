@@ -69,7 +69,8 @@ type Page = z.infer<typeof pageSchema>;
 /** The last record received: where the next chain starts. */
 interface Cursor {
   stamp?: Stamp;
-  key: string;
+  /** A number for an Int64 key (EntityEventSequence): continued unquoted, as OData writes an integer literal. */
+  key: string | number;
 }
 
 function parsePage(body: unknown, where: string): Page {
@@ -91,7 +92,7 @@ function advance(cursor: Cursor | undefined, rows: readonly ResoRecord[], order:
     if (typeof key !== 'string' && typeof key !== 'number')
       throw feedUnreadable(`a record has no ${order.keyField}`, where, `Check that the server sends ${order.keyField}.`);
     if (order.timestampField === undefined) {
-      at = { key: String(key) };
+      at = { key };
       continue;
     }
     const stamp = parseStamp(row[order.timestampField]);
@@ -114,7 +115,7 @@ function advance(cursor: Cursor | undefined, rows: readonly ResoRecord[], order:
 
 /** The records after `cursor` in (timestamp, key) order. */
 export function afterCursor(order: RecordOrder, cursor: Cursor): string {
-  const key = `${order.keyField} gt ${odataString(cursor.key)}`;
+  const key = `${order.keyField} gt ${typeof cursor.key === 'number' ? String(cursor.key) : odataString(cursor.key)}`;
   if (order.timestampField === undefined || cursor.stamp === undefined) return key;
   const field = order.timestampField;
   const stamp = stampLiteral(cursor.stamp);

@@ -99,3 +99,6 @@ export type StampedKeysInput = z.infer<typeof stampedKeysSchema>;
 export type SetStatusInput = z.infer<typeof setStatusSchema>;
 export type SetMediaInput = z.infer<typeof setMediaSchema>;
 export type ResetInput = z.infer<typeof resetSchema>;
+
+/** Drops the EntityEvent history below `below` (the events a server no longer retains). */
+export const purgeEventsSchema = z.object({ below: z.number().int().min(1) }).strict();

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { validate } from '../validation.js';
 import {
   modifySchema,
+  purgeEventsSchema,
   removeSchema,
   resetSchema,
   seedSchema,
@@ -92,6 +93,12 @@ const ROUTES: Readonly<Record<string, Route>> = {
     (records, input) => records.setMedia(input),
     (state, keys) => ok({ records: keys.flatMap((key) => state.records.get(key) ?? []) }),
   ),
+  // The EntityEvent log: read it, compact it (latest event per record), purge history below a sequence (retention).
+  '/__reso/events': { GET: (state) => ok({ events: state.records.events.list(), lastSequence: state.records.events.lastSequence }) },
+  '/__reso/events/compact': { POST: (state) => ok({ dropped: state.records.events.compact() }) },
+  '/__reso/events/purge': {
+    POST: withBody(purgeEventsSchema, (state, input) => ok({ dropped: state.records.events.purge(input.below) })),
+  },
   '/__reso/revoke-tokens': { POST: (state) => ok({ revoked: state.revokeTokens() }) },
   '/__reso/reset': {
     POST: withBody(resetSchema, (state, input) => {

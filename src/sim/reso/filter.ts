@@ -13,12 +13,12 @@ export type FilterOp = CompareOp | 'in';
 
 /** What a resource lets a client filter on: the field's value kind and its operators. */
 export interface FilterField {
-  kind: 'timestamp' | 'string';
+  kind: 'timestamp' | 'string' | 'number';
   ops: ReadonlySet<FilterOp>;
 }
 export type FilterFields = Readonly<Record<string, FilterField>>;
 
-export type FilterValue = { kind: 'timestamp'; instant: Instant } | { kind: 'string'; text: string };
+export type FilterValue = { kind: 'timestamp'; instant: Instant } | { kind: 'string'; text: string } | { kind: 'number'; value: number };
 export type Condition = { field: string; op: CompareOp; value: FilterValue } | { field: string; op: 'in'; values: string[] };
 /** A parsed $filter: conditions joined by `and` / `or` (each a list of at least one operand). */
 export type FilterExpr = Condition | { op: 'and' | 'or'; items: FilterExpr[] };
@@ -143,6 +143,11 @@ class FilterParser {
         throw new FilterSyntaxError(`${field} compares with a quoted string like '${field}-1' (got ${token.text})`);
       return { kind: 'string', text: token.text };
     }
+    // Int64 fields (EntityEventSequence): an unquoted integer, or quoted as the RESO reference server also accepts.
+    if (spec.kind === 'number') {
+      if (!/^\d{1,15}$/.test(token.text)) throw new FilterSyntaxError(`${field} compares with a whole number like 42 (got ${token.text})`);
+      return { kind: 'number', value: Number(token.text) };
+    }
     const instant = token.kind === 'word' ? parseInstant(token.text) : undefined;
     if (instant === undefined) {
       const shown = token.kind === 'string' ? `'${token.text}' (quoted)` : `'${token.text}'`;
@@ -204,7 +209,11 @@ function holdsCondition(condition: Condition, read: (field: string) => string | 
   if (condition.op === 'in') return condition.values.includes(String(actual));
   const { value } = condition;
   const order =
-    value.kind === 'timestamp' ? compareInstants({ ms: Number(actual), ticks: 0 }, value.instant) : compareText(String(actual), value.text);
+    value.kind === 'timestamp'
+      ? compareInstants({ ms: Number(actual), ticks: 0 }, value.instant)
+      : value.kind === 'number'
+        ? Math.sign(Number(actual) - value.value)
+        : compareText(String(actual), value.text);
   return holds(condition.op, order);
 }
 

@@ -66,7 +66,7 @@ export const MEDIA_SPEC: ResourceSpec = {
   filter: {
     ResourceRecordKey: { kind: 'string', ops: new Set<FilterOp>(['eq', 'in']) },
     ModificationTimestamp: { kind: 'timestamp', ops: COMPARISONS },
-    MediaKey: { kind: 'string', ops: COMPARISONS },
+    MediaKey: { kind: 'string', ops: new Set<FilterOp>([...COMPARE_OPS, 'in']) },
   },
   orderable: ['ResourceRecordKey', 'Order', 'ModificationTimestamp', 'MediaKey'],
   defaultOrder: [
@@ -89,7 +89,7 @@ export interface PageContext {
 }
 
 /** One resource's rows as the page builder sees them. */
-interface ResourceView<Row> {
+export interface ResourceView<Row> {
   spec: ResourceSpec;
   /** Every row in `compare` order (cached per order by the store). */
   ordered: (orderKey: string, compare: (a: Row, b: Row) => number) => readonly Row[];
@@ -121,7 +121,7 @@ function nextLinkOf(context: PageContext, spec: ResourceSpec, next: { skip?: num
   return `${context.serviceRoot}/${spec.name}?${query.join('&')}`;
 }
 
-function answerPage<Row>(view: ResourceView<Row>, query: ODataQuery, context: PageContext): ResoAnswer & { records: number } {
+export function answerPage<Row>(view: ResourceView<Row>, query: ODataQuery, context: PageContext): ResoAnswer & { records: number } {
   const { spec, served } = view;
   const orderKey = query.orderBy.map((term) => `${term.field} ${term.descending ? 'desc' : 'asc'}`).join(',');
   const ordered = view.ordered(orderKey, comparatorOf(query.orderBy, view.read));

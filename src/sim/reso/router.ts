@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { answerAdmin } from './admin.js';
+import { answerEntityEvents, ENTITY_EVENT_SPEC } from './entity-event-resource.js';
 import { parseQuery } from './odata-query.js';
 import { answerMetadata } from './metadata.js';
 import { preferredPageSize } from './paging.js';
@@ -78,8 +79,8 @@ function serveResource(state: ResoSimState, serviceRoot: string, request: ResoRe
   if (fault !== undefined) return plan.answer(fault);
   const resource = url.pathname.slice(SERVICE_PATH.length + 1);
   if (resource === '$metadata') return answerMetadata();
-  const spec = resource === 'Property' ? PROPERTY_SPEC : resource === 'Media' ? MEDIA_SPEC : undefined;
-  if (spec === undefined) return odataError(404, `no resource '${resource}' (resources: Property, Media)`);
+  const spec = { Property: PROPERTY_SPEC, Media: MEDIA_SPEC, EntityEvent: ENTITY_EVENT_SPEC }[resource];
+  if (spec === undefined) return odataError(404, `no resource '${resource}' (resources: Property, Media, EntityEvent)`);
   const query = parseQuery(url.searchParams, spec);
   if (!query.ok) return odataError(400, query.message);
   const preferred = preferredPageSize(request.headers.prefer);
@@ -89,6 +90,7 @@ function serveResource(state: ResoSimState, serviceRoot: string, request: ResoRe
     params: url.searchParams,
     ...(preferred === undefined ? {} : { preferredPageSize: preferred }),
   };
+  if (spec === ENTITY_EVENT_SPEC) return answerEntityEvents(state.records.events.rows(), query.value, context);
   return spec === PROPERTY_SPEC
     ? answerProperty((key, compare) => state.records.ordered(key, compare), query.value, context)
     : answerMedia((key, compare) => state.records.orderedMedia(key, compare), query.value, context);

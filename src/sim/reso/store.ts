@@ -4,6 +4,7 @@
  * replication client sees exactly those records in its next incremental pull.
  */
 import type { ModifyInput, SeedInput, SetMediaInput, SetStatusInput, StampedKeysInput } from './admin-schemas.js';
+import { EntityEventLog } from './entity-events.js';
 import { formatStamp, parseInstant } from './instant.js';
 import { makePhotos, makeRecord } from './records.js';
 import type { ResoMedia, ResoProperty } from './types.js';
@@ -23,6 +24,8 @@ export class ResoRecords {
   /** Views for the resources, dropped by every change. */
   private sortedCache = new Map<string, readonly StoredRecord[]>();
   private mediaCache = new Map<string, readonly ResoMedia[]>();
+  /** One event per record written (Property) and per photo written or dropped (Media), as the RESO reference server logs them. */
+  readonly events = new EntityEventLog();
 
   constructor(
     private readonly random: () => number,
@@ -44,6 +47,8 @@ export class ResoRecords {
       const stampMs = input.timestamp !== undefined ? first : first + index * step;
       const { property, media } = makeRecord(this.random, this.made, stampMs, { status: input.status, photos: input.photos });
       this.byKey.set(property.ListingKey, { property, media, modifiedMs: stampMs });
+      this.events.append('Property', property.ListingKey);
+      for (const photo of media) this.events.append('Media', photo.MediaKey);
       keys.push(property.ListingKey);
     }
     this.changed();
@@ -76,7 +81,10 @@ export class ResoRecords {
   /** Removes records outright: they vanish from every pull, which only a sweep notices. */
   remove(input: { keys: string[] }): void {
     this.requireKnown(input.keys);
-    for (const key of input.keys) this.byKey.delete(key);
+    for (const key of input.keys) {
+      this.byKey.delete(key);
+      this.events.append('Property', key);
+    }
     this.changed();
   }
 
@@ -87,7 +95,12 @@ export class ResoRecords {
     for (const key of input.keys) {
       const record = this.byKey.get(key) as StoredRecord;
       const count = input.urls?.length ?? input.photos ?? 0;
+      const dropped = record.media;
       record.media = makePhotos(this.random, key, count, stampMs, input.urls);
+      // Why a Media event per photo and a Property event only when touched: the reference server
+      // logs each Media write under its MediaKey and leaves the Property (and its events) alone.
+      for (const photo of [...dropped, ...record.media]) this.events.append('Media', photo.MediaKey);
+      if (input.touch !== false) this.events.append('Property', key);
       record.property.PhotosCount = count;
       record.property.PhotosChangeTimestamp = formatStamp(stampMs);
       if (input.touch !== false) this.stamp(record, stampMs);
@@ -145,6 +158,7 @@ export class ResoRecords {
       const record = this.byKey.get(key) as StoredRecord;
       change(record);
       this.stamp(record, stampMs);
+      this.events.append('Property', key);
     }
     this.changed();
   }

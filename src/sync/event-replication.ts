@@ -1,0 +1,101 @@
+/**
+ * `sync --replicate --events`: replication by the EntityEvent resource (RESO RCP-027) instead of
+ * by ModificationTimestamp. Each run reads the events after the source's stored sequence, fetches
+ * only the listings they name (event-pull.ts), and stores the largest sequence read once the
+ * run's jobs are queued, as the timestamp watermark is.
+ *
+ * A full resync instead, when the events cannot be trusted to hold every change:
+ * - a first run (no sequence stored);
+ * - a retention gap: the oldest event the server still holds lies past the stored sequence + 1,
+ *   so events after the watermark may have been purged.
+ * The resync reads the newest sequence FIRST, then does the key sweep and the full pull: a change
+ * made during the pull is then in the next run's events, never lost between the two. Its deletes
+ * come from the complete sweep only, and nothing is deleted or the sequence stored unless both
+ * the sweep and the pull completed.
+ *
+ * A listing with a Property event that the server no longer returns is gone. Its chatbot key
+ * (ListingId or ListingURL) cannot be read from a record that no longer exists, so a run with
+ * removals also sweeps the keys (keys only, one request per page) and deletes as a sweep does,
+ * through the same guard; a run without removals sweeps nothing.
+ */
+import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
+import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
+import { retentionGap } from '../feed/reso-api/entity-events.js';
+import type { EventDeps, EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
+import type { SyncRequest } from './sync-request.js';
+
+/** Starts the timestamp machinery for a resync: every record, the key sweep first. */
+export type FullPull = (
+  deps: ReplicationDeps,
+  request: SyncRequest,
+  progress: ReplicationProgress,
+) => Promise<StartedReplication & { since?: string }>;
+
+/** Decides events or resync, and starts the run; called by startReplication for `--events` requests. */
+export async function startEventReplication(
+  deps: ReplicationDeps & { events: EventDeps },
+  request: SyncRequest,
+  progress: ReplicationProgress,
+  fullPull: FullPull,
+): Promise<StartedReplication & { since?: string }> {
+  const source = await deps.sources.show(request.chatbot, deps.feedId);
+  const stored = source?.eventSequence;
+  const bounds = await deps.events.bounds();
+  const spent = { requests: bounds.requests, bytes: bounds.bytes };
+  const after = stored === undefined ? {} : { after: stored };
+  if (stored === undefined || retentionGap(stored, bounds.oldest)) {
+    const started = await fullPull(deps, request, progress);
+    // Why the newest read before the pull: what changes during the pull is after it, so the next run reads it.
+    const events: EventRun = {
+      mode: 'resync',
+      reason: stored === undefined ? 'first run' : 'retention gap',
+      sequence: bounds.newest ?? stored ?? 0,
+      ...after,
+      ...spent,
+    };
+    return { ...started, events };
+  }
+  const pulled = await deps.events.pull(stored);
+  const events: EventRun = {
+    mode: 'events',
+    ...(pulled.lastSequence === undefined ? (pulled.run.result().complete ? { sequence: stored } : {}) : { sequence: pulled.lastSequence }),
+    ...after,
+    ...spent,
+    events: pulled.events.events,
+    listings: pulled.events.listings,
+    gone: pulled.gone.length,
+  };
+  const mapping = await replicationMapping(request.keyType, request.feed.mapping);
+  const feed = replicatedFeed(pulled.run, request.keyType, request.feed.where, mapping);
+  if (pulled.gone.length === 0) return { feed, events, ...(source?.watermark === undefined ? {} : { since: source.watermark }) };
+  const run = deps.start({ sweep: true, keyFields: mapping.keyFields });
+  progress.sweepRun = run;
+  const swept = await sweptKeys(run, mapping.keyOf);
+  const { requests, bytes } = run.result();
+  return {
+    feed,
+    events,
+    ...(swept.complete ? { sweptKeys: swept.keys } : {}),
+    sweep: { complete: swept.complete, requests, bytes, ...(!swept.complete && swept.halt ? { halt: swept.halt } : {}) },
+    ...(source?.watermark === undefined ? {} : { since: source.watermark }),
+  };
+}
+
+/**
+ * Stores the run's sequence when its jobs were queued and what it read is whole: the pull not
+ * halted, and its sweep (a resync's, or an event run's with removals) complete; otherwise the
+ * same events are read again next time. Returns the sequence now stored.
+ */
+export async function finishEventReplication(
+  deps: ReplicationDeps,
+  request: SyncRequest,
+  started: StartedReplication,
+  ended: { enqueued: boolean; pullComplete: boolean },
+): Promise<number | undefined> {
+  const run = started.events;
+  if (run === undefined || deps.events === undefined) return undefined;
+  const whole = ended.pullComplete && (started.sweep === undefined || started.sweep.complete);
+  if (!ended.enqueued || !whole || run.sequence === undefined) return run.after;
+  await deps.events.advance(request.chatbot, deps.feedId, run.sequence, run.mode);
+  return Math.max(run.sequence, run.after ?? 0);
+}

@@ -1,0 +1,73 @@
+/**
+ * The types a replicating sync passes between its timestamp side (replication.ts) and its
+ * EntityEvent side (event-replication.ts): declared apart so neither imports the other's.
+ */
+import type { ReplicatedFeed } from '../feed/reso-api/replicated-feed.js';
+import type { EventPull } from '../feed/reso-api/event-pull.js';
+import type { ReplicationRun } from '../feed/reso-api/replicate.js';
+import type { ServiceMetadata } from '../feed/reso-api/service-metadata.js';
+import type { EventMode, FeedSourceStore } from '../store/feed-sources.js';
+
+/** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
+export interface ReplicationDeps {
+  /** Starts a pull since `watermark` (everything when absent), or a key sweep of `keyFields` (default the reso profile's). */
+  start(options: { watermark?: string; sweep: boolean; keyFields?: readonly string[]; metadata?: ServiceMetadata }): ReplicationRun;
+  /** The server's `$metadata` (read once per source and kept), or undefined when it publishes none. */
+  metadata?(): Promise<ServiceMetadata | undefined>;
+  sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
+  /** The source id of (chatbot, feed): replicationFeedId(feed URL). */
+  feedId: string;
+  /** Set for `--events` requests: the EntityEvent reads (event-replication.ts). */
+  events?: EventDeps;
+}
+
+/** A replication under way. */
+export interface StartedReplication {
+  feed: ReplicatedFeed;
+  /** Keys of a completed sweep; undefined without --sweep or when the sweep did not complete. */
+  sweptKeys?: ReadonlySet<string>;
+  /** Set with --sweep: whether the sweep completed, and what stopped it short (the budget, a server that stopped serving). */
+  sweep?: { complete: boolean; requests: number; bytes: number; halt?: Error };
+  /** `--events`: whether this run reads events or resyncs, and the sequence it stores at the end. */
+  events?: EventRun;
+}
+
+/**
+ * What a replicating run has under way, filled in as it starts: a run that fails records what the
+ * sweep and the pull had spent by then (their requests reached the MLS and count against its budget).
+ */
+export interface ReplicationProgress {
+  /** The key sweep, once started (also when it then failed). */
+  sweepRun?: ReplicationRun;
+  /** The pull, once the sweep (if any) is done. */
+  started?: StartedReplication;
+}
+
+/** What the wiring gives an `--events` run besides the timestamp pull. */
+export interface EventDeps {
+  /** The oldest and newest sequence the server holds, and what asking cost. */
+  bounds(): Promise<{ oldest?: number; newest?: number; requests: number; bytes: number }>;
+  /** The events after `after`, coalesced, and the listings they name. */
+  pull(after: number): Promise<EventPull>;
+  /** Stores the sequence (forward only) and the mode, once the run's jobs are queued. */
+  advance(chatbot: string, feedId: string, sequence: number, mode: EventMode): Promise<unknown>;
+}
+
+/** How an `--events` run reads the source, and what it stores at the end. */
+export interface EventRun {
+  mode: EventMode;
+  /** Why a resync: the source's first run, or events lost to retention. */
+  reason?: 'first run' | 'retention gap';
+  /** The sequence stored after the jobs are queued; undefined when nothing may be stored (a halt). */
+  sequence?: number;
+  /** Sequence before the run (undefined on a first run). */
+  after?: number;
+  /** Requests and bytes spent outside the pull and the sweep (the sequence bounds). */
+  requests: number;
+  bytes: number;
+  /** Events read and listings they named (event mode only). */
+  events?: number;
+  listings?: number;
+  /** Listings found gone (event mode only). */
+  gone?: number;
+}
