@@ -4,10 +4,12 @@
  * page show. Reads a sample (the first SAMPLE waiting, prioritized and delayed jobs), never the
  * whole queue: a migration's 100k jobs must not make a start or a page slow.
  */
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
+import type { RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../runtime/logger.js';
 import { elsewhereLine } from './job-gate.js';
 import { describeTarget, sameTarget, unsealData, type JobTarget } from './job-seal.js';
+import { QUEUE_NAMES, queueKeyName } from './queues.js';
 
 /** Jobs read per state. */
 const SAMPLE = 50;
@@ -31,6 +33,24 @@ export async function waitingTargets(queue: Queue): Promise<WaitingTarget[]> {
     else {
       const runId = typeof payload === 'object' && payload !== null ? (payload as { runId?: unknown }).runId : undefined;
       found.push({ target: seal.target, jobs: 1, run: typeof runId === 'string' ? runId : job.name });
+    }
+  }
+  return found;
+}
+
+/**
+ * The targets of the jobs waiting in the writes and sync-runs queues, read without writing
+ * anything (`doctor` only reads: a queue opened with skipMetasUpdate writes no meta key).
+ */
+export async function readWaitingTargets(connection: RedisClient, prefix: string): Promise<WaitingTarget[]> {
+  const found: WaitingTarget[] = [];
+  for (const name of [QUEUE_NAMES.writes, QUEUE_NAMES.syncRuns]) {
+    const queue = new Queue(queueKeyName(name, connection), { connection, prefix, skipMetasUpdate: true });
+    queue.on('error', () => undefined);
+    try {
+      found.push(...(await waitingTargets(queue)));
+    } finally {
+      await queue.close();
     }
   }
   return found;

@@ -7,8 +7,8 @@
  * - a job whose data was edited in Redis after `sync` enqueued it is refused the same way, and the
  *   run's other jobs are written;
  * - a worker configured for another service (a second simulator) writes nothing there, leaves the
- *   jobs waiting with no attempt used, says once which service they are for (at start, too), and
- *   a worker for the right service then completes them.
+ *   jobs waiting with no attempt used, says once which service they are for (at start, too), `doctor`
+ *   names it, and a worker for the right service then completes them.
  */
 import { join, resolve } from 'node:path';
 import { Queue } from 'bullmq';
@@ -161,6 +161,15 @@ describe('job seals', () => {
     expect(second.state.writeCalls()).toBe(0);
     for (const job of await writes.getJobs(['delayed', 'wait', 'prioritized'])) expect(job.attemptsMade).toBe(0);
     await wrong.stop();
+
+    // `doctor` configured like the wrong worker names the service the waiting jobs are for.
+    const doctor = await runCli(['doctor'], cliEnv(second, redisUrl, prefix));
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(
+      new RegExp(`waiting job\\(s\\) \\(run ${runId}, …\\) are for ${first.baseUrl.replace(/\/+$/, '')} \\(credentials [0-9a-f]{12}\\)`),
+    );
+    const right = await runCli(['doctor', '--json'], cliEnv(first, redisUrl, prefix));
+    expect(jsonOf<{ warnings: Array<{ code: string }> }>(right).warnings.map((w) => w.code)).not.toContain('JOB_TARGET');
 
     // A worker started later for the same wrong service says it at start.
     const again = await worker(second);
