@@ -11,7 +11,7 @@ import { startDashboard, type RunningDashboard } from '../../src/dashboard/serve
 import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { eventually, seedFailedRun } from '../helpers/dashboard.js';
-import { openQueueBench, type QueueBench } from '../helpers/queue.js';
+import { feedOf, openQueueBench, type QueueBench } from '../helpers/queue.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-board';
@@ -95,6 +95,30 @@ describe("bull-board's writes", () => {
     bench.sim.state.setFaults({});
     expect((await call('PUT', 'listing-writes/retry/failed')).status).toBe(200);
     await eventually(async () => keys.every((key) => bench?.sim.state.listings(BOT).some((l) => l.MLSNumber === key) === true), 20_000);
+    passed = true;
+  });
+
+  it('the health page names the service the waiting jobs are for', async () => {
+    bench = await openQueueBench(redisUrl, { chatbots: [BOT] }, 'board-targets');
+    const runId = await bench.enqueue(await bench.plan(BOT, feedOf(BOT, 0, 3)));
+    board = openQueues(bench.redis, bench.prefix, 'read-only');
+    dashboard = await startDashboard({
+      data: createStoreDashboardData(bench.store, board, bench.prefix),
+      queues: [board.writes, board.syncRuns, board.alerts],
+      auth: { token: TOKEN },
+      readOnly: false,
+      metrics: createMetrics({ defaultMetrics: false }),
+      logger: bench.logger,
+      port: 0,
+      host: '127.0.0.1',
+    });
+    const res = await fetch(`${dashboard.url}/health`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toContain('Waiting jobs by service');
+    expect(body).toContain(
+      `(run <span class="mono">${runId}</span>, …) are for <span class="mono">${bench.seal.target.url} (credentials ${bench.seal.target.credentials})</span>`,
+    );
     passed = true;
   });
 });
