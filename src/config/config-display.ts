@@ -7,7 +7,7 @@ import { displayRedisUrl, redisPassword, safeDecode } from './redis-url-display.
 /** Values that must be scrubbed from any output: the service credentials, the feed's secret or token, a Redis URL password. */
 export function secretValues(config: Config): string[] {
   const { secretKey, sessionKey, projectAuthToken } = config.api.credentials;
-  const values = [secretKey, sessionKey, projectAuthToken, ...feedAuthSecrets(config.feedAuth)];
+  const values = [secretKey, sessionKey, projectAuthToken, config.api.jobKey, ...feedAuthSecrets(config.feedAuth)];
   const password = redisPassword(config.redis.url);
   if (password !== undefined) values.push(password, safeDecode(password));
   const clusterPassword = config.redis.cluster?.password;

@@ -85,6 +85,8 @@ export const settingsSchema = z.object({
   API_SECRET_KEY: credential.optional(),
   API_SESSION_KEY: credential.optional(),
   PROJECT_AUTH_TOKEN: credential.optional(),
+  // The key jobs are signed with (src/queue/job-seal.ts); unset: derived from API_SECRET_KEY.
+  LISTING_SYNC_JOB_KEY: credential.optional(),
   REDIS_URL: redisUrl.default(DEFAULT_REDIS_URL),
   REDIS_CLUSTER_NODES: z.string().transform(parseClusterNodes).optional(),
   // Why this alphabet: BullMQ puts the prefix in every key; braces allow a Redis Cluster hash tag ('{ls}').

@@ -20,6 +20,8 @@ export interface Config {
     baseUrl?: string;
     siteUrl?: string;
     credentials: { secretKey?: string; sessionKey?: string; projectAuthToken?: string };
+    /** LISTING_SYNC_JOB_KEY: the key jobs are signed with (src/queue/job-seal.ts); unset, derived from API_SECRET_KEY. */
+    jobKey?: string;
     timeouts: { connectMs: number; headersMs: number; bodyMs: number };
     connections: number;
     /** What LISTING_SYNC_RETRY_* replaced of the default retry table (see api/retry-policy.ts). */
@@ -107,6 +109,7 @@ const SECRET_SETTINGS = new Set<string>([
   'API_SECRET_KEY',
   'API_SESSION_KEY',
   'PROJECT_AUTH_TOKEN',
+  'LISTING_SYNC_JOB_KEY',
   'REDIS_CLUSTER_NODES',
   ...FEED_SECRET_SETTINGS,
 ]);
@@ -225,6 +228,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       // Why: the spec serves the table listing from {site_url}; most deployments share one origin.
       siteUrl: s.SITE_URL ?? (s.API_BASE_URL === undefined ? undefined : new URL(s.API_BASE_URL).origin),
       credentials: { secretKey: s.API_SECRET_KEY, sessionKey: s.API_SESSION_KEY, projectAuthToken: s.PROJECT_AUTH_TOKEN },
+      jobKey: s.LISTING_SYNC_JOB_KEY,
       timeouts: {
         connectMs: s.LISTING_SYNC_TIMEOUT_CONNECT_MS,
         headersMs: s.LISTING_SYNC_TIMEOUT_HEADERS_MS,

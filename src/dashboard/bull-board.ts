@@ -1,6 +1,7 @@
 /**
  * bull-board over every queue, mounted under `{base}/queues`: jobs by state with payload and
- * error, retry one or all, promote, clean (all hidden in read-only mode).
+ * error, retry one or all, promote, clean (all hidden in read-only mode). Its add, update-data,
+ * schedule edits, empty and obliterate are refused for everyone (board-refusals.ts).
  *
  * The dashboard receives Queue instances built by src/queue (typed through src/queue/queues.ts, so
  * it does not import bullmq) and hands them to bull-board's adapter; it never creates one.
@@ -8,7 +9,8 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import type { RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
+import { refuseBoardWrites } from './board-refusals.js';
 import { queueDisplayName, type Queues } from '../queue/queues.js';
 
 export type BoardQueue = Queues['writes'];
@@ -23,6 +25,9 @@ export function bullBoardRouter(queues: readonly BoardQueue[], options: { basePa
     serverAdapter,
     options: { uiConfig: { boardTitle: 'listing-sync queues' } },
   });
+  const router = Router();
+  router.use(refuseBoardWrites());
   // Why the cast: ExpressAdapter.getRouter() is typed `any`; it returns an express app.
-  return serverAdapter.getRouter() as RequestHandler;
+  router.use(serverAdapter.getRouter() as RequestHandler);
+  return router;
 }

@@ -120,7 +120,7 @@ export function createHandlers(ctx: HandlerContext) {
   const health: Handler = async (req) => {
     const data = ctx.data.healthData;
     if (data === undefined) return notAvailable(req);
-    return htmlPage(200, healthPage(pageContext(req), await data.health()));
+    return htmlPage(200, healthPage(pageContext(req), await data.health(), (await data.jobTargets?.()) ?? []));
   };
 
   const chatbot: Handler = async (req) => {

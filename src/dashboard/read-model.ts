@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { findKeyJobs, retryJobs, runFailures, type FailedJobRow } from '../queue/failed-jobs.js';
 import { queueDisplayName, type Queues } from '../queue/queues.js';
+import { describeTarget } from '../queue/job-seal.js';
+import { waitingTargets } from '../queue/waiting-targets.js';
 import { readCallMetrics } from '../store/call-metrics.js';
 import { readRunSamples } from '../store/run-metrics.js';
 import type { Store } from '../store/store.js';
@@ -169,7 +171,13 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       Object.entries((await fleetForDisplay(records)).chatbots).map(([chatbot, settings]) => ({ chatbot, source: settings.source })),
     callMetrics: () => readCallMetrics(store.redis, prefix),
     runMetrics: () => readRunSamples(store),
-    healthData,
+    healthData: {
+      ...healthData,
+      jobTargets: async () =>
+        (await Promise.all([waitingTargets(queues.writes), waitingTargets(queues.syncRuns)]))
+          .flat()
+          .map((entry) => ({ target: describeTarget(entry.target), jobs: entry.jobs, run: entry.run })),
+    },
     chatbotHealth: () => healthData.health(),
   };
 }

@@ -8,6 +8,7 @@ import type { SyncSummary } from '../store/run-summary.js';
 import type { Registry } from 'prom-client';
 import type { BoardQueue } from './bull-board.js';
 import type { FleetChatbotView, FleetMemberView } from './fleet-types.js';
+import type { JobTargetsData } from './job-target-view.js';
 
 export type { FleetChatbotView, FleetMemberView };
 
@@ -161,7 +162,7 @@ export interface DashboardData {
   /** Every chatbot's health, read on every /metrics scrape. */
   chatbotHealth?(): Promise<ChatbotHealthView[]>;
   /** Health, charts and alerts (absent: those pages answer 404). */
-  healthData?: HealthData;
+  healthData?: HealthData & JobTargetsData;
   /** The service outage going on now (the service breaker open), read for every page's banner and /metrics. */
   serviceOutage?(): Promise<ServiceOutageView | undefined>;
   /** Every chatbot of the applied fleet (empty when none was applied), as the fleet page shows it. */

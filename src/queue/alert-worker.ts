@@ -11,12 +11,16 @@ import type { Logger } from '../runtime/logger.js';
 import { closeConnection, createWorkerConnection, type RedisSettings } from './connection.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import type { RedisWatch } from './redis-watch.js';
+import { passGate } from './job-gate.js';
+import type { JobSeal } from './job-seal.js';
 
 export interface AlertWorkerOptions {
   redis: RedisSettings;
   watch: RedisWatch;
   deps: DeliverAlertDeps;
   logger: Logger;
+  /** What each delivery must be sealed with (job-seal.ts): a webhook post listing-sync did not enqueue is never sent. */
+  seal: JobSeal;
 }
 
 export interface RunningAlertWorker {
@@ -26,9 +30,10 @@ export interface RunningAlertWorker {
 /** Webhooks are slow compared with Redis: a few deliveries in flight keep one slow hook from delaying the rest. */
 const ALERT_CONCURRENCY = 4;
 
-function processorOf(deps: DeliverAlertDeps, logger: Logger): (job: Job) => Promise<string> {
-  return async (job) => {
-    const parsed = deliverAlertDataSchema.safeParse(job.data);
+function processorOf(deps: DeliverAlertDeps, logger: Logger, seal: JobSeal): (job: Job, token?: string) => Promise<string> {
+  const gate = { seal, queue: QUEUE_NAMES.alerts, logger, told: new Set<string>() };
+  return async (job, token) => {
+    const parsed = deliverAlertDataSchema.safeParse(await passGate(job, token, gate));
     if (!parsed.success) throw new UnrecoverableError('INVALID_JOB_DATA: not an alert delivery');
     try {
       return await deliverAlert(parsed.data, { attempt: job.attemptsMade + 1, ...(job.id === undefined ? {} : { jobId: job.id }) }, deps);
@@ -50,7 +55,7 @@ function processorOf(deps: DeliverAlertDeps, logger: Logger): (job: Job) => Prom
 /** Starts the alerts worker on a connection of its own. */
 export async function startAlertWorker(options: AlertWorkerOptions): Promise<RunningAlertWorker> {
   const connection = createWorkerConnection(options.redis, options.watch);
-  const worker = new Worker(queueKeyName(QUEUE_NAMES.alerts, connection), processorOf(options.deps, options.logger), {
+  const worker = new Worker(queueKeyName(QUEUE_NAMES.alerts, connection), processorOf(options.deps, options.logger, options.seal), {
     connection,
     prefix: options.redis.prefix,
     concurrency: ALERT_CONCURRENCY,

@@ -7,6 +7,7 @@ import type { SentError } from '../runtime/worker-thread.js';
 import type { RedisSettings } from './connection.js';
 import type { JobQueueSettings } from './enqueue.js';
 import type { JobSpec } from './job-specs.js';
+import type { JobSeal } from './job-seal.js';
 
 /**
  * Chunks the sync may send ahead of the thread's acknowledgements. Why 4: the thread always
@@ -26,10 +27,12 @@ export const ENQUEUE_THREAD_WINDOW = 4;
  */
 export const ENQUEUE_THREAD_NICENESS = 10;
 
-/** What the thread gets at start: where Redis is (secrets included; never logged) and the job settings. */
+/** What the thread gets at start: where Redis is (secrets included; never logged), the job settings and the seal. */
 export interface EnqueueThreadData {
   redis: RedisSettings;
   jobs: JobQueueSettings;
+  /** What the jobs it adds are sealed with (job-seal.ts; its key never logged). */
+  seal: JobSeal;
 }
 
 export type ToEnqueueThread =

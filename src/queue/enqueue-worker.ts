@@ -21,12 +21,12 @@ const port = parentPort;
 if (port === null) throw new Error('enqueue-worker runs as a worker thread only');
 lowerThreadPriority(ENQUEUE_THREAD_NICENESS);
 
-const { redis: settings, jobs } = workerData as EnqueueThreadData;
+const { redis: settings, jobs, seal } = workerData as EnqueueThreadData;
 // Why a worker connection: like the sync's own, it waits through a Redis outage or restart and
 // carries on (the sync's connection reports the outage; this one stays quiet).
 const redis = createWorkerConnection(settings);
 const store = createStore(redis, settings.prefix);
-const queues = openQueues(redis, settings.prefix);
+const queues = openQueues(redis, settings.prefix, seal);
 for (const queue of [queues.writes, queues.syncRuns, queues.alerts]) queue.on('error', () => undefined);
 
 const send = (message: FromEnqueueThread): void => port.postMessage(message);

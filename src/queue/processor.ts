@@ -13,6 +13,8 @@ import { ErrorCode } from '../shared/error-codes.js';
 import { issueLines } from '../shared/zod-issues.js';
 import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
 import { carrierHooks } from './carrier-split.js';
+import { passGate, type JobGate } from './job-gate.js';
+import { unsealData } from './job-seal.js';
 
 /** The run a job's payload names ('' when it names none). */
 export function runIdOf(data: unknown): string {
@@ -51,8 +53,9 @@ function kindOf(job: Job): JobKind<unknown> {
   return kind;
 }
 
-function parse(kind: JobKind<unknown>, job: Job): unknown {
-  const parsed = kind.schema.safeParse(job.data);
+/** Parses a job's payload: `data` when the gate gave it, else the job's data without its seal. */
+function parse(kind: JobKind<unknown>, job: Job, data: unknown = unsealData(job.data).payload): unknown {
+  const parsed = kind.schema.safeParse(data);
   if (!parsed.success) throw new UnrecoverableError(`INVALID_JOB_DATA: ${issueLines(parsed.error.issues).join('; ')}`);
   return parsed.data;
 }
@@ -74,13 +77,13 @@ export async function recordFinalFailure(job: Job, failure: FinalFailure, deps: 
  * A job whose name or payload no processor accepts fails at once; its run still counts it (from
  * the raw runId/chatbot), or the run would wait forever for a job that can never finish.
  */
-async function rejectMalformed(job: Job, deps: JobDeps): Promise<{ kind: JobKind<unknown>; data: unknown }> {
+async function rejectMalformed(job: Job, payload: unknown, deps: JobDeps): Promise<{ kind: JobKind<unknown>; data: unknown }> {
   try {
     const kind = kindOf(job);
-    return { kind, data: parse(kind, job) };
+    return { kind, data: parse(kind, job, payload) };
   } catch (thrown) {
-    const chatbot = typeof job.data === 'object' && job.data !== null ? (job.data as { chatbot?: unknown }).chatbot : undefined;
-    const runId = runIdOf(job.data);
+    const chatbot = typeof payload === 'object' && payload !== null ? (payload as { chatbot?: unknown }).chatbot : undefined;
+    const runId = runIdOf(payload);
     // A carrier's run counts its listings, not the carrier: the reconciler records those of a
     // failed carrier (run-inspection.ts), as it does a job that failed unrecorded.
     if (runId !== '' && typeof chatbot === 'string' && job.name !== WRITE_LISTINGS) {
@@ -122,8 +125,9 @@ export function isLastAttempt(job: Pick<Job, 'attemptsMade' | 'opts'>, workerAtt
 }
 
 /**
- * The function BullMQ calls for each job of the writes and sync-runs queues. `attempts`: this
- * worker's attempt budget per job (unset: the job's own).
+ * The function BullMQ calls for each job of the writes and sync-runs queues. `gate`: what checks
+ * each job first (job-gate.ts: enqueued by listing-sync, for this worker's service). `attempts`:
+ * this worker's attempt budget per job (unset: the job's own).
  *
  * Why it takes two parameters: BullMQ gives a processor that declares a third an AbortSignal of
  * its own per job (an AbortController, and an abort listener on each request it is handed to),
@@ -133,10 +137,11 @@ export function isLastAttempt(job: Pick<Job, 'attemptsMade' | 'opts'>, workerAtt
 export function createProcessor(
   deps: JobDeps,
   mapping: ErrorMappingContext,
+  gate: JobGate,
   attempts?: number,
 ): (job: Job, token?: string) => Promise<JobResult> {
   return async (job, token) => {
-    const { kind, data } = await rejectMalformed(job, deps);
+    const { kind, data } = await rejectMalformed(job, await passGate(job, token, gate), deps);
     try {
       const ctx = contextOf(job, data, token);
       if (job.name === WRITE_LISTINGS) {

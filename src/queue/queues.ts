@@ -10,6 +10,8 @@
  */
 import { Queue } from 'bullmq';
 import { isCluster, type RedisClient } from '../store/redis-client.js';
+import type { JobSeal, NoSeal } from './job-seal.js';
+import { SealedQueue } from './sealed-queue.js';
 
 export const QUEUE_NAMES = { writes: 'listing-writes', syncRuns: 'sync-runs', alerts: 'alerts' } as const;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
@@ -36,11 +38,27 @@ export interface Queues {
   close(): Promise<void>;
 }
 
+/**
+ * How a process's queues add jobs: sealed with its JobSeal (job-seal.ts; NoSeal: adding fails,
+ * naming the setting to set), or 'read-only' for a
+ * process that must never make a job workers run (the dashboard: bull-board's add goes through
+ * its queues, and what they add carries no seal).
+ */
+export type QueueSealing = JobSeal | NoSeal | 'read-only';
+
+/** The queue `queue` over `connection`: sealing what it adds, or plain (see QueueSealing). */
+export function openQueue(queue: QueueName, connection: RedisClient, prefix: string, sealing: QueueSealing): Queue {
+  const keyName = queueKeyName(queue, connection);
+  return sealing === 'read-only'
+    ? new Queue(keyName, { connection, prefix })
+    : new SealedQueue(queue, keyName, { connection, prefix }, sealing);
+}
+
 /** Opens the queues over `connection` (the caller keeps owning and closing it). */
-export function openQueues(connection: RedisClient, prefix: string): Queues {
-  const writes = new Queue(queueKeyName(QUEUE_NAMES.writes, connection), { connection, prefix });
-  const syncRuns = new Queue(queueKeyName(QUEUE_NAMES.syncRuns, connection), { connection, prefix });
-  const alerts = new Queue(queueKeyName(QUEUE_NAMES.alerts, connection), { connection, prefix });
+export function openQueues(connection: RedisClient, prefix: string, sealing: QueueSealing): Queues {
+  const writes = openQueue(QUEUE_NAMES.writes, connection, prefix, sealing);
+  const syncRuns = openQueue(QUEUE_NAMES.syncRuns, connection, prefix, sealing);
+  const alerts = openQueue(QUEUE_NAMES.alerts, connection, prefix, sealing);
   return {
     writes,
     syncRuns,

@@ -5,6 +5,7 @@
 import type { Queue } from 'bullmq';
 import { SYNC_RUN, syncRunDataSchema } from '../../jobs/sync-run.js';
 import type { ScheduledSyncRequest } from '../../jobs/support/job-context.js';
+import { unsealData } from './job-seal.js';
 
 export interface Schedule {
   name: string;
@@ -31,7 +32,8 @@ export async function listSchedules(syncRuns: Queue): Promise<Schedule[]> {
   const schedulers = await syncRuns.getJobSchedulers(0, -1, true);
   const schedules: Schedule[] = [];
   for (const scheduler of schedulers) {
-    const parsed = syncRunDataSchema.safeParse(scheduler.template?.data);
+    // Without its seal: the request is what was scheduled (the seal is the queue's, job-seal.ts).
+    const parsed = syncRunDataSchema.safeParse(unsealData(scheduler.template?.data).payload);
     if (!parsed.success) continue;
     const schedule: Schedule = { name: scheduler.key, cron: scheduler.pattern ?? '', request: parsed.data };
     if (scheduler.tz) schedule.tz = scheduler.tz;

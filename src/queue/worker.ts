@@ -12,7 +12,7 @@
  *   first and never duplicates.
  * Tests shorten lockDuration/stalledInterval to keep the SIGKILL test quick.
  */
-import { type Job, Queue, Worker } from 'bullmq';
+import { type Job, type Queue, Worker } from 'bullmq';
 import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { Logger } from '../runtime/logger.js';
@@ -24,7 +24,10 @@ import type { ErrorMappingContext } from './error-mapping.js';
 import { finishedElsewhere } from './finished-elsewhere.js';
 import { finishedHere, type FinishedHere } from './finished-here.js';
 import { createProcessor, recordFinalFailure } from './processor.js';
-import { QUEUE_NAMES, queueKeyName } from './queues.js';
+import { openQueue, QUEUE_NAMES, queueKeyName } from './queues.js';
+import { gatesOf } from './job-gate.js';
+import type { JobSeal } from './job-seal.js';
+import { tellWaitingTargets } from './waiting-targets.js';
 import { heldGate, startQueueHold } from './queue-hold.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from './redis-watch.js';
 import { gateApiClient, jobConcurrencyFor, localGate, type RequestGate } from './request-gate.js';
@@ -47,6 +50,8 @@ export const DEFAULT_STALL: Readonly<StallSettings> = { lockDurationMs: 30_000, 
 
 export interface WorkerOptions {
   redis: RedisSettings;
+  /** This process's job seal (job-seal.ts): what the jobs it runs must carry, and the jobs it adds get. */
+  seal: JobSeal;
   /** Requests in flight to the service from this process (BullMQ runs a few more jobs, see request-gate.ts). */
   concurrency: number;
   /**
@@ -140,7 +145,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     (typeof connections)[0],
     (typeof connections)[0],
   ];
-  const queue = new Queue(queueKeyName(QUEUE_NAMES.writes, queueConnection), { connection: queueConnection, prefix: redis.prefix });
+  const queue = openQueue(QUEUE_NAMES.writes, queueConnection, redis.prefix, options.seal);
   queue.on('error', (err) => watch.report(err, 'queue'));
   // A job BullMQ calls gone may have been finished by another start of it (finished-elsewhere.ts).
   watch.knowOutcomes(finishedElsewhere(queue, queueConnection, options.deps.store));
@@ -242,7 +247,9 @@ async function startOn(
 
   const mapping: ErrorMappingContext = { queue, hold, logger, retryTable, defaultRateLimitMs: options.defaultRateLimitMs ?? 1000, breaker };
   if (options.maxRateLimitMs !== undefined) mapping.maxRateLimitMs = options.maxRateLimitMs;
-  const processor = createProcessor(deps, mapping, options.attempts);
+  const gateOf = gatesOf(options.seal, logger);
+  await tellWaitingTargets(queue, options.seal.target, logger, gateOf(QUEUE_NAMES.writes).told);
+  const processor = createProcessor(deps, mapping, gateOf(QUEUE_NAMES.writes), options.attempts);
   const common = {
     prefix: redis.prefix,
     lockDuration: stall.lockDurationMs,
@@ -268,7 +275,7 @@ async function startOn(
   if (deps.runSync !== undefined) {
     // Why without the breaker: a scheduled sync's reads are its own (not through the breaker), and
     // holding the writes queue for them would put the sync back to spin against a down service.
-    const syncProcessor = createProcessor(deps, { ...mapping, breaker: undefined }, options.attempts);
+    const syncProcessor = createProcessor(deps, { ...mapping, breaker: undefined }, gateOf(QUEUE_NAMES.syncRuns), options.attempts);
     syncRuns = new Worker(queueKeyName(QUEUE_NAMES.syncRuns, syncConnection), syncProcessor, {
       ...common,
       connection: syncConnection,

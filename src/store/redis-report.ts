@@ -32,7 +32,7 @@ export interface KindUsage {
 }
 
 export interface ReportWarning {
-  code: 'EVICTION_POLICY' | 'AOF_OFF' | 'AOF_FSYNC' | 'MEMORY_HIGH' | 'RETENTION_BEHIND';
+  code: 'EVICTION_POLICY' | 'AOF_OFF' | 'AOF_FSYNC' | 'MEMORY_HIGH' | 'RETENTION_BEHIND' | 'JOB_TARGET';
   message: string;
 }
 

@@ -14,6 +14,7 @@ import { createStore } from '../../src/store/store.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { TEST_SEAL } from '../helpers/job-seal.js';
 
 type DoctorJson = RedisReport & { redis: string };
 
@@ -77,7 +78,7 @@ describe('listing-sync doctor', () => {
     await redis.hset(keys.ledger('A', 'MLSNumber'), 'K1', `${newRunId(now, 'ab')}\t1\th\t9`);
     await redis.hset(keys.tombstones('A', 'MLSNumber'), 'K2', newRunId(now, 'ab'));
     await redis.zadd(keys.keyIndex('K1'), now, '{"chatbot":"A","runId":"r","jobId":"j1"}');
-    const queues = openQueues(redis, prefix);
+    const queues = openQueues(redis, prefix, TEST_SEAL);
     await queues.writes.add('create-listing', { chatbot: 'A' }, { jobId: 'create.A.MLSNumber.K1.r' });
     await queues.close();
 

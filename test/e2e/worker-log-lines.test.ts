@@ -25,7 +25,13 @@ afterEach(async () => {
 function env(extra: Record<string, string> = {}): Record<string, string> {
   prefix = uniquePrefix('worker-logs');
   // The service is never called: the worker only starts and stops.
-  return { API_BASE_URL: 'http://127.0.0.1:9', REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, ...extra };
+  return {
+    API_BASE_URL: 'http://127.0.0.1:9',
+    API_SECRET_KEY: 'worker-logs-secret',
+    REDIS_URL: redisUrl,
+    LISTING_SYNC_PREFIX: prefix,
+    ...extra,
+  };
 }
 
 describe('worker log lines', () => {

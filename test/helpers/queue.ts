@@ -28,6 +28,8 @@ import { startSimulator, type RunningSimulator, type SimOptions } from '../../sr
 import { createStore, type Store } from '../../src/store/store.js';
 import { feedSummary, planCounts, type RejectedRow, type SyncOutcome } from '../../src/sync/summary.js';
 import { cleanPrefix, uniquePrefix } from './redis.js';
+import { sealFor } from './job-seal.js';
+import type { JobSeal } from '../../src/queue/job-seal.js';
 
 export const TEST_JOB_SETTINGS: JobQueueSettings = {
   attempts: 10,
@@ -47,6 +49,8 @@ export interface QueueBench {
   store: Store;
   queues: Queues;
   logger: Logger;
+  /** What the bench's queues seal jobs with and its workers check them with: the simulator's service. */
+  seal: JobSeal;
   /** Starts workers in this process (closed by close()); `client` replaces the bench's API client. */
   work(options?: Partial<Omit<WorkerOptions, 'deps' | 'redis' | 'logger'>>, client?: ApiClient): Promise<RunningWorkers>;
   /** Plans feed vs the simulator's current listings + the ledger, with the real planner. */
@@ -79,7 +83,8 @@ export async function openQueueBench(url: string, simOptions: SimOptions = {}, l
   });
   const redis = new Redis(url, { maxRetriesPerRequest: null });
   const store = createStore(redis, prefix);
-  const queues = openQueues(redis, prefix);
+  const seal = sealFor(sim.baseUrl, sim.credentials);
+  const queues = openQueues(redis, prefix, seal);
   const logger = silentLogger();
   const running: RunningWorkers[] = [];
   return {
@@ -91,9 +96,11 @@ export async function openQueueBench(url: string, simOptions: SimOptions = {}, l
     store,
     queues,
     logger,
+    seal,
     async work(options = {}, client = api) {
       const workers = await startWorkers({
         redis: { url, prefix },
+        seal,
         concurrency: 8,
         ...FAST_WORKER,
         retryTable: DEFAULT_RETRY_TABLE,

@@ -73,6 +73,7 @@ async function deliver(script: Array<number | 'hang'>, jobId: string): Promise<{
   const watch = createRedisWatch(silentLogger(), { label: 'redis', intervalMs: 5000 });
   worker = await startAlertWorker({
     redis: { url: redisUrl, prefix: bench.prefix },
+    seal: bench.seal,
     watch,
     deps: { alerts, post: postWebhook, timeoutMs: 300, now: () => Date.now() },
     logger: silentLogger(),

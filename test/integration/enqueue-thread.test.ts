@@ -30,7 +30,7 @@ const openBench = queueBenchPerTest();
 function threadFor(bench: QueueBench, redisUrl: string, readyWaitMs?: number): EnqueueThread {
   const jobs = TEST_JOB_SETTINGS;
   return startEnqueueThread(
-    { redis: { url: redisUrl, prefix: bench.prefix }, jobs },
+    { redis: { url: redisUrl, prefix: bench.prefix }, jobs, seal: bench.seal },
     { store: bench.store, writes: bench.queues.writes, jobs },
     readyWaitMs === undefined ? {} : { readyWaitMs },
   );
@@ -95,7 +95,7 @@ describe('the enqueue thread', () => {
     });
     // A wait far longer than the thread can need once its connection passes: the next chunks wait for it, never time out.
     const thread = startEnqueueThread(
-      { redis: { url: gate.url, prefix: bench.prefix }, jobs: TEST_JOB_SETTINGS },
+      { redis: { url: gate.url, prefix: bench.prefix }, jobs: TEST_JOB_SETTINGS, seal: bench.seal },
       { store: bench.store, writes: countingWrites, jobs: TEST_JOB_SETTINGS },
       { readyWaitMs: 120_000 },
     );

@@ -13,6 +13,7 @@ import { AlertStore } from '../../src/store/alert-store.js';
 import { FleetRecordStore } from '../../src/store/fleet-record-store.js';
 import { appliedFleet, applyFleetPlan, currentFleetSide, type FleetDeps } from '../../src/sync/fleet-apply.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { TEST_SEAL } from '../helpers/job-seal.js';
 
 const url = inject('redisUrl');
 let cleanup: Array<() => Promise<void>> = [];
@@ -27,7 +28,7 @@ afterEach(async (ctx) => {
 function open(): { deps: FleetDeps; redis: Redis; queues: Queues } {
   prefix = uniquePrefix('fleet-apply');
   const redis = new Redis(url, { maxRetriesPerRequest: null });
-  const queues = openQueues(redis, prefix);
+  const queues = openQueues(redis, prefix, TEST_SEAL);
   cleanup.push(async () => {
     await queues.close();
     await redis.quit();

@@ -9,6 +9,7 @@ import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { heldGate, startQueueHold, type QueueHold } from '../../src/queue/queue-hold.js';
 import { localGate } from '../../src/queue/request-gate.js';
 import { storePerTest } from '../helpers/store-per-test.js';
+import { TEST_SEAL } from '../helpers/job-seal.js';
 
 const t = storePerTest('hold');
 const open: Array<{ close(): unknown }> = [];
@@ -33,7 +34,7 @@ function holdOn(queues: Queues): QueueHold {
 }
 
 function setup(): { a: QueueHold; b: QueueHold; limiterTtl: () => Promise<number> } {
-  const queues = openQueues(t.redis, t.prefix);
+  const queues = openQueues(t.redis, t.prefix, TEST_SEAL);
   open.push(queues);
   return { a: holdOn(queues), b: holdOn(queues), limiterTtl: () => t.redis.pttl(queues.writes.toKey('limiter')) };
 }

@@ -18,6 +18,7 @@ import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedOf, queueBenchPerTest, TEST_JOB_SETTINGS, enqueueAsSync } from '../helpers/queue.js';
 import { startTestSim } from '../helpers/sim.js';
 import { storePerTest } from '../helpers/store-per-test.js';
+import { TEST_SEAL } from '../helpers/job-seal.js';
 
 const BOT = 'bot-breaker';
 const OPEN_AFTER = 4;
@@ -69,7 +70,7 @@ async function setup(): Promise<{
   open.push(sim);
   const api = createApiClient({ baseUrl: sim.baseUrl, siteUrl: sim.siteUrl, credentials: sim.credentials });
   open.push(api);
-  const queues = openQueues(t.redis, t.prefix);
+  const queues = openQueues(t.redis, t.prefix, TEST_SEAL);
   open.push(queues);
   return {
     sim,

@@ -8,6 +8,7 @@ import { createStore } from '../../src/store/store.js';
 import { createApiClient } from '../../src/api/client.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { TEST_SEAL } from '../helpers/job-seal.js';
 
 const url = inject('redisUrl');
 let cleanup: Array<() => Promise<void>> = [];
@@ -25,7 +26,7 @@ describe('schedules', () => {
   it('survive in Redis, run the injected sync with trigger schedule once per occurrence across two workers, and log a refused run at error level', async () => {
     prefix = uniquePrefix('sched');
     const redis = new Redis(url, { maxRetriesPerRequest: null });
-    const queues: Queues = openQueues(redis, prefix);
+    const queues: Queues = openQueues(redis, prefix, TEST_SEAL);
     cleanup.push(async () => {
       await queues.close();
       await redis.quit();
@@ -50,6 +51,7 @@ describe('schedules', () => {
       started.push(
         await startWorkers({
           redis: { url, prefix },
+          seal: TEST_SEAL,
           concurrency: 2,
           retryTable: DEFAULT_RETRY_TABLE,
           deps: { api, store, logger, now: () => Date.now(), runSync },

@@ -8,6 +8,7 @@ import { deliverTo, type DeliverAlertDeps } from '../../../jobs/deliver-alert.js
 import type { Logger } from '../../runtime/logger.js';
 import { addAlertJob, DEFAULT_ALERT_JOBS, type AlertJobSettings } from '../../queue/alert-jobs.js';
 import { startAlertWorker } from '../../queue/alert-worker.js';
+import { requireSeal } from './job-seal-wiring.js';
 import { AlertStore } from '../../store/alert-store.js';
 import { evaluateChatbot, type HealthDeps } from '../../sync/health/evaluate.js';
 import { startHealthMonitor } from '../../sync/health/monitor.js';
@@ -66,7 +67,13 @@ export function deliverNow(alerts: AlertStore, config: Config): DeliverAlert {
 /** The alerts worker and the health monitor of a worker process; `close` stops both. */
 export async function startAlerting(config: Config, ctx: QueueContext, logger: Logger): Promise<{ close(): Promise<void> }> {
   const deps = healthDeps(ctx, config, logger);
-  const worker = await startAlertWorker({ redis: config.redis, watch: ctx.watch, deps: deliveryDeps(deps.alerts, config), logger });
+  const worker = await startAlertWorker({
+    redis: config.redis,
+    seal: requireSeal(config),
+    watch: ctx.watch,
+    deps: deliveryDeps(deps.alerts, config),
+    logger,
+  });
   const monitor = startHealthMonitor(deps, config.alerts.checkMs, logger);
   return {
     async close() {

@@ -39,7 +39,8 @@ export async function createDashboardWiring(config: Config, logger: Logger): Pro
   // Why wait a little: the first requests should find Redis connected when it answers; why not
   // more: a dashboard started while Redis is down serves the outage page instead of not starting.
   await readyWithin(redis, DASHBOARD_CONNECT_WAIT_MS);
-  const ctx = queueContextOn(redis, config, watch);
+  // Why read-only: bull-board adds jobs through these queues; what they add must never pass a worker's gate.
+  const ctx = queueContextOn(redis, config, watch, 'read-only');
   return {
     data: createStoreDashboardData(ctx.store, ctx.queues, config.redis.prefix),
     queues: [ctx.queues.writes, ctx.queues.syncRuns, ctx.queues.alerts],

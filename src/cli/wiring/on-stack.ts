@@ -13,6 +13,7 @@ import { largeRunThread, type LargeRunThread } from '../../queue/large-run-threa
 import { keepThisRunsCodeCache } from '../bundle-loader.js';
 import type { CliIo } from '../io.js';
 import type { QueueContext } from './queue-context.js';
+import { requireSeal } from './job-seal-wiring.js';
 import { createRecordedClient, jobSettings, openQueueContext, startConfiguredWorkers, type QueueRole } from './queue-wiring.js';
 
 /** Store and queues over one connection held as `role` says (queue-wiring.ts `QueueRole`). */
@@ -62,7 +63,10 @@ export function enqueueThreadOnStack(io: CliIo, config: Config, ctx: QueueContex
   const here = { store: ctx.store, writes: ctx.queues.writes, jobs };
   // Why readyWaitMs 0: started late, the thread is not ready for a few tenths of a second, and the
   // workers are already waiting for jobs; the chunks go in here meanwhile.
-  const thread = largeRunThread(() => startEnqueueThread({ redis: config.redis, jobs }, here, { readyWaitMs: 0 }), here);
+  const thread = largeRunThread(
+    () => startEnqueueThread({ redis: config.redis, jobs, seal: requireSeal(config) }, here, { readyWaitMs: 0 }),
+    here,
+  );
   io.releases.push('enqueue thread', () => thread.close());
   return thread;
 }

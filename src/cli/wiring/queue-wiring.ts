@@ -23,7 +23,8 @@ import {
 import { createRedisWatch, redisLabel, type RedisWatch } from '../../queue/redis-watch.js';
 import { startWorkers, type RunningWorkers, type StallSettings } from '../../queue/worker.js';
 import { ATTEMPTS_CEILING, enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../../queue/enqueue.js';
-import { openQueues } from '../../queue/queues.js';
+import { openQueues, type QueueSealing } from '../../queue/queues.js';
+import { requireSeal, sealingOf } from './job-seal-wiring.js';
 import { createCallRecorder, type CallRecorder } from '../../store/call-metrics.js';
 import { createStore } from '../../store/store.js';
 import type { SyncDeps } from '../../sync/sync-deps.js';
@@ -64,10 +65,18 @@ export async function openQueueContext(config: Config, role: QueueRole, logger?:
   return queueContextOn(await connectFor(config, role, watch), config, watch);
 }
 
-/** Store and queues over an open connection, whose outages `watch` reports. */
-export function queueContextOn(redis: RedisClient, config: Config, watch: RedisWatch): QueueContext {
+/**
+ * Store and queues over an open connection, whose outages `watch` reports; the jobs its queues
+ * add are sealed for this process's service (`sealing`: default from config).
+ */
+export function queueContextOn(
+  redis: RedisClient,
+  config: Config,
+  watch: RedisWatch,
+  sealing: QueueSealing = sealingOf(config),
+): QueueContext {
   const store = createStore(redis, config.redis.prefix);
-  const queues = openQueues(redis, config.redis.prefix);
+  const queues = openQueues(redis, config.redis.prefix, sealing);
   // Why a listener: BullMQ prints an 'error' event nobody listens to as a stack trace.
   for (const queue of [queues.writes, queues.syncRuns, queues.alerts]) queue.on('error', (err) => watch.report(err, 'queue'));
   return {
@@ -211,6 +220,7 @@ export async function startConfiguredWorkers(
 ): Promise<RunningWorkers> {
   const workers = await startWorkers({
     announce,
+    seal: requireSeal(config),
     redis: config.redis,
     watch: ctx.watch,
     ...(signal === undefined ? {} : { signal }),

@@ -1,6 +1,7 @@
 /** The health page: one row per chatbot, trouble first; failing and stale chatbots stand out. */
 import { formatTime, html, type SafeHtml } from '../html.js';
 import type { ChatbotHealthView } from '../types.js';
+import type { JobTargetView } from '../job-target-view.js';
 import { page, type PageContext } from './layout.js';
 import { statusCell } from './runs-list.js';
 
@@ -25,7 +26,23 @@ function row(ctx: PageContext, view: ChatbotHealthView): SafeHtml {
 </tr>`;
 }
 
-export function healthPage(ctx: PageContext, views: readonly ChatbotHealthView[]): string {
+/**
+ * The services the waiting jobs are for. Why on this page: a worker leaves the jobs of another
+ * service waiting (src/queue/job-gate.ts); jobs for two services under one prefix mean one of
+ * them has no worker here, or two installations share the prefix.
+ */
+function targetsSection(targets: readonly JobTargetView[]): SafeHtml {
+  if (targets.length === 0) return html``;
+  const tone = targets.length > 1 ? 'bad' : 'muted';
+  return html`<h2>Waiting jobs by service</h2>
+<ul id="job-targets" class="${tone}">${targets.map(
+    (t) =>
+      html`<li>${t.jobs} waiting job(s) (run <span class="mono">${t.run}</span>, …) are for <span class="mono">${t.target}</span></li>`,
+  )}</ul>
+<p class="muted small">Each job records the service it was planned for; a worker configured for another one leaves it waiting.</p>`;
+}
+
+export function healthPage(ctx: PageContext, views: readonly ChatbotHealthView[], targets: readonly JobTargetView[] = []): string {
   const attention = views.filter((view) => ATTENTION.has(view.status)).length;
   const body = html`<h1>Health</h1>
 <p class="${attention > 0 ? 'bad' : 'muted'}" id="health-summary">${
@@ -43,6 +60,6 @@ ${
 <tbody>${views.map((view) => row(ctx, view))}</tbody>
 </table>
 <p class="muted small">Status by default thresholds: a job failed for good makes it <em>failed</em>; no successful run for 26 h is <em>stale</em>. Streak: consecutive newest runs with this status.</p>`
-}`;
+}${targetsSection(targets)}`;
   return page(ctx, 'Health', body);
 }

@@ -1,0 +1,18 @@
+/** This process's job seal (src/queue/job-seal.ts) from Config: its key and the service it is for. */
+import type { Config } from '../../config/config.js';
+import { jobSealOf, type JobSeal, type NoSeal } from '../../queue/job-seal.js';
+import { ErrorCode } from '../../shared/error-codes.js';
+import { ListingSyncError } from '../../shared/errors.js';
+
+/** The seal of a process configured with `config`, or why it has none (its queues then refuse to add). */
+export function sealingOf(config: Config): JobSeal | NoSeal {
+  const { baseUrl, credentials, jobKey } = config.api;
+  return jobSealOf({ baseUrl, ...credentials, jobKey });
+}
+
+/** The seal a worker checks jobs with; one line naming the setting when it has none. */
+export function requireSeal(config: Config): JobSeal {
+  const seal = sealingOf(config);
+  if ('missing' in seal) throw new ListingSyncError(ErrorCode.CONFIG, `cannot start workers: ${seal.missing}`);
+  return seal;
+}
