@@ -76,6 +76,9 @@ export function queueContextOn(redis: RedisClient, config: Config, watch: RedisW
     queues,
     watch,
     async close() {
+      // Why: with Redis away (a cluster master lost until its replica takes over), a command still
+      // pending would hold the close for the connection's whole minute of retries; dropped, it fails now.
+      if (!watch.isUp()) redis.disconnect();
       await queues.close();
       await closeConnection(redis);
     },
