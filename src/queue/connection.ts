@@ -18,6 +18,7 @@ import { mastersOf, type RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RedisWatch } from './redis-watch.js';
 import { coalesceWrites } from './coalesced-writes.js';
+import { keepSeedsCurrent } from './cluster-seeds.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
 export interface RedisSettings extends RedisTarget {
@@ -55,7 +56,7 @@ function newClient(target: RedisTarget, options: RedisOptions, failover: Failove
   const { cluster } = target;
   if (cluster === undefined) return new Redis(target.url, options);
   const { retryStrategy, lazyConnect, enableOfflineQueue, enableReadyCheck, ...perNode } = options;
-  return new Cluster(cluster.nodes, {
+  const client = new Cluster(cluster.nodes, {
     ...failover,
     ...(lazyConnect === undefined ? {} : { lazyConnect }),
     ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
@@ -68,6 +69,8 @@ function newClient(target: RedisTarget, options: RedisOptions, failover: Failove
       ...(cluster.tls ? { tls: {} } : {}),
     },
   });
+  keepSeedsCurrent(client, cluster.nodes);
+  return client;
 }
 
 /** The longest wait between two reconnect attempts; also how often an outage line repeats. */

@@ -11,9 +11,10 @@
  * same message at most once per interval.
  */
 import { displayCluster, type RedisClusterTarget } from '../config/redis-cluster-config.js';
-import type { RedisClient } from '../store/redis-client.js';
+import { isCluster, type RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../runtime/logger.js';
 import { jobErrorKind, jobErrorLines, type OutcomeLookup } from './job-error-lines.js';
+import { followLostMasters } from './cluster-masters.js';
 
 export type { OutcomeLookup };
 
@@ -83,7 +84,7 @@ export interface RedisWatch {
   attach(redis: RedisClient): RedisClient;
   /** An 'error' event from BullMQ or a failed Redis call: one outage line, or one line per distinct error per interval. */
   report(err: unknown, context?: string): void;
-  /** False while any followed connection is not connected (connecting, reconnecting). */
+  /** False while any followed connection is not connected (connecting, reconnecting), or a followed cluster has a master lost. */
   isUp(): boolean;
   /** Calls `listener` whenever a followed connection loses Redis; returns the unsubscribe. */
   onDown(listener: () => void): () => void;
@@ -102,6 +103,8 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
   const label = options.label ?? 'Redis';
   const now = options.now ?? Date.now;
   const followed = new Set<RedisClient>();
+  /** Per followed cluster: how many of its masters are lost now (cluster-masters.ts). */
+  const lostMasters = new Map<RedisClient, () => number>();
   const downListeners = new Set<() => void>();
   const jobGoneListeners = new Set<() => void>();
   let downSince: number | undefined;
@@ -117,16 +120,27 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
   }
   const jobLines = jobErrorLines(logger, due);
 
-  function outage(err: unknown): void {
+  /** `master`: a cluster's master that stopped answering while the others still do (a failover under way). */
+  function outage(err: unknown, master?: string): void {
     const at = now();
     downSince ??= at;
     if (at - lastOutageLine < intervalMs) return;
     lastOutageLine = at;
     const downForMs = at - downSince;
     const seconds = Math.round(intervalMs / 1000);
+    const reason = reasonOf(err);
+    if (master !== undefined) {
+      const since = downForMs < 1000 ? '' : ` for ${Math.round(downForMs / 1000)} s`;
+      logger.warn(
+        { redis: label, master, reason, downForMs },
+        `${label}: master ${master} is not answering (${reason})${since}: waiting for Redis while its replica takes its ` +
+          `slots over (the cluster's node timeout, then an election); carrying on then`,
+      );
+      return;
+    }
     logger.warn(
-      { redis: label, reason: reasonOf(err), downForMs },
-      `${label} is not answering (${reasonOf(err)}): retrying every ${seconds} s; carrying on once it answers`,
+      { redis: label, reason, downForMs },
+      `${label} is not answering (${reason}): retrying every ${seconds} s; carrying on once it answers`,
     );
   }
 
@@ -144,6 +158,17 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
     attach(redis) {
       followed.add(redis);
       redis.on('error', (err: Error) => watch.report(err));
+      if (isCluster(redis)) {
+        const lost = followLostMasters(redis, isRedisConnectionError, {
+          lost(err, master) {
+            const first = downSince === undefined;
+            outage(err, master);
+            if (first) for (const listener of downListeners) listener();
+          },
+          found: () => void (watch.isUp() && back()),
+        });
+        lostMasters.set(redis, lost);
+      }
       redis.on('close', () => {
         if (redis.status === 'end') return;
         downSince ??= now();
@@ -152,7 +177,10 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
       redis.on('ready', () => {
         if (watch.isUp()) back();
       });
-      redis.on('end', () => void followed.delete(redis));
+      redis.on('end', () => {
+        followed.delete(redis);
+        lostMasters.delete(redis);
+      });
       return redis;
     },
     report(err, context) {
@@ -170,6 +198,7 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
     isUp() {
       // 'end': closed on purpose (ioredis announces it a tick later, when it is dropped from `followed`).
       for (const redis of followed) if (redis.status !== 'ready' && redis.status !== 'end') return false;
+      for (const lost of lostMasters.values()) if (lost() > 0) return false;
       return true;
     },
     onDown(listener) {

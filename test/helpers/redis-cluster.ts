@@ -147,11 +147,13 @@ export interface RedisClusterOptions {
   replicas?: number;
   /** `requirepass` of every node. */
   password?: string;
+  /** `cluster-node-timeout` (default 2000 ms): how long a master may be silent before its replica is promoted. */
+  nodeTimeoutMs?: number;
 }
 
 /** Starts a cluster and waits until every node says cluster_state:ok. */
 export async function startRedisCluster(options: RedisClusterOptions = {}): Promise<RedisClusterProcess> {
-  const { masters = 3, replicas = 0, password } = options;
+  const { masters = 3, replicas = 0, password, nodeTimeoutMs = 2_000 } = options;
   const auth = password === undefined ? [] : ['--requirepass', password, '--masterauth', password];
   const dir = mkdtempSync(join(tmpdir(), 'ls-cluster-'));
   const ports: number[] = [];
@@ -169,7 +171,7 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
         '--cluster-config-file',
         `nodes-${port}.conf`,
         '--cluster-node-timeout',
-        '2000',
+        String(nodeTimeoutMs),
         '--dir',
         dir,
         '--save',

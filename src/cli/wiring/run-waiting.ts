@@ -76,11 +76,50 @@ async function explainIdle(options: RunWaitOptions, idleMs: number): Promise<voi
   options.logger.warn({ runId: options.runId, idleSeconds: Math.round(idleMs / 1000) }, message);
 }
 
+/**
+ * How long a stop waits to mark the lease idle. Why a bound: during a Redis Cluster failover the
+ * chatbot's slot answers only once its replica took over (up to the connection's minute of
+ * retries), and a stop must end within the forced-exit timer; the lease then goes stale by itself.
+ */
+const MARK_IDLE_MS = 3000;
+
+/**
+ * `work`, or the signal's reason as soon as it aborts. Why: the wait's reads go to the chatbot's
+ * slot, and during a failover a read waits for the replica to take over; a Ctrl-C then must not
+ * wait with it before the workers are stopped.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
+/** Resolves once `work` settles or after `ms`, whichever is first (never rejects). */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([
+      work.then(
+        () => undefined,
+        () => undefined,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Waits for the run, reporting on stderr what a person needs to know; returns counts and status. */
 export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait> {
   const { store, runId, chatbot, logger } = options;
   try {
-    const counts = await waitForRun(store, runId, {
+    const waited = waitForRun(store, runId, {
       signal: options.signal,
       ...(options.workers === undefined ? {} : { finishedHere: options.workers.finished }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
@@ -88,12 +127,15 @@ export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait>
       onProgress: (c) => options.bars.update('jobs', c.finishedJobs, c.totalJobs),
       onIdle: (idleMs) => void explainIdle(options, idleMs),
     });
+    // The wait's own rejection after an abort is the signal's, already handled below.
+    waited.catch(() => undefined);
+    const counts = await untilAborted(waited, options.signal);
     return { counts, status: (await store.runs.runState(runId)).status };
   } catch (thrown) {
     if (options.signal.aborted) {
       // Workers first: the jobs they finish while closing beat the lease again.
       await options.workers?.close();
-      await store.leases.markIdle(chatbot, runId).catch(() => undefined);
+      await settledWithin(store.leases.markIdle(chatbot, runId), MARK_IDLE_MS);
       logger.warn(
         { runId },
         `interrupted: run ${runId} goes on in the queue; finish it with \`listing-sync runs resume ${runId} ` +
