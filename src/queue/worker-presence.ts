@@ -13,3 +13,8 @@ export async function writeWorkersAlive(writes: Queue): Promise<number | undefin
     return undefined;
   }
 }
+
+/** The BullMQ prefix the queue lives under (what `--prefix` / LISTING_SYNC_PREFIX set). */
+export function queuePrefix(queue: Queue): string {
+  return queue.opts.prefix ?? 'bull';
+}
