@@ -103,8 +103,7 @@ export function redisSettingChecks(state: RedisServerState): ReadinessCheck[] {
     checks.push({
       mark: 'warn',
       what: 'Redis persistence',
-      detail:
-        'appendonly is no: fine for development; in production a restart loses queued jobs, runs and ledger entries since a snapshot',
+      detail: 'appendonly is no: fine for development; in production a restart loses queued jobs, runs and ledger entries since a snapshot',
       fix: 'set appendonly yes and appendfsync everysec (redis.conf, or CONFIG SET then CONFIG REWRITE)',
     });
   } else if (appendfsync.value !== null && appendfsync.value !== 'everysec' && appendfsync.value !== 'always') {
