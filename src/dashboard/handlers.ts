@@ -94,7 +94,8 @@ export function createHandlers(ctx: HandlerContext) {
     }
     const runId = req.params.id ?? '';
     if (!(await ctx.data.getRun(runId))) return notFound(req, `No run with id ${runId}.`);
-    const count = await ctx.data.retryFailed(runId);
+    const jobId = req.form.job?.trim();
+    const count = await ctx.data.retryFailed(runId, jobId === undefined || jobId === '' ? undefined : jobId);
     // Why 303: after a POST the browser follows with GET, so a reload does not retry again.
     return { status: 303, headers: { location: `${ctx.basePath}/runs/${encodeURIComponent(runId)}?retried=${count}` }, body: '' };
   };

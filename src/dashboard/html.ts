@@ -60,3 +60,8 @@ export function formatDuration(startMs: number, endMs: number | undefined): stri
   if (minutes < 60) return `${minutes}m ${String(seconds % 60).padStart(2, '0')}s`;
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
 }
+
+/** Reasons (each a sentence, with or without its full stop) joined as sentences: "A. B.", never "A.; B". */
+export function sentences(reasons: readonly string[]): string {
+  return reasons.map((reason) => reason.trim().replace(/[.;]+$/, '') + '.').join(' ');
+}

@@ -19,6 +19,7 @@ import { readFleetChatbots } from './fleet-data.js';
 import { createHealthData } from './health-model.js';
 import type { RunRecord } from '../store/run-types.js';
 import { runListItemOf } from './run-list-item.js';
+import { noWorkerNotice, queuePrefix, writeWorkersAlive } from '../sync/worker-notice.js';
 import type { DashboardData, FailedJobView, KeyTouchView, RejectedRowView, RunDetail, RunPageView, RunPlanNotes } from './types.js';
 
 /** A text field of a stored row: numbers shown as text, anything else left out. */
@@ -49,6 +50,8 @@ function failedJobView(row: FailedJobRow): FailedJobView {
     attempts: row.attempts,
     code: row.code,
     message: row.message,
+    address: row.address,
+    city: row.city,
   };
 }
 
@@ -131,10 +134,18 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       const { failed, requeued } = await runFailures(queues.writes, store, runId);
       const run = await data.getRun(runId);
       if (!run) return undefined;
-      return { run: withoutRequeued(run, requeued), failed: failed.map(failedJobView), requeued };
+      const view: RunPageView = { run: withoutRequeued(run, requeued), failed: failed.map(failedJobView), requeued };
+      const waiting = requeued.jobs > 0 || run.status === 'running' || run.status === 'enqueuing';
+      if (waiting && (await writeWorkersAlive(queues.writes)) === 0) view.noWorker = noWorkerNotice(queuePrefix(queues.writes), runId);
+      return view;
     },
-    async retryFailed(runId) {
-      return (await retryJobs(queues.writes, store, { runId })).retried.length;
+    async retryFailed(runId, jobId) {
+      // Why the run's own list for one job: a form must not retry a job of another run by its id.
+      if (jobId !== undefined) {
+        const { failed } = await runFailures(queues.writes, store, runId);
+        if (!failed.some((job) => job.jobId === jobId)) return 0;
+      }
+      return (await retryJobs(queues.writes, store, jobId === undefined ? { runId } : { jobIds: [jobId] })).retried.length;
     },
     async findKey(key) {
       const rows = await findKeyJobs(queues.writes, store, key);

@@ -84,15 +84,14 @@ export interface RunDetail extends RunListItem {
   rejected: readonly RejectedRowView[];
 }
 
-/**
- * A run page's data, read together: the counts already leave out the jobs re-queued since they
- * failed (`requeued`), so they agree with the failed list shown beside them.
- */
+/** A run page's data, read together: counts without the jobs re-queued since (`requeued`), as the failed list. */
 export interface RunPageView {
   run: RunDetail;
   failed: FailedJobView[];
   /** Jobs retried since they failed and not finished again, and the listings they are about. */
   requeued: { jobs: number; listings: number };
+  /** While the run has jobs to work and no worker runs on its prefix: the notice that says so. */
+  noWorker?: string;
 }
 
 /** A job of a run that failed for good, with the service's envelope Code and Message. */
@@ -104,6 +103,8 @@ export interface FailedJobView {
   attempts: number;
   code?: number | string;
   message: string;
+  address: string;
+  city: string;
 }
 
 /** A job (of some run) that touched a listing key. `at` is epoch milliseconds. */
@@ -148,8 +149,8 @@ export interface DashboardData {
   getRun(runId: string): Promise<RunDetail | undefined>;
   /** The run with its failed jobs, in one read (undefined: no such run). */
   runPage(runId: string): Promise<RunPageView | undefined>;
-  /** Re-queues every failed job of the run; returns how many were re-queued. */
-  retryFailed(runId: string): Promise<number>;
+  /** Re-queues every failed job of the run (or only `jobId` of it); returns how many were re-queued. */
+  retryFailed(runId: string, jobId?: string): Promise<number>;
   /** Every job of every run that touched the listing key (MLS number or URL), newest first. */
   findKey(key: string): Promise<KeyTouchView[]>;
   pingRedis(): Promise<boolean>;

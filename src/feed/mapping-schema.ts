@@ -13,6 +13,8 @@ import { parseTemplate, type TemplatePart } from './field-template.js';
 import { fieldNamed, isNumericField, valueKindOf } from './value-kinds.js';
 import { PROFILE_NAMES } from './record-mapping.js';
 import { issueLines } from '../shared/zod-issues.js';
+import { jsonErrorText } from '../shared/json-position.js';
+import { didYouMean } from '../shared/nearest-names.js';
 
 export const AREA_UNIT_NAMES = ['sqft', 'sqm', 'acres', 'hectares'] as const;
 export type AreaUnitName = (typeof AREA_UNIT_NAMES)[number];
@@ -81,7 +83,7 @@ function describeValueProblem(issues: readonly z.core.$ZodIssue[]): string {
 function canonicalise(path: string, raw: RawMappingFile, problems: string[]): MappingFile {
   const field = (where: string, name: string): ListingFieldName | undefined => {
     const found = fieldNamed(name);
-    if (found === undefined) problems.push(`${where}: '${name}' is not a listing field`);
+    if (found === undefined) problems.push(`${where}: '${name}' is not a listing field${didYouMean(name, LISTING_FIELD_NAMES)}`);
     return found;
   };
   const checkValue = (where: string, target: ListingFieldName, value: unknown): void => {
@@ -149,9 +151,9 @@ function canonicalise(path: string, raw: RawMappingFile, problems: string[]): Ma
 export function parseMappingFile(path: string, text: string): MappingFile {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (thrown) {
-    throw mappingInvalid(path, [`not valid JSON (${(thrown as Error).message})`]);
+    throw mappingInvalid(path, [`not valid JSON: ${jsonErrorText(text, thrown)}`]);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw mappingInvalid(path, ['it must be a JSON object']);
   // Each member is checked on its own, so one bad section does not hide the problems of the others.
@@ -173,7 +175,8 @@ export function parseMappingFile(path: string, text: string): MappingFile {
     // The section is dropped, but its field names are still checked so their mistakes show up too.
     if (FIELD_SECTIONS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
       for (const name of Object.keys(value))
-        if (fieldNamed(name) === undefined) problems.push(`${key}.${name}: '${name}' is not a listing field`);
+        if (fieldNamed(name) === undefined)
+          problems.push(`${key}.${name}: '${name}' is not a listing field${didYouMean(name, LISTING_FIELD_NAMES)}`);
     }
   }
   const file = canonicalise(path, mappingFileSchema.parse(sections), problems);

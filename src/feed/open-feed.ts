@@ -3,6 +3,7 @@
  * that it can be read at all, then streams it as rows in the write shape. A bad row is a
  * `rejected` row, never an exception; a feed that cannot be read throws FEED_UNREADABLE.
  */
+import { missingRequiredColumns } from './missing-required.js';
 import { availableParallelism } from 'node:os';
 import { UsageError } from '../shared/errors.js';
 import { applyMapping } from './apply-mapping.js';
@@ -183,6 +184,13 @@ async function openInThisThread(options: FeedOptions, control: FeedControl): Pro
           : 'Use --key-type MLSNumber, or map a column to Url in a mapping file.';
       throw feedUnreadable(`${problem} (its columns are ${describeColumns(opened.columns.names)})`, source.where, fix);
     }
+    const lacking = opened.shape === 'csv' ? missingRequiredColumns(mapping, opened.columns) : undefined;
+    if (lacking !== undefined)
+      throw feedUnreadable(
+        `${lacking} (its columns are ${describeColumns(opened.columns.names)})`,
+        source.where,
+        'Rename the column in the feed, or map it in a mapping file ("columns": {"FIELD": "its column"}).',
+      );
     const keyRule = ruleFor(mapping, options.keyType === 'MLSNumber' ? 'MLSNumber' : 'Url');
     const brokenKey =
       opened.shape === 'csv' ? csvBrokenKeyReader(keyRule, opened.columns.names, opened.delimiter ?? ',') : jsonBrokenKeyReader(keyRule);

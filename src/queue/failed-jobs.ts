@@ -17,6 +17,9 @@ export interface FailedJobRow {
   attempts: number;
   code: string;
   message: string;
+  /** The listing's Address and City as the job would have written them (empty for a delete or a carrier of many). */
+  address: string;
+  city: string;
 }
 
 function text(data: unknown, field: string): string {
@@ -34,8 +37,14 @@ export function splitFailure(reason: string | undefined): { code: string; messag
   return { code: ErrorCode.UNKNOWN, message: line };
 }
 
+/** The listing a create or update job writes (`data.listing`), so a failure can name where it is. */
+function listingOf(data: unknown): unknown {
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>).listing : undefined;
+}
+
 function rowOf(job: Job): FailedJobRow {
   const { code, message } = splitFailure(job.failedReason);
+  const listing = listingOf(job.data);
   return {
     jobId: job.id ?? '',
     name: job.name,
@@ -45,6 +54,8 @@ function rowOf(job: Job): FailedJobRow {
     attempts: job.attemptsMade,
     code,
     message,
+    address: text(listing, 'Address'),
+    city: text(listing, 'City'),
   };
 }
 
@@ -188,7 +199,15 @@ async function stateOfRemoved(store: Store, touch: { chatbot: string; runId: str
  * the state its run's recorded outcome tells ('removed' when there is none).
  */
 export async function findKeyJobs(writes: Queue, store: Store, key: string, chatbot?: string): Promise<KeyJobRow[]> {
-  const touches = await store.keyIndex.touches(key, chatbot);
+  // Why once per job: a job is touched again when it is retried or its carrier splits, and a
+  // list of the same job twice reads as two jobs. Touches come newest first; the newest is kept.
+  const seen = new Set<string>();
+  const touches = (await store.keyIndex.touches(key, chatbot)).filter((touch) => {
+    const id = `${touch.runId}\t${listedJobOf(touch.jobId).id}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
   return await Promise.all(
     touches.map(async (touch) => {
       // A carried listing (carried-ids.ts) shows its own job once it has one, its recorded outcome

@@ -51,16 +51,16 @@ export function authorize(endpoint: EndpointName, headers: IncomingHttpHeaders, 
       return result === 'ok' ? { ok: true } : failure(AUTH_HEADERS.project, result);
     }
     case 'secretOrSession': {
-      // Why: the spec's header table says Authorization, its examples send chatrobot-sessionkey;
-      // accepting either is the reading that works with both.
+      // Why either credential: section 5's header table says Authorization, its examples send
+      // chatrobot-sessionkey; accepting either is the reading that works with both. Why a wrong one
+      // fails even beside a right one: a credential sent is a claim, and a service that ignored a
+      // wrong key would let a sync with a mistyped API_SECRET_KEY report success.
       const bySecret = secret();
       const bySession = session();
+      if (bySecret === 'wrong') return failure('Authorization', 'wrong');
+      if (bySession === 'wrong') return failure(AUTH_HEADERS.session, 'wrong');
       if (bySecret === 'ok' || bySession === 'ok') return { ok: true };
-      if (bySecret === 'missing' && bySession === 'missing') {
-        return { ok: false, message: `missing Authorization or ${AUTH_HEADERS.session} header` };
-      }
-      const wrong = bySecret === 'wrong' ? 'Authorization' : AUTH_HEADERS.session;
-      return { ok: false, message: `wrong ${wrong} header value` };
+      return { ok: false, message: `missing Authorization or ${AUTH_HEADERS.session} header` };
     }
   }
 }

@@ -7,8 +7,11 @@ import type { ApiClient } from '../api/client-contract.js';
 import { errorFields } from '../shared/errors.js';
 import type { RedisServerState } from '../store/redis-settings.js';
 
-/** ok ✓, fail ✗, skip – (not checked: nothing to check it with, or the server would not say). */
-export type CheckMark = 'ok' | 'fail' | 'skip';
+/**
+ * ok ✓, fail ✗, skip – (not checked: nothing to check it with, or the server would not say), warn !
+ * (fine on a development machine, to fix for production: it does not make the installation "not ready").
+ */
+export type CheckMark = 'ok' | 'fail' | 'skip' | 'warn';
 
 export interface ReadinessCheck {
   mark: CheckMark;
@@ -26,7 +29,7 @@ export interface CredentialProbe {
   env: string;
   /** A client that sends this credential and no other; undefined when the credential is not set. */
   client: ApiClient | undefined;
-  /** What the credential is for, said when it is not set. */
+  /** Which endpoints use the credential, said on its line whatever the result. */
   usedFor: string;
   /** Whether every run needs it (not set is then a failure). */
   required: boolean;
@@ -59,18 +62,18 @@ export async function checkCredential(probe: CredentialProbe, chatbot: string, r
   const { env, client } = probe;
   if (client === undefined) {
     return probe.required
-      ? { mark: 'fail', what: env, detail: `not set: ${probe.usedFor}`, fix: `set ${env}` }
-      : { mark: 'skip', what: env, detail: `not set: ${probe.usedFor}` };
+      ? { mark: 'fail', what: env, detail: `not set: used by ${probe.usedFor}`, fix: `set ${env}` }
+      : { mark: 'skip', what: env, detail: `not set: used by ${probe.usedFor}` };
   }
   try {
     const detail = await call(env, client, chatbot, randomCode);
-    return { mark: 'ok', what: env, detail: `accepted: ${detail}` };
+    return { mark: 'ok', what: env, detail: `accepted: ${detail}; used by ${probe.usedFor}` };
   } catch (thrown) {
     if (unknownTarget(thrown))
       return {
         mark: 'ok',
         what: env,
-        detail: `accepted (the service does not know '${env === 'PROJECT_AUTH_TOKEN' ? randomCode : chatbot}')`,
+        detail: `accepted (the service does not know '${env === 'PROJECT_AUTH_TOKEN' ? randomCode : chatbot}'); used by ${probe.usedFor}`,
       };
     return failure(env, thrown);
   }
@@ -96,10 +99,11 @@ export function redisSettingChecks(state: RedisServerState): ReadinessCheck[] {
   if (appendonly.value === null) {
     checks.push({ mark: 'skip', what: 'Redis persistence', detail: `unknown: ${appendonly.reason ?? 'not reported'}` });
   } else if (appendonly.value !== 'yes') {
+    // Why a warning: it is Redis's default and fine on a development machine; in production it loses work.
     checks.push({
-      mark: 'fail',
+      mark: 'warn',
       what: 'Redis persistence',
-      detail: 'appendonly is no: a restart loses queued jobs, runs and ledger entries written since the last snapshot',
+      detail: 'appendonly is no: fine for development; in production a restart loses queued jobs, runs and ledger entries since a snapshot',
       fix: 'set appendonly yes and appendfsync everysec (redis.conf, or CONFIG SET then CONFIG REWRITE)',
     });
   } else if (appendfsync.value !== null && appendfsync.value !== 'everysec' && appendfsync.value !== 'always') {

@@ -99,7 +99,7 @@ it('a wrong type says which field wants what', async () => {
 it('a malformed JSON file names the path and the position', async () => {
   const broken = await file('broken.json', '{\n  "Name": "x",\n}\n');
   expect(await rejects(['chatbot', 'edit', '--chatbot', BOT, '--file', broken])).toMatch(
-    new RegExp(`^listing-sync: ${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON: .+ \\(line 3, column 1\\)$`),
+    new RegExp(`^listing-sync: ${broken.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON: .+ at line 3, column 1$`),
   );
   expect(await rejects(['listings', 'create', '--chatbot', BOT, '--file', join(dir, 'missing.json')])).toBe(
     `listing-sync: cannot read ${join(dir, 'missing.json')}: no such file`,

@@ -3,7 +3,9 @@
  * `listing-sync dashboard` as a process over the same Redis as a run made against the simulator:
  * without credentials every page is 401; with basic auth an operator opens the failed run, sees
  * Code and Message, clicks "Retry all failed jobs", and watches the jobs complete. Screenshots
- * go to test-artifacts/.
+ * go to test-artifacts/. With no worker running, the run page's failed table names each
+ * listing's address and city and retries one job; a notice says no worker runs on the prefix
+ * and how to start one, until a worker ends the run; search by key lists the job once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -11,7 +13,8 @@ import type { Browser } from 'playwright-core';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { SKIP_REASON, artifactPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { seedFailedRun } from '../helpers/dashboard.js';
-import { openQueueBench, type QueueBench } from '../helpers/queue.js';
+import { enqueueAsSync, feedOf, openQueueBench, TEST_JOB_SETTINGS, type QueueBench } from '../helpers/queue.js';
+import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { CLI_ENTRY } from './run-cli.js';
 
 const redisUrl = inject('redisUrl');
@@ -132,6 +135,57 @@ describe.skipIf(!hasChromium())('dashboard in a browser', () => {
     const exited = new Promise<number | null>((resolve) => child?.once('exit', resolve));
     child?.kill('SIGTERM');
     expect(await exited).toBe(0);
+    passed = true;
+  }, 90_000);
+
+  it('address, city and a per-job retry; the no-worker notice until a worker ends the run; search lists each job once', async () => {
+    const b = await openQueueBench(redisUrl, { chatbots: [BOT] }, 'retrypage');
+    bench = b;
+    const feed = feedOf(BOT, 0, 2);
+    b.sim.state.setFaults({ envelopeFailureRate: 1, endpoints: ['createListing'] });
+    const runId = await enqueueAsSync(b, await b.plan(BOT, feed), { jobs: { ...TEST_JOB_SETTINGS, attempts: 1 } });
+    const first = await b.work();
+    expect(await waitForRun(b.store, runId, { pollMs: 50 })).toMatchObject({ failedJobs: 2 });
+    await first.close();
+    b.sim.state.setFaults({});
+
+    const url = await startDashboardProcess(b.prefix);
+    browser = await launchChromium();
+    const context = await browser.newContext({ httpCredentials: { username: USER, password: PASSWORD } });
+    const page = await context.newPage();
+    await page.goto(`${url}/runs/${runId}`);
+    const table = page.locator('#failed');
+    expect(await table.locator('tbody tr').count()).toBe(2);
+    const listing = feed[0];
+    expect(await table.innerText()).toContain(listing?.Address ?? 'no address');
+    expect(await table.innerText()).toContain(listing?.City ?? 'no city');
+    expect(await page.locator('#no-worker').count()).toBe(0);
+
+    const row = table.locator('tbody tr', { hasText: listing?.MLSNumber ?? '' });
+    await row.getByRole('button', { name: 'Retry' }).click();
+    await page.waitForURL(`${url}/runs/${runId}?retried=1`);
+    expect(await table.locator('tbody tr').count()).toBe(1);
+    const notice = await page.locator('#no-worker').innerText();
+    expect(notice).toContain(`no worker is running on prefix ${b.prefix}`);
+    expect(notice).toContain(`npx listing-sync worker --prefix ${b.prefix}`);
+
+    await b.work();
+    await page.getByRole('button', { name: 'Retry all failed jobs' }).click();
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${url}/runs/${runId}`);
+          return (await page.locator('#no-failed').count()) + (await page.locator('#no-worker').count()) * 10;
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(1);
+    expect(await page.locator('#overview').innerText()).toMatch(/Status\s+done/);
+
+    await page.goto(`${url}/search?key=${encodeURIComponent(listing?.MLSNumber ?? '')}`);
+    const jobIds = await page.locator('#touches tbody tr td:last-child').allInnerTexts();
+    expect(jobIds.length).toBeGreaterThan(0);
+    expect(new Set(jobIds).size).toBe(jobIds.length);
     passed = true;
   }, 90_000);
 });

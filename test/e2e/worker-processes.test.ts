@@ -244,7 +244,7 @@ describe('worker processes', () => {
     bench.sim.state.addChatbot(BOT);
     const retried = await cli(bench, ['jobs', 'retry', '--run', runId]);
     expect(retried.code).toBe(0);
-    expect(retried.stdout).toContain('re-queued 2 job(s)');
+    expect(retried.stdout).toContain('re-queued 2 jobs');
     await until(async () => (await bench!.store.runs.runCounts(runId)).created === 2);
     const shown = await cli(bench, ['runs', 'show', runId, '--json']);
     expect(shown.code).toBe(0);

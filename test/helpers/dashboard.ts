@@ -50,6 +50,8 @@ export function fakeDashboardData(): FakeDashboardData {
       attempts: 5,
       code: 500,
       message: 'Internal error from service',
+      address: '1 Main St',
+      city: 'Springfield',
     },
     {
       jobId: 'update.bot-demo.MLSNumber.B2.run-00test0001-abcd',
@@ -59,6 +61,8 @@ export function fakeDashboardData(): FakeDashboardData {
       attempts: 3,
       code: 'ENVELOPE_FAILURE',
       message: HOSTILE,
+      address: '',
+      city: '',
     },
   ];
   const touches: KeyTouchView[] = [

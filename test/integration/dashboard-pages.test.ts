@@ -85,7 +85,10 @@ describe('dashboard pages', () => {
     expect(body).toContain(`href="/runs/${RUN_ID}/rejected.csv"`);
     expect(body).toContain('Failed jobs (2)');
     expect(body).toContain('Internal error from service');
-    expect(body).toMatch(/<td class="mono">A1<\/td><td>create<\/td><td class="num">5<\/td>\s*<td class="mono">500<\/td>/);
+    expect(body).toMatch(
+      /<td class="mono">A1<\/td><td>1 Main St<\/td><td>Springfield<\/td><td>create<\/td><td class="num">5<\/td>\s*<td class="mono">500<\/td>/,
+    );
+    expect(body).toContain('name="job" value="create.bot-demo.MLSNumber.A1.run-00test0001-abcd"');
   });
 
   it('shows a run summary as labelled words: feed, remote, plan notes and a replication pull, never JSON or camelCase keys', async () => {
@@ -136,7 +139,8 @@ describe('dashboard pages', () => {
     data.run.summary.changes = [];
     const { body } = await get(`${url}/runs/${RUN_ID}`);
     expect(body).not.toContain('Fields emptied');
-    expect(body).toContain('<h2>Changes by field</h2><p class="muted">No listing changes.</p>');
+    expect(body).toContain('No field of an existing listing changes.');
+    expect(body).not.toContain('No listing changes.');
   });
 
   it('shows what the feed-shape check found on a run, refused or accepted with --accept-shape', async () => {

@@ -97,6 +97,12 @@ describe('envelope and auth', () => {
     expect(neither.env.Message).toBe('missing Authorization or chatrobot-sessionkey header');
     const wrong = await call(s, 'deleteListings', del, { 'chatrobot-sessionkey': 'nope' });
     expect([wrong.status, wrong.env.Message]).toEqual([401, 'wrong chatrobot-sessionkey header value']);
+    // A wrong key beside a right one is still a wrong key: a mistyped API_SECRET_KEY must not write.
+    const beside = await call(s, 'createListing', sampleListing(4), {
+      authorization: 'nope',
+      'chatrobot-sessionkey': s.credentials.sessionKey,
+    });
+    expect([beside.status, beside.env.Message]).toEqual([401, 'wrong Authorization header value']);
     expect(s.state.listings('bot-demo').map((l) => l.MLSNumber)).toEqual(['ML100001']);
   });
 

@@ -97,7 +97,7 @@ describe('mapping files', () => {
     expect(problemsOf(thrown)).toEqual([
       'profile: Invalid option: expected one of "native"|"redfin"|"reso"',
       'columns.Bathrooms: a source column name is required',
-      "columns.Bedroomz: 'Bedroomz' is not a listing field",
+      "columns.Bedroomz: 'Bedroomz' is not a listing field (did you mean Bedrooms?)",
       'units.LotArea: expected {"from": unit, "to": unit} with units sqft, sqm, acres, hectares, or a positive factor',
       "unknown member 'colums' (expected $comment, description, profile, columns, constants, defaults, enums, money, units, extension, templates)",
       'constants.Status: expected one of Active, PreOnMarket, Sold, got "Open"',

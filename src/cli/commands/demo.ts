@@ -3,7 +3,8 @@
  * seeded chatbot, a sample feed from fixtures/, a sync with workers in this process while the
  * simulator injects faults, the summary; then replication from an MLS (the RESO Web API
  * simulator) into a second chatbot, a first pull and an incremental one (demo-replication.ts);
- * then the dashboard on 127.0.0.1 until Ctrl-C.
+ * then the dashboard on 127.0.0.1 until Ctrl-C. Under LISTING_SYNC_PREFIX when set (a name with
+ * 'demo' in it), else `listing-sync-demo`: the one prefix it cleans first.
  */
 import type { Command } from 'commander';
 import { EXIT } from '../exit-codes.js';

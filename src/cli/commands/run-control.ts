@@ -8,7 +8,9 @@ import type { Command } from 'commander';
 import type { ConfigFlags } from '../../config/config.js';
 import type { RunRecord } from '../../store/run-types.js';
 import { formatSummary } from '../../sync/format-summary.js';
-import { cancelRunNow, resumedRun, runHasEnded, runOrUsageError, takeBackRun } from '../../sync/run-control.js';
+import { cancelRunNow, resumedRun, runHasEnded, runOrUsageError, takeBackRun, type RunControlDeps } from '../../sync/run-control.js';
+import { requeuedJobs, waitForRequeued } from '../../sync/requeued-wait.js';
+import { noWorkerNotice, writeWorkersAlive } from '../../sync/worker-notice.js';
 import { EXIT, exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
 import { printJson, type CliIo } from '../io.js';
@@ -17,10 +19,10 @@ import { createProgressBars } from '../output/progress.js';
 import { announceRun } from '../wiring/run-alerts.js';
 import { waitForRunInCli, type RunWait } from '../wiring/run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
-import { idleHints, openSyncSession } from '../wiring/sync-session.js';
+import { idleHints, openSyncSession, type SyncSession } from '../wiring/sync-session.js';
 import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
 
-interface ResumeFlags extends RedisFlags, Pick<ConfigFlags, 'apiBaseUrl' | 'concurrency' | 'globalConcurrency' | 'rate'> {
+export interface ResumeFlags extends RedisFlags, Pick<ConfigFlags, 'apiBaseUrl' | 'concurrency' | 'globalConcurrency' | 'rate'> {
   work?: boolean;
   timeout?: string;
 }
@@ -39,12 +41,58 @@ function printResumed(io: CliIo, json: boolean, run: RunRecord, waited: RunWait)
   return exitCodeOfVerdict(resumed.verdict);
 }
 
-async function resume(host: CommandHost, id: string, flags: ResumeFlags): Promise<ExitCode> {
+/** What `resume` found before any worker of this process started: the run, and its retried jobs not finished again. */
+interface RunAtStart {
+  run: RunRecord;
+  requeued: number;
+}
+
+/**
+ * Waits for the jobs of an ended run that were retried since, then prints the run as it ends now.
+ * Why apart from the wait on counts: an ended run's record counts those jobs as finished.
+ */
+async function finishRetried(host: CommandHost, session: SyncSession, start: RunAtStart, json: boolean): Promise<ExitCode> {
+  const deps = { store: session.ctx.store, writes: session.ctx.queues.writes };
+  const bars = createProgressBars(host.io, json, session.logger);
+  if (session.workers === undefined) {
+    const alive = await writeWorkersAlive(deps.writes);
+    if (alive === 0) session.logger.warn({ runId: start.run.id }, noWorkerNotice(session.config.redis.prefix, start.run.id));
+  }
+  await waitForRequeued(deps, start.run.id, {
+    signal: session.signal,
+    onProgress: (left) => bars.update('jobs', start.requeued - left, start.requeued),
+  });
+  await bars.stop();
+  const run = await runOrUsageError(deps.store, start.run.id);
+  const counts = await deps.store.runs.runCounts(run.id);
+  return printResumed(host.io, json, run, { counts, status: run.status });
+}
+
+/**
+ * Finishes run `id` (`runs resume`, `jobs retry --run ID --work`): an interrupted run is taken back
+ * and waited for; an ended run with retried jobs waits for those. `before` runs first, before any
+ * worker of this process starts (the retry of `jobs retry --work`).
+ */
+export async function resumeRun(
+  host: CommandHost,
+  id: string,
+  flags: ResumeFlags,
+  before?: (deps: RunControlDeps) => Promise<void>,
+): Promise<ExitCode> {
   const timeoutMs = flags.timeout === undefined ? undefined : durationMs(flags.timeout, '--timeout');
-  const session = await openSyncSession(host.io, flags, flags.work === true);
-  const run = await runOrUsageError(session.ctx.store, id);
+  let start: RunAtStart | undefined;
+  const session = await openSyncSession(host.io, flags, flags.work === true, false, async (ctx) => {
+    const deps = { store: ctx.store, writes: ctx.queues.writes };
+    const run = await runOrUsageError(ctx.store, id);
+    await before?.(deps);
+    start = { run, requeued: runHasEnded(run) ? await requeuedJobs(deps, id) : 0 };
+  });
+  if (start === undefined) throw new Error('the run was not read before the workers started');
+  const { run } = start;
   if (runHasEnded(run)) {
-    host.io.stderr.write(`listing-sync: run ${id} already ended (${run.status}); nothing to resume\n`);
+    if (start.requeued > 0) return await finishRetried(host, session, start, flags.json === true);
+    const next = run.status === 'failed' ? `: retry its failed jobs with \`listing-sync jobs retry --run ${id} --work\`` : '';
+    host.io.stderr.write(`listing-sync: run ${id} already ended (${run.status}); nothing to resume${next}\n`);
     return run.status === 'done' ? EXIT.ok : EXIT.failed;
   }
   await takeBackRun({ store: session.ctx.store, writes: session.ctx.queues.writes }, run, session.signal);
@@ -94,6 +142,6 @@ export function registerRunControl(runs: Command, host: CommandHost): void {
     .option('--timeout <duration>', 'stop waiting after this long (the run goes on in the queue; exit 1)');
   addSharedFlags(resumeCommand, ['apiBaseUrl']);
   addSharedFlags(resumeCommand, WORKER_LIMIT_FLAGS, { when: 'with --work' }).action((id: string, flags: ResumeFlags) =>
-    host.run(() => resume(host, id, flags)),
+    host.run(() => resumeRun(host, id, flags)),
   );
 }

@@ -14,6 +14,7 @@ import { sampleListing } from '../../sim/sample-listings.js';
 import { startSimulator, type SimFaults } from '../../sim/server.js';
 import { createStoreDashboardData } from '../../dashboard/read-model.js';
 import { cleanDemoPrefix, findDemoRedis } from './demo-redis.js';
+import { checkDemoPort, demoPrefix } from './demo-port.js';
 import { DEMO_MLS_CHATBOT, demoFeedEnv, runReplicationAct, startDemoMls } from './demo-replication.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
@@ -24,7 +25,6 @@ import { openSyncSession } from '../wiring/sync-session.js';
 import { performSync } from '../commands/sync.js';
 
 const DEMO_CHATBOT = 'demo-bot';
-const DEMO_PREFIX = 'listing-sync-demo';
 /** The chatbot starts with listings 0..39; the feed keeps 0..36 (6 changed), adds 40..51 and has 2 bad rows. */
 const SEEDED_LISTINGS = 40;
 /** Faults the simulator injects during the demo's sync: each is retried by the queue until it converges. */
@@ -57,7 +57,12 @@ export interface DemoFlags {
 /** The demo itself (see commands/demo.ts); loaded only when `demo` runs. */
 export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<ExitCode> {
   const dashboardPort = wholeNumber(flags.port, '--port', 0) ?? 8080;
+  const prefix = demoPrefix(host.io.env);
+  if (flags.exitAfterSync !== true) await checkDemoPort(dashboardPort, '127.0.0.1');
   const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
+  // Why: closing the terminal sends SIGHUP, which would kill the demo before it stops the
+  // redis-server it started; as SIGTERM it goes through the one shutdown, releases included.
+  process.once('SIGHUP', () => process.kill(process.pid, 'SIGTERM'));
   const redis = await findDemoRedis(host.io.env);
   host.io.releases.push('demo Redis', () => redis.stop());
   const sim = await startSimulator({
@@ -70,7 +75,7 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
   host.io.releases.push('RESO simulator', () => mls.reso.close());
   const say = (line: string): void => void host.io.stderr.write(`${line}\n`);
   say(`demo: simulator at ${sim.baseUrl} holding ${SEEDED_LISTINGS} listings for chatbot ${DEMO_CHATBOT}`);
-  say(`demo: Redis from ${redis.origin} (BullMQ prefix ${DEMO_PREFIX}, cleaned first)`);
+  say(`demo: Redis from ${redis.origin} (BullMQ prefix ${prefix}, cleaned first; other prefixes are kept)`);
   say(`demo: injecting faults (10% envelope errors, 5% HTTP 503, 2% rate limits, 3% writes whose answer is lost): the queue retries them`);
   // The demo runs as if configured by env: the simulators' URLs and keys, and a Redis it found.
   const io: CliIo = {
@@ -83,7 +88,7 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
       API_SESSION_KEY: sim.credentials.sessionKey,
       PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
       REDIS_URL: redis.url,
-      LISTING_SYNC_PREFIX: DEMO_PREFIX,
+      LISTING_SYNC_PREFIX: prefix,
       LISTING_SYNC_CONCURRENCY: '8',
       LISTING_SYNC_BACKOFF_MS: '100',
       LISTING_SYNC_BACKOFF_MAX_MS: '2000',
@@ -91,7 +96,7 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
       ...demoFeedEnv(mls.reso),
     },
   };
-  await cleanDemoPrefix(redis, DEMO_PREFIX);
+  await cleanDemoPrefix(redis, prefix);
   const feed = demoFeedPath();
   // Why delete scope 'all': listing-sync did not create the seeded listings, so its ledger does
   // not know them; a first sync of such a chatbot adopts what it holds (see docs/guards-and-guarantees.md, "The safety guard").

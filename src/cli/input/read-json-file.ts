@@ -4,13 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ListingSyncError } from '../../shared/errors.js';
-
-function lineAndColumn(text: string, position: number): string {
-  const before = text.slice(0, position);
-  const line = before.split('\n').length;
-  const column = position - before.lastIndexOf('\n');
-  return `line ${line}, column ${column}`;
-}
+import { jsonErrorText } from '../../shared/json-position.js';
 
 /** The parsed JSON value of `path`; throws INVALID_INPUT naming the file when it can't be read or parsed. */
 export async function readJsonFile(path: string): Promise<unknown> {
@@ -32,9 +26,6 @@ export async function readJsonFile(path: string): Promise<unknown> {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
   } catch (thrown) {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    const position = /at position (\d+)/.exec(message);
-    const where = position?.[1] === undefined ? '' : ` (${lineAndColumn(text, Number(position[1]))})`;
-    throw new ListingSyncError('INVALID_INPUT', `${path} is not valid JSON: ${message}${where}`);
+    throw new ListingSyncError('INVALID_INPUT', `${path} is not valid JSON: ${jsonErrorText(text.replace(/^\uFEFF/, ''), thrown)}`);
   }
 }

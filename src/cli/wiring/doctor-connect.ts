@@ -65,14 +65,24 @@ function probeClient(config: Config, io: CliIo, credential: keyof Config['api'][
 async function serviceChecks(config: Config, io: CliIo, targets: ConnectTargets): Promise<ReadinessCheck[]> {
   if (config.api.baseUrl === undefined) return [];
   const probes: CredentialProbe[] = [
-    { env: 'API_SESSION_KEY', client: probeClient(config, io, 'sessionKey'), usedFor: 'every sync reads listings with it', required: true },
+    {
+      env: 'API_SESSION_KEY',
+      client: probeClient(config, io, 'sessionKey'),
+      usedFor: 'RealEstateList (every sync reads with it) and RealEstateCreate/Update/Delete',
+      required: true,
+    },
     {
       env: 'API_SECRET_KEY',
       client: probeClient(config, io, 'secretKey'),
-      usedFor: 'chatbot edit and knowledge need it (writes use it or API_SESSION_KEY)',
+      usedFor: 'Chatbot Edit/EditKnowledge and RealEstateCreate/Update/Delete (sent beside the session key: a wrong one fails writes)',
       required: false,
     },
-    { env: 'PROJECT_AUTH_TOKEN', client: probeClient(config, io, 'projectAuthToken'), usedFor: 'only `tables` needs it', required: false },
+    {
+      env: 'PROJECT_AUTH_TOKEN',
+      client: probeClient(config, io, 'projectAuthToken'),
+      usedFor: 'GetTableList (`tables` only)',
+      required: false,
+    },
   ];
   const checks: ReadinessCheck[] = [];
   for (const probe of probes) checks.push(await checkCredential(probe, targets.chatbot, targets.randomCode));

@@ -57,11 +57,20 @@ export async function startLocalRedisServer(): Promise<LocalRedis | undefined> {
     child.once('spawn', () => resolve(true));
   });
   if (!spawned) return undefined;
+  // Why on 'exit' too: a caller that dies of an error (a closed stderr pipe) or calls process.exit
+  // never runs its release stack, and the server it started must not outlive it.
+  const onExit = (): void => void child.kill('SIGKILL');
+  process.once('exit', onExit);
+  const stop = (): Promise<void> => {
+    process.removeListener('exit', onExit);
+    return Promise.resolve(void child.kill('SIGTERM'));
+  };
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 50; i += 1) {
-    if (await redisAnswers(url, 200)) return { url, stop: () => Promise.resolve(void child.kill('SIGTERM')) };
+    if (await redisAnswers(url, 200)) return { url, stop };
     await new Promise((r) => setTimeout(r, 100));
   }
+  process.removeListener('exit', onExit);
   child.kill('SIGKILL');
   return undefined;
 }

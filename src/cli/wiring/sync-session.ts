@@ -35,7 +35,7 @@ export interface SyncSession {
 }
 
 /**
- * Opens what a sync needs; with `work` also starts this process's workers, and with `enqueues`
+ * Opens what a sync needs; with `work` also starts this process's workers (after `beforeWork`), and with `enqueues`
  * too (a sync, not `runs resume`) the enqueue thread of a large run. A sync that works or waits (`--work`,
  * `--wait`) runs for long, so its Redis connection carries on through a Redis restart
  * ('session'); a plain enqueue fails fast. Either way Redis down at start is one line.
@@ -45,6 +45,7 @@ export async function openSyncSession(
   flags: ConfigFlags & { json?: boolean; wait?: boolean },
   work: boolean,
   enqueues = false,
+  beforeWork?: (ctx: QueueContext) => Promise<void>,
 ): Promise<SyncSession> {
   const config = configFromCli(flags, io);
   requireApiBase(config);
@@ -54,6 +55,8 @@ export async function openSyncSession(
   const ctx = await queueContextOnStack(io, config, work || flags.wait === true ? 'session' : 'producer', logger);
   const api = recordedClientOnStack(io, config, logger, ctx);
   const session: SyncSession = { config, logger, api, ctx, signal: abort.signal };
+  // Why before the workers: what it reads (a run's retried jobs) must not be worked on yet.
+  await beforeWork?.(ctx);
   if (!work) return session;
   const thread = enqueues ? enqueueThreadOnStack(io, config, ctx) : undefined;
   if (thread) session.enqueueThread = thread;

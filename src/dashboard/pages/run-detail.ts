@@ -1,5 +1,6 @@
 /** One run: plan, feed and remote summary, rejected rows, failed jobs and the retry action. */
 import { formatDuration, formatTime, html, type SafeHtml } from '../html.js';
+import { sentences } from '../html.js';
 import type { FailedJobView, RunDetail, RunPageView } from '../types.js';
 import { page, type PageContext } from './layout.js';
 import { changesSection, wipesSection } from './run-fields.js';
@@ -47,7 +48,7 @@ function overview(run: RunDetail, requeued: RunPageView['requeued']): SafeHtml {
   <dt>Trigger</dt><dd>${run.trigger}</dd>
   <dt>Started (UTC)</dt><dd>${formatTime(run.startedAt)}</dd>
   <dt>Duration</dt><dd>${formatDuration(run.startedAt, run.finishedAt)}</dd>
-  <dt>Guard</dt><dd>${guardCell(run.guard)}${run.guard.reasons.length > 0 ? html` <span class="muted">${run.guard.reasons.join('; ')}</span>` : ''}</dd>
+  <dt>Guard</dt><dd>${guardCell(run.guard)}${run.guard.reasons.length > 0 ? html` <span class="muted">${sentences(run.guard.reasons)}</span>` : ''}</dd>
   ${shapeRow(run)}
   <dt>Jobs</dt><dd>${run.jobs.finished} of ${run.jobs.total} finished, ${run.jobs.failed} failed</dd>
 </dl></div>
@@ -87,15 +88,25 @@ function retryForm(ctx: PageContext, run: RunDetail, failedCount: number): SafeH
 </form>`;
 }
 
+/** The per-job retry: the run's retry form with the one job's id. */
+function retryOneCell(ctx: PageContext, run: RunDetail, job: FailedJobView): SafeHtml {
+  if (ctx.readOnly) return html``;
+  return html`<td><form method="post" action="${ctx.base}/runs/${encodeURIComponent(run.runId)}/retry" class="inline">
+<input type="hidden" name="csrf" value="${ctx.csrfToken}"><input type="hidden" name="job" value="${job.jobId}">
+<button type="submit" class="retry-one">Retry</button></form></td>`;
+}
+
 function failedSection(ctx: PageContext, run: RunDetail, failed: readonly FailedJobView[], requeued: RunPageView['requeued']): SafeHtml {
   const again = requeued.jobs > 0 ? ` ${requeued.jobs} job(s) retried are waiting or running again.` : '';
   if (failed.length === 0) return html`<h2>Failed jobs</h2><p class="muted" id="no-failed">No failed jobs.${again}</p>`;
   return html`<h2>Failed jobs (${failed.length})</h2>
 <p>${retryForm(ctx, run, failed.length)}</p>
-<table id="failed"><thead><tr><th>Key</th><th>Kind</th><th>Attempts</th><th>Code</th><th>Message</th><th>Job</th></tr></thead>
+<table id="failed"><thead><tr><th>Key</th><th>Address</th><th>City</th><th>Kind</th><th>Attempts</th><th>Code</th><th>Message</th><th>Job</th>${ctx.readOnly ? '' : html`<th></th>`}</tr></thead>
 <tbody>${failed.map(
-    (job) => html`<tr><td class="mono">${job.key}</td><td>${job.kind}</td><td class="num">${job.attempts}</td>
-<td class="mono">${job.code === undefined ? '' : String(job.code)}</td><td>${job.message}</td><td class="mono">${job.jobId}</td></tr>`,
+    (
+      job,
+    ) => html`<tr><td class="mono">${job.key}</td><td>${job.address}</td><td>${job.city}</td><td>${job.kind}</td><td class="num">${job.attempts}</td>
+<td class="mono">${job.code === undefined ? '' : String(job.code)}</td><td>${job.message}</td><td class="mono">${job.jobId}</td>${retryOneCell(ctx, run, job)}</tr>`,
   )}</tbody></table>`;
 }
 
@@ -119,6 +130,7 @@ export function runDetailPage(ctx: PageContext, view: RunPageView, flash: string
   const live = (IN_PROGRESS.has(run.status) || requeued.jobs > 0) && run.jobs.finished < Math.max(run.jobs.total, 1);
   const body = html`${flash ? html`<div class="flash" id="flash">${flash}</div>` : ''}
 <h1>Run <span class="mono">${run.runId}</span></h1>
+${view.noWorker === undefined ? '' : html`<div class="flash warn" id="no-worker">${view.noWorker}</div>`}
 ${live ? progressBar(run) : ''}
 ${overview(run, requeued)}
 ${wipesSection(run)}

@@ -31,7 +31,12 @@ export function wipesSection(run: RunDetail): SafeHtml {
 export function changesSection(run: RunDetail): SafeHtml {
   const changes = run.summary.changes;
   if (changes === undefined) return html``;
-  if (changes.length === 0) return html`<h2>Changes by field</h2><p class="muted">No listing changes.</p>`;
+  if (changes.length === 0) {
+    // Why the creates: this section counts changes to listings the chatbot holds, and "no changes"
+    // on a run that created many reads as a run that did nothing.
+    const created = run.plan.create > 0 ? ` ${run.plan.create} listing${run.plan.create === 1 ? '' : 's'} created.` : '';
+    return html`<h2>Changes by field</h2><p class="muted" id="no-changes">No field of an existing listing changes.${created}</p>`;
+  }
   return html`<h2>Changes by field</h2>
 <table id="changes"><thead><tr><th>Field</th><th>Listings</th><th>Examples (key, before → after)</th></tr></thead>
 <tbody>${changes.map((change) => html`<tr><td>${change.field}</td><td class="num">${change.count}</td><td class="mono">${examples(change.samples)}</td></tr>`)}</tbody></table>`;

@@ -1,13 +1,14 @@
 /** The runs list: one row per sync, newest first. */
 import { formatDuration, formatTime, html, type SafeHtml } from '../html.js';
+import { sentences } from '../html.js';
 import type { RunListItem } from '../types.js';
 import { page, type PageContext } from './layout.js';
 
 /** Guard verdict as a word a person scans for: passed, refused, or forced past a refusal. */
 export function guardCell(guard: RunListItem['guard']): SafeHtml {
-  if (guard.forced) return html`<span class="warn" title="${guard.reasons.join('; ')}">forced</span>`;
+  if (guard.forced) return html`<span class="warn" title="${sentences(guard.reasons)}">forced</span>`;
   if (guard.ok) return html`<span class="ok">passed</span>`;
-  return html`<span class="bad" title="${guard.reasons.join('; ')}">refused</span>`;
+  return html`<span class="bad" title="${sentences(guard.reasons)}">refused</span>`;
 }
 
 /** Why stuck stands out with failed: a stuck run holds work nobody is doing. Skipped and cancelled were decisions. */
