@@ -36,7 +36,8 @@ export function passwordLengthProblem(auth: DashboardAuth): string | undefined {
   if (auth === 'insecure-local' || auth.password === undefined || auth.password === '') return undefined;
   const length = [...auth.password].length;
   if (length >= MIN_PASSWORD_LENGTH) return undefined;
-  return `DASHBOARD_PASSWORD is ${length} character${length === 1 ? '' : 's'} long; it must have at least ${MIN_PASSWORD_LENGTH} (or use DASHBOARD_TOKEN)`;
+  const characters = length === 1 ? 'character' : 'characters';
+  return `DASHBOARD_PASSWORD is ${length} ${characters} long; it must have at least ${MIN_PASSWORD_LENGTH} (or use DASHBOARD_TOKEN)`;
 }
 
 /** Whether `auth` names usable credentials (a user with a password, or a token). */
