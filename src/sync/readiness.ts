@@ -8,7 +8,8 @@ import { errorFields } from '../shared/errors.js';
 import type { RedisServerState } from '../store/redis-settings.js';
 
 /** ok ✓, fail ✗, skip – (not checked: nothing to check it with, or the server would not say). */
-export type CheckMark = 'ok' | 'fail' | 'skip';
+/** 'warn': passes, but something an operator should fix (shown with its fix; the exit code stays 0). */
+export type CheckMark = 'ok' | 'fail' | 'skip' | 'warn';
 
 export interface ReadinessCheck {
   mark: CheckMark;
