@@ -27,6 +27,7 @@ const SECRET_ENV_NAMES = [
   'DASHBOARD_PASSWORD',
   'DASHBOARD_TOKEN',
   'LISTING_SYNC_JOB_KEY',
+  'REDIS_PASSWORD',
 ] as const;
 
 /**
@@ -38,7 +39,7 @@ export function envSecretValues(env: Readonly<Record<string, string | undefined>
   const values: string[] = [];
   for (const name of SECRET_ENV_NAMES) {
     const value = env[name];
-    if (value !== undefined) values.push(value, value.trim());
+    if (value !== undefined) values.push(value, value.trim(), encodeURIComponent(value.trim()));
   }
   for (const url of [env.REDIS_URL ?? '', ...(env.REDIS_CLUSTER_NODES ?? '').split(',')]) {
     const password = redisPassword(url.trim());

@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { RedisClusterTarget } from './redis-cluster-config.js';
-import { displayRedisUrl } from './redis-url-display.js';
+import { displayRedisUrl, withRedisPassword } from './redis-url-display.js';
 import { settingsSchema, type JobSettings } from './config-settings.js';
 import { ListingSyncError } from '../shared/errors.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable, type RetryTable, type RetryTableOverride } from '../api/retry-policy.js';
@@ -108,6 +108,7 @@ const SECRET_SETTINGS = new Set<string>([
   'API_SESSION_KEY',
   'PROJECT_AUTH_TOKEN',
   'REDIS_CLUSTER_NODES',
+  'REDIS_PASSWORD',
   ...FEED_SECRET_SETTINGS,
 ]);
 
@@ -237,9 +238,11 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       retryTable: mergeRetryTable(DEFAULT_RETRY_TABLE, retryOverride),
     },
     redis: {
-      url: s.REDIS_URL.trim(),
+      url: withRedisPassword(s.REDIS_URL.trim(), s.REDIS_PASSWORD),
       prefix: s.LISTING_SYNC_PREFIX,
-      ...(s.REDIS_CLUSTER_NODES === undefined ? {} : { cluster: s.REDIS_CLUSTER_NODES }),
+      ...(s.REDIS_CLUSTER_NODES === undefined
+        ? {}
+        : { cluster: { ...(s.REDIS_PASSWORD === undefined ? {} : { password: s.REDIS_PASSWORD }), ...s.REDIS_CLUSTER_NODES } }),
     },
     worker: {
       concurrency: s.LISTING_SYNC_CONCURRENCY,
