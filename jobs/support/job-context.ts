@@ -8,6 +8,7 @@ import type { RetryTable } from '../../src/api/retry-policy.js';
 import type { Logger } from '../../src/runtime/logger.js';
 import type { Store } from '../../src/store/store.js';
 import type { JobOutcome } from '../../src/store/run-types.js';
+import type { Scrubber } from '../../src/shared/secret-scrub.js';
 
 export interface JobContext<T> {
   id: string;
@@ -85,6 +86,11 @@ export interface JobDeps {
    */
   sendWindowMs?: number;
   runSync?: RunSyncFn;
+  /**
+   * Scrubs the configured secrets out of a failure before anything stores it (the failed index, the
+   * run record, BullMQ's failedReason, stacktrace and events): src/shared/secret-scrub.ts.
+   */
+  scrubber?: Scrubber;
 }
 
 /** What a processor returns (kept as the job's return value). */

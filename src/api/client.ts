@@ -14,6 +14,7 @@ import { ENDPOINTS, type EndpointName } from './endpoints.js';
 import { ApiError } from './errors.js';
 import { issueLines } from '../shared/zod-issues.js';
 import { isParsedBy } from '../shared/parsed-marks.js';
+import { createScrubber } from '../shared/secret-scrub.js';
 import { API_ISSUES, readResponse, type RawResponse } from './read-response.js';
 import { requestTargets } from './request-target.js';
 import {
@@ -56,6 +57,8 @@ export interface ApiClientOptions {
   logger?: Logger;
   /** Called once per call, after it settled (metrics). */
   onCall?: (event: ApiCallEvent) => void;
+  /** Secrets besides `credentials` that no error of this client may quote (the configured ones). */
+  secrets?: readonly string[];
 }
 
 function trimSlash(url: string): string {
@@ -96,6 +99,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
   const baseUrl = trimSlash(options.baseUrl);
   const targetOf = requestTargets();
+  // Why here, where the service's words enter: a service whose Message quotes the request (its
+  // headers, its body) would otherwise hand our credentials to every record and line that
+  // quotes the failure. The client knows them, so its errors never carry them.
+  const scrubber = createScrubber([
+    options.credentials.secretKey,
+    options.credentials.sessionKey,
+    options.credentials.projectAuthToken,
+    ...(options.secrets ?? []),
+  ]);
 
   function report(
     endpoint: EndpointName,
@@ -166,7 +178,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     } catch (err) {
       const code = err instanceof ApiError ? err.code : ErrorCode.UNKNOWN;
       report(endpoint, started, code, status, envelopeCodeOf(err));
-      throw err;
+      throw scrubber.error(err);
     }
   }
 
@@ -178,7 +190,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return check();
     } catch (err) {
       report(endpoint, started, err instanceof ApiError ? err.code : ErrorCode.UNKNOWN, undefined, undefined);
-      throw err;
+      throw scrubber.error(err);
     }
   }
 

@@ -5,17 +5,23 @@
  * exits the process.
  */
 import { CommanderError } from 'commander';
+import { envSecretValues } from '../config/config-display.js';
+import { createScrubber } from '../shared/secret-scrub.js';
 import { createExitGuard } from './exit-guard.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
 import { buildProgram } from './program.js';
 import { createReleaseStack } from './wiring/release-stack.js';
+import { scrubWrites } from './scrubbed-output.js';
 import type { ActionOutcome } from './run-action.js';
 
 /** Forced-exit timer: a shutdown or an exit that hangs longer than this is visible instead of silent. */
 const FORCED_EXIT_MS = 30_000;
 
 async function main(): Promise<void> {
+  const scrubber = createScrubber(envSecretValues(process.env));
+  scrubWrites(process.stdout, scrubber);
+  scrubWrites(process.stderr, scrubber);
   const releases = createReleaseStack();
   const guard = createExitGuard({
     timeoutMs: FORCED_EXIT_MS,

@@ -6,6 +6,7 @@
  */
 import { coerceError, errorCode } from '../shared/errors.js';
 import { isRedisConnectionError } from '../queue/redis-watch.js';
+import { redisRefusal } from '../store/redis-refusal.js';
 import { EXIT, exitCodeFor, type ExitCode } from './exit-codes.js';
 
 export type ActionResult = ExitCode | void;
@@ -33,6 +34,9 @@ export async function runAction(action: () => Promise<ActionResult>): Promise<Ac
     const code = errorCode(error);
     // Why before the internal-error line: Redis going away under a command (a cluster master
     // lost with no replica to take over, a connection closed for good) is an outage, not a bug.
+    // A command Redis refused (an ACL permission the user lacks): configuration, named with its fix.
+    const refused = code === 'UNKNOWN' ? redisRefusal(error) : undefined;
+    if (refused !== undefined) return { code: EXIT.usage, report: `listing-sync: Redis ${refused.text}\n` };
     if (code === 'UNKNOWN' && isRedisConnectionError(error)) {
       return { code: EXIT.failed, report: `listing-sync: lost Redis (${firstLine(error.message)}): ${REDIS_HINT}\n` };
     }

@@ -89,6 +89,8 @@ export const settingsSchema = z.object({
   LISTING_SYNC_JOB_KEY: credential.optional(),
   REDIS_URL: redisUrl.default(DEFAULT_REDIS_URL),
   REDIS_CLUSTER_NODES: z.string().transform(parseClusterNodes).optional(),
+  // Redis's password apart from the URL (a compose file's requirepass); used when REDIS_URL has none.
+  REDIS_PASSWORD: credential.optional(),
   // Why this alphabet: BullMQ puts the prefix in every key; braces allow a Redis Cluster hash tag ('{ls}').
   LISTING_SYNC_PREFIX: z
     .string()

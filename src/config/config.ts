@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { RedisClusterTarget } from './redis-cluster-config.js';
-import { displayRedisUrl } from './redis-url-display.js';
+import { displayRedisUrl, withRedisPassword } from './redis-url-display.js';
 import { settingsSchema, type JobSettings } from './config-settings.js';
 import { ListingSyncError } from '../shared/errors.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable, type RetryTable, type RetryTableOverride } from '../api/retry-policy.js';
@@ -111,6 +111,7 @@ const SECRET_SETTINGS = new Set<string>([
   'PROJECT_AUTH_TOKEN',
   'LISTING_SYNC_JOB_KEY',
   'REDIS_CLUSTER_NODES',
+  'REDIS_PASSWORD',
   ...FEED_SECRET_SETTINGS,
 ]);
 
@@ -241,9 +242,11 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       retryTable: mergeRetryTable(DEFAULT_RETRY_TABLE, retryOverride),
     },
     redis: {
-      url: s.REDIS_URL.trim(),
+      url: withRedisPassword(s.REDIS_URL.trim(), s.REDIS_PASSWORD),
       prefix: s.LISTING_SYNC_PREFIX,
-      ...(s.REDIS_CLUSTER_NODES === undefined ? {} : { cluster: s.REDIS_CLUSTER_NODES }),
+      ...(s.REDIS_CLUSTER_NODES === undefined
+        ? {}
+        : { cluster: { ...(s.REDIS_PASSWORD === undefined ? {} : { password: s.REDIS_PASSWORD }), ...s.REDIS_CLUSTER_NODES } }),
     },
     worker: {
       concurrency: s.LISTING_SYNC_CONCURRENCY,

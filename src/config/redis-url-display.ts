@@ -22,3 +22,12 @@ const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/[^/@:]*:)(.*)@/i;
 export function displayRedisUrl(url: string): string {
   return url.replace(USERINFO, (_all, head: string, password: string) => (password === '' ? `${head}@` : `${head}***@`));
 }
+
+/** REDIS_URL with REDIS_PASSWORD put in when the URL carries no password of its own (the URL's wins). */
+export function withRedisPassword(url: string, password: string | undefined): string {
+  if (password === undefined || redisPassword(url) !== undefined) return url;
+  return url.replace(
+    /^(rediss?:\/\/)(?:([^/@:]*)@)?/i,
+    (_all, scheme: string, user?: string) => `${scheme}${user ?? ''}:${encodeURIComponent(password)}@`,
+  );
+}

@@ -11,6 +11,7 @@ import { challengeFor, createAuthenticate } from './auth.js';
 import { bullBoardRouter } from './bull-board.js';
 import { createCsrf, sameOrigin } from './csrf.js';
 import { createHandlers, type Handler } from './handlers.js';
+import { createLoginThrottle } from './login-throttle.js';
 import { answerRedisOutage, redisGate, whileRedisAnswers } from './redis-gate.js';
 import { isRedisConnectionError } from '../queue/redis-watch.js';
 import { hostName, isLoopback, securityHeaders } from './security.js';
@@ -55,6 +56,7 @@ export function createDashboardApp(options: DashboardOptions): Express {
   const insecureLocal = options.auth === 'insecure-local';
   const basePath = normaliseBase(options.basePath);
   const csrf = createCsrf();
+  const throttle = createLoginThrottle(options.logger);
   const redisAvailable = options.redisAvailable ?? (() => true);
   options.metrics.setSources(whileRedisAnswers(options.data, redisAvailable));
   const handlers = createHandlers({ data: options.data, metrics: options.metrics, readOnly: options.readOnly, basePath, csrf });
@@ -70,8 +72,16 @@ export function createDashboardApp(options: DashboardOptions): Express {
       if (name === undefined || !isLoopback(name))
         return plain(res, 421, 'This dashboard runs with --insecure-local and answers only to a loopback host name.');
     }
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const lockedMs = throttle.lockedFor(client);
+    if (lockedMs > 0) {
+      res.set('retry-after', String(Math.ceil(lockedMs / 1000)));
+      return plain(res, 429, 'Too many wrong credentials from this address; try again in a minute.');
+    }
     const identity = authenticate(req.headers.authorization);
     if (identity === undefined) {
+      // A request without credentials (a browser's first, before it prompts) is no guess.
+      if (req.headers.authorization !== undefined) throttle.failed(client);
       res.set('www-authenticate', challenge);
       return plain(res, 401, 'Authentication required.');
     }

@@ -28,6 +28,18 @@ function parseBasic(value: string): { user: string; password: string } | undefin
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** The shortest DASHBOARD_PASSWORD accepted: shorter ones fall to guessing even behind the lockout. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+/** The problem with a configured password's length, or undefined when it is long enough. */
+export function passwordLengthProblem(auth: DashboardAuth): string | undefined {
+  if (auth === 'insecure-local' || auth.password === undefined || auth.password === '') return undefined;
+  const length = [...auth.password].length;
+  if (length >= MIN_PASSWORD_LENGTH) return undefined;
+  const characters = length === 1 ? 'character' : 'characters';
+  return `DASHBOARD_PASSWORD is ${length} ${characters} long; it must have at least ${MIN_PASSWORD_LENGTH} (or use DASHBOARD_TOKEN)`;
+}
+
 /** Whether `auth` names usable credentials (a user with a password, or a token). */
 export function hasCredentials(auth: DashboardAuth): boolean {
   if (auth === 'insecure-local') return false;

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../shared/errors.js';
 import { createDashboardApp } from './app.js';
-import { hasCredentials } from './auth.js';
+import { hasCredentials, passwordLengthProblem } from './auth.js';
 import { isLoopback } from './security.js';
 import type { DashboardOptions } from './types.js';
 
@@ -32,10 +32,19 @@ export function checkDashboardBinding(auth: DashboardOptions['auth'], host: stri
         '--insecure-local to bind to 127.0.0.1 without them)',
     );
   }
+  const tooShort = passwordLengthProblem(auth);
+  if (tooShort !== undefined) throw new UsageError(tooShort);
 }
 
 export async function startDashboard(options: DashboardOptions & { port: number; host: string }): Promise<RunningDashboard> {
   checkDashboardBinding(options.auth, options.host);
+  // Why a warning, not a refusal: behind a reverse proxy that terminates TLS the bind address is
+  // not loopback, and that setup is right. Without one, passwords cross the network in clear.
+  if (!isLoopback(options.host))
+    options.logger.warn(
+      `dashboard: serving plain HTTP on ${options.host}: credentials and pages cross the network unencrypted; ` +
+        'put it behind a reverse proxy that terminates TLS (https), or bind to 127.0.0.1',
+    );
   const app = createDashboardApp(options);
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(options.port, options.host, (error?: Error) => (error ? reject(error) : resolve(listening)));

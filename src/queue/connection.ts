@@ -15,6 +15,7 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 import { ListingSyncError } from '../shared/errors.js';
 import type { RedisClusterTarget } from '../config/redis-cluster-config.js';
 import { mastersOf, type RedisClient } from '../store/redis-client.js';
+import { redisRefusal } from '../store/redis-refusal.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RedisWatch } from './redis-watch.js';
 import { coalesceWrites } from './coalesced-writes.js';
@@ -207,6 +208,9 @@ async function connectOrExplain(redis: RedisClient, cause: () => Error | undefin
     const first = cause() ?? thrown;
     const reason = first instanceof Error ? first.message : String(first);
     const setting = redis instanceof Cluster ? 'REDIS_CLUSTER_NODES' : 'REDIS_URL';
+    const refused = redisRefusal(first, setting);
+    if (refused !== undefined)
+      throw new ListingSyncError(ErrorCode.CONFIG, `Redis${redisAddress(redis)} ${refused.text}`, { cause: thrown });
     throw new ListingSyncError(
       ErrorCode.REDIS_UNAVAILABLE,
       `cannot reach Redis${redisAddress(redis)} (${reason}): check ${setting} and that Redis is running`,
@@ -217,7 +221,16 @@ async function connectOrExplain(redis: RedisClient, cause: () => Error | undefin
 
 /** Connects a lazily-connecting producer connection, turning a refusal into one clear error. */
 export async function connectProducer(redis: RedisClient): Promise<RedisClient> {
-  if (redis.status === 'wait') await connectOrExplain(redis);
+  if (redis.status !== 'wait') return redis;
+  // The first error says why (a refused password, an untrusted certificate); connect() only that it closed.
+  let refusal: Error | undefined;
+  const remember = (err: Error): void => void (refusal ??= err);
+  redis.on('error', remember);
+  try {
+    await connectOrExplain(redis, () => refusal);
+  } finally {
+    redis.off('error', remember);
+  }
   return redis;
 }
 

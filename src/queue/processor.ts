@@ -140,7 +140,11 @@ export function createProcessor(
   gate: JobGate,
   attempts?: number,
 ): (job: Job, token?: string) => Promise<JobResult> {
-  return async (job, token) => {
+  // Why every failure is scrubbed here: BullMQ stores the thrown error's message and stack (the
+  // failedReason, the stacktrace, the events stream) and the run records its Code and Message; a
+  // secret a service or a feed echoed must be gone before any of them is written.
+  const scrubbed = <T>(thrown: T): T => deps.scrubber?.error(thrown) ?? thrown;
+  const run = async (job: Job, token?: string): Promise<JobResult> => {
     const { kind, data } = await rejectMalformed(job, await passGate(job, token, gate), deps);
     try {
       const ctx = contextOf(job, data, token);
@@ -148,7 +152,8 @@ export function createProcessor(
         ctx.carrier = carrierHooks(data as WriteListingsData, { job, queue: mapping.queue, mapping, claimWait: claimWaitMs }, deps);
       }
       return await kind.process(ctx, deps);
-    } catch (thrown) {
+    } catch (raw) {
+      const thrown = scrubbed(raw);
       // Another job is writing this key: wait without using an attempt (not a failure).
       if (errorCode(thrown) === ErrorCode.KEY_CLAIMED && token !== undefined) {
         await job.moveToDelayed(Date.now() + claimWaitMs(thrown), token);
@@ -157,6 +162,13 @@ export function createProcessor(
       const { toThrow, final } = await mapError(thrown, mapping, isLastAttempt(job, attempts));
       if (final) await recordFinalFailure(job, describeFailure(thrown), deps);
       throw toThrow;
+    }
+  };
+  return async (job, token) => {
+    try {
+      return await run(job, token);
+    } catch (thrown) {
+      throw scrubbed(thrown);
     }
   };
 }

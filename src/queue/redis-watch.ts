@@ -15,6 +15,7 @@ import { isCluster, type RedisClient } from '../store/redis-client.js';
 import type { Logger } from '../runtime/logger.js';
 import { jobErrorKind, jobErrorLines, type OutcomeLookup } from './job-error-lines.js';
 import { followLostMasters } from './cluster-masters.js';
+import { redisRefusal } from '../store/redis-refusal.js';
 
 export type { OutcomeLookup };
 
@@ -190,9 +191,11 @@ export function createRedisWatch(logger: Logger, options: RedisWatchOptions = {}
       if (kind === 'job gone') for (const listener of jobGoneListeners) listener();
       if (kind !== undefined) return jobLines.say(kind, message);
       if (!due(message)) return;
+      // A refusal a person must fix (a wrong password, a missing ACL permission) says so, with the fix.
+      const refused = redisRefusal(err);
       logger.error(
         { err: message, ...(context === undefined ? {} : { context }) },
-        context === undefined ? 'Redis error' : `${context} error`,
+        refused !== undefined ? `Redis ${refused.text}` : context === undefined ? 'Redis error' : `${context} error`,
       );
     },
     isUp() {

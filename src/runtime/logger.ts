@@ -3,6 +3,7 @@
  * fields, Redis URLs with passwords) so that no code path has to remember to leave them out.
  */
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { createScrubber } from '../shared/secret-scrub.js';
 
 export type { Logger };
 
@@ -55,17 +56,12 @@ export function createLogger(settings: LoggerSettings = {}): Logger {
     base: undefined,
   };
   const destination = settings.destination ?? pino.destination({ fd: 2, sync: true });
-  const secrets = (settings.secretValues ?? []).filter((value) => value.length >= 4);
-  if (secrets.length === 0) return pino(options, destination);
+  const scrubber = createScrubber(settings.secretValues ?? []);
+  if (!scrubber.active) return pino(options, destination);
   // Why: redaction by path cannot catch a secret that leaked into a message string or an
-  // unexpected field (an error echoing a header, a Redis URL with a password). Scrub the bytes.
-  const scrubbing: DestinationStream = {
-    write(line: string) {
-      let out = line;
-      for (const secret of secrets) out = out.split(secret).join('[redacted]');
-      destination.write(out);
-    },
-  };
+  // unexpected field (an error echoing a header, a Redis URL with a password). The line is JSON,
+  // so the scrubber looks for the secrets' escaped forms too (src/shared/secret-scrub.ts).
+  const scrubbing: DestinationStream = { write: (line: string) => void destination.write(scrubber.text(line)) };
   return pino(options, scrubbing);
 }
 

@@ -37,6 +37,7 @@ export const simFaultsSchema = z
     driftRate: rate,
     endpoints: z.array(z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]])).optional(),
     outage: z.boolean().optional(),
+    echoRequest: z.boolean().optional(),
   })
   .strict();
 
@@ -48,6 +49,8 @@ export interface FaultDecision {
   drop: boolean;
   /** Insert or remove a listing before answering a list request. */
   drift: boolean;
+  /** Refuse the request quoting it whole (SimFaults `echoRequest`). */
+  echo: boolean;
 }
 
 export class FaultPlan {
@@ -73,8 +76,9 @@ export class FaultPlan {
     const f = this.faults;
     const draws = [this.decisions(), this.decisions(), this.decisions(), this.decisions(), this.decisions()] as const;
     const jitterMs = f.jitterMs ? Math.floor(this.jitter() * f.jitterMs) : 0;
-    const decision: FaultDecision = { delayMs: (f.latencyMs ?? 0) + jitterMs, answer: 'normal', drop: false, drift: false };
+    const decision: FaultDecision = { delayMs: (f.latencyMs ?? 0) + jitterMs, answer: 'normal', drop: false, drift: false, echo: false };
     if (f.endpoints && !f.endpoints.includes(endpoint)) return decision;
+    decision.echo = f.echoRequest === true;
     if (draws[0] < (f.http503Rate ?? 0)) decision.answer = 'http503';
     else if (draws[1] < (f.envelopeFailureRate ?? 0)) decision.answer = 'envelopeFailure';
     else if (draws[2] < (f.rateLimitRate ?? 0)) decision.answer = 'rateLimit';

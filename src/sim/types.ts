@@ -36,6 +36,12 @@ export interface SimFaults {
    * until faults without it are set. The admin routes (/__sim/*) keep answering.
    */
   outage?: boolean;
+  /**
+   * A careless service: every request to the endpoints (`endpoints` applies) is refused with
+   * Success false, Code 400 and a Message quoting its headers and body (as written, percent-encoded
+   * and in base64), nothing done. What the tool must never store or show (secret-scrub.ts).
+   */
+  echoRequest?: boolean;
 }
 
 export type SaleTypeReadForm = 'snake' | 'title' | 'lower' | 'short';

@@ -144,8 +144,9 @@ describe('listing-sync doctor', () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toContain('maxmemory-policy is allkeys-lru: set it to noeviction');
     expect(text.stdout).toContain('appendonly is no');
-    expect(wrongPassword.code).toBe(1);
-    expect(wrongPassword.stderr).toMatch(/^listing-sync: /);
+    // A refused password is configuration (exit 2), named as such (docs/redis-security.md).
+    expect(wrongPassword.code).toBe(2);
+    expect(wrongPassword.stderr).toMatch(/^listing-sync: Redis at .+ refused the password \(WRONGPASS\)/);
     for (const out of [json, text, wrongPassword]) expect(out.stdout + out.stderr).not.toContain(PASSWORD);
     passed = true;
   });

@@ -147,7 +147,8 @@ describe('deploy/listing-sync.env.example', () => {
     }
     const config = resolveConfig({ env: { ...env, REDIS_URL: 'redis://redis:6379' } });
     expect(config.api.baseUrl).toBe('http://sim:4000');
-    expect(config.redis).toEqual({ url: 'redis://redis:6379', prefix: 'listing-sync' });
+    // REDIS_PASSWORD from the env file joins the compose file's REDIS_URL (the bundled Redis's requirepass).
+    expect(config.redis).toEqual({ url: 'redis://:change-me-redis-password@redis:6379', prefix: 'listing-sync' });
     expect(config.worker.globalConcurrency).toBeUndefined();
   });
 });

@@ -269,6 +269,16 @@ describe('the logger in-process', () => {
     expect(text).not.toContain(secret);
   });
 
+  it('scrubs a secret with a quote, a backslash and a non-ASCII character from the JSON line too', () => {
+    const out = capture();
+    const secret = 'SS-q"uo\\te-é-9f';
+    const logger = createLogger({ level: 'debug', destination: out.destination, secretValues: [secret] });
+    logger.info({ failedReason: `echoed ${secret}`, url: `https://x.test/?k=${encodeURIComponent(secret)}` }, `said ${secret}`);
+    const text = out.lines.join('');
+    expect(text).toContain('said [redacted]');
+    for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]) expect(text).not.toContain(form);
+  });
+
   it('createCliLogger scrubs every configured secret, even when the whole config is logged', () => {
     const config = resolveConfig({
       env: {

@@ -1,13 +1,15 @@
 /**
  * The dashboard's protection over real HTTP: credentials on every route, basic and bearer,
- * CSRF on state changes, read-only mode, and the loopback rule of --insecure-local.
+ * CSRF on state changes, read-only mode, the loopback rule of --insecure-local, the shortest
+ * password, the lockout after repeated wrong credentials, and the plain-HTTP warning.
  */
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
 import type { DashboardOptions } from '../../src/dashboard/types.js';
-import { silentLogger } from '../../src/runtime/logger.js';
+import { createLogger, silentLogger } from '../../src/runtime/logger.js';
+import { lines, runCli } from '../e2e/run-cli.js';
 import { RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard.js';
 
 const USER = 'ops';
@@ -61,6 +63,25 @@ async function csrfToken(url: string, authorization: string): Promise<string> {
   const match = /name="csrf" value="([^"]+)"/.exec(page);
   if (!match?.[1]) throw new Error('no CSRF token on the run page');
   return match[1];
+}
+
+/** A GET of `path` sent from the loopback source address `from` (127.0.0.0/8 are all this host). */
+function statusFrom(url: string, from: string, authorization: string): Promise<{ status: number | undefined; retryAfter?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/`, { localAddress: from, headers: { authorization }, agent: false }, (res) => {
+      res.resume();
+      const retryAfter = res.headers['retry-after'];
+      res.on('end', () => resolve({ status: res.statusCode, ...(retryAfter === undefined ? {} : { retryAfter }) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A logger whose lines the test reads. */
+function capturingLogger(): { logger: ReturnType<typeof createLogger>; lines: string[] } {
+  const captured: string[] = [];
+  return { logger: createLogger({ level: 'info', destination: { write: (line: string) => void captured.push(line) } }), lines: captured };
 }
 
 function statusWithHost(url: string, host: string): Promise<number | undefined> {
@@ -189,5 +210,60 @@ describe('dashboard start-up rules', () => {
     // fetch always sends the URL's host, so node:http sends the Host a DNS-rebinding page would.
     expect(await statusWithHost(url, 'attacker.example')).toBe(421);
     expect(await statusWithHost(url, 'localhost')).toBe(200);
+  });
+});
+
+describe("the dashboard's door", () => {
+  const wrong = `Basic ${Buffer.from(`${USER}:not-the-password-at-all`).toString('base64')}`;
+
+  it('refuses a password shorter than 12 characters: exit 2, one line naming its length and the minimum', async () => {
+    await expect(start({ auth: { user: USER, password: 'short-pw' } })).rejects.toThrow(
+      'DASHBOARD_PASSWORD is 8 characters long; it must have at least 12',
+    );
+    const run = await runCli(['dashboard', '--port', '0'], { DASHBOARD_USER: USER, DASHBOARD_PASSWORD: 'x' });
+    expect(run.code).toBe(2);
+    expect(lines(run.stderr)).toEqual([
+      'listing-sync: DASHBOARD_PASSWORD is 1 character long; it must have at least 12 (or use DASHBOARD_TOKEN)',
+    ]);
+    expect(run.stdout).toBe('');
+    // Twelve is enough.
+    await expect(start({ auth: { user: USER, password: 'twelve-chars' } })).resolves.toMatch(/^http:/);
+  });
+
+  it('answers 429 to a client after more than 10 wrong credentials within a minute, the right ones included, and logs it once', async () => {
+    const log = capturingLogger();
+    const url = await start({ logger: log.logger });
+    const statuses: Array<number | undefined> = [];
+    for (let i = 0; i < 11; i += 1) statuses.push((await statusFrom(url, '127.0.0.2', wrong)).status);
+    expect(statuses).toEqual(Array.from({ length: 11 }, () => 401));
+    const locked = await statusFrom(url, '127.0.0.2', BASIC);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.retryAfter)).toBeGreaterThan(0);
+    expect(Number(locked.retryAfter)).toBeLessThanOrEqual(60);
+    for (let i = 0; i < 5; i += 1) expect((await statusFrom(url, '127.0.0.2', i % 2 === 0 ? wrong : BEARER)).status).toBe(429);
+    // Another client is not locked out, and requests without credentials are no guesses.
+    expect((await statusFrom(url, '127.0.0.3', BASIC)).status).toBe(200);
+    for (let i = 0; i < 15; i += 1) expect((await fetch(`${url}/`)).status).toBe(401);
+    expect((await fetch(`${url}/`, { headers: { authorization: BASIC } })).status).toBe(200);
+
+    const lockouts = log.lines.filter((line) => line.includes('wrong credentials'));
+    expect(lockouts).toHaveLength(1);
+    expect(lockouts[0]).toContain('127.0.0.2');
+    expect(lockouts[0]).toContain('429');
+    expect(log.lines.join('')).not.toContain('not-the-password-at-all');
+    expect(log.lines.join('')).not.toContain(PASSWORD);
+  });
+
+  it('warns once, naming TLS and a reverse proxy, when it serves plain HTTP on a non-loopback address', async () => {
+    const wide = capturingLogger();
+    await start({ logger: wide.logger, host: '0.0.0.0' });
+    const warnings = wide.lines.filter((line) => line.includes('"level":40'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/plain HTTP on 0\.0\.0\.0.*reverse proxy that terminates TLS/);
+    await running?.close();
+    running = undefined;
+    const local = capturingLogger();
+    await start({ logger: local.logger });
+    expect(local.lines.filter((line) => line.includes('"level":40'))).toEqual([]);
   });
 });

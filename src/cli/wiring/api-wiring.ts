@@ -69,6 +69,7 @@ export function createClientFromConfig(
     timeouts: config.api.timeouts,
     connections: config.api.connections,
     logger,
+    secrets: secretValues(config),
     ...(onCall === undefined ? {} : { onCall }),
   });
 }

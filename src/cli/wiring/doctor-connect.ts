@@ -6,7 +6,7 @@
 import { ListingSyncError } from '../../shared/errors.js';
 import { isSecretSetting, resolveConfig, SETTING_NAMES, type Config, type ConfigFlags } from '../../config/config.js';
 import { displayRedis } from '../../config/config-display.js';
-import { displayRedisUrl } from '../../config/redis-url-display.js';
+import { displayRedisUrl, redisPassword } from '../../config/redis-url-display.js';
 import { closeConnection, connectProducer, createProducerConnection } from '../../queue/connection.js';
 import { readRedisSettings } from '../../store/redis-settings.js';
 import { checkCredential, redisSettingChecks, type CredentialProbe, type ReadinessCheck } from '../../sync/readiness.js';
@@ -89,8 +89,39 @@ async function serviceChecks(config: Config, io: CliIo, targets: ConnectTargets)
   return checks;
 }
 
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/** The hosts of the Redis target (a URL that does not parse names none). */
+function redisHosts(redis: Config['redis']): string[] {
+  if (redis.cluster !== undefined) return redis.cluster.nodes.map((node) => node.host);
+  try {
+    return [new URL(redis.url).hostname];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A warning when Redis takes no password and is not on loopback. Why a warning, not a failure: a
+ * private network may be the operator's choice; but whoever reaches that Redis can read every
+ * record and enqueue work, so the check says so.
+ */
+function openRedisCheck(redis: Config['redis']): ReadinessCheck | undefined {
+  const password = redis.cluster === undefined ? redisPassword(redis.url) : redis.cluster.password;
+  const remote = redisHosts(redis).filter((host) => !LOOPBACK_HOST.test(host));
+  if (password !== undefined || remote.length === 0) return undefined;
+  return {
+    mark: 'warn',
+    what: 'Redis password',
+    detail: `none, and Redis is not on loopback (${remote.join(', ')}): whoever reaches it can read the records and add jobs`,
+    fix: 'set requirepass (or an ACL user limited to the prefix) and put the password in REDIS_URL; see docs/redis-security.md',
+  };
+}
+
 async function redisChecks(config: Config, io: CliIo): Promise<ReadinessCheck[]> {
   const where = displayRedis(config.redis);
+  const exposed = openRedisCheck(config.redis);
+  const warnings = exposed === undefined ? [] : [exposed];
   const redis = createProducerConnection(config.redis);
   io.releases.push('Redis connection', () => closeConnection(redis));
   try {
@@ -98,10 +129,10 @@ async function redisChecks(config: Config, io: CliIo): Promise<ReadinessCheck[]>
   } catch (thrown) {
     const message = thrown instanceof Error ? thrown.message : String(thrown);
     // The message names where it looked and the setting to check.
-    return [{ mark: 'fail', what: 'Redis', detail: message }];
+    return [{ mark: 'fail', what: 'Redis', detail: message }, ...warnings];
   }
   const reached: ReadinessCheck = { mark: 'ok', what: 'Redis', detail: `${where} answers` };
-  return [reached, ...redisSettingChecks(await readRedisSettings(redis))];
+  return [reached, ...warnings, ...redisSettingChecks(await readRedisSettings(redis))];
 }
 
 /**

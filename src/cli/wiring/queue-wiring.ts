@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import type { RedisClient } from '../../store/redis-client.js';
 import type { ApiClient } from '../../api/client-contract.js';
 import { requireApiBase, type Config } from '../../config/config.js';
+import { secretValues } from '../../config/config-display.js';
+import { createScrubber } from '../../shared/secret-scrub.js';
 import { newRunId } from '../../domain/job-id.js';
 import { silentLogger, type Logger } from '../../runtime/logger.js';
 import { createClientFromConfig } from './api-wiring.js';
@@ -246,6 +248,7 @@ export async function startConfiguredWorkers(
       logger,
       now: () => Date.now(),
       sendWindowMs: sendWindowMs(config.api.timeouts),
+      scrubber: createScrubber(secretValues(config)),
       runSync: evaluatingAfter(scheduledRunSync(syncDeps(api, ctx, config, logger), ctx.store.runs), healthDeps(ctx, config, logger)),
     },
     logger,

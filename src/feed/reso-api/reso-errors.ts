@@ -5,14 +5,14 @@
  */
 import { errorFields, ListingSyncError } from '../../shared/errors.js';
 import { ErrorCode } from '../../shared/error-codes.js';
+import { createScrubber } from '../../shared/secret-scrub.js';
 
 /** The longest piece of a server's own message quoted in an error. */
 const QUOTE_LIMIT = 300;
 
 /** `text` with every secret replaced, cut to a quotable length. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join('[redacted]');
+  const out = createScrubber(secrets).text(text);
   return out.length > QUOTE_LIMIT ? `${out.slice(0, QUOTE_LIMIT)}…` : out;
 }
 
