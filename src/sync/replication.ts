@@ -10,6 +10,7 @@ import type { Logger } from '../runtime/logger.js';
 import type { ReplicationRun } from '../feed/reso-api/replicate.js';
 import type { FeedRunStatus, FeedSourceStore } from '../store/feed-sources.js';
 import type { SyncRequest } from './sync-request.js';
+import type { DisplaySettings } from '../feed/display-step.js';
 
 /** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
 export interface ReplicationDeps {
@@ -75,6 +76,7 @@ export async function startReplication(
   deps: ReplicationDeps,
   request: SyncRequest,
   progress: ReplicationProgress = {},
+  display?: DisplaySettings,
 ): Promise<StartedReplication & { since?: string }> {
   const source = await deps.sources.show(request.chatbot, deps.feedId);
   const since = source?.watermark;
@@ -90,7 +92,7 @@ export async function startReplication(
     sweep = { complete: keys !== undefined, requests, bytes };
   }
   const pull = deps.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false });
-  const feed = replicatedFeed(pull, request.keyType, request.feed.where);
+  const feed = replicatedFeed(pull, request.keyType, request.feed.where, display);
   return {
     feed,
     ...(keys === undefined ? {} : { sweptKeys: keys }),

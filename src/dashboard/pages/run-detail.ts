@@ -3,6 +3,7 @@ import { formatDuration, formatTime, html, type SafeHtml } from '../html.js';
 import type { FailedJobView, RunDetail, RunPageView } from '../types.js';
 import { page, type PageContext } from './layout.js';
 import { changesSection, wipesSection } from './run-fields.js';
+import { displaySection } from './run-display.js';
 import { feedFigures, remoteFigures, replicationCard } from './run-figures.js';
 import { guardCell, statusCell } from './runs-list.js';
 
@@ -122,6 +123,7 @@ export function runDetailPage(ctx: PageContext, view: RunPageView, flash: string
 ${live ? progressBar(run) : ''}
 ${overview(run, requeued)}
 ${wipesSection(run)}
+${displaySection(run)}
 ${changesSection(run)}
 ${failedSection(ctx, run, failed, requeued)}
 ${rejectedSection(ctx, run)}`;
