@@ -64,8 +64,7 @@ describe('display rules on a replicated MLS', () => {
     expect(f.mlsNumbers(BOT)).not.toContain(id(2));
     expect(f.mlsNumbers(BOT)).not.toContain(id(3));
     expect(f.mlsNumbers(BOT)).toContain(id(4));
-    const held = (i: number): Listing | undefined =>
-      s.state.listings(BOT).find((listing) => listing.MLSNumber === id(i)) as Listing | undefined;
+    const held = (i: number): Listing | undefined => s.state.listings(BOT).find((listing) => listing.MLSNumber === id(i));
     expect(held(1)?.Address).toBeUndefined();
     expect(held(1)?.Latitude).toBeUndefined();
     expect(held(0)?.Address).toBeTruthy();
@@ -144,8 +143,7 @@ describe('display rules from a feed file with --display-policy', () => {
       expect(run.code, run.stderr).toBe(0);
       return jsonOf<Shown>(run);
     };
-    const byId = (mls: string): Listing | undefined =>
-      s.state.listings(BOT).find((listing) => listing.MLSNumber === mls) as Listing | undefined;
+    const byId = (mls: string): Listing | undefined => s.state.listings(BOT).find((listing) => listing.MLSNumber === mls);
     const email = (mls: string): string | undefined => byId(mls)?.ExtensionColumn?.find((entry) => entry.Key === 'ListAgentEmail')?.value;
 
     const first = await sync('2027-01-10T00:00:00Z');
