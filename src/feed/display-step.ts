@@ -9,7 +9,7 @@
 import { filledBit, isEmptyValue } from '../domain/field-changes.js';
 import { countNotPublished, countWithheld, emptyDisplayReport, type DisplayReport } from '../domain/display-policy/display-report.js';
 import { matchesFieldPattern } from '../domain/display-policy/field-names.js';
-import { attributionOf, flagBlanks, notPublished, type MemberReader } from '../domain/display-policy/listing-rules.js';
+import { compileAttribution, flagBlanks, notPublished, type MemberReader } from '../domain/display-policy/listing-rules.js';
 import { ATTRIBUTION_KEY, displayInForce, type DisplayInForce, type DisplayPolicy } from '../domain/display-policy/policy.js';
 import { LISTING_FIELD_NAMES, listingFieldsSchema, type ListingFieldName, type ListingFields } from '../domain/listing.js';
 import type { FieldRule } from './record-mapping.js';
@@ -83,7 +83,8 @@ export function displayStep(settings: DisplaySettings | undefined, columns: Sour
       const why = whyOfMember(name);
       if (why === null || isEmptyValue(members[name])) continue;
       copy ??= { ...members };
-      delete copy[name];
+      // Why undefined rather than delete: a deleted member turns the copy into a slow dictionary object.
+      copy[name] = undefined;
       pending.push({ name, why });
     }
     return copy ?? record;
@@ -102,6 +103,7 @@ export function displayStep(settings: DisplaySettings | undefined, columns: Sour
   const description = rules.find((rule) => rule.field === 'Description');
   const remarksColumn = columns.find(PUBLIC_REMARKS);
   const rereadDescription = remarksColumn !== undefined && description?.column?.toLowerCase() !== PUBLIC_REMARKS.toLowerCase();
+  const attributionOf = compileAttribution(inForce.attribution);
   const shapeWithheld = LISTING_FIELD_NAMES.filter((field) => OPTIONAL_FIELDS.has(field) && withheldWhy(field) !== undefined);
 
   const finish: DisplayStep['finish'] = (listing, cleaned) => {
@@ -112,7 +114,7 @@ export function displayStep(settings: DisplaySettings | undefined, columns: Sour
       if (remarks === undefined) delete fields.Description;
       else fields.Description = remarks;
     }
-    const attribution = attributionOf(inForce.attribution, read);
+    const attribution = attributionOf(read);
     if ('missing' in attribution && inForce.requireAttribution)
       return {
         reject: {

@@ -88,19 +88,26 @@ export function flagBlanks(read: MemberReader): FlagBlank[] {
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
-/** The fields a template names between braces. */
-export function templateFields(template: string): string[] {
-  return [...template.matchAll(PLACEHOLDER)].map((match) => (match[1] as string).trim());
-}
-
 function memberText(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   const text = (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '').trim();
   return text === '' ? undefined : text;
 }
 
-/** The attribution `template` gives for the record, or the first field it names that the record lacks. */
-export function attributionOf(template: string, read: MemberReader): { text: string } | { missing: string } {
-  for (const field of templateFields(template)) if (memberText(read(field)) === undefined) return { missing: field };
-  return { text: template.replace(PLACEHOLDER, (_, field: string) => memberText(read(field.trim())) as string) };
+export type Attribution = (read: MemberReader) => { text: string } | { missing: string };
+
+/** `template` split once into its text and fields: what it gives for a record, or the first field it names that the record lacks. */
+export function compileAttribution(template: string): Attribution {
+  const texts = template.split(PLACEHOLDER);
+  return (read) => {
+    let text = texts[0] as string;
+    // split() with a capture group alternates text, field, text, …
+    for (let i = 1; i < texts.length; i += 2) {
+      const field = (texts[i] as string).trim();
+      const value = memberText(read(field));
+      if (value === undefined) return { missing: field };
+      text += value + (texts[i + 1] as string);
+    }
+    return { text };
+  };
 }
