@@ -104,6 +104,17 @@ describe('display rules on a replicated MLS', () => {
     const refused = await f.replicate(BOT, { extra: ['--max-deletes', '1'] });
     expect(refused.code, refused.stderr).toBe(3);
     expect(f.mlsNumbers(BOT)).toHaveLength(8);
+
+    // A policy announcing a dated rule: `sources show` names the coming change.
+    const policy = join(mkdtempSync(join(tmpdir(), 'ls-display-rule-')), 'policy.yaml');
+    writeFileSync(policy, 'rules:\n  - from: 2099-01-01\n    withhold: [ListAgentEmail]\n');
+    const announced = await f.replicate(BOT, { extra: ['--max-deletes', '2', '--display-policy', policy] });
+    expect(announced.code, announced.stderr).toBe(0);
+    const shown = await runCli(['sources', 'show', '--chatbot', BOT, '--feed', r.propertyUrl, '--json'], f.env());
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(jsonOf<{ displayComing?: string[] }>(shown).displayComing).toEqual(['from 2099-01-01: withhold ListAgentEmail']);
+    const text = await runCli(['sources', 'show', '--chatbot', BOT, '--feed', r.propertyUrl], f.env());
+    expect(text.stdout).toContain('display rule coming from 2099-01-01: withhold ListAgentEmail');
   });
 });
 
