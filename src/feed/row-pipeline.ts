@@ -6,6 +6,7 @@
 import { filledBit } from '../domain/field-changes.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { BrokenKeyReader } from './broken-row-keys.js';
+import { displayActed } from '../domain/display-policy/display-report.js';
 import type { DisplayStep } from './display-step.js';
 import type { ShapeTracker } from './feed-shape-tracker.js';
 import type { FeedRow, FeedStats, RejectedFeedRow } from './feed-types.js';
@@ -43,7 +44,9 @@ export function rowPipeline(
   // Each rule's field as a bit of the row's filled mask: a row carries one number, not a list.
   const ruleBits = compiled.rules.map((rule) => filledBit(rule.field));
   const keyRule = rulesByField.get(keyField);
-  const stats: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {}, display: display.report };
+  const stats: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
+  // Enumerable, so it crosses to the main thread with the stats; undefined for a feed the display rules found nothing in (no MLS data).
+  Object.defineProperty(stats, 'display', { enumerable: true, get: () => (displayActed(display.report) ? display.report : undefined) });
   const firstLine = firstSeenLines();
   const filled: number[] = [];
   const exclude = mapping.exclude;

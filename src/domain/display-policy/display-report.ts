@@ -21,6 +21,16 @@ export function emptyDisplayReport(): DisplayReport {
   return { withheld: {}, notPublished: {}, attributed: 0, unattributed: 0 };
 }
 
+/** Whether the rules did anything to a feed: withheld, hid or attributed a listing, or set a stale limit. */
+export function displayActed(report: DisplayReport): boolean {
+  return (
+    report.attributed > 0 ||
+    report.maxStaleHours !== undefined ||
+    Object.keys(report.withheld).length > 0 ||
+    Object.keys(report.notPublished).length > 0
+  );
+}
+
 export function countWithheld(report: DisplayReport, field: string, why: string): void {
   const byWhy = (report.withheld[field] ??= {});
   byWhy[why] = (byWhy[why] ?? 0) + 1;
