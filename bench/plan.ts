@@ -16,6 +16,7 @@ import { writeFeedCsv, type ExpectedPlan, type FeedProfile, type FeedShape } fro
 import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
 import { PHASES, runPhase, type PhaseArgs, type PhaseName, type PhaseResult } from './plan-phases.js';
 import { printable, sectionBody, type SizeResult } from './plan-report.js';
+import { displayParagraph, measureDisplay } from './plan-display.js';
 
 const RESULT_MARK = 'BENCH_PHASE_RESULT ';
 
@@ -138,8 +139,11 @@ async function main(): Promise<void> {
   const sizes: SizeResult[] = [];
   for (const rows of options.sizes) sizes.push(await measureSize(rows, options));
   console.log(printable(sizes));
+  const display = displayParagraph(measureDisplay());
+  console.log(display);
   const target = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'BENCHMARKS.md');
-  const body = sectionBody({ command, machine, date: new Date().toISOString(), runs: options.runs, profile: options.profile }, sizes);
+  const report = sectionBody({ command, machine, date: new Date().toISOString(), runs: options.runs, profile: options.profile }, sizes);
+  const body = `${report}\n\n${display}`;
   await writeBenchmarkSection(target, 'bench:plan', body);
   console.error(`# wrote the bench:plan section of ${target}`);
 }

@@ -110,7 +110,7 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       const record = await store.runs.getRun(runId);
       if (!record) return undefined;
       const rejected = (await store.runs.rejectedRows(runId)).map(rejectedRowOf).filter((row): row is RejectedRowView => row !== undefined);
-      const { feed, remote, changes, wipes, shape } = record.summary ?? {};
+      const { feed, remote, changes, wipes, shape, display } = record.summary ?? {};
       const replication = replicationOf(record.summary);
       const planNotes = planNotesOf(record.summary?.plan);
       const detail: RunDetail = {
@@ -123,6 +123,7 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
           ...(shape ? { shape } : {}),
           ...(planNotes ? { planNotes } : {}),
           ...(replication ? { replication } : {}),
+          ...(display ? { display } : {}),
         },
         rejected,
       };

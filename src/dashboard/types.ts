@@ -80,6 +80,8 @@ export interface RunDetail extends RunListItem {
     planNotes?: RunPlanNotes;
     /** A `--replicate` run's pull: status, recordsPulled, requests, bytes, watermark, since, sweep, halted. */
     replication?: Record<string, unknown>;
+    /** What the MLS display policy withheld, did not publish and blanked. */
+    display?: SyncSummary['display'];
   };
   rejected: readonly RejectedRowView[];
 }

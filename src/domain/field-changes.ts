@@ -115,32 +115,35 @@ export interface FieldChangeCounter {
   /**
    * One listing's changes. `filled`: the mask of its fields whose feed value was the default
    * filled in (FeedRow.filled). A change that empties a held value, or fills a default over
-   * one, is a wipe: a feed that explicitly says 0 bedrooms is not.
+   * one, is a wipe: a feed that explicitly says 0 bedrooms is not. `instructed`: the mask of its
+   * fields the record's display flags blank (FeedRow.instructed): emptying one is the MLS's
+   * instruction, not a feed that changed shape, so it is a display blank, never a wipe.
    */
-  changed(key: string, changes: readonly FieldChange[], filled: number): void;
+  changed(key: string, changes: readonly FieldChange[], filled: number, instructed?: number): void;
   /** The fields with at least one wipe (what `finish` needs holders for). */
   wipedFields(): string[];
-  /** Per-field changes, and wipes with `holders(field)` for each wiped field. */
-  finish(holders: ReadonlyMap<string, number>): { changes: FieldTally[]; wipes: FieldWipe[] };
+  /** Per-field changes, wipes with `holders(field)` for each wiped field, and the display blanks. */
+  finish(holders: ReadonlyMap<string, number>): { changes: FieldTally[]; wipes: FieldWipe[]; displayBlanks: FieldTally[] };
 }
 
 export function fieldChangeCounter(): FieldChangeCounter {
   const changes = new Tallies();
   const wipes = new Tallies();
+  const blanks = new Tallies();
   return {
-    changed(key, list, filled) {
+    changed(key, list, filled, instructed = 0) {
       for (const { field, from, to } of list) {
         changes.add(field, { key, from, to });
         if (isEmptyValue(from) || !FIELD_POSITION.has(field)) continue;
-        const fromDefault = isFilled(filled, field);
-        if (fromDefault) wipes.add(field, { key, from, to, filled: true });
+        if (isEmptyValue(to) && isFilled(instructed, field)) blanks.add(field, { key, from, to });
+        else if (isFilled(filled, field)) wipes.add(field, { key, from, to, filled: true });
         else if (isEmptyValue(to)) wipes.add(field, { key, from, to });
       }
     },
     wipedFields: () => wipes.fields,
     finish(holders) {
       const wiped = wipes.list().map((tally) => ({ ...tally, holders: Math.max(holders.get(tally.field) ?? 0, tally.count) }));
-      return { changes: changes.list(), wipes: wiped };
+      return { changes: changes.list(), wipes: wiped, displayBlanks: blanks.list() };
     },
   };
 }

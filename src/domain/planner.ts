@@ -86,15 +86,17 @@ export interface PlanResult<P extends Plan = PlanInMemory> {
   fieldChanges: FieldTally[];
   /** Fields the updates would empty on listings that hold a value today (field-changes.ts); checked by the guard. */
   wipes: FieldWipe[];
+  /** Fields the updates empty because the records' display flags say so (not wipes: the guard lets them pass). */
+  displayBlanks: FieldTally[];
 }
 
 export interface Planner<P extends Plan = PlanInMemory> {
   /**
    * Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws.
    * `filled`: the bits (field-changes.ts filledBit) of the fields whose value is a default filled
-   * in for want of one in the feed, so filling one over a value the chatbot holds counts as a wipe.
+   * in for want of one, so filling one over a held value is a wipe; `instructed`: those the display flags blank (no wipe).
    */
-  add(key: string, listing: ListingFields, filled?: number): void;
+  add(key: string, listing: ListingFields, filled?: number, instructed?: number): void;
   /**
    * The feed names `key` but its row was rejected: leave that remote listing exactly as it is
    * (no update, and above all no delete). Repeats and unknown keys are no-ops.
@@ -185,7 +187,7 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     removed.add(key);
   }
 
-  function add(key: string, listing: ListingFields, filled = 0): void {
+  function add(key: string, listing: ListingFields, filled = 0, instructed = 0): void {
     if (finished) throw new Error('Planner.add called after finish()');
     const position = index.kept.get(key);
     if (position === undefined) {
@@ -198,7 +200,7 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     seen[position] = MATCHED;
     const changes = diffListing(listing, remote.fields(position), options);
     if (changes.length > 0) {
-      counter.changed(key, changes, filled);
+      counter.changed(key, changes, filled, instructed);
       writes.addUpdate({ key, listing, hash: listingHash(listing), remoteId: remote.id(position), changes });
       return;
     }
@@ -267,17 +269,16 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     const remoteDuplicates = [...index.copies]
       .map(([key, positions]) => ({ key, ids: positions.map((position) => remote.id(position)) }))
       .sort((a, b) => compareText(a.key, b.key));
-    const { changes: fieldChanges, wipes } = counter.finish(
-      holdersOf(counter.wipedFields(), remote, (position) => seen[position] === MATCHED),
-    );
+    const counted = counter.finish(holdersOf(counter.wipedFields(), remote, (position) => seen[position] === MATCHED));
     return {
       plan,
       adopt,
       remoteDuplicates,
       remoteUnkeyed: [...index.unkeyed],
       managedListings: ledger.heldBy(index),
-      fieldChanges,
-      wipes,
+      fieldChanges: counted.changes,
+      wipes: counted.wipes,
+      displayBlanks: counted.displayBlanks,
     };
   }
 

@@ -4,7 +4,9 @@
  * import each other for them.
  */
 import type { FeedHeader, FeedShape } from '../domain/feed-shape.js';
+import type { DisplayReport } from '../domain/display-policy/display-report.js';
 import type { ListingFields } from '../domain/listing.js';
+import type { DisplaySettings } from './display-step.js';
 import type { Where } from '../domain/where.js';
 
 export interface FeedOptions {
@@ -42,6 +44,8 @@ export interface FeedOptions {
    * an `excluded` row counted in `outsideFilter`, not in `rows`. Plain data: it crosses to the feed's worker thread.
    */
   where?: Where;
+  /** The MLS display policy and the instant the feed is read at (display-step.ts); absent: the defaults. */
+  display?: DisplaySettings;
 }
 
 export type FeedRow =
@@ -52,9 +56,12 @@ export type FeedRow =
       listing: ListingFields;
       /** The bits (domain/field-changes.ts filledBit) of the fields filled with their default for want of a value; absent when none. */
       filled?: number;
+      /** The bits of the fields the record's display flags blank (the MLS's instruction: no wipe); absent when none. */
+      instructed?: number;
     }
   | RejectedFeedRow
-  | { kind: 'excluded'; line: number; key: string; reason: string };
+  /** `remove`: the display policy forbids the record, so a held listing is deleted whatever the mode. */
+  | { kind: 'excluded'; line: number; key: string; reason: string; remove?: true };
 
 /** A row that does not make a listing, with where and why; it holds its listing (never deleted for it). */
 export interface RejectedFeedRow {
@@ -90,6 +97,8 @@ export interface FeedStats {
    * matches nothing, so the sync refuses rather than delete the chatbot's listings), and names the records do carry.
    */
   whereNotCarried?: { fields: string[]; known: string[] };
+  /** What the display policy withheld and did not publish (display-step.ts). */
+  display?: DisplayReport;
 }
 
 export interface OpenFeed {

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { UsageError } from '../shared/errors.js';
 import { applyMapping } from './apply-mapping.js';
 import { csvBrokenKeyReader, jsonBrokenKeyReader } from './broken-row-keys.js';
+import { displayStep } from './display-step.js';
 import { openFileSource, openUrlSource, type ByteBudget, type ByteSource } from './byte-source.js';
 import type { UrlCopies } from './url-copies.js';
 import { encodingName, type ByteCounter } from './decode.js';
@@ -198,7 +199,8 @@ async function openInThisThread(options: FeedOptions, control: FeedControl): Pro
     const header = feedHeader(opened.shape, opened.columns, compiled.rules);
     const shape = shapeTracker(header, opened.columns, compiled.rules, compiled.produced);
     const filter = options.where === undefined ? undefined : recordFilter(options.where, opened.shape, opened.columns);
-    const pipeline = rowPipeline(mapping, compiled, options.keyType, brokenKey, shape, filter);
+    const display = displayStep(options.display, opened.columns, compiled.rules);
+    const pipeline = rowPipeline(mapping, compiled, options.keyType, brokenKey, shape, display, filter);
     return {
       rows: rowIterable(opened.items, pipeline.toRow),
       stats: () => pipeline.stats,

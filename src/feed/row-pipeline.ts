@@ -6,6 +6,8 @@
 import { filledBit } from '../domain/field-changes.js';
 import type { SyncKeyType } from '../domain/listing.js';
 import type { BrokenKeyReader } from './broken-row-keys.js';
+import { displayActed } from '../domain/display-policy/display-report.js';
+import type { DisplayStep } from './display-step.js';
 import type { ShapeTracker } from './feed-shape-tracker.js';
 import type { FeedRow, FeedStats, RejectedFeedRow } from './feed-types.js';
 import type { RecordFilter } from './record-filter.js';
@@ -25,7 +27,8 @@ export const OUTSIDE_FILTER = "outside the chatbot's where";
 /**
  * `brokenKey` reads the key of a record too broken to map (wrong field count, not JSON); `shape`
  * counts every mapped record of the chatbot's; `filter`, a fleet chatbot's where: a record outside
- * it is an `excluded` row (a replicated pull deletes its listing when held), counted apart.
+ * it is an `excluded` row (a replicated pull deletes its listing when held), counted apart;
+ * `display`, the MLS display policy (display-step.ts): applied here, where every feed kind passes.
  */
 export function rowPipeline(
   mapping: RecordMapping,
@@ -33,6 +36,7 @@ export function rowPipeline(
   keyType: SyncKeyType,
   brokenKey: BrokenKeyReader,
   shape: ShapeTracker,
+  display: DisplayStep,
   filter?: RecordFilter,
 ): RowPipeline {
   const keyField = keyType === 'MLSNumber' ? 'MLSNumber' : 'Url';
@@ -41,6 +45,8 @@ export function rowPipeline(
   const ruleBits = compiled.rules.map((rule) => filledBit(rule.field));
   const keyRule = rulesByField.get(keyField);
   const stats: FeedStats = { rows: 0, valid: 0, rejected: 0, excluded: 0, duplicates: 0, filledDefaults: {} };
+  // Enumerable, so it crosses to the main thread with the stats; undefined for a feed the display rules found nothing in (no MLS data).
+  Object.defineProperty(stats, 'display', { enumerable: true, get: () => (displayActed(display.report) ? display.report : undefined) });
   const firstLine = firstSeenLines();
   const filled: number[] = [];
   const exclude = mapping.exclude;
@@ -96,11 +102,13 @@ export function rowPipeline(
 
   const mapped = (item: SourceItem): FeedRow => {
     stats.rows++;
-    const { line, record } = item;
+    const { line } = item;
     if (item.problem !== undefined) return rejectBroken(item, item.problem);
     filled.length = 0;
+    // The mapping reads the record without its withheld members, whatever it names; the shape check sees it whole.
+    const record = display.clean(item.record);
     const values = compiled.map(record, filled);
-    shape.observe(record);
+    shape.observe(item.record);
     const keyValue = values[keyField];
     const key = typeof keyValue === 'string' ? keyValue.trim() : undefined;
     if (key === undefined || key === '') {
@@ -117,6 +125,12 @@ export function rowPipeline(
       stats.excluded++;
       return { kind: 'excluded', line, key, reason: excluded };
     }
+    const hidden = display.notPublished(item.record);
+    if (hidden !== undefined) {
+      stats.excluded++;
+      // Why removed by status: the MLS forbids showing it, so a held copy is deleted in any mode (through the delete guard).
+      return { kind: 'excluded', line, key, reason: `${hidden.reason}: ${hidden.detail}`, remove: true };
+    }
     // Why the first row claims the key even when it is rejected: a later row must not silently replace it.
     const seenOn = firstLine.claim(key, line);
     if (seenOn !== undefined) {
@@ -125,16 +139,24 @@ export function rowPipeline(
     }
     const checked = checkListing(values, record, rulesByField);
     if (!checked.ok) return reject(line, checked.field, checked.value, checked.reason, key);
+    const shown = display.finish(checked.listing, record);
+    if ('reject' in shown) return reject(line, shown.reject.field, '', shown.reject.reason, key);
     stats.valid++;
     if (noted.length > 0) countNotes(values, item);
-    if (filled.length === 0) return { kind: 'listing', line, key, listing: checked.listing };
+    const { instructed } = shown;
+    if (filled.length === 0)
+      return instructed === 0
+        ? { kind: 'listing', line, key, listing: checked.listing }
+        : { kind: 'listing', line, key, listing: checked.listing, instructed };
     let mask = 0;
     for (const index of filled) {
       const field = (compiled.rules[index] as FieldRule).field;
       stats.filledDefaults[field] = (stats.filledDefaults[field] ?? 0) + 1;
       mask |= ruleBits[index] as number;
     }
-    return { kind: 'listing', line, key, listing: checked.listing, filled: mask };
+    return instructed === 0
+      ? { kind: 'listing', line, key, listing: checked.listing, filled: mask }
+      : { kind: 'listing', line, key, listing: checked.listing, filled: mask, instructed };
   };
   if (filter === undefined) return { stats, toRow: mapped };
   const toRow = (item: SourceItem): FeedRow =>

@@ -16,6 +16,8 @@ export interface FleetSource {
   feed: string;
   profile?: string;
   mapping?: string;
+  /** --display-policy: the MLS display policy's YAML file (docs/display-rules.md). */
+  displayPolicy?: string;
   format?: string;
   delimiter?: string;
   encoding?: string;
@@ -59,7 +61,17 @@ export interface Fleet {
 }
 
 /** Scalar settings of a source (strings as typed), besides `feed`, `replicate`, `sweep` and `schedule`. */
-export const SOURCE_TEXT_SETTINGS = ['profile', 'mapping', 'format', 'delimiter', 'encoding', 'budget', 'feedPageSize', 'overlap'] as const;
+export const SOURCE_TEXT_SETTINGS = [
+  'profile',
+  'mapping',
+  'displayPolicy',
+  'format',
+  'delimiter',
+  'encoding',
+  'budget',
+  'feedPageSize',
+  'overlap',
+] as const;
 export const SOURCE_FLAG_SETTINGS = ['replicate', 'sweep'] as const;
 export const SOURCE_KEYS = ['feed', ...SOURCE_TEXT_SETTINGS, ...SOURCE_FLAG_SETTINGS, 'schedule'] as const;
 

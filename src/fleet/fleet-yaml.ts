@@ -50,8 +50,13 @@ function rangeAt(doc: Document, path: FleetPath, atKey: boolean): Range {
   return range;
 }
 
-/** Parses a fleet file's text; never throws for bad input (every problem is in `problems`). */
-export function parseFleetText(text: string): ParsedFleet {
+/**
+ * A YAML file's text as its plain value, with its syntax errors (every one, placed) and a way to
+ * place a problem found later at the key or value it is about: the one YAML loader of the tool
+ * (fleet.yaml, display policies). Never throws for bad input; `value` is undefined when the
+ * syntax is broken.
+ */
+export function readYamlText(text: string): { value: unknown; syntax: FleetProblem[]; locate: (problem: ShapeProblem) => FleetProblem } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const at = (offset: number): { line: number; col: number } => lineCounter.linePos(offset);
@@ -60,13 +65,20 @@ export function parseFleetText(text: string): ParsedFleet {
     return { ...at(range?.[0] ?? 0), path: pathText(problem.path), message: problem.message };
   };
   if (doc.errors.length > 0) {
-    const problems = doc.errors.map((error) => {
+    const syntax = doc.errors.map((error) => {
       const message = error.message.split('\n')[0] ?? error.message;
       return { ...at(error.pos[0]), path: '', message: `YAML syntax: ${message.replace(/ at line \d+, column \d+:?$/, '')}` };
     });
-    return { fleet: emptyFleet(), problems, locate };
+    return { value: undefined, syntax, locate };
   }
-  const { fleet, problems } = readFleetShape(doc.toJS({ maxAliasCount: 1000 }));
+  return { value: doc.toJS({ maxAliasCount: 1000 }), syntax: [], locate };
+}
+
+/** Parses a fleet file's text; never throws for bad input (every problem is in `problems`). */
+export function parseFleetText(text: string): ParsedFleet {
+  const { value, syntax, locate } = readYamlText(text);
+  if (syntax.length > 0) return { fleet: emptyFleet(), problems: syntax, locate };
+  const { fleet, problems } = readFleetShape(value);
   return { fleet, problems: orderedProblems(problems.map(locate)), locate };
 }
 

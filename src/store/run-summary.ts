@@ -8,6 +8,7 @@
  * record never breaks a page (the dashboard, `runs show`).
  */
 import { z } from 'zod';
+import { displaySummarySchema } from './display-summary.js';
 import { fieldChangesSchema, wipesSchema } from './field-summary.js';
 import { RUN_STATUSES, RUN_TRIGGERS } from './run-status.js';
 
@@ -109,6 +110,8 @@ export const syncSummarySchema = z.object({
   shape: shapeSchema.optional(),
   /** The fleet source this run received its records from (`fleet run SOURCE`, or its schedule); absent otherwise. */
   source: z.string().optional(),
+  /** What the MLS display policy withheld, did not publish and blanked (absent on runs recorded before it). */
+  display: displaySummarySchema.optional(),
 });
 
 export type SyncSummary = z.infer<typeof syncSummarySchema>;
@@ -148,6 +151,7 @@ export const runSummarySchema = z
     shape: part(shapeSchema),
     skipped: part(z.string()),
     source: part(z.string()),
+    display: part(displaySummarySchema),
   })
   .loose();
 

@@ -18,6 +18,7 @@
  * removals also sweeps the keys (keys only, one request per page) and deletes as a sweep does,
  * through the same guard; a run without removals sweeps nothing.
  */
+import type { DisplaySettings } from '../feed/display-step.js';
 import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
 import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
 import { retentionGap } from '../feed/reso-api/entity-events.js';
@@ -36,6 +37,7 @@ export async function startEventReplication(
   deps: ReplicationDeps & { events: EventDeps },
   request: SyncRequest,
   progress: ReplicationProgress,
+  display: DisplaySettings | undefined,
   fullPull: FullPull,
 ): Promise<StartedReplication & { since?: string }> {
   const source = await deps.sources.show(request.chatbot, deps.feedId);
@@ -66,7 +68,7 @@ export async function startEventReplication(
     gone: pulled.gone.length,
   };
   const mapping = await replicationMapping(request.keyType, request.feed.mapping);
-  const feed = replicatedFeed(pulled.run, request.keyType, request.feed.where, mapping);
+  const feed = replicatedFeed(pulled.run, request.keyType, request.feed.where, mapping, display);
   if (pulled.gone.length === 0) return { feed, events, ...(source?.watermark === undefined ? {} : { since: source.watermark }) };
   const run = deps.start({ sweep: true, keyFields: mapping.keyFields });
   progress.sweepRun = run;

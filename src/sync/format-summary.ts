@@ -2,6 +2,7 @@
 import { showSample } from '../domain/field-changes.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { RejectedRow } from './summary.js';
+import { displayLines } from './format-display.js';
 
 /** Rejected rows listed in the text summary; the rest are in --report and the dashboard. */
 const REJECTED_SHOWN = 10;
@@ -106,6 +107,7 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
     ...remote.incompleteReasons.map((reason) => `          ${reason}`),
     ...planLines(summary),
     ...wipeLines(summary.wipes),
+    ...displayLines(summary.display),
     ...acceptedShape(summary),
   ];
   if (summary.jobs !== undefined) lines.push(`jobs    ${summary.jobs} enqueued`);

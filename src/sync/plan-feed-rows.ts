@@ -46,7 +46,7 @@ export interface PlannedFeed<P extends Plan = PlanInMemory> {
 
 /** Plans listings that arrived before the planner was ready; returns an empty list to wait in. */
 function planAll(planner: Planner<Plan>, listings: readonly ListingRow[]): ListingRow[] {
-  for (const row of listings) planner.add(row.key, row.listing, row.filled);
+  for (const row of listings) planner.add(row.key, row.listing, row.filled, row.instructed);
   return [];
 }
 
@@ -87,6 +87,8 @@ export async function planFeedRows<P extends Plan>(
   let waiting: ListingRow[] = [];
   const rejected: RejectedRow[] = [];
   const excluded: string[] = [];
+  // Records the display policy forbids: deleted when held, whatever the mode (a pull's only once it is complete).
+  const forbidden: string[] = [];
   let rows = 0;
   const report = (): void => {
     if (onProgress === undefined) return;
@@ -99,7 +101,7 @@ export async function planFeedRows<P extends Plan>(
       if (row.kind === 'listing') {
         if (ready !== undefined) {
           if (waiting.length > 0) waiting = planAll(ready, waiting);
-          ready.add(row.key, row.listing, row.filled);
+          ready.add(row.key, row.listing, row.filled, row.instructed);
         } else {
           waiting.push(row);
           if (waiting.length >= maxWaiting) {
@@ -109,6 +111,7 @@ export async function planFeedRows<P extends Plan>(
         }
       } else if (row.kind === 'rejected') rejected.push(row);
       else if (options.removeExcluded !== undefined) excluded.push(row.key);
+      else if (row.remove === true) forbidden.push(row.key);
       if (signal?.aborted === true) throw feedInterrupted(options.where ?? 'the feed');
       if (rows % 500 === 0) report();
     }
@@ -122,5 +125,6 @@ export async function planFeedRows<P extends Plan>(
   planAll(done, waiting);
   holdRejected(done, rejected);
   if (options.removeExcluded?.() === true) for (const key of excluded) done.remove(key);
+  for (const key of forbidden) done.remove(key);
   return { planned: done.finish(), rejected, stats: feed.stats() };
 }

@@ -14,6 +14,7 @@ import { errorFields } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { finishEventReplication, startEventReplication } from './event-replication.js';
 import type { EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
+import type { DisplaySettings } from '../feed/display-step.js';
 
 export type { ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 
@@ -56,11 +57,15 @@ export async function startReplication(
   deps: ReplicationDeps,
   request: SyncRequest,
   progress: ReplicationProgress = {},
-  full = false,
+  options: { full?: boolean; display?: DisplaySettings } = {},
 ): Promise<StartedReplication & { since?: string }> {
   const { events } = deps;
+  const full = options.full === true;
+  const { display } = options;
   if (events !== undefined && !full)
-    return startEventReplication({ ...deps, events }, request, progress, (d, r, p) => startReplication(d, r, p, true));
+    return startEventReplication({ ...deps, events }, request, progress, display, (d, r, p) =>
+      startReplication(d, r, p, { full: true, ...(display === undefined ? {} : { display }) }),
+    );
   // Why before anything is pulled: a mapping file with a problem refuses the run having spent nothing.
   const metadata = await deps.metadata?.();
   const mapping = await replicationMapping(request.keyType, request.feed.mapping, metadata?.get('Property')?.fields);
@@ -81,7 +86,7 @@ export async function startReplication(
     sweep = { complete: swept.complete, requests, bytes, ...(!swept.complete && swept.halt ? { halt: swept.halt } : {}) };
   }
   const pull = deps.start(since === undefined ? { sweep: false, ...known } : { watermark: since, sweep: false, ...known });
-  const feed = replicatedFeed(pull, request.keyType, request.feed.where, mapping);
+  const feed = replicatedFeed(pull, request.keyType, request.feed.where, mapping, options.display);
   return {
     feed,
     ...(keys === undefined ? {} : { sweptKeys: keys }),

@@ -28,6 +28,7 @@ import {
   type StartedReplication,
 } from './replication.js';
 import type { SyncDeps, SyncProgress } from './sync-deps.js';
+import { displaySettingsOf, displaySummaryOf } from './display-run.js';
 
 async function readFeed(
   request: SyncRequest,
@@ -116,17 +117,22 @@ async function syncAs(
 ): Promise<SyncOutcome> {
   const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const startedAt = new Date(deps.now()).toISOString();
+  // The one instant this run judges the display policy's dated rules at, for every record it reads.
+  const display = await displaySettingsOf(deps, request);
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
-  const replication = side.replication === undefined ? undefined : await startReplication(side.replication, request, side.held);
+  const replication =
+    side.replication === undefined
+      ? undefined
+      : await startReplication(side.replication, request, side.held, display === undefined ? {} : { display });
   if (replication) side.held.started = replication;
   // Read before the feed is opened, so nothing opened is left behind when Redis fails here.
   const shapes = await startShapeCheck(deps.stores.feedShapes, request, replication?.since !== undefined);
   const openedFeed =
     replication?.feed ??
     (await openFeed(
-      { ...request.feed, ...deps.feedLimits, keyType: request.keyType },
+      { ...request.feed, ...deps.feedLimits, keyType: request.keyType, display },
       { ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.urlCopies ? { urlCopies: deps.urlCopies } : {}) },
     ));
   deps.logger.debug(
@@ -228,6 +234,8 @@ async function syncAs(
     wipes: wipesSummary(wipeLimits, guard.wipes),
     ...(shape === undefined ? {} : { shape: shape.summary }),
   };
+  const shown = displaySummaryOf(feed.stats.display, feed.planned.displayBlanks, display);
+  if (shown !== undefined) summary.display = shown;
   const outcome: SyncOutcome = { summary, plan, rejected: feed.rejected, remoteDuplicates, remoteUnkeyed };
 
   const gone = plan.deletes.filter((planned) => planned.reason === 'gone').length;

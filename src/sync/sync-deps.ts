@@ -2,6 +2,7 @@
  * What the sync use case needs from the outside (runSync's dependencies): the service, the
  * records in Redis, the enqueuer, progress callbacks, the lease and the replication's wiring.
  */
+import type { DisplayPolicy } from '../domain/display-policy/policy.js';
 import type { UrlCopies } from '../feed/url-copies.js';
 import type { ApiClient } from '../api/client-contract.js';
 import type { RetryTable } from '../api/retry-policy.js';
@@ -59,6 +60,10 @@ export interface SyncDeps {
   enqueuer: SyncEnqueuer;
   logger: Logger;
   now(): number;
+  /** The instant the display policy's dated rules are judged at (default now()): a test's clock (LISTING_SYNC_NOW). */
+  policyNow?(): number;
+  /** Reads and checks a display policy file (YAML); throws one UsageError line per problem (file:line:column). */
+  loadDisplayPolicy?(file: string): Promise<DisplayPolicy>;
   newRunId(): string;
   progress?: SyncProgress;
   /** Stops the sync (SIGINT/SIGTERM): the feed stops being read, between rows and between pages. */

@@ -37,6 +37,8 @@ const feedRequestSchema = z.object({
   delimiter: z.string().optional(),
   /** A fleet chatbot's filter on the source's fields (src/domain/where.ts): only matching records are its listings. */
   where: z.record(z.string(), whereConditionSchema).optional(),
+  /** The MLS display policy's YAML file (`--display-policy`, a fleet source's `displayPolicy`), read by each run; absent: the defaults. */
+  displayPolicy: z.string().min(1).optional(),
 });
 
 /** RESO Web API replication (`--replicate`): an incremental pull by ModificationTimestamp instead of reading the feed whole. */

@@ -76,6 +76,9 @@ describe('replicatedFeed', () => {
       complete: false,
       halt: expect.any(Error),
     });
-    expect(await sweptKeys(fakeRun([[record('1')], [record('2')]]), (r) => r.ListingId as string)).toEqual({ complete: true, keys: new Set(['1', '2']) });
+    expect(await sweptKeys(fakeRun([[record('1')], [record('2')]]), (r) => r.ListingId as string)).toEqual({
+      complete: true,
+      keys: new Set(['1', '2']),
+    });
   });
 });

@@ -48,7 +48,13 @@ describe('parseFilter', () => {
     const expr = parsed(
       "(ModificationTimestamp gt 2024-05-01T00:00:00Z) or (ModificationTimestamp eq 2024-05-01T00:00:00Z and ResourceRecordKey gt 'K1')",
     );
-    expect(expr).toMatchObject({ op: 'or', items: [{ field: 'ModificationTimestamp', op: 'gt' }, { op: 'and', items: [{}, {}] }] });
+    expect(expr).toMatchObject({
+      op: 'or',
+      items: [
+        { field: 'ModificationTimestamp', op: 'gt' },
+        { op: 'and', items: [{}, {}] },
+      ],
+    });
     const stamp = Date.parse('2024-05-01T00:00:00Z');
     const row = (ms: number, key: string) => (field: string) => (field === 'ModificationTimestamp' ? ms : key);
     expect(matches(expr, row(stamp + 1, 'A'))).toBe(true);
@@ -62,7 +68,11 @@ describe('parseFilter', () => {
   });
 
   it('reads string literals with doubled quotes and in-lists', () => {
-    expect(parsed("ResourceRecordKey eq 'O''Brien'")).toEqual({ field: 'ResourceRecordKey', op: 'eq', value: { kind: 'string', text: "O'Brien" } });
+    expect(parsed("ResourceRecordKey eq 'O''Brien'")).toEqual({
+      field: 'ResourceRecordKey',
+      op: 'eq',
+      value: { kind: 'string', text: "O'Brien" },
+    });
     expect(parsed("ResourceRecordKey in ('a', 'b','c')")).toEqual({ field: 'ResourceRecordKey', op: 'in', values: ['a', 'b', 'c'] });
   });
 

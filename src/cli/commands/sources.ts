@@ -61,8 +61,12 @@ export const registerSourcesCommands: RegisterCommands = (program: Command, host
         if (source === undefined)
           throw new UsageError(`no replication source for chatbot ${flags.chatbot} and that feed (see \`listing-sync sources list\`)`);
         const budget = await usageOf(ctx.store, source, flags.feedBudget, config.feedAuth.oauth);
-        if (json) printJson(host.io, budget === undefined ? source : { ...source, budget });
-        else host.io.stdout.write(sourceBlock(source, budget));
+        // The display policy's dated rules still to come, as the last run read its policy: what the next runs will change.
+        const last = source.lastRun === undefined ? undefined : await ctx.store.runs.getRun(source.lastRun.runId);
+        const coming = last?.summary?.display?.coming ?? [];
+        const shown = { ...source, ...(budget === undefined ? {} : { budget }), ...(coming.length === 0 ? {} : { displayComing: coming }) };
+        if (json) printJson(host.io, shown);
+        else host.io.stdout.write(`${sourceBlock(source, budget)}${coming.map((rule) => `display rule coming ${rule}\n`).join('')}`);
         return EXIT.ok;
       }),
     );

@@ -16,6 +16,7 @@ const SOURCE_FLAGS = {
   feed: '--feed',
   profile: '--profile',
   mapping: '--mapping',
+  displayPolicy: '--display-policy',
   format: '--format',
   delimiter: '--delimiter',
   encoding: '--encoding',

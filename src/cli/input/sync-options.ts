@@ -25,6 +25,7 @@ export function addSyncOptions(command: Command): Command {
     .requiredOption('--feed <path|url>', 'feed file or http(s) URL')
     .option('--profile <name>', `feed profile: ${PROFILES.join(', ')}`, 'native')
     .option('--mapping <file>', 'mapping JSON file (see docs/feeds-and-mappings.md)')
+    .option('--display-policy <file>', 'MLS display policy YAML file (see docs/display-rules.md); default: the IDX defaults')
     .option('--format <format>', `feed format: ${FORMATS.join(', ')} (default: sniffed)`)
     .option('--delimiter <char>', 'CSV delimiter (default: sniffed)')
     .option('--encoding <name>', 'feed text encoding, e.g. latin1', 'utf-8')
@@ -46,6 +47,7 @@ export interface RawSyncOptions extends ReplicateFlags, WipeFlags {
   feed: string;
   profile: string;
   mapping?: string;
+  displayPolicy?: string;
   format?: string;
   delimiter?: string;
   encoding: string;
@@ -76,6 +78,7 @@ const optionsSchema = z.object({
   feed: z.string().trim().min(1, 'must not be empty'),
   profile: enumOf(PROFILES),
   mapping: z.string().trim().min(1).optional(),
+  displayPolicy: z.string().trim().min(1).optional(),
   format: enumOf(FORMATS).optional(),
   delimiter: z
     .string()
@@ -115,6 +118,7 @@ const FLAG_NAMES: Readonly<Record<string, string>> = {
   maxDeletes: '--max-deletes',
   maxRejected: '--max-rejected',
   pageSize: '--page-size',
+  displayPolicy: '--display-policy',
   maxWipes: '--max-wipes',
   allowWipe: '--allow-wipe',
 };
@@ -140,6 +144,7 @@ export function toSyncRequest(raw: RawSyncOptions, extra: { dryRun: boolean; tri
     profile: o.profile,
     encoding: o.encoding,
     ...(o.mapping ? { mapping: o.mapping } : {}),
+    ...(o.displayPolicy ? { displayPolicy: o.displayPolicy } : {}),
     ...(o.format ? { format: o.format } : {}),
     ...(delimiter ? { delimiter } : {}),
   };

@@ -2,6 +2,7 @@
  * Alerts wired to a process's Redis and config: the health evaluation's dependencies, the
  * delivery job's, and (in every worker process) the alerts worker plus the health monitor.
  */
+import { testClock } from './display-policy-file.js';
 import { postWebhook } from '../../api/webhook.js';
 import type { Config } from '../../config/config.js';
 import { deliverTo, type DeliverAlertDeps } from '../../../jobs/deliver-alert.js';
@@ -35,7 +36,7 @@ export function healthDeps(ctx: QueueContext, config: Config, logger: Logger): H
     runs: ctx.store.runs,
     alerts: alertStoreOf(ctx, config),
     addAlert: async (jobId, alert, message) => void (await addAlertJob(ctx.queues.alerts, jobId, { alert, message }, settings)),
-    now: () => Date.now(),
+    now: testClock() ?? ((): number => Date.now()),
     logger,
     outage: () => ctx.store.breaker.outage(),
     async failureCodes(chatbot, runId) {

@@ -3,6 +3,7 @@
  * API client, the sync use case's dependencies and this process's workers. Used by the worker,
  * runs, jobs and schedule commands, `sync`, `chatbot edit --many` and the demo.
  */
+import { loadDisplayPolicyFile, testClock } from './display-policy-file.js';
 import { sendWindowMs } from '../../../jobs/support/send-window.js';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -188,6 +189,12 @@ export interface SyncWiringOptions {
   largeFeed?: boolean;
 }
 
+/** The display policy's clock: the real one, unless a test set LISTING_SYNC_NOW. */
+function policyClock(): Pick<SyncDeps, 'policyNow'> {
+  const clock = testClock();
+  return clock === undefined ? {} : { policyNow: clock };
+}
+
 /**
  * Everything runSync needs, wired to this process's store, queue and API client; `route` says
  * where the enqueue's chunks go when not added in this thread (threaded-enqueue.ts) and at what
@@ -208,6 +215,8 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
     openPlanSpool: () => openPlanSpool(tmpdir(), largeFeed ? { inMemoryUpTo: 0 } : {}),
     logger,
     now: () => Date.now(),
+    ...policyClock(),
+    loadDisplayPolicy: loadDisplayPolicyFile,
     newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),
     feedLimits: config.feed,
     replicationFor: replicationWiring({ config, store: ctx.store, logger }),

@@ -4,6 +4,7 @@ import { sentences } from '../html.js';
 import type { FailedJobView, RunDetail, RunPageView } from '../types.js';
 import { page, type PageContext } from './layout.js';
 import { changesSection, wipesSection } from './run-fields.js';
+import { displaySection } from './run-display.js';
 import { feedFigures, remoteFigures, replicationCard } from './run-figures.js';
 import { guardCell, statusCell } from './runs-list.js';
 
@@ -134,6 +135,7 @@ ${view.noWorker === undefined ? '' : html`<div class="flash warn" id="no-worker"
 ${live ? progressBar(run) : ''}
 ${overview(run, requeued)}
 ${wipesSection(run)}
+${displaySection(run)}
 ${changesSection(run)}
 ${failedSection(ctx, run, failed, requeued)}
 ${rejectedSection(ctx, run)}`;

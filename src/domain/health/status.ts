@@ -5,7 +5,8 @@
  * Statuses: healthy (its newest run did what the feed says), refused (the guard refused it),
  * failed (jobs failed for good, the run ended unfinished, or more than `failedRowsPercent` of the
  * feed's rows failed), skipped (a scheduled run found the chatbot busy), budget (a feed request
- * budget ran out before the pull was complete), stale (no successful run within `staleAfterMs`),
+ * budget ran out before the pull was complete), stale (no successful run within `staleAfterMs`, or the
+ * display policy's maxStaleHours the newest run was read under when that is stricter),
  * service-down (a run of it is paused because the service is down for everyone).
  */
 import { endedUnfinished, runFailed } from '../run-outcome.js';
@@ -35,6 +36,8 @@ export interface RunFacts {
   budgetExhausted?: string;
   /** Set when a replicating run's feed server served fewer records than it counted (the message). */
   pullIncomplete?: string;
+  /** The display policy's maxStaleHours the run was read under, in ms: the MLS's refresh limit for the chatbot. */
+  maxStaleMs?: number;
 }
 
 export interface HealthThresholds {
@@ -137,9 +140,16 @@ export function deriveHealth(
   if (verdict.status !== 'healthy') return { status: verdict.status, run: newest, reasons: verdict.reasons };
   const healthy = lastHealthyRun(runs, thresholds) ?? newest;
   const endedAt = healthy.finishedAt ?? healthy.startedAt;
-  if (now - endedAt > thresholds.staleAfterMs) {
+  // Why the stricter limit: an MLS's display rules may require a refresh more often (often every 12 h) than the alert watches for.
+  const mls = newest.maxStaleMs !== undefined && newest.maxStaleMs < thresholds.staleAfterMs ? newest.maxStaleMs : undefined;
+  if (now - endedAt > (mls ?? thresholds.staleAfterMs)) {
     const hours = Math.round(((now - endedAt) / 3_600_000) * 10) / 10;
-    return { status: 'stale', run: healthy, reasons: [`no successful run for ${hours} h (last one ${new Date(endedAt).toISOString()})`] };
+    const limit = mls === undefined ? '' : `; the display policy's maxStaleHours is ${mls / 3_600_000}`;
+    return {
+      status: 'stale',
+      run: healthy,
+      reasons: [`no successful run for ${hours} h (last one ${new Date(endedAt).toISOString()})${limit}`],
+    };
   }
   return { status: 'healthy', run: newest, reasons: [] };
 }

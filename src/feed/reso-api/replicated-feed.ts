@@ -11,6 +11,7 @@ import { feedHeader, shapeTracker, type ShapeTracker } from '../feed-shape-track
 import type { FeedRow, FeedStats, OpenFeed } from '../feed-types.js';
 import { buildResoMapping } from '../profiles/reso.js';
 import { compileMapping, ruleFor } from '../record-mapping.js';
+import { displayStep, type DisplaySettings } from '../display-step.js';
 import type { Where } from '../../domain/where.js';
 import { recordFilter } from '../record-filter.js';
 import { rowPipeline, type RowPipeline } from '../row-pipeline.js';
@@ -33,6 +34,7 @@ function pipelineFor(
   keyType: SyncKeyType,
   where: Where | undefined,
   mappingOf: ReplicationMapping['build'],
+  display: DisplaySettings | undefined,
 ): RowPipeline & { shape: ShapeTracker } {
   // Why the first record's members suffice: RESO columns are looked up with `optional`, which
   // reads a member by name on every record even when the first one omits it.
@@ -42,7 +44,8 @@ function pipelineFor(
   const compiled = compileMapping(mapping);
   const shape = shapeTracker(feedHeader('json', columns, compiled.rules), columns, compiled.rules, compiled.produced);
   const filter = where === undefined ? undefined : recordFilter(where, 'json', columns);
-  return { ...rowPipeline(mapping, compiled, keyType, jsonBrokenKeyReader(keyRule), shape, filter), shape };
+  const shown = displayStep(display, columns, compiled.rules);
+  return { ...rowPipeline(mapping, compiled, keyType, jsonBrokenKeyReader(keyRule), shape, shown, filter), shape };
 }
 
 /**
@@ -57,9 +60,16 @@ export function isPullHalt(thrown: unknown): boolean {
 
 /**
  * Wraps a replication run (nothing is requested until the rows are iterated); `where`, a fleet
- * chatbot's filter: records outside it are `excluded` rows (deleted when held, once the pull is complete).
+ * chatbot's filter: records outside it are `excluded` rows (deleted when held, once the pull is complete);
+ * `display`, the MLS display policy the records are read under (display-step.ts).
  */
-export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?: Where, mapping?: ReplicationMapping): ReplicatedFeed {
+export function replicatedFeed(
+  run: ReplicationRun,
+  keyType: SyncKeyType,
+  where?: Where,
+  mapping?: ReplicationMapping,
+  display?: DisplaySettings,
+): ReplicatedFeed {
   const mappingOf = mapping?.build ?? ((columns: SourceColumns) => buildResoMapping(columns, { keyType, resoPending: 'active' }));
   let pipeline: (RowPipeline & { shape: ShapeTracker }) | undefined;
   let halted: Error | undefined;
@@ -68,7 +78,7 @@ export function replicatedFeed(run: ReplicationRun, keyType: SyncKeyType, where?
     try {
       for (let page = await run.pages.next(); page.done !== true; page = await run.pages.next()) {
         for (const record of page.value) {
-          pipeline ??= pipelineFor(record, keyType, where, mappingOf);
+          pipeline ??= pipelineFor(record, keyType, where, mappingOf, display);
           line += 1;
           yield pipeline.toRow({ line, record });
         }

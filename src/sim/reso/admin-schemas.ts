@@ -55,6 +55,15 @@ export const changesSchema = z
     PublicRemarks: z.string(),
     Latitude: z.number(),
     Longitude: z.number(),
+    InternetEntireListingDisplayYN: z.boolean(),
+    InternetAddressDisplayYN: z.boolean(),
+    InternetAutomatedValuationDisplayYN: z.boolean(),
+    MlgCanUse: z.array(z.string()),
+    ListOfficeName: z.string(),
+    ListOfficePhone: z.string(),
+    ListAgentEmail: z.string(),
+    PrivateRemarks: z.string(),
+    ShowingInstructions: z.string(),
   })
   .partial()
   .strict();

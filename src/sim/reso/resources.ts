@@ -33,6 +33,15 @@ const PROPERTY_FIELDS = [
   'PhotosChangeTimestamp',
   'PhotosCount',
   'ListingURL',
+  'InternetEntireListingDisplayYN',
+  'InternetAddressDisplayYN',
+  'InternetAutomatedValuationDisplayYN',
+  'MlgCanUse',
+  'ListOfficeName',
+  'ListOfficePhone',
+  'ListAgentEmail',
+  'PrivateRemarks',
+  'ShowingInstructions',
 ] as const satisfies readonly ResoPropertyField[];
 
 const MEDIA_FIELDS = [

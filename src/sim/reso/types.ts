@@ -55,6 +55,16 @@ export interface ResoProperty {
   PhotosCount: number;
   /** The listing's public page; the feed profile's Url (required by the write shape). */
   ListingURL: string;
+  /** IDX display flags and the members display rules speak of: absent unless an admin sets them (display tests). */
+  InternetEntireListingDisplayYN?: boolean;
+  InternetAddressDisplayYN?: boolean;
+  InternetAutomatedValuationDisplayYN?: boolean;
+  MlgCanUse?: string[];
+  ListOfficeName?: string;
+  ListOfficePhone?: string;
+  ListAgentEmail?: string;
+  PrivateRemarks?: string;
+  ShowingInstructions?: string;
 }
 
 /** Property members a client may $select, $filter or $orderby by name. */

@@ -29,6 +29,8 @@ export function runFactsOf(record: RunRecord): RunFacts {
   if (record.finishedAt !== undefined) facts.finishedAt = record.finishedAt;
   if (summary?.feed !== undefined) facts.feed = { rows: summary.feed.rows, rejected: summary.feed.rejected };
   if (summary?.skipped !== undefined) facts.skippedReason = summary.skipped;
+  const staleHours = summary?.display?.maxStaleHours;
+  if (staleHours !== undefined) facts.maxStaleMs = staleHours * 3_600_000;
   if (replication.success && replication.data.status === 'budget-exhausted')
     facts.budgetExhausted = replication.data.halted ?? 'the feed request budget ran out before the pull was complete';
   if (replication.success && replication.data.status === 'incomplete')
