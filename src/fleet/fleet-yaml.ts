@@ -6,6 +6,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { emptyFleet, type Fleet } from './fleet-model.js';
 import { readFleetShape, type FleetPath, type ShapeProblem } from './fleet-shape.js';
+import { aliasProblem } from './yaml-aliases.js';
 
 /** A problem of the file, where it is (1-based line and column) and what it is about (e.g. chatbots.acme-bot.source). */
 export interface FleetProblem {
@@ -50,6 +51,19 @@ function rangeAt(doc: Document, path: FleetPath, atKey: boolean): Range {
   return range;
 }
 
+/**
+ * The document as plain values. Why the alias cap as well as aliasProblem's size bound: the
+ * library's own count is the second line of defence, and its ReferenceError becomes a problem.
+ */
+function expanded(doc: Document): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: 1000 }) };
+  } catch (thrown) {
+    if (!(thrown instanceof ReferenceError)) throw thrown;
+    return { ok: false, message: `${thrown.message.toLowerCase()}; write the repeated values out, or use fewer aliases` };
+  }
+}
+
 /** Parses a fleet file's text; never throws for bad input (every problem is in `problems`). */
 export function parseFleetText(text: string): ParsedFleet {
   const lineCounter = new LineCounter();
@@ -66,7 +80,12 @@ export function parseFleetText(text: string): ParsedFleet {
     });
     return { fleet: emptyFleet(), problems, locate };
   }
-  const { fleet, problems } = readFleetShape(doc.toJS({ maxAliasCount: 1000 }));
+  const aliases = aliasProblem(doc, text.length);
+  if (aliases !== undefined)
+    return { fleet: emptyFleet(), problems: [{ ...at(aliases.offset), path: '', message: `YAML: ${aliases.message}` }], locate };
+  const js = expanded(doc);
+  if (!js.ok) return { fleet: emptyFleet(), problems: [{ line: 1, col: 1, path: '', message: `YAML: ${js.message}` }], locate };
+  const { fleet, problems } = readFleetShape(js.value);
   return { fleet, problems: orderedProblems(problems.map(locate)), locate };
 }
 
