@@ -41,8 +41,11 @@ export interface Config {
     stuckAfterMs: number;
   };
   jobs: JobSettings;
-  /** Caps on what one feed URL may make a sync read (OData pages followed; bytes, every page together). */
-  feed: { maxPages: number; maxBytes: number };
+  /**
+   * Caps on what one feed URL may make a sync read (OData pages followed; bytes, every page
+   * together), and how long reading any feed may take in all (--feed-timeout).
+   */
+  feed: { maxPages: number; maxBytes: number; deadlineMs: number };
   /** Credentials of the feed server (RESO Web API replication): FEED_OAUTH_* or FEED_TOKEN. */
   feedAuth: FeedAuth;
   /** How long history is kept in Redis (src/store/retention.ts; BullMQ job ages in cli/queue-wiring.ts). */
@@ -80,6 +83,7 @@ export const CONFIG_FLAG_ENV = {
   concurrency: 'LISTING_SYNC_CONCURRENCY',
   globalConcurrency: 'LISTING_SYNC_GLOBAL_CONCURRENCY',
   rate: 'LISTING_SYNC_RATE',
+  feedTimeout: 'LISTING_SYNC_FEED_TIMEOUT',
   logLevel: 'LOG_LEVEL',
 } as const;
 
@@ -263,7 +267,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       keepRuns: s.LISTING_SYNC_KEEP_RUNS,
       completedJobHours: s.LISTING_SYNC_KEEP_COMPLETED_HOURS,
     },
-    feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES },
+    feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES, deadlineMs: s.LISTING_SYNC_FEED_TIMEOUT },
     feedAuth: toFeedAuth(s),
     alerts: { dashboardUrl: s.DASHBOARD_PUBLIC_URL, checkMs: s.LISTING_SYNC_HEALTH_CHECK_MS, timeoutMs: s.LISTING_SYNC_ALERT_TIMEOUT_MS },
     logLevel: s.LOG_LEVEL,

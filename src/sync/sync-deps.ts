@@ -63,8 +63,11 @@ export interface SyncDeps {
   progress?: SyncProgress;
   /** Stops the sync (SIGINT/SIGTERM): the feed stops being read, between rows and between pages. */
   signal?: AbortSignal;
-  /** Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES); open-feed.ts DEFAULT_FEED_LIMITS when absent. */
-  feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
+  /**
+   * Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES) and the feed's overall deadline
+   * (--feed-timeout); open-feed.ts DEFAULT_FEED_LIMITS when absent.
+   */
+  feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'> & { deadlineMs?: number };
   /** A fan-out's URL copies (fleet run of a URL source): each URL is fetched once for every chatbot. */
   urlCopies?: UrlCopies;
   /**

@@ -157,6 +157,7 @@ export const registerSyncCommands: RegisterCommands = (program: Command, host: C
     .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)')
     .option('--accept-shape', 'go on once although the feed lost a column (or its values) since the last run, and record its new shape');
   addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'redisClusterNodes', 'prefix'], { json: 'the summary' });
+  addSharedFlags(sync, ['feedTimeout']);
   addSharedFlags(sync, WORKER_LIMIT_FLAGS, { when: 'with --work' });
   addSharedFlags(sync, ['logLevel']).action((flags: SyncFlags) => host.run(() => executeSync(host, flags)));
 };
