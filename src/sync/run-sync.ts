@@ -37,15 +37,19 @@ async function readFeed(
   progress: SyncProgress | undefined,
   signal: AbortSignal | undefined,
   replication: StartedReplication | undefined,
+  onRejected: SyncDeps['onRejected'],
 ): Promise<PlannedFeed<Plan> & { summary: SyncSummary['feed'] }> {
   const where = displaySource(request.feed.source);
   const read = await planFeedRows(feed, planner, {
     ...(progress?.feed ? { onProgress: progress.feed } : {}),
+    ...(onRejected ? { onRejected } : {}),
     ...(signal ? { signal } : {}),
     ...(replication ? { removeExcluded: () => pullComplete(replication) } : {}),
     where,
   });
-  return { ...read, summary: feedSummary(where, request.feed.profile, read.stats) };
+  const summary = feedSummary(where, request.feed.profile, read.stats);
+  if (read.rejectedCounts.length > 0) summary.rejectedBy = read.rejectedCounts;
+  return { ...read, summary };
 }
 
 /**
@@ -180,7 +184,7 @@ async function syncAs(
     },
   );
   const [feed, snapshot, , lastRows] = await Promise.all([
-    readFeed(request, openedFeed, planner, deps.progress, deadline.signal, replication).finally(() => deadline.stop()),
+    readFeed(request, openedFeed, planner, deps.progress, deadline.signal, replication, deps.onRejected).finally(() => deadline.stop()),
     snapshotRead,
     ledgerRead,
     deps.stores.lastSuccessfulFeedRows(request.chatbot),

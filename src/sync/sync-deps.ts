@@ -17,7 +17,7 @@ import type { FeedShapeRecords } from './feed-shape-check.js';
 import type { SyncLease } from './hold-chatbot.js';
 import type { PlanSpool } from './plan-spool.js';
 import type { ReplicationDeps } from './replication.js';
-import type { SyncOutcome } from './summary.js';
+import type { RejectedRow, SyncOutcome } from './summary.js';
 import type { SyncRequest } from './sync-request.js';
 
 /** Redis-backed records the sync reads and writes (over the store: sync-stores.ts). */
@@ -81,6 +81,8 @@ export interface SyncDeps {
    * dry), while the spooled plan can still be read: runSync's result carries no plan.
    */
   report?: (outcome: SyncOutcome) => Promise<void>;
+  /** Given every rejected row as it is read (the --report file streams them): the outcome keeps only the first ones. */
+  onRejected?: (row: RejectedRow) => void;
   /** One sync per chatbot: without it (tests of the planning alone) nothing is held. */
   lease?: SyncLease;
   /**
