@@ -147,6 +147,17 @@ export const settingsSchema = z.object({
   // Why an overall deadline besides the idle timeouts: a server sending a byte a second is never
   // idle, and would hold a sync (and its chatbot's lease) for as long as it liked.
   LISTING_SYNC_FEED_TIMEOUT: durationSetting(1).default(30 * 60_000),
+  // Hosts credentials may be sent to over plain http besides loopback (a simulator on a private
+  // container network, e.g. compose's `sim`): comma-separated hostnames.
+  LISTING_SYNC_PLAIN_HTTP_HOSTS: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    )
+    .optional(),
   ...feedAuthSettings(httpUrl(), credential),
   DASHBOARD_PUBLIC_URL: httpUrl().optional(),
   // Why 30 s: a run that ended in a worker is announced within half a minute, at one small read per chatbot.

@@ -7,7 +7,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { request } from 'undici';
-import { errorCode } from '../shared/errors.js';
+import { errorCode, UsageError } from '../shared/errors.js';
+import { plainHttpHost, plainHttpRefusal } from '../shared/plain-http.js';
 import { feedInterrupted, feedUnreadable, isFeedError } from './feed-error.js';
 import { basicAuthorization, displaySource } from './feed-source.js';
 import { ErrorCode } from '../shared/error-codes.js';
@@ -119,6 +120,8 @@ export async function openUrlSource(url: string, options: UrlRequest): Promise<B
 async function fetchUrlSource(url: string, options: UrlRequest): Promise<ByteSource> {
   const where = displaySource(url);
   const authorization = basicAuthorization(url);
+  const clear = authorization === undefined ? undefined : plainHttpHost(url);
+  if (clear !== undefined) throw new UsageError(plainHttpRefusal("the feed URL's user and password", '--feed', clear));
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(url, {
