@@ -52,6 +52,22 @@ const redisUrl = z
 // about an invalid header would otherwise surface at request time (possibly echoing the value).
 const credential = z.string().refine((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not contain line breaks or control characters');
 
+const DURATION_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A duration as the CLI's duration flags take it (`90s`, `10m`, `2h`, `500ms`; a bare number is seconds), in ms. */
+function durationSetting(minMs: number) {
+  const message = 'must be a duration such as 90s, 10m or 2h';
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+(?:\.\d+)?\s*(?:ms|s|m|h)?$/, message)
+    .transform((text) => {
+      const unit = /(ms|s|m|h)$/.exec(text)?.[1] ?? 's';
+      return Math.round(Number.parseFloat(text) * (DURATION_UNITS[unit] ?? 1000));
+    })
+    .pipe(z.number().min(minMs, message));
+}
+
 const RATE_UNITS: Readonly<Record<string, number>> = { s: 1000, sec: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
 
 /** Parses '50', '50/s', '300/min', '10/500ms' into BullMQ limiter terms. */
@@ -132,6 +148,20 @@ export const settingsSchema = z.object({
   // Why caps: a feed server that pages or streams forever must not keep a sync busy for hours.
   LISTING_SYNC_FEED_MAX_PAGES: intSetting(1, 100_000_000).default(10_000),
   LISTING_SYNC_FEED_MAX_BYTES: intSetting(1, Number.MAX_SAFE_INTEGER).default(2 * 1024 ** 3),
+  // Why an overall deadline besides the idle timeouts: a server sending a byte a second is never
+  // idle, and would hold a sync (and its chatbot's lease) for as long as it liked.
+  LISTING_SYNC_FEED_TIMEOUT: durationSetting(1).default(30 * 60_000),
+  // Hosts credentials may be sent to over plain http besides loopback (a simulator on a private
+  // container network, e.g. compose's `sim`): comma-separated hostnames.
+  LISTING_SYNC_PLAIN_HTTP_HOSTS: z
+    .string()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== ''),
+    )
+    .optional(),
   ...feedAuthSettings(httpUrl(), credential),
   DASHBOARD_PUBLIC_URL: httpUrl().optional(),
   // Why 30 s: a run that ended in a worker is announced within half a minute, at one small read per chatbot.

@@ -14,6 +14,7 @@ import { ListingSyncError } from '../shared/errors.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable, type RetryTable, type RetryTableOverride } from '../api/retry-policy.js';
 import { FEED_SECRET_SETTINGS, feedAuthProblems, toFeedAuth, type FeedAuth } from './feed-auth-config.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { clearCredentialProblems } from './clear-credentials.js';
 
 export interface Config {
   api: {
@@ -43,10 +44,12 @@ export interface Config {
     stuckAfterMs: number;
   };
   jobs: JobSettings;
-  /** Caps on what one feed URL may make a sync read (OData pages followed; bytes, every page together). */
-  feed: { maxPages: number; maxBytes: number };
+  /** Caps on one feed URL (OData pages followed; bytes, every page together); any feed's overall deadline (--feed-timeout). */
+  feed: { maxPages: number; maxBytes: number; deadlineMs: number };
   /** Credentials of the feed server (RESO Web API replication): FEED_OAUTH_* or FEED_TOKEN. */
   feedAuth: FeedAuth;
+  /** Hosts besides loopback that credentials may be sent to over plain http (LISTING_SYNC_PLAIN_HTTP_HOSTS). */
+  plainHttpHosts: string[];
   /** How long history is kept in Redis (src/store/retention.ts; BullMQ job ages in cli/queue-wiring.ts). */
   retention: {
     /** Runs, their per-job data, key-index entries and tombstones are kept at least this many days; failed jobs as long. */
@@ -82,6 +85,7 @@ export const CONFIG_FLAG_ENV = {
   concurrency: 'LISTING_SYNC_CONCURRENCY',
   globalConcurrency: 'LISTING_SYNC_GLOBAL_CONCURRENCY',
   rate: 'LISTING_SYNC_RATE',
+  feedTimeout: 'LISTING_SYNC_FEED_TIMEOUT',
   logLevel: 'LOG_LEVEL',
 } as const;
 
@@ -209,7 +213,7 @@ export function resolveConfig(input: ConfigInput): Config {
       ),
     );
   }
-  if (parsed.success) problems.push(...feedAuthProblems(parsed.data));
+  if (parsed.success) problems.push(...feedAuthProblems(parsed.data), ...clearCredentialProblems(parsed.data));
   if (!parsed.success || problems.length > 0) {
     throw new ListingSyncError(ErrorCode.CONFIG, ['invalid configuration:', ...problems].join('\n'), { details: { problems } });
   }
@@ -270,8 +274,9 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       keepRuns: s.LISTING_SYNC_KEEP_RUNS,
       completedJobHours: s.LISTING_SYNC_KEEP_COMPLETED_HOURS,
     },
-    feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES },
+    feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES, deadlineMs: s.LISTING_SYNC_FEED_TIMEOUT },
     feedAuth: toFeedAuth(s),
+    plainHttpHosts: s.LISTING_SYNC_PLAIN_HTTP_HOSTS ?? [],
     alerts: { dashboardUrl: s.DASHBOARD_PUBLIC_URL, checkMs: s.LISTING_SYNC_HEALTH_CHECK_MS, timeoutMs: s.LISTING_SYNC_ALERT_TIMEOUT_MS },
     logLevel: s.LOG_LEVEL,
   };

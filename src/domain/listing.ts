@@ -21,6 +21,18 @@ export type SyncKeyType = (typeof SYNC_KEY_TYPES)[number];
 
 const finite = z.number().finite();
 
+/**
+ * An absolute http(s) URL with a host, scheme in any case. Why only these: Url and Images are
+ * shown as links and images to the chatbot's visitors, so `javascript:`, `data:`, `file:`, `ftp:`
+ * or a scheme-relative `//host` value would be a script or a file the tool planted there.
+ */
+export function isWebUrl(value: string): boolean {
+  return WEB_URL.test(value);
+}
+// The scheme, then a host up to the path, query or fragment: what follows is the site's own business.
+const WEB_URL = /^https?:\/\/[^\s/?#\\]+(?:[/?#]|$)/i;
+const WEB_URL_MESSAGE = 'expected an http:// or https:// URL';
+
 export const extensionEntrySchema = z.object({ Key: z.string(), value: z.string() });
 export type ExtensionEntry = z.infer<typeof extensionEntrySchema>;
 
@@ -32,14 +44,14 @@ export const listingFieldsSchema = z.object({
   PropertyType: z.string().trim().min(1),
   Bedrooms: finite.nonnegative(),
   Bathrooms: finite.nonnegative(),
-  Url: z.string().trim().min(1),
+  Url: z.string().trim().min(1).refine(isWebUrl, WEB_URL_MESSAGE),
   MLSNumber: z.string().trim().min(1),
   YearBuilt: finite.int().nonnegative(),
   DaysOnMarket: finite.nonnegative(),
   LotArea: finite.nonnegative(),
   BuildingArea: finite.nonnegative(),
   AreaUnit: z.enum(AREA_UNITS),
-  Images: z.array(z.string()).optional(),
+  Images: z.array(z.string().refine(isWebUrl, WEB_URL_MESSAGE)).optional(),
   Tours: z.enum(TOURS).optional(),
   ParkingSpots: finite.nonnegative(),
   Description: z.string().optional(),

@@ -196,7 +196,9 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
       writes.addCreate({ key, listing });
       return;
     }
-    if (seen[position] !== UNSEEN) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
+    // A listing row wins over a rejected row of the same key, whichever came first (holds are made as rows arrive).
+    if (seen[position] === HELD) held -= 1;
+    else if (seen[position] !== UNSEEN) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
     seen[position] = MATCHED;
     const changes = diffListing(listing, remote.fields(position), options);
     if (changes.length > 0) {

@@ -7,8 +7,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { request } from 'undici';
-import { errorCode } from '../shared/errors.js';
-import { feedInterrupted, feedUnreadable } from './feed-error.js';
+import { errorCode, UsageError } from '../shared/errors.js';
+import { plainHttpHost, plainHttpRefusal } from '../shared/plain-http.js';
+import { feedInterrupted, feedUnreadable, isFeedError } from './feed-error.js';
 import { basicAuthorization, displaySource } from './feed-source.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import type { UrlCopies } from './url-copies.js';
@@ -52,6 +53,8 @@ export async function openFileSource(path: string): Promise<ByteSource> {
   }
 }
 
+const TOO_LARGE_FIX = 'Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES if it really is that large.';
+
 /** Counts the bytes read from every page of one URL feed against a cap. */
 export interface ByteBudget {
   bytes: number;
@@ -73,17 +76,19 @@ async function* withinBudget(
       budget.bytes += chunk.length;
       // Why: a server that streams (or pages) forever must not keep a sync busy for hours.
       if (budget.bytes > budget.maxBytes) {
-        throw feedUnreadable(
-          `it is larger than ${budget.maxBytes} bytes, the most read from a feed URL`,
-          where,
-          'Check that the server ends the feed, or raise LISTING_SYNC_FEED_MAX_BYTES if it really is that large.',
-        );
+        throw feedUnreadable(`it is larger than ${budget.maxBytes} bytes, the most read from a feed URL`, where, TOO_LARGE_FIX);
       }
       yield chunk;
     }
   } catch (thrown) {
     if (signal?.aborted === true) throw feedInterrupted(where);
-    throw thrown;
+    if (isFeedError(thrown)) throw thrown;
+    // Why: undici's own error ("Body Timeout Error") is not a line a person can act on.
+    throw feedUnreadable(
+      `the connection failed while the body was read (${errorCode(thrown)})`,
+      where,
+      'Check that the server is up and sends the feed without long pauses, then rerun.',
+    );
   }
 }
 
@@ -115,6 +120,8 @@ export async function openUrlSource(url: string, options: UrlRequest): Promise<B
 async function fetchUrlSource(url: string, options: UrlRequest): Promise<ByteSource> {
   const where = displaySource(url);
   const authorization = basicAuthorization(url);
+  const clear = authorization === undefined ? undefined : plainHttpHost(url);
+  if (clear !== undefined) throw new UsageError(plainHttpRefusal("the feed URL's user and password", '--feed', clear));
   let response: Awaited<ReturnType<typeof request>>;
   try {
     response = await request(url, {
@@ -137,6 +144,15 @@ async function fetchUrlSource(url: string, options: UrlRequest): Promise<ByteSou
     throw feedUnreadable(`the server answered HTTP ${response.statusCode}`, where, 'Check the URL and the server, then rerun.');
   }
   const length = Number(response.headers['content-length']);
+  // Why up front: a body announced larger than what is left of the cap would only be read to fail there.
+  if (Number.isFinite(length) && length > options.budget.maxBytes - options.budget.bytes) {
+    response.body.destroy();
+    throw feedUnreadable(
+      `the server announces ${length} bytes (Content-Length), more than the ${options.budget.maxBytes} bytes read from a feed URL`,
+      where,
+      TOO_LARGE_FIX,
+    );
+  }
   const contentType = response.headers['content-type'];
   return {
     where,

@@ -42,7 +42,7 @@ const DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
  * forever would keep a sync busy for hours; these are far above any real feed (a million RESO
  * records are about 1 GiB in a few thousand pages).
  */
-export const DEFAULT_FEED_LIMITS = { maxPages: 10_000, maxBytes: 2 * 1024 ** 3 } as const;
+export const DEFAULT_FEED_LIMITS = { maxPages: 10_000, maxBytes: 2 * 1024 ** 3, deadlineMs: 30 * 60_000 } as const;
 
 /** What can stop a feed from outside: the sync's abort signal (SIGINT/SIGTERM). */
 export interface FeedControl {

@@ -5,7 +5,7 @@
  * values zod would transform, such as untrimmed text) goes to zod, which also words the reason.
  * test/unit/feed-quick-validate.test.ts checks the equivalence against zod on random values.
  */
-import { AREA_UNITS, LISTING_FIELD_NAMES, SALE_TYPES, SPACE_TYPES, STATUSES, TOURS } from '../domain/listing.js';
+import { AREA_UNITS, isWebUrl, LISTING_FIELD_NAMES, SALE_TYPES, SPACE_TYPES, STATUSES, TOURS } from '../domain/listing.js';
 
 type Check = (value: unknown) => boolean;
 
@@ -21,7 +21,8 @@ const memberOf = (values: readonly string[]): Check => {
   const allowed = new Set(values);
   return (value) => typeof value === 'string' && allowed.has(value);
 };
-const isTextList: Check = (value) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+const isWebUrlText: Check = (value) => isTrimmedText(value) && isWebUrl(value as string);
+const isUrlList: Check = (value) => Array.isArray(value) && value.every((item) => typeof item === 'string' && isWebUrl(item));
 const isExtensionList: Check = (value) =>
   Array.isArray(value) &&
   value.every((entry: unknown) => {
@@ -38,7 +39,7 @@ const REQUIRED: Readonly<Record<string, Check>> = {
   PropertyType: isTrimmedText,
   Bedrooms: isNonNegative,
   Bathrooms: isNonNegative,
-  Url: isTrimmedText,
+  Url: isWebUrlText,
   MLSNumber: isTrimmedText,
   YearBuilt: isWholeNonNegative,
   DaysOnMarket: isNonNegative,
@@ -49,7 +50,7 @@ const REQUIRED: Readonly<Record<string, Check>> = {
 };
 
 const OPTIONAL: Readonly<Record<string, Check>> = {
-  Images: isTextList,
+  Images: isUrlList,
   Tours: memberOf(TOURS),
   Description: isText,
   ExtensionColumn: isExtensionList,

@@ -6,6 +6,7 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { emptyFleet, type Fleet } from './fleet-model.js';
 import { readFleetShape, type FleetPath, type ShapeProblem } from './fleet-shape.js';
+import { aliasProblem } from './yaml-aliases.js';
 
 /** A problem of the file, where it is (1-based line and column) and what it is about (e.g. chatbots.acme-bot.source). */
 export interface FleetProblem {
@@ -51,6 +52,19 @@ function rangeAt(doc: Document, path: FleetPath, atKey: boolean): Range {
 }
 
 /**
+ * The document as plain values. Why the alias cap as well as aliasProblem's size bound: the
+ * library's own count is the second line of defence, and its ReferenceError becomes a problem.
+ */
+function expanded(doc: Document): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: 1000 }) };
+  } catch (thrown) {
+    if (!(thrown instanceof ReferenceError)) throw thrown;
+    return { ok: false, message: `${thrown.message.toLowerCase()}; write the repeated values out, or use fewer aliases` };
+  }
+}
+
+/**
  * A YAML file's text as its plain value, with its syntax errors (every one, placed) and a way to
  * place a problem found later at the key or value it is about: the one YAML loader of the tool
  * (fleet.yaml, display policies). Never throws for bad input; `value` is undefined when the
@@ -71,7 +85,12 @@ export function readYamlText(text: string): { value: unknown; syntax: FleetProbl
     });
     return { value: undefined, syntax, locate };
   }
-  return { value: doc.toJS({ maxAliasCount: 1000 }), syntax: [], locate };
+  const aliases = aliasProblem(doc, text.length);
+  if (aliases !== undefined)
+    return { value: undefined, syntax: [{ ...at(aliases.offset), path: '', message: `YAML: ${aliases.message}` }], locate };
+  const js = expanded(doc);
+  if (!js.ok) return { value: undefined, syntax: [{ line: 1, col: 1, path: '', message: `YAML: ${js.message}` }], locate };
+  return { value: js.value, syntax: [], locate };
 }
 
 /** Parses a fleet file's text; never throws for bad input (every problem is in `problems`). */

@@ -27,6 +27,8 @@ const feedSchema = z.object({
   leftEmpty: z.record(z.string(), count).optional(),
   /** A fleet chatbot's run: the source's records outside its `where` (not counted in `rows`). */
   outsideFilter: count.optional(),
+  /** Rejected rows counted by field and kind of reason, most frequent first (src/sync/rejected-rows.ts). */
+  rejectedBy: z.array(z.object({ field: z.string(), reason: z.string(), count })).optional(),
 });
 
 const remoteSchema = z.object({

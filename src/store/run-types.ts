@@ -42,8 +42,10 @@ export interface NewRun {
   finishedAt?: number;
   /** The sync's summary (feed stats, remote stats, plan counts, guard verdict), or why a scheduled run was skipped. */
   summary?: NewRunSummary;
-  /** Rejected feed rows, kept whole (the CSV download needs every one). */
+  /** The first rejected feed rows, kept whole (at most src/sync/rejected-rows.ts MAX_REJECTED_KEPT; --report holds every one). */
   rejected?: readonly unknown[];
+  /** How many rows were rejected in all (default: how many `rejected` holds). */
+  rejectedCount?: number;
 }
 
 /** A run as stored: what the sync handed over (rejected rows are read apart) plus its live counts. */

@@ -83,7 +83,7 @@ export class RunStore {
       status: run.status,
       startedAt: String(run.startedAt),
       summary: JSON.stringify(run.summary ?? null),
-      rejectedCount: String(rejected.length),
+      rejectedCount: String(run.rejectedCount ?? rejected.length),
       server,
     };
     if (run.finishedAt !== undefined) fields.finishedAt = String(run.finishedAt);

@@ -6,6 +6,7 @@ import { displayLines } from './format-display.js';
 
 /** Rejected rows listed in the text summary; the rest are in --report and the dashboard. */
 const REJECTED_SHOWN = 10;
+const REJECTED_KINDS_SHOWN = 10;
 
 function filled(defaults: Record<string, number>): string {
   const parts = Object.entries(defaults)
@@ -91,6 +92,15 @@ export function planLines(summary: SyncSummary): string[] {
   ];
 }
 
+/** Counts by field and reason, when the rows shown are not all of them (the most frequent REJECTED_KINDS_SHOWN). */
+function rejectedByLines(feed: SyncSummary['feed']): string[] {
+  const counts = feed.rejectedBy ?? [];
+  if (feed.rejected <= REJECTED_SHOWN || counts.length === 0) return [];
+  const shown = counts.slice(0, REJECTED_KINDS_SHOWN).map((c) => `          ${c.count} × ${c.reason}`);
+  const more = counts.length > REJECTED_KINDS_SHOWN ? [`          … and ${counts.length - REJECTED_KINDS_SHOWN} more kinds of reason`] : [];
+  return ['          rejected by field and reason:', ...shown, ...more];
+}
+
 export function formatSummary(summary: SyncSummary, rejected: readonly RejectedRow[] = []): string {
   if (summary.shape?.stage === 'header' && !summary.guard.ok) return refusedAtHeader(summary);
   const { feed, remote } = summary;
@@ -100,7 +110,8 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
       `${feed.excluded} excluded${filled(feed.filledDefaults)}${leftEmpty(feed.leftEmpty)}` +
       (feed.outsideFilter === undefined ? '' : `; ${feed.outsideFilter} more outside the chatbot's where`),
     ...rejected.slice(0, REJECTED_SHOWN).map((row) => `          line ${row.line}: ${row.reason}`),
-    ...(rejected.length > REJECTED_SHOWN ? [`          … and ${rejected.length - REJECTED_SHOWN} more rejected rows (see --report)`] : []),
+    ...(feed.rejected > REJECTED_SHOWN ? [`          … and ${feed.rejected - REJECTED_SHOWN} more rejected rows (see --report)`] : []),
+    ...rejectedByLines(feed),
     `remote  ${remote.listings} listings (VirtualCount ${remote.virtualCount}), ` +
       `${remote.complete ? 'complete' : 'INCOMPLETE'}, ${remote.duplicates} duplicated keys, ${remote.unkeyed} ` +
       `without a key`,

@@ -7,6 +7,7 @@ import type { Plan, PlanInMemory } from '../domain/plan.js';
 import type { Planner, PlanResult } from '../domain/planner.js';
 import { feedInterrupted } from '../feed/feed-error.js';
 import type { FeedRow, FeedStats, OpenFeed } from '../feed/open-feed.js';
+import { rejectedRows, type RejectedCount } from './rejected-rows.js';
 import type { RejectedRow } from './summary.js';
 
 type ListingRow = Extract<FeedRow, { kind: 'listing' }>;
@@ -35,33 +36,41 @@ export interface PlanFeedOptions {
    * asked at the end: only a pull that was read completely may delete; a halted one only adds.
    */
   removeExcluded?: () => boolean;
+  /** Given every rejected row as it is read (the --report file): the result keeps only the first ones. */
+  onRejected?: (row: RejectedRow) => void;
 }
 
 /** The feed read to the end and planned as it was read. */
 export interface PlannedFeed<P extends Plan = PlanInMemory> {
   planned: PlanResult<P>;
+  /** The first MAX_REJECTED_KEPT rejected rows (rejected-rows.ts); stats.rejected counts them all. */
   rejected: RejectedRow[];
+  /** Every rejected row counted by field and kind of reason. */
+  rejectedCounts: RejectedCount[];
   stats: FeedStats;
 }
 
-/** Plans listings that arrived before the planner was ready; returns an empty list to wait in. */
-function planAll(planner: Planner<Plan>, listings: readonly ListingRow[]): ListingRow[] {
-  for (const row of listings) planner.add(row.key, row.listing, row.filled, row.instructed);
+/** A row waiting for the planner: a listing to add, or a rejected row's keys to hold. */
+type WaitingRow = ListingRow | { kind: 'hold'; keys: readonly string[] };
+
+/** Plans rows that arrived before the planner was ready; returns an empty list to wait in. */
+function planAll(planner: Planner<Plan>, rows: readonly WaitingRow[]): WaitingRow[] {
+  for (const row of rows) {
+    if (row.kind === 'listing') planner.add(row.key, row.listing, row.filled, row.instructed);
+    else for (const key of row.keys) planner.hold(key);
+  }
   return [];
 }
 
-/**
- * Rejected rows hold their listings: by key, by every candidate of a broken row, and a row whose
- * key cannot be read at all withholds every delete (it may be the row of any listing).
- */
-function holdRejected(planner: Planner<Plan>, rejected: readonly RejectedRow[]): void {
-  const unreadable: number[] = [];
-  for (const row of rejected) {
-    if (row.key !== undefined) planner.hold(row.key);
-    for (const key of row.keyCandidates ?? []) planner.hold(key);
-    if (row.keyUnreadable === true) unreadable.push(row.line);
-  }
-  if (unreadable.length > 0) planner.withholdDeletes(unreadable);
+/** A rejected row's keys to hold: its key and every candidate of a broken row. */
+function heldKeys(row: RejectedRow): readonly string[] {
+  const candidates = row.keyCandidates ?? [];
+  return row.key === undefined ? candidates : [row.key, ...candidates];
+}
+
+/** Why in chunks: a spread of a million lines into one call would pass the engine's argument limit. */
+function withholdDeletes(planner: Planner<Plan>, lines: readonly number[]): void {
+  for (let i = 0; i < lines.length; i += 10_000) planner.withholdDeletes(lines.slice(i, i + 10_000));
 }
 
 /**
@@ -84,11 +93,20 @@ export async function planFeedRows<P extends Plan>(
     (value) => (ready = value),
     () => undefined,
   );
-  let waiting: ListingRow[] = [];
-  const rejected: RejectedRow[] = [];
+  let waiting: WaitingRow[] = [];
+  const rejected = rejectedRows(options.onRejected);
+  // Rejected rows whose key cannot be read withhold every delete (any of them may be any listing's row).
+  const unreadable: number[] = [];
   const excluded: string[] = [];
   // Records the display policy forbids: deleted when held, whatever the mode (a pull's only once it is complete).
   const forbidden: string[] = [];
+  const wait = async (row: WaitingRow): Promise<void> => {
+    waiting.push(row);
+    if (waiting.length >= maxWaiting) {
+      ready = await planner;
+      waiting = planAll(ready, waiting);
+    }
+  };
   let rows = 0;
   const report = (): void => {
     if (onProgress === undefined) return;
@@ -102,15 +120,17 @@ export async function planFeedRows<P extends Plan>(
         if (ready !== undefined) {
           if (waiting.length > 0) waiting = planAll(ready, waiting);
           ready.add(row.key, row.listing, row.filled, row.instructed);
-        } else {
-          waiting.push(row);
-          if (waiting.length >= maxWaiting) {
-            ready = await planner;
-            waiting = planAll(ready, waiting);
-          }
-        }
-      } else if (row.kind === 'rejected') rejected.push(row);
-      else if (options.removeExcluded !== undefined) excluded.push(row.key);
+        } else await wait(row);
+      } else if (row.kind === 'rejected') {
+        // Rejected rows hold their listings as they come, so none is kept whole for it.
+        rejected.add(row);
+        if (row.keyUnreadable === true) unreadable.push(row.line);
+        const keys = heldKeys(row);
+        if (keys.length > 0 && ready !== undefined) {
+          if (waiting.length > 0) waiting = planAll(ready, waiting);
+          for (const key of keys) ready.hold(key);
+        } else if (keys.length > 0) await wait({ kind: 'hold', keys });
+      } else if (options.removeExcluded !== undefined) excluded.push(row.key);
       else if (row.remove === true) forbidden.push(row.key);
       if (signal?.aborted === true) throw feedInterrupted(options.where ?? 'the feed');
       if (rows % 500 === 0) report();
@@ -123,8 +143,8 @@ export async function planFeedRows<P extends Plan>(
   report();
   const done = await planner;
   planAll(done, waiting);
-  holdRejected(done, rejected);
+  if (unreadable.length > 0) withholdDeletes(done, unreadable);
   if (options.removeExcluded?.() === true) for (const key of excluded) done.remove(key);
   for (const key of forbidden) done.remove(key);
-  return { planned: done.finish(), rejected, stats: feed.stats() };
+  return { planned: done.finish(), rejected: rejected.kept, rejectedCounts: rejected.counts(), stats: feed.stats() };
 }

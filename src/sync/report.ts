@@ -2,7 +2,6 @@
  * The --report file: the whole plan with per-field changes and every rejected row, as JSON, or
  * as CSV (one line per change, delete or rejection) when the path ends in .csv.
  */
-import { writeFile } from 'node:fs/promises';
 import { csvLine } from './csv-cell.js';
 import type { RejectedRow, SyncOutcome } from './summary.js';
 
@@ -20,6 +19,11 @@ export function rejectedRowsCsv(rows: readonly RejectedRow[]): string {
   return out;
 }
 
+/** A rejected row as one line of the CSV report. */
+export function rejectedCsvLine(row: RejectedRow, keyType: string): string {
+  return csvLine(['rejected', rejectedKey(row), keyType, row.field, row.value, '', row.line, row.reason]);
+}
+
 export function outcomeCsv(outcome: SyncOutcome): string {
   const { plan } = outcome;
   const lines: string[] = [csvLine(CSV_HEADER)];
@@ -30,8 +34,7 @@ export function outcomeCsv(outcome: SyncOutcome): string {
     }
   }
   for (const del of plan.deletes) lines.push(csvLine(['delete', del.key, del.keyType, '', '', '', '', del.reason]));
-  for (const row of outcome.rejected)
-    lines.push(csvLine(['rejected', rejectedKey(row), plan.keyType, row.field, row.value, '', row.line, row.reason]));
+  for (const row of outcome.rejected) lines.push(rejectedCsvLine(row, plan.keyType));
   return lines.join('');
 }
 
@@ -52,9 +55,4 @@ export function outcomeJson(outcome: SyncOutcome): string {
     null,
     2,
   )}\n`;
-}
-
-/** Writes the report; the format follows the file name. */
-export async function writeReport(path: string, outcome: SyncOutcome): Promise<void> {
-  await writeFile(path, path.toLowerCase().endsWith('.csv') ? outcomeCsv(outcome) : outcomeJson(outcome), 'utf8');
 }

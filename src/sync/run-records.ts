@@ -18,6 +18,7 @@ export function runFromOutcome(outcome: SyncOutcome): NewRun {
     startedAt: Date.parse(summary.startedAt),
     summary,
     rejected: outcome.rejected,
+    rejectedCount: summary.feed.rejected,
   };
   if (refused) run.finishedAt = summary.finishedAt === undefined ? Date.now() : Date.parse(summary.finishedAt);
   return run;

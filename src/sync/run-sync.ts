@@ -8,7 +8,8 @@ import type { Plan } from '../domain/plan.js';
 import { createPlanner, type Planner, type PlannerContext } from '../domain/planner.js';
 import type { PlanSpool } from './plan-spool.js';
 import { displaySource } from '../feed/feed-source.js';
-import { openFeed, type OpenFeed } from '../feed/open-feed.js';
+import { DEFAULT_FEED_LIMITS, openFeed, type OpenFeed } from '../feed/open-feed.js';
+import { feedDeadline, type FeedDeadline } from './feed-deadline.js';
 import { guardWithShape, refuseAtHeader, startShapeCheck } from './feed-shape-check.js';
 import { guardWithWhere } from './where-check.js';
 import { holdingChatbot } from './hold-chatbot.js';
@@ -37,15 +38,19 @@ async function readFeed(
   progress: SyncProgress | undefined,
   signal: AbortSignal | undefined,
   replication: StartedReplication | undefined,
+  onRejected: SyncDeps['onRejected'],
 ): Promise<PlannedFeed<Plan> & { summary: SyncSummary['feed'] }> {
   const where = displaySource(request.feed.source);
   const read = await planFeedRows(feed, planner, {
     ...(progress?.feed ? { onProgress: progress.feed } : {}),
+    ...(onRejected ? { onRejected } : {}),
     ...(signal ? { signal } : {}),
     ...(replication ? { removeExcluded: () => pullComplete(replication) } : {}),
     where,
   });
-  return { ...read, summary: feedSummary(where, request.feed.profile, read.stats) };
+  const summary = feedSummary(where, request.feed.profile, read.stats);
+  if (read.rejectedCounts.length > 0) summary.rejectedBy = read.rejectedCounts;
+  return { ...read, summary };
 }
 
 /**
@@ -55,13 +60,14 @@ async function readFeed(
  */
 export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<SyncResult> {
   const runId = deps.newRunId();
+  const deadline = feedDeadline(deps.signal, deps.feedLimits?.deadlineMs ?? DEFAULT_FEED_LIMITS.deadlineMs);
   // Built before the chatbot is held: missing feed credentials stop the sync before anything.
-  const replication = replicationDepsOf(deps, request);
+  const replication = replicationDepsOf(deps, request, deadline.signal);
   // Opened before the chatbot is held and anything is read: a temp directory that cannot hold
   // the plan stops the sync with one line before a single request.
   const spool = deps.openPlanSpool?.();
   try {
-    const side = { runId, replication, spool };
+    const side = { runId, replication, spool, deadline };
     if (request.dryRun || deps.lease === undefined) return withoutPlan(await syncRecorded(deps, request, side));
     const hold = {
       chatbot: request.chatbot,
@@ -72,6 +78,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
     };
     return withoutPlan(await holdingChatbot(deps.lease, hold, () => syncRecorded(deps, request, side)));
   } finally {
+    deadline.stop();
     spool?.close();
   }
 }
@@ -87,6 +94,7 @@ interface SyncSide {
   runId: string;
   replication: ReplicationDeps | undefined;
   spool: PlanSpool | undefined;
+  deadline: FeedDeadline;
 }
 
 /** syncAs, with a replicating run that fails recorded as `failed` on its source (what it pulled and spent included). */
@@ -94,18 +102,19 @@ async function syncRecorded(deps: SyncDeps, request: SyncRequest, side: SyncSide
   const held: ReplicationProgress = {};
   const { runId, replication } = side;
   try {
-    return await syncAs(deps, request, runId, { replication, held, spool: side.spool });
-  } catch (thrown) {
+    return await syncAs(deps, request, runId, { replication, held, spool: side.spool, deadline: side.deadline });
+  } catch (caught) {
+    const thrown = side.deadline.explain(caught, displaySource(request.feed.source));
     if (replication !== undefined && !request.dryRun) await recordFailedReplication(replication, request, runId, held, deps.logger);
     throw thrown;
   }
 }
 
 /** The replication deps of a `--replicate` request (undefined otherwise). */
-function replicationDepsOf(deps: SyncDeps, request: SyncRequest): ReplicationDeps | undefined {
+function replicationDepsOf(deps: SyncDeps, request: SyncRequest, signal: AbortSignal): ReplicationDeps | undefined {
   if (request.replicate === undefined) return undefined;
   if (deps.replicationFor === undefined) throw new Error('runSync: a --replicate request needs deps.replicationFor');
-  return deps.replicationFor(request, deps.signal);
+  return deps.replicationFor(request, signal);
 }
 
 /** The sync itself, as run `runId` (holding the chatbot unless dry). */
@@ -113,12 +122,14 @@ async function syncAs(
   deps: SyncDeps,
   request: SyncRequest,
   runId: string,
-  side: { replication: ReplicationDeps | undefined; held: ReplicationProgress; spool: PlanSpool | undefined },
+  side: { replication: ReplicationDeps | undefined; held: ReplicationProgress; spool: PlanSpool | undefined; deadline: FeedDeadline },
 ): Promise<SyncOutcome> {
   const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const startedAt = new Date(deps.now()).toISOString();
   // The one instant this run judges the display policy's dated rules at, for every record it reads.
   const display = await displaySettingsOf(deps, request);
+  const { deadline } = side;
+  deadline.start();
 
   // Opened first: a feed that cannot be read at all (missing file, no key column) stops the sync
   // before a single request is sent.
@@ -133,7 +144,7 @@ async function syncAs(
     replication?.feed ??
     (await openFeed(
       { ...request.feed, ...deps.feedLimits, keyType: request.keyType, display },
-      { ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.urlCopies ? { urlCopies: deps.urlCopies } : {}) },
+      { signal: deadline.signal, ...(deps.urlCopies ? { urlCopies: deps.urlCopies } : {}) },
     ));
   deps.logger.debug(
     { runId, chatbot: request.chatbot, readIn: openedFeed.readIn },
@@ -179,7 +190,7 @@ async function syncAs(
     },
   );
   const [feed, snapshot, , lastRows] = await Promise.all([
-    readFeed(request, openedFeed, planner, deps.progress, deps.signal, replication),
+    readFeed(request, openedFeed, planner, deps.progress, deadline.signal, replication, deps.onRejected).finally(() => deadline.stop()),
     snapshotRead,
     ledgerRead,
     deps.stores.lastSuccessfulFeedRows(request.chatbot),

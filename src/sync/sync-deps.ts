@@ -18,7 +18,7 @@ import type { FeedShapeRecords } from './feed-shape-check.js';
 import type { SyncLease } from './hold-chatbot.js';
 import type { PlanSpool } from './plan-spool.js';
 import type { ReplicationDeps } from './replication.js';
-import type { SyncOutcome } from './summary.js';
+import type { RejectedRow, SyncOutcome } from './summary.js';
 import type { SyncRequest } from './sync-request.js';
 
 /** Redis-backed records the sync reads and writes (over the store: sync-stores.ts). */
@@ -68,8 +68,11 @@ export interface SyncDeps {
   progress?: SyncProgress;
   /** Stops the sync (SIGINT/SIGTERM): the feed stops being read, between rows and between pages. */
   signal?: AbortSignal;
-  /** Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES); open-feed.ts DEFAULT_FEED_LIMITS when absent. */
-  feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'>;
+  /**
+   * Caps on a feed URL (LISTING_SYNC_FEED_MAX_PAGES / _BYTES) and the feed's overall deadline
+   * (--feed-timeout); open-feed.ts DEFAULT_FEED_LIMITS when absent.
+   */
+  feedLimits?: Pick<FeedOptions, 'maxPages' | 'maxBytes'> & { deadlineMs?: number };
   /** A fan-out's URL copies (fleet run of a URL source): each URL is fetched once for every chatbot. */
   urlCopies?: UrlCopies;
   /**
@@ -83,6 +86,8 @@ export interface SyncDeps {
    * dry), while the spooled plan can still be read: runSync's result carries no plan.
    */
   report?: (outcome: SyncOutcome) => Promise<void>;
+  /** Given every rejected row as it is read (the --report file streams them): the outcome keeps only the first ones. */
+  onRejected?: (row: RejectedRow) => void;
   /** One sync per chatbot: without it (tests of the planning alone) nothing is held. */
   lease?: SyncLease;
   /**

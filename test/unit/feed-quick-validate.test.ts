@@ -49,6 +49,11 @@ const anyValue = fc.oneof(
     true,
     [],
     ['a'],
+    ['https://e/a.jpg'],
+    ['HTTP://E/b.jpg', 'javascript:alert(1)'],
+    'https://e/2',
+    'javascript:alert(document.domain)//',
+    '//e/3',
     [1],
     [{ Key: 'k', value: 'v' }],
     [{ Key: 'k', value: 'v', extra: 1 }],
@@ -81,7 +86,7 @@ describe('quick validation of the write shape', () => {
     expect(
       quickValid({
         ...valid,
-        Images: ['a.jpg'],
+        Images: ['https://img.example/a.jpg'],
         Tours: '3D',
         Description: 'd',
         ExtensionColumn: [{ Key: 'k', value: 'v' }],

@@ -146,6 +146,7 @@ export function registerFleetRun(fleet: Command, host: CommandHost): void {
   addSharedFlags(run, ['json', 'apiBaseUrl', 'redisUrl', 'redisClusterNodes', 'prefix'], {
     json: 'the source, its pull and every chatbot',
   });
+  addSharedFlags(run, ['feedTimeout']);
   addSharedFlags(run, WORKER_LIMIT_FLAGS, { when: 'with --work' });
   addSharedFlags(run, ['logLevel']).action((source: string, flags: FleetRunFlags) => host.run(() => executeFleetRun(host, source, flags)));
 }

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import type { ConfigFlags } from '../../config/config.js';
 import { formatSummary, planLines } from '../../sync/format-summary.js';
 import type { SyncSummary } from '../../store/run-summary.js';
-import { writeReport } from '../../sync/report.js';
+import { openReportFile } from '../../sync/report-file.js';
 import { runSync } from '../../sync/run-sync.js';
 import type { SyncDeps } from '../../sync/sync-deps.js';
 import { resultOf, syncVerdict } from '../../sync/run-verdict.js';
@@ -56,11 +56,17 @@ function printOutcome(io: CliIo, json: boolean | undefined, outcome: PrintedOutc
  * runSync closes once the sync is decided), and returns what is printed.
  */
 async function syncAndReport(deps: SyncDeps, request: SyncRequest, report: string | undefined): Promise<PrintedOutcome> {
-  const planned = await runSync(
-    { ...deps, ...(report === undefined ? {} : { report: (outcome) => writeReport(report, outcome) }) },
-    request,
-  );
-  return { summary: planned.summary, rejected: planned.rejected, replication: planned.replication };
+  // Rejected rows are streamed to the report as they are read: the outcome keeps only the first ones.
+  const file = report === undefined ? undefined : openReportFile(report, request.keyType);
+  try {
+    const planned = await runSync(
+      { ...deps, ...(file === undefined ? {} : { report: (outcome) => file.write(outcome), onRejected: (row) => file.add(row) }) },
+      request,
+    );
+    return { summary: planned.summary, rejected: planned.rejected, replication: planned.replication };
+  } finally {
+    file?.close();
+  }
 }
 
 /**
@@ -155,6 +161,7 @@ export const registerSyncCommands: RegisterCommands = (program: Command, host: C
     .option('--report <file>', 'write the whole plan and every rejected row (JSON, or CSV when the name ends in .csv)')
     .option('--accept-shape', 'go on once although the feed lost a column (or its values) since the last run, and record its new shape');
   addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'redisClusterNodes', 'prefix'], { json: 'the summary' });
+  addSharedFlags(sync, ['feedTimeout']);
   addSharedFlags(sync, WORKER_LIMIT_FLAGS, { when: 'with --work' });
   addSharedFlags(sync, ['logLevel']).action((flags: SyncFlags) => host.run(() => executeSync(host, flags)));
 };

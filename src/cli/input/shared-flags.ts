@@ -32,6 +32,7 @@ const SHARED_FLAGS = {
   concurrency: { arg: '<n>', help: 'requests in flight from this process' },
   globalConcurrency: { arg: '<n>', help: 'requests in flight across every worker process' },
   rate: { arg: '<n/s>', help: 'global cap on requests started per second' },
+  feedTimeout: { arg: '<duration>', help: 'the longest reading the feed may take in all (e.g. 90s, 10m, 2h)', note: 'default: 30m' },
   logLevel: { arg: '<level>', help: `${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1) ?? ''}` },
   json: { help: 'print the result as one JSON object on stdout' },
 } as const satisfies Record<SharedFlagName, SharedFlag>;

@@ -4,7 +4,7 @@
  * token provider: the request (which a schedule may store) never holds them.
  */
 import type { Config } from '../../config/config.js';
-import { ListingSyncError } from '../../shared/errors.js';
+import { ListingSyncError, UsageError } from '../../shared/errors.js';
 import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
 import { eventBounds, pullEvents } from '../../feed/reso-api/event-pull.js';
 import { FeedClient } from '../../feed/reso-api/feed-client.js';
@@ -16,6 +16,7 @@ import type { Store } from '../../store/store.js';
 import { feedBudgetId, replicationFeedId } from '../../sync/replication-ids.js';
 import type { ReplicationDeps } from '../../sync/replication.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
+import { plainHttpHost, plainHttpRefusal } from '../../shared/plain-http.js';
 
 /** `$metadata` read per feed URL, kept for a day: a worker running schedules reads it once, not once per run. */
 const METADATA_KEPT_MS = 24 * 3_600_000;
@@ -59,6 +60,9 @@ export function replicationWiring(wiring: {
     if (options === undefined) throw new Error('replicationWiring: the request does not replicate');
     const feed = request.feed.source;
     const tokens = tokensOf(wiring.config);
+    // Why before anything is opened: the bearer token would go to this URL in clear.
+    const clear = plainHttpHost(feed, wiring.config.plainHttpHosts);
+    if (clear !== undefined) throw new UsageError(plainHttpRefusal('the feed bearer token', '--feed', clear));
     const oauth = wiring.config.feedAuth.oauth;
     const budget =
       options.budget === undefined ? undefined : wiring.store.feedBudget(feedBudgetId(feed, oauth), parseFeedBudget(options.budget));

@@ -1,0 +1,71 @@
+/**
+ * Credentials never go over plain http to another machine, through the built CLI: a plain-http
+ * FEED_OAUTH_TOKEN_URL, API_BASE_URL (with the service's keys) or a --replicate feed URL (with a
+ * bearer token) stops with exit 2 and the https line before any connection: the hosts below do
+ * not resolve, so a connection attempt would have said so instead. Loopback http still works.
+ */
+import { describe, expect, it } from 'vitest';
+import { lines, runCli } from './run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { sampleListing } from '../../src/sim/sample-listings.js';
+
+const BOT = 'bot-https';
+const bench = useSyncBench('credentials-https');
+const HTTPS = 'use an https:// URL (plain http is allowed only to this machine: 127.0.0.1, ::1 or localhost)';
+
+describe('credentials are sent over https only (or to this machine)', () => {
+  it('FEED_OAUTH_TOKEN_URL=http://… is refused before any connection', async () => {
+    const { env, dir, sim } = await bench.open({ chatbots: [BOT] });
+    const feed = writeNativeCsv(dir, 'feed.csv', [nativeCsvRow(sampleListing(1))]);
+    const run = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json'], {
+      ...env,
+      FEED_OAUTH_TOKEN_URL: 'http://mls.invalid/token',
+      FEED_OAUTH_CLIENT_ID: 'client',
+      FEED_OAUTH_CLIENT_SECRET: 'client-secret-never-shown',
+    });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      `FEED_OAUTH_TOKEN_URL is plain http to mls.invalid, which would send the feed OAuth client secret in clear: ${HTTPS}`,
+    );
+    expect(run.stderr).not.toMatch(/ENOTFOUND|EAI_AGAIN|getaddrinfo|client-secret-never-shown/);
+    expect(sim.state.writeCalls()).toBe(0);
+  });
+
+  it("API_BASE_URL=http://… with the service's keys is refused before any connection", async () => {
+    const { env, dir } = await bench.open({ chatbots: [BOT] });
+    const feed = writeNativeCsv(dir, 'feed.csv', [nativeCsvRow(sampleListing(1))]);
+    const run = await runCli(['sync', '--chatbot', BOT, '--feed', feed], { ...env, API_BASE_URL: 'http://service.invalid' });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `API_BASE_URL is plain http to service.invalid, which would send the service's API keys in clear: ${HTTPS}`,
+    );
+    expect(run.stderr).not.toMatch(/ENOTFOUND|EAI_AGAIN|getaddrinfo/);
+  });
+
+  it('a --replicate feed over plain http with FEED_TOKEN is refused before any connection', async () => {
+    const { env } = await bench.open({ chatbots: [BOT] });
+    const run = await runCli(
+      ['sync', '--chatbot', BOT, '--feed', 'http://mls.invalid/odata/Property', '--profile', 'reso', '--replicate', '--json'],
+      { ...env, FEED_TOKEN: 'bearer-never-shown' },
+    );
+    expect(run.code, run.stderr).toBe(2);
+    expect(lines(run.stderr)).toEqual([
+      `listing-sync: --feed is plain http to mls.invalid, which would send the feed bearer token in clear: ${HTTPS}`,
+    ]);
+  });
+
+  it('a feed URL with a user and password over plain http is refused; loopback http with the keys still syncs', async () => {
+    const { env, dir, sim } = await bench.open({ chatbots: [BOT] });
+    const clear = await runCli(['sync', '--chatbot', BOT, '--feed', 'http://user:pass@feeds.invalid/feed.csv', '--json'], env);
+    expect(clear.code, clear.stderr).toBe(2);
+    expect(lines(clear.stderr)).toEqual([
+      `listing-sync: --feed is plain http to feeds.invalid, which would send the feed URL's user and password in clear: ${HTTPS}`,
+    ]);
+    const feed = writeNativeCsv(dir, 'feed.csv', [nativeCsvRow(sampleListing(1))]);
+    expect(env.API_BASE_URL).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    const run = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json', '--work'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(sim.state.listings(BOT)).toHaveLength(1);
+  });
+});
