@@ -29,12 +29,13 @@ export default tseslint.config(
     },
   },
   {
-    // Why: a file past ~300 lines owns more than one thing, and a line past 140 (a comment or a string
+    // Why: a file past ~300 lines of code owns more than one thing (comments and blank lines do not
+    // count: a why-comment must never cost a split), and a line past 140 (a comment or a string
     // Prettier does not wrap) is read sideways. Dashboard markup (html`…` templates, lines of tags)
     // is exempt from the width: tests read it verbatim and HTML breaks only between elements.
     files: ['src/**/*.ts', 'jobs/**/*.ts'],
     rules: {
-      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
       'max-len': ['error', { code: 140, ignoreUrls: true, ignorePattern: 'html`|^\\s*<|</' }],
     },
   },
