@@ -159,7 +159,9 @@ describe('incremental pulls', () => {
     s.state.reset();
     const { rows, result } = await pull(s, { watermark });
     expect(keysOf(rows)).toEqual([order.at(-1), ...changed]);
-    expect(s.state.counters()).toMatchObject({ requests: 1, recordsServed: 4 });
+    // One page of Property, and one request to Media for photos changed alone since the watermark.
+    expect(s.state.counters()).toMatchObject({ requests: 2, recordsServed: 4 });
+    expect(queriesSeen(s)[1]).toMatch(/^\/odata\/Media\?\$filter=ModificationTimestamp ge /);
     expect(result).toMatchObject({ complete: true, records: 4, maxTimestamp: new Date(Date.parse(watermark) + 3000).toISOString() });
   });
 
