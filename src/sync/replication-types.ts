@@ -12,8 +12,8 @@ import type { EventMode, FeedSourceStore } from '../store/feed-sources.js';
 export interface ReplicationDeps {
   /** Starts a pull since `watermark` (everything when absent), or a key sweep of `keyFields` (default the reso profile's). */
   start(options: { watermark?: string; sweep: boolean; keyFields?: readonly string[]; metadata?: ServiceMetadata }): ReplicationRun;
-  /** The server's `$metadata` (read once per source and kept), or undefined when it publishes none. */
-  metadata?(): Promise<ServiceMetadata | undefined>;
+  /** The server's `$metadata` (kept a day per process; `metadata` undefined when it publishes none) and what reading it cost. */
+  metadata?(): Promise<MetadataRead>;
   sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
   /** The source id of (chatbot, feed): replicationFeedId(feed URL). */
   feedId: string;
@@ -30,6 +30,14 @@ export interface StartedReplication {
   sweep?: { complete: boolean; requests: number; bytes: number; halt?: Error };
   /** `--events`: whether this run reads events or resyncs, and the sequence it stores at the end. */
   events?: EventRun;
+  /** What reading `$metadata` cost this run (0 when it was kept from an earlier one). */
+  metadataSpent?: { requests: number; bytes: number };
+}
+
+export interface MetadataRead {
+  metadata?: ServiceMetadata;
+  requests: number;
+  bytes: number;
 }
 
 /**

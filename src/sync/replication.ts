@@ -66,8 +66,10 @@ export async function startReplication(
     return startEventReplication({ ...deps, events }, request, progress, display, (d, r, p) =>
       startReplication(d, r, p, { full: true, ...(display === undefined ? {} : { display }) }),
     );
-  // Why before anything is pulled: a mapping file with a problem refuses the run having spent nothing.
-  const metadata = await deps.metadata?.();
+  // Why only with a mapping: that is what must be checked before anything is pulled (a mapping
+  // naming a field the server lacks refuses the run having spent nothing but this one request).
+  const read = request.feed.mapping === undefined ? undefined : await deps.metadata?.();
+  const metadata = read?.metadata;
   const mapping = await replicationMapping(request.keyType, request.feed.mapping, metadata?.get('Property')?.fields);
   const known = metadata === undefined ? {} : { metadata };
   const source = await deps.sources.show(request.chatbot, deps.feedId);
@@ -89,6 +91,7 @@ export async function startReplication(
   const feed = replicatedFeed(pull, request.keyType, request.feed.where, mapping, options.display);
   return {
     feed,
+    ...(read === undefined ? {} : { metadataSpent: { requests: read.requests, bytes: read.bytes } }),
     ...(keys === undefined ? {} : { sweptKeys: keys }),
     ...(sweep ? { sweep } : {}),
     ...(since === undefined ? {} : { since }),
@@ -143,8 +146,8 @@ export async function finishReplication(
   const outcome: ReplicationOutcome = {
     status,
     recordsPulled: result.records,
-    requests: result.requests + (started.sweep?.requests ?? 0) + (started.events?.requests ?? 0),
-    bytes: result.bytes + (started.sweep?.bytes ?? 0) + (started.events?.bytes ?? 0),
+    requests: result.requests + (started.sweep?.requests ?? 0) + (started.events?.requests ?? 0) + (started.metadataSpent?.requests ?? 0),
+    bytes: result.bytes + (started.sweep?.bytes ?? 0) + (started.events?.bytes ?? 0) + (started.metadataSpent?.bytes ?? 0),
     ...(watermark === undefined ? {} : { watermark }),
     ...(started.since === undefined ? {} : { since: started.since }),
     ...(sweep ? { sweep } : {}),

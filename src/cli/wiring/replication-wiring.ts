@@ -16,21 +16,25 @@ import type { Store } from '../../store/store.js';
 import { feedBudgetId, replicationFeedId } from '../../sync/replication-ids.js';
 import type { ReplicationDeps } from '../../sync/replication.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
+import type { MetadataRead } from '../../sync/replication-types.js';
 import { plainHttpHost, plainHttpRefusal } from '../../shared/plain-http.js';
 
 /** `$metadata` read per feed URL, kept for a day: a worker running schedules reads it once, not once per run. */
 const METADATA_KEPT_MS = 24 * 3_600_000;
 const kept = new Map<string, { at: number; metadata: Promise<ServiceMetadata | undefined> }>();
 
-function keptMetadata(feed: string, read: () => Promise<ServiceMetadata | undefined>): Promise<ServiceMetadata | undefined> {
+async function keptMetadata(feed: string, read: () => Promise<MetadataRead>): Promise<MetadataRead> {
   const now = Date.now();
   const entry = kept.get(feed);
-  if (entry !== undefined && now - entry.at < METADATA_KEPT_MS) return entry.metadata;
-  const metadata = read();
-  kept.set(feed, { at: now, metadata });
+  if (entry !== undefined && now - entry.at < METADATA_KEPT_MS) {
+    const metadata = await entry.metadata;
+    return { ...(metadata === undefined ? {} : { metadata }), requests: 0, bytes: 0 };
+  }
+  const reading = read();
+  kept.set(feed, { at: now, metadata: reading.then((done) => done.metadata, () => undefined) });
   // Why forget a failed read: the next run should try again rather than keep the failure for a day.
-  metadata.catch(() => kept.delete(feed));
-  return metadata;
+  reading.catch(() => kept.delete(feed));
+  return reading;
 }
 
 function tokensOf(config: Config): TokenProvider {
@@ -80,7 +84,12 @@ export function replicationWiring(wiring: {
     return {
       feedId: replicationFeedId(feed),
       sources: feedSources,
-      metadata: () => keptMetadata(feed, () => readMetadata(client(), feed, wiring.logger)),
+      metadata: () =>
+        keptMetadata(feed, async () => {
+          const reader = client();
+          const metadata = await readMetadata(reader, feed, wiring.logger);
+          return { ...(metadata === undefined ? {} : { metadata }), requests: reader.requests, bytes: reader.bytes };
+        }),
       start: ({ watermark, sweep, keyFields, metadata }) =>
         replicate({
           ...common,
