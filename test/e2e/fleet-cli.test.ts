@@ -17,7 +17,15 @@ import { jsonOf, lines, runCli, type CliRun } from './run-cli.js';
 const redisUrl = inject('redisUrl');
 const prefix = uniquePrefix('fleet-cli');
 const WEBHOOK = 'https://hooks.example.com/services/T000/B000/fleet-secret-token';
-const env = { REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LOG_LEVEL: 'warn', OPS_WEBHOOK_URL: WEBHOOK };
+// The job key and the service seal the schedules' jobs (docs/security-jobs.md): `fleet apply` needs them as any enqueuer does.
+const env = {
+  REDIS_URL: redisUrl,
+  LISTING_SYNC_PREFIX: prefix,
+  LOG_LEVEL: 'warn',
+  OPS_WEBHOOK_URL: WEBHOOK,
+  LISTING_SYNC_JOB_KEY: 'fleet-cli-test-job-key',
+  API_BASE_URL: 'http://127.0.0.1:9',
+};
 let dir = '';
 let sim: RunningSimulator | undefined;
 let passed = true;
