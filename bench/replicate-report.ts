@@ -61,12 +61,6 @@ function fullVerdicts(bench: ReplicateBench): Verdict[] {
     measured: byKey.map((pull) => `${pull.recordsServed}/${pull.distinctKeys}/${pull.refusals}`).join(', '),
     ok: byKey.every((pull) => pull.complete && pull.recordsServed === records && pull.distinctKeys === records && pull.refusals === 0),
   });
-  for (const { key, skip } of pairs(bench))
-    rows.push({
-      target: `${NOT_A_TARGET} ${serverOf(skip)}: received ÷ counted, by key vs $skip baseline`,
-      measured: `${receivedOf(key)} vs ${receivedOf(skip)}`,
-      ok: true,
-    });
   return rows;
 }
 
