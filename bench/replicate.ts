@@ -1,13 +1,15 @@
 /**
  * `npm run bench:replicate` (after `npm run build`): replication of 100k records from the RESO
- * simulator through the real client, and the targets of issue 11: requests ÷ minimal pages = 1.00
- * at the server's largest page size, and a nightly pull with 1% changed touching ≤ 1% of the
- * records + one page. Writes the "bench:replicate" section of BENCHMARKS.md.
+ * simulator through the real client (paging by key), against the `$skip` paging it replaced on the
+ * same records, and the targets of issue 11: requests ÷ minimal pages = 1.00 at the server's
+ * largest page size, and a nightly pull with 1% changed touching ≤ 1% of the records + one page.
+ * Writes the "bench:replicate" section of BENCHMARKS.md.
  *
  * Usage: node dist/bench/replicate.js [--records N] [--max-top N] [--seed N]
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ResoConfigChange } from '../src/sim/reso/config.js';
 import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
 import { measurePull, type PullFigures, type PullSpec } from './replicate-pull.js';
 import { missed, printable, sectionBody, type ReplicateBench } from './replicate-report.js';
@@ -34,7 +36,7 @@ function parseOptions(argv: readonly string[]): ScenarioShape {
 
 function describe(pull: PullFigures): string {
   const seconds = pull.ms / 1000;
-  return `${pull.spec.label}: ${pull.requests} requests (client ${pull.clientRequests}), ${pull.tokens} tokens, ${pull.recordsServed} records served in ${seconds.toFixed(2)} s (${Math.round(pull.recordsReceived / seconds)}/s), ${(pull.bytesServed / 2 ** 20).toFixed(1)} MiB, paged by ${pull.pagedBy}, final $top ${pull.finalPageSize}`;
+  return `${pull.spec.label}: ${pull.requests} requests + ${pull.mediaRequests} Media (client ${pull.clientRequests}), ${pull.tokens} tokens, ${pull.recordsReceived}/${pull.expected ?? '?'} received in ${seconds.toFixed(2)} s (${Math.round(pull.recordsReceived / seconds)}/s), ${(pull.bytesServed / 2 ** 20).toFixed(1)} MiB, paged by ${pull.pagedBy}`;
 }
 
 async function pullLogged(scenario: Scenario, spec: PullSpec, keepKeys = false): Promise<PullFigures> {
@@ -43,27 +45,36 @@ async function pullLogged(scenario: Scenario, spec: PullSpec, keepKeys = false):
   return pull;
 }
 
-/** The four full pulls: $top = maxTop and above it (capped), nextLink on and off. */
+/** The servers the full pulls meet; each is pulled by key and by the `$skip` baseline, on the same records. */
+const SERVERS: ReadonlyArray<{ name: string; server: ResoConfigChange; capped: boolean }> = [
+  { name: '$top as page size, no nextLink', server: { topSemantics: 'pageSize', nextLink: false }, capped: true },
+  { name: 'nextLink (OData default)', server: {}, capped: true },
+  { name: '$skip bug', server: { skipBug: true }, capped: false },
+];
+
+/** Per server: by key at Prefer maxTop (and 5 × maxTop, capped by the server), then the baseline at $top = maxTop. */
 async function fullPulls(scenario: Scenario): Promise<PullFigures[]> {
   const { maxTop } = scenario.shape;
+  const specs = SERVERS.flatMap(({ name, server, capped }): PullSpec[] => [
+    ...(capped ? [maxTop, 5 * maxTop] : [maxTop]).map((pageSize): PullSpec => {
+      const label = `full, by key, Prefer ${pageSize}${pageSize > maxTop ? ' (capped)' : ''}; ${name}`;
+      return { label, paging: 'key', pageSize, server };
+    }),
+    { label: `full, $skip baseline, $top ${maxTop}; ${name}`, paging: 'skip', pageSize: maxTop, server },
+  ]);
   const pulls: PullFigures[] = [];
-  for (const nextLink of [true, false])
-    for (const pageSize of [maxTop, 5 * maxTop]) {
-      const label = `full, $top ${pageSize}${pageSize > maxTop ? ' (capped)' : ''}, ${nextLink ? 'nextLink' : '$skip'}`;
-      pulls.push(await pullLogged(scenario, { label, pageSize, nextLink }));
-    }
+  for (const spec of specs) pulls.push(await pullLogged(scenario, spec));
   return pulls;
 }
 
-/** Incremental pulls from `watermark` after the nightly changes. */
+/** Incremental pulls (by key) from `watermark` after the nightly changes. */
 async function incrementalPulls(scenario: Scenario, watermark: string): Promise<PullFigures[]> {
   const pageSize = scenario.shape.maxTop;
+  const base = { paging: 'key', pageSize, watermark } as const;
   const specs: PullSpec[] = [
-    { label: 'nightly, overlap 0, nextLink', pageSize, nextLink: true, watermark, overlapMs: 0 },
-    { label: 'nightly, overlap 20m, nextLink', pageSize, nextLink: true, watermark, overlapMs: DEFAULT_OVERLAP_MS },
-    { label: 'nightly, overlap 0, $skip', pageSize, nextLink: false, watermark, overlapMs: 0 },
-    // Not a product path (the client always asks $count=true): how paging ends with a server that ignores $count.
-    { label: 'nightly, overlap 0, $skip, no $count', pageSize, nextLink: false, watermark, overlapMs: 0, count: false },
+    { ...base, label: 'nightly, overlap 0, nextLink', overlapMs: 0 },
+    { ...base, label: 'nightly, overlap 20m, nextLink', overlapMs: DEFAULT_OVERLAP_MS },
+    { ...base, label: 'nightly, overlap 0, no nextLink', overlapMs: 0, server: { topSemantics: 'pageSize', nextLink: false } },
   ];
   const pulls: PullFigures[] = [];
   for (const spec of specs) pulls.push(await pullLogged(scenario, spec, true));
@@ -81,7 +92,7 @@ async function measure(shape: ScenarioShape, command: string, machine: string): 
       throw new Error(`the first pull's watermark ${String(watermark)} is not the last seeded stamp`);
     const nightly = applyNightlyChanges(scenario, scenario.lastStampMs, Math.round(shape.records / 100));
     const incremental = await incrementalPulls(scenario, watermark);
-    const sweep = await pullLogged(scenario, { label: 'sweep, key-only $select', pageSize: shape.maxTop, nextLink: true, sweep: true });
+    const sweep = await pullLogged(scenario, { label: 'sweep, key-only $select', paging: 'key', pageSize: shape.maxTop, sweep: true });
     const { records, maxTop } = shape;
     const date = new Date().toISOString();
     return {
