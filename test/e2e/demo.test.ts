@@ -59,9 +59,10 @@ describe('npm run demo', () => {
     expect(watermark).toBeDefined();
     expect(run.stdout).toContain(`watermark: ${watermark ?? ''} (set `);
     expect(run.stdout).toMatch(/\$ listing-sync sources show --chatbot demo-mls --feed http:\/\/127\.0\.0\.1:\d+\/odata\/Property/);
-    expect(run.stdout).toMatch(/last run: \S+ \S+ done: 4 records, 1 request/);
-    expect(run.stdout).toMatch(/totals: 2 runs, 29 records, 2 requests/);
-    expect(run.stdout).toMatch(/budget: \d\/2\/s, 2\/7200\/h, 2\/40000\/d/);
+    // The incremental pull: one page of Property and one request to Media for photos changed alone.
+    expect(run.stdout).toMatch(/last run: \S+ \S+ done: 4 records, 2 requests/);
+    expect(run.stdout).toMatch(/totals: 2 runs, 29 records, 3 requests/);
+    expect(run.stdout).toMatch(/budget: \d\/2\/s, 3\/7200\/h, 3\/40000\/d/);
     // The feed credentials are the simulator's test client: never printed, nor a token.
     for (const text of [run.stdout, run.stderr]) {
       expect(text).not.toContain(DEFAULT_RESO_CREDENTIALS.clientSecret);

@@ -13,7 +13,14 @@ import { jsonOf, lines, runCli } from './run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const prefix = uniquePrefix('schedule-check');
-const env = { REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LOG_LEVEL: 'warn' };
+// A schedule's jobs are sealed with the job key and the service they are for (docs/security-jobs.md).
+const env = {
+  REDIS_URL: redisUrl,
+  LISTING_SYNC_PREFIX: prefix,
+  LOG_LEVEL: 'warn',
+  LISTING_SYNC_JOB_KEY: 'schedule-check-test-job-key',
+  API_BASE_URL: 'http://127.0.0.1:9',
+};
 let dir = '';
 let feed = '';
 let passed = true;
