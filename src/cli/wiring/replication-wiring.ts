@@ -31,7 +31,13 @@ async function keptMetadata(feed: string, read: () => Promise<MetadataRead>): Pr
     return { ...(metadata === undefined ? {} : { metadata }), requests: 0, bytes: 0 };
   }
   const reading = read();
-  kept.set(feed, { at: now, metadata: reading.then((done) => done.metadata, () => undefined) });
+  kept.set(feed, {
+    at: now,
+    metadata: reading.then(
+      (done) => done.metadata,
+      () => undefined,
+    ),
+  });
   // Why forget a failed read: the next run should try again rather than keep the failure for a day.
   reading.catch(() => kept.delete(feed));
   return reading;
