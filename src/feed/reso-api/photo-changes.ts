@@ -12,16 +12,15 @@ import { keyedPages, newProgress, type JsonSource } from './keyed-pager.js';
 import { odataString } from './odata-url.js';
 import { KEY_FIELD, TIMESTAMP_FIELD } from './replication-query.js';
 import { pullIncomplete } from './reso-errors.js';
-import type { ResoRecord } from './types.js';
 
 export const PHOTOS_CHANGE_FIELD = 'PhotosChangeTimestamp';
 const RECORD_KEY = 'ResourceRecordKey';
+const MEDIA_KEY = 'MediaKey';
 
 /** Keys per `ListingKey in (…)` request: a thousand would make a URL past what many servers take. */
 export const KEYS_PER_REQUEST = 100;
 
 export interface PhotoChangeOptions {
-  propertyUrl: string;
   mediaUrl: string;
   /** The `$filter` literal the pull started at (the watermark less the overlap). */
   since: string;
@@ -29,42 +28,27 @@ export interface PhotoChangeOptions {
   logger?: Logger;
 }
 
-async function collect(
-  source: JsonSource,
-  options: PhotoChangeOptions,
-  resourceUrl: string,
-  filter: string,
-  keyField: string,
-  select: string[],
-  into: Set<string>,
-  read: (row: ResoRecord) => unknown,
-): Promise<void> {
+/** ListingKeys whose photos changed since `options.since`, by the Media's own ModificationTimestamp. */
+export async function photoChangedKeys(source: JsonSource, options: PhotoChangeOptions): Promise<Set<string>> {
+  const keys = new Set<string>();
   const progress = newProgress();
   const pages = keyedPages(
     source,
     {
-      resourceUrl,
-      query: { filter, select },
-      order: { timestampField: TIMESTAMP_FIELD, keyField },
+      resourceUrl: options.mediaUrl,
+      query: { filter: `${TIMESTAMP_FIELD} ge ${options.since}`, select: [MEDIA_KEY, RECORD_KEY, TIMESTAMP_FIELD] },
+      order: { timestampField: TIMESTAMP_FIELD, keyField: MEDIA_KEY },
       pageSize: options.pageSize,
       ...(options.logger ? { logger: options.logger } : {}),
     },
     progress,
   );
   for await (const page of pages)
-    for (const row of page) {
-      const key = read(row);
-      if (typeof key === 'string' && key !== '') into.add(key);
+    for (const photo of page) {
+      const owner = photo[RECORD_KEY];
+      if (typeof owner === 'string' && owner !== '') keys.add(owner);
     }
-  if (!progress.complete) throw pullIncomplete(displaySource(resourceUrl), progress.received, progress.expected);
-}
-
-/** ListingKeys whose photos changed since `options.since`, by the Media's own ModificationTimestamp. */
-export async function photoChangedKeys(source: JsonSource, options: PhotoChangeOptions): Promise<Set<string>> {
-  const keys = new Set<string>();
-  const filter = `${TIMESTAMP_FIELD} ge ${options.since}`;
-  const select = ['MediaKey', RECORD_KEY, TIMESTAMP_FIELD];
-  await collect(source, options, options.mediaUrl, filter, 'MediaKey', select, keys, (row) => row[RECORD_KEY]);
+  if (!progress.complete) throw pullIncomplete(displaySource(options.mediaUrl), progress.received, progress.expected);
   return keys;
 }
 

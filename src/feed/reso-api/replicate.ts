@@ -146,7 +146,7 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
     if (!progress.complete) throw pullIncomplete(displaySource(options.propertyUrl), progress.received, progress.expected);
     if (pulled !== undefined && media !== 'none' && options.photoChanges !== false) {
       const since = stampLiteral(pullStart(options.watermark ?? '', options.overlapMs));
-      const photoOptions = { propertyUrl: options.propertyUrl, mediaUrl, since, pageSize, ...logger };
+      const photoOptions = { mediaUrl, since, pageSize, ...logger };
       const changed = await photoChangedKeys(client, photoOptions);
       const keys = [...changed].filter((key) => !pulled.has(key));
       for (let at = 0; at < keys.length; at += KEYS_PER_REQUEST) {
