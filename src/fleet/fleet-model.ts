@@ -23,6 +23,8 @@ export interface FleetSource {
   encoding?: string;
   replicate?: boolean;
   sweep?: boolean;
+  /** --events: replicated by the EntityEvent resource (RESO RCP-027), one event read for all its chatbots. */
+  events?: boolean;
   /** --feed-budget: a preset (mls-grid) or a spec (2/s,7200/h). */
   budget?: string;
   feedPageSize?: string;
@@ -60,7 +62,7 @@ export interface Fleet {
   alerts: Record<string, FleetAlert>;
 }
 
-/** Scalar settings of a source (strings as typed), besides `feed`, `replicate`, `sweep` and `schedule`. */
+/** Scalar settings of a source (strings as typed), besides `feed`, its switches and `schedule`. */
 export const SOURCE_TEXT_SETTINGS = [
   'profile',
   'mapping',
@@ -72,7 +74,7 @@ export const SOURCE_TEXT_SETTINGS = [
   'feedPageSize',
   'overlap',
 ] as const;
-export const SOURCE_FLAG_SETTINGS = ['replicate', 'sweep'] as const;
+export const SOURCE_FLAG_SETTINGS = ['replicate', 'sweep', 'events'] as const;
 export const SOURCE_KEYS = ['feed', ...SOURCE_TEXT_SETTINGS, ...SOURCE_FLAG_SETTINGS, 'schedule'] as const;
 
 /** A chatbot's sync settings: the `sync` flags of the same name (maxDeletes is --max-deletes). */

@@ -22,7 +22,7 @@ import type { DisplaySettings } from '../feed/display-step.js';
 import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
 import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
 import { retentionGap } from '../feed/reso-api/entity-events.js';
-import type { EventDeps, EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
+import type { EventDeps, EventRead, EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 import type { SyncRequest } from './sync-request.js';
 
 /** Starts the timestamp machinery for a resync: every record, the key sweep first. */
@@ -31,6 +31,19 @@ export type FullPull = (
   request: SyncRequest,
   progress: ReplicationProgress,
 ) => Promise<StartedReplication & { since?: string }>;
+
+/**
+ * Asks the server for its sequence bounds, and decides from the stored sequence (undefined: none)
+ * whether the run resyncs or reads the events after it; reads them when it does not resync.
+ */
+export async function readEventLog(events: Pick<EventDeps, 'bounds' | 'pull'>, stored: number | undefined): Promise<EventRead> {
+  const bounds = await events.bounds();
+  const spent = { requests: bounds.requests, bytes: bounds.bytes };
+  // Why the newest read before the pull: what changes during the pull is after it, so the next run reads it.
+  if (stored === undefined) return { mode: 'resync', reason: 'first run', sequence: bounds.newest ?? 0, ...spent };
+  if (retentionGap(stored, bounds.oldest)) return { mode: 'resync', reason: 'retention gap', sequence: bounds.newest ?? stored, ...spent };
+  return { mode: 'events', from: stored, pulled: await events.pull(stored), ...spent };
+}
 
 /** Decides events or resync, and starts the run; called by startReplication for `--events` requests. */
 export async function startEventReplication(
@@ -42,25 +55,22 @@ export async function startEventReplication(
 ): Promise<StartedReplication & { since?: string }> {
   const source = await deps.sources.show(request.chatbot, deps.feedId);
   const stored = source?.eventSequence;
-  const bounds = await deps.events.bounds();
-  const spent = { requests: bounds.requests, bytes: bounds.bytes };
+  const read = deps.sharedEvents === undefined ? await readEventLog(deps.events, stored) : await deps.sharedEvents();
+  const spent = { requests: read.requests, bytes: read.bytes };
   const after = stored === undefined ? {} : { after: stored };
-  if (stored === undefined || retentionGap(stored, bounds.oldest)) {
+  if (read.mode === 'resync') {
     const started = await fullPull(deps, request, progress);
-    // Why the newest read before the pull: what changes during the pull is after it, so the next run reads it.
-    const events: EventRun = {
-      mode: 'resync',
-      reason: stored === undefined ? 'first run' : 'retention gap',
-      sequence: bounds.newest ?? stored ?? 0,
-      ...after,
-      ...spent,
-    };
+    const events: EventRun = { mode: 'resync', reason: read.reason, sequence: read.sequence, ...after, ...spent };
     return { ...started, events };
   }
-  const pulled = await deps.events.pull(stored);
+  const { pulled } = read;
   const events: EventRun = {
     mode: 'events',
-    ...(pulled.lastSequence === undefined ? (pulled.run.result().complete ? { sequence: stored } : {}) : { sequence: pulled.lastSequence }),
+    ...(pulled.lastSequence === undefined
+      ? pulled.run.result().complete
+        ? { sequence: read.from }
+        : {}
+      : { sequence: pulled.lastSequence }),
     ...after,
     ...spent,
     events: pulled.events.events,

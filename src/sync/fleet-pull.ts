@@ -43,54 +43,95 @@ export function oldestWatermark(watermarks: ReadonlyArray<string | undefined>): 
 
 const NO_FIGURES: Pick<ReplicationResult, 'requests' | 'records' | 'bytes'> = { requests: 0, records: 0, bytes: 0 };
 
+/** Options of a shared pull: the sweep, where the pages are spooled, and how a failure is told (the feed deadline's words). */
+export interface SharedPullOptions {
+  sweep: boolean;
+  spoolDir: string;
+  keyFields?: readonly string[];
+  /** Every record whatever the watermarks (an EntityEvent resync): the key sweep first, then the whole pull. */
+  full?: boolean;
+  /** A failure as the chatbots' runs are told it (e.g. the --feed-timeout line); default as thrown. */
+  explain?: (thrown: unknown) => unknown;
+  /** Asked besides the sweep and the pull (an EntityEvent resync's sequence bounds), counted in the figures. */
+  spent?: { requests: number; bytes: number };
+}
+
+/** The spool files of one shared pull: each opened on demand, all closed together. */
+export function spoolFiles(spoolDir: string): { open: () => SpoolFile; close: () => void } {
+  const files: SpoolFile[] = [];
+  return {
+    open: () => {
+      const file = openSpoolFile(spoolDir);
+      files.push(file);
+      return file;
+    },
+    close: () => files.forEach((file) => file.close()),
+  };
+}
+
+/**
+ * A shared pull of spooled parts: its sweep and its pull replayed to each chatbot's sync (a
+ * chatbot's `start` gives the sweep when it asks for one, else the pull); `spent` is what was
+ * asked besides them (an EntityEvent run's sequence bounds).
+ */
+export function sharedOf(parts: {
+  since?: string;
+  sweep?: SpooledPull;
+  pull?: SpooledPull;
+  spent?: { requests: number; bytes: number };
+  close: () => void;
+}): SharedPull {
+  const { sweep, pull } = parts;
+  const figures = () => {
+    const [a, b] = [sweep?.result() ?? NO_FIGURES, pull?.result() ?? NO_FIGURES];
+    const spent = parts.spent ?? { requests: 0, bytes: 0 };
+    return { requests: spent.requests + a.requests + b.requests, records: b.records, bytes: spent.bytes + a.bytes + b.bytes };
+  };
+  return {
+    ...(parts.since === undefined ? {} : { since: parts.since }),
+    ...(sweep === undefined ? {} : { sweep }),
+    ...(pull === undefined ? {} : { pull }),
+    figures,
+    depsFor: (own) => ({
+      ...own,
+      start: ({ sweep: sweeping }) => {
+        const spooled = sweeping ? sweep : pull;
+        // Unreachable by the sync's order (sweep, then pull): a failed sweep ends each run before its pull.
+        if (spooled === undefined) throw new Error('fleet pull: the pull was not made (its sweep failed)');
+        return spooled.replay();
+      },
+    }),
+    close: parts.close,
+  };
+}
+
 /**
  * Pulls the source once for `chatbots`, through `source` (the wiring of one of their requests:
  * the feed, its credential, budget, page size and overlap are the source's, the same for all).
  */
-export async function pullOnce(
-  source: ReplicationDeps,
-  chatbots: readonly string[],
-  options: { sweep: boolean; spoolDir: string; keyFields?: readonly string[] },
-): Promise<SharedPull> {
+export async function pullOnce(source: ReplicationDeps, chatbots: readonly string[], options: SharedPullOptions): Promise<SharedPull> {
   const watermarks = await Promise.all(chatbots.map(async (chatbot) => (await source.sources.show(chatbot, source.feedId))?.watermark));
-  const since = oldestWatermark(watermarks);
-  const files: SpoolFile[] = [];
-  const spoolOf = (): SpoolFile => {
-    const file = openSpoolFile(options.spoolDir);
-    files.push(file);
-    return file;
-  };
-  const close = (): void => files.forEach((file) => file.close());
+  const since = options.full === true ? undefined : oldestWatermark(watermarks);
+  const files = spoolFiles(options.spoolDir);
   try {
     const keyFields = options.keyFields === undefined ? {} : { keyFields: options.keyFields };
-    const sweep = options.sweep ? await spoolPull(source.start({ sweep: true, ...keyFields }), spoolOf()) : undefined;
+    const explain = options.explain === undefined ? {} : { explain: options.explain };
+    const sweeps = options.sweep || options.full === true;
+    const sweep = sweeps ? await spoolPull(source.start({ sweep: true, ...keyFields }), files.open(), explain) : undefined;
     // Why no pull after a failed sweep: each run fails on the sweep first, as `sync --replicate --sweep` does.
     const sweepFailedHard = sweep?.failure !== undefined && !isPullHalt(sweep.failure);
     const pull = sweepFailedHard
       ? undefined
-      : await spoolPull(source.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false }), spoolOf());
-    const figures = () => {
-      const [a, b] = [sweep?.result() ?? NO_FIGURES, pull?.result() ?? NO_FIGURES];
-      return { requests: a.requests + b.requests, records: b.records, bytes: a.bytes + b.bytes };
-    };
-    return {
+      : await spoolPull(source.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false }), files.open(), explain);
+    return sharedOf({
       ...(since === undefined ? {} : { since }),
       ...(sweep === undefined ? {} : { sweep }),
       ...(pull === undefined ? {} : { pull }),
-      figures,
-      depsFor: (own) => ({
-        ...own,
-        start: ({ sweep: sweeping }) => {
-          const spooled = sweeping ? sweep : pull;
-          // Unreachable by the sync's order (sweep, then pull): a failed sweep ends each run before its pull.
-          if (spooled === undefined) throw new Error('fleet pull: the pull was not made (its sweep failed)');
-          return spooled.replay();
-        },
-      }),
-      close,
-    };
+      ...(options.spent === undefined ? {} : { spent: options.spent }),
+      close: files.close,
+    });
   } catch (thrown) {
-    close();
+    files.close();
     throw thrown;
   }
 }

@@ -1,13 +1,20 @@
 /**
  * `fleet run SOURCE` as a use case: the source read once and fanned out to every chatbot on it.
  * Each chatbot gets its own sync (runSync: its own run id, lease, guards and result) over the
- * records its `where` keeps; a replicated source is pulled once for all (fleet-pull.ts). One
- * chatbot's failure or refusal never stops the others: each ends with its own outcome.
+ * records its `where` keeps; a replicated source is pulled once for all (fleet-pull.ts), an
+ * `events: true` one reads its EntityEvent log once for all (fleet-events.ts), within the feed's
+ * deadline (--feed-timeout). One chatbot's failure or refusal never stops the others: each ends
+ * with its own outcome.
  */
+import { displaySource } from '../feed/feed-source.js';
+import { DEFAULT_FEED_LIMITS } from '../feed/open-feed.js';
 import { UrlCopies } from '../feed/url-copies.js';
 import { coerceError } from '../shared/errors.js';
 import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
-import { pullOnce, type SharedPull } from './fleet-pull.js';
+import { feedDeadline } from './feed-deadline.js';
+import { pullEventsOnce, type FleetEventFigures, type SharedEventPull } from './fleet-events.js';
+import { pullOnce, type SharedPullOptions } from './fleet-pull.js';
+import type { ReplicationDeps } from './replication-types.js';
 import { runSync } from './run-sync.js';
 import type { SyncResult } from './summary.js';
 import type { SyncDeps } from './sync-deps.js';
@@ -23,6 +30,8 @@ export interface FleetPullFigures {
   bytes: number;
   /** Where the pull started; absent for a full pull. */
   since?: string;
+  /** An `events: true` source: how its one EntityEvent read went. */
+  events?: FleetEventFigures;
 }
 
 export interface FleetRunResult {
@@ -72,20 +81,40 @@ export async function runFleetSource(deps: SyncDeps, requests: readonly SyncRequ
   }
   const replicationFor = deps.replicationFor;
   if (replicationFor === undefined) throw new Error('runFleetSource: a replicated source needs deps.replicationFor');
-  const shared: SharedPull = await pullOnce(
-    replicationFor(first, deps.signal),
-    requests.map((request) => request.chatbot),
-    {
-      sweep: options.sweep,
-      spoolDir: options.spoolDir,
-      keyFields: (await replicationMapping(first.keyType, first.feed.mapping)).keyFields,
-    },
-  );
+  // Why a deadline of its own: the one pull is the source's feed read; each chatbot's replay then reads a local file.
+  const deadline = feedDeadline(deps.signal, deps.feedLimits?.deadlineMs ?? DEFAULT_FEED_LIMITS.deadlineMs);
+  const where = displaySource(first.feed.source);
+  const pullOptions: SharedPullOptions = {
+    sweep: options.sweep,
+    spoolDir: options.spoolDir,
+    keyFields: (await replicationMapping(first.keyType, first.feed.mapping)).keyFields,
+    explain: (thrown) => deadline.explain(thrown, where),
+  };
+  deadline.start();
+  let shared: SharedEventPull;
+  try {
+    shared = await sharedPull(replicationFor(first, deadline.signal), requests, pullOptions);
+  } finally {
+    deadline.stop();
+  }
   try {
     const fanned: SyncDeps = { ...deps, replicationFor: (request, signal) => shared.depsFor(replicationFor(request, signal)) };
     const outcomes = await syncEach(fanned, requests, options);
-    return { pull: { ...shared.figures(), ...(shared.since === undefined ? {} : { since: shared.since }) }, outcomes };
+    const pull: FleetPullFigures = {
+      ...shared.figures(),
+      ...(shared.since === undefined ? {} : { since: shared.since }),
+      ...(shared.events === undefined ? {} : { events: shared.events }),
+    };
+    return { pull, outcomes };
   } finally {
     shared.close();
   }
+}
+
+/** The source's one pull: its EntityEvent log when the source has `events: true`, else by timestamp. */
+function sharedPull(source: ReplicationDeps, requests: readonly SyncRequest[], options: SharedPullOptions): Promise<SharedEventPull> {
+  const chatbots = requests.map((request) => request.chatbot);
+  const { events } = source;
+  if (requests[0]?.replicate?.events === true && events !== undefined) return pullEventsOnce({ ...source, events }, chatbots, options);
+  return pullOnce(source, chatbots, options);
 }

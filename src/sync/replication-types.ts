@@ -19,6 +19,11 @@ export interface ReplicationDeps {
   feedId: string;
   /** Set for `--events` requests: the EntityEvent reads (event-replication.ts). */
   events?: EventDeps;
+  /**
+   * A fleet fan-out's one event read of the source (fleet-events.ts), replayed afresh to each
+   * chatbot instead of the chatbot reading its own: absent for `sync --replicate --events`.
+   */
+  sharedEvents?: () => Promise<EventRead>;
 }
 
 /** A replication under way. */
@@ -60,6 +65,14 @@ export interface EventDeps {
   /** Stores the sequence (forward only) and the mode, once the run's jobs are queued. */
   advance(chatbot: string, feedId: string, sequence: number, mode: EventMode): Promise<unknown>;
 }
+
+/**
+ * What the event log said for a run: resync in full (and why, and the sequence to store after it),
+ * or the events read after `from`. `requests` and `bytes`: what asking for the bounds cost.
+ */
+export type EventRead = { requests: number; bytes: number } & (
+  { mode: 'resync'; reason: 'first run' | 'retention gap'; sequence: number } | { mode: 'events'; from: number; pulled: EventPull }
+);
 
 /** How an `--events` run reads the source, and what it stores at the end. */
 export interface EventRun {

@@ -20,15 +20,19 @@ export interface SpooledPull {
   readonly failure: Error | undefined;
 }
 
-/** Reads `run` to its end (or its failure) into `file`, one line per page. */
-export async function spoolPull(run: ReplicationRun, file: SpoolFile): Promise<SpooledPull> {
+/** Reads `run` to its end (or its failure, told as `explain` words it) into `file`, one line per page. */
+export async function spoolPull(
+  run: ReplicationRun,
+  file: SpoolFile,
+  options: { explain?: (thrown: unknown) => unknown } = {},
+): Promise<SpooledPull> {
   const pages: Array<{ offset: number; length: number }> = [];
   let failure: Error | undefined;
   try {
     for (let page = await run.pages.next(); page.done !== true; page = await run.pages.next())
       pages.push(file.append(`${JSON.stringify(page.value)}\n`));
   } catch (thrown) {
-    failure = coerceError(thrown);
+    failure = coerceError(options.explain === undefined ? thrown : options.explain(thrown));
   }
   file.flush();
   const ended = run.result();

@@ -85,6 +85,7 @@ function lineOf(outcome: FleetRunOutcome): FleetRunLine {
     runId: summary.runId,
     exitCode: exitOf(outcome, (s) => exitCodeOfVerdict(syncVerdict(s))),
     summary,
+    ...(replication === undefined ? {} : { replication }),
     ...(replication?.halted === undefined ? {} : { halted: `the pull stopped early: ${replication.halted}; nothing was deleted` }),
   };
 }

@@ -17,6 +17,8 @@ import { printJson } from '../io.js';
 import { fleetFileError, fleetTarget, type FleetTarget } from '../input/fleet-target.js';
 import { addRedisOptions, type RedisFlags } from '../wiring/with-queue.js';
 import { registerFleetRun } from './fleet-run.js';
+import { fleetSequences } from '../../sync/fleet-sequence.js';
+import { fleetSequenceLine } from '../output/format-sources.js';
 
 interface FleetFlags extends RedisFlags {
   prune?: boolean;
@@ -107,9 +109,12 @@ export const registerFleetCommands: RegisterCommands = (program: Command, host: 
   addRedisOptions(fleet.command('show').description('the applied fleet, as a fleet file (`fleet diff` of it finds no changes)')).action(
     (flags: RedisFlags) =>
       host.run(async () => {
-        const { fleet: applied, applied: exists } = await appliedFleet(await fleetDeps(host, flags));
-        if (flags.json === true) printJson(host.io, { applied: exists, fleet: applied });
-        else host.io.stdout.write(fleetYaml(applied, exists));
+        const deps = await fleetDeps(host, flags);
+        const { fleet: applied, applied: exists } = await appliedFleet(deps);
+        const events = await fleetSequences(applied, deps.feedSources);
+        if (flags.json === true) printJson(host.io, { applied: exists, fleet: applied, ...(events.length === 0 ? {} : { events }) });
+        // Comments, so that `fleet diff` of the output still finds no changes.
+        else host.io.stdout.write(`${fleetYaml(applied, exists)}${events.map((shown) => `# ${fleetSequenceLine(shown)}\n`).join('')}`);
       }),
   );
   registerFleetRun(fleet, host);

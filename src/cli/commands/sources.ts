@@ -11,7 +11,10 @@ import type { FeedSource } from '../../store/feed-sources.js';
 import type { Store } from '../../store/store.js';
 import { feedBudgetId, replicationFeedId, type FeedClientIdentity } from '../../sync/replication-ids.js';
 import { EXIT } from '../exit-codes.js';
-import { sourceBlock, sourceLine } from '../output/format-sources.js';
+import { fleetSequenceLine, sourceBlock, sourceLine } from '../output/format-sources.js';
+import { fleetSequences } from '../../sync/fleet-sequence.js';
+import { fleetForDisplay } from '../../sync/fleet-view.js';
+import { fleetRecordsOf } from '../wiring/fleet-wiring.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { addRedisOptions, withQueueConfig, type RedisFlags } from '../wiring/with-queue.js';
@@ -64,9 +67,21 @@ export const registerSourcesCommands: RegisterCommands = (program: Command, host
         // The display policy's dated rules still to come, as the last run read its policy: what the next runs will change.
         const last = source.lastRun === undefined ? undefined : await ctx.store.runs.getRun(source.lastRun.runId);
         const coming = last?.summary?.display?.coming ?? [];
-        const shown = { ...source, ...(budget === undefined ? {} : { budget }), ...(coming.length === 0 ? {} : { displayComing: coming }) };
+        // A chatbot of an `events: true` fleet source: where the source's one event read starts next.
+        const fleet = await fleetForDisplay(fleetRecordsOf(ctx, config).records);
+        const [fleetEvents] = await fleetSequences(fleet, ctx.store.feedSources, { chatbot: flags.chatbot });
+        const shown = {
+          ...source,
+          ...(budget === undefined ? {} : { budget }),
+          ...(coming.length === 0 ? {} : { displayComing: coming }),
+          ...(fleetEvents === undefined ? {} : { fleetEvents }),
+        };
         if (json) printJson(host.io, shown);
-        else host.io.stdout.write(`${sourceBlock(source, budget)}${coming.map((rule) => `display rule coming ${rule}\n`).join('')}`);
+        else
+          host.io.stdout.write(
+            `${sourceBlock(source, budget)}${fleetEvents === undefined ? '' : `${fleetSequenceLine(fleetEvents)}\n`}` +
+              coming.map((rule) => `display rule coming ${rule}\n`).join(''),
+          );
         return EXIT.ok;
       }),
     );

@@ -33,7 +33,7 @@ const CHATBOT_FLAGS = {
   pageSize: '--page-size',
   maxWipes: '--max-wipes',
 } as const;
-const SWITCHES = { replicate: '--replicate', sweep: '--sweep' } as const;
+const SWITCHES = { replicate: '--replicate', sweep: '--sweep', events: '--events' } as const;
 
 /** flag → [section, setting]. */
 const SETTING_OF_FLAG = new Map<string, ['source' | 'chatbot', string]>([

@@ -1,7 +1,9 @@
 /** What `fleet run` prints: one line per chatbot of the source (plus its refusal or failure), and a total. */
 import type { FleetPullFigures } from '../../sync/fleet-run.js';
+import type { ReplicationOutcome } from '../../sync/replication.js';
 import type { SyncSummary } from '../../store/run-summary.js';
 import type { ExitCode } from '../exit-codes.js';
+import { plural } from './plural.js';
 
 /** One chatbot's part of the fan-out as printed and as --json gives it. */
 export interface FleetRunLine {
@@ -13,6 +15,8 @@ export interface FleetRunLine {
   error?: string;
   /** Why the pull was cut short (the request budget), for this chatbot's run. */
   halted?: string;
+  /** How this chatbot's replicating run ended (a replicated source): its status, sweep, watermark and sequence. */
+  replication?: ReplicationOutcome;
 }
 
 const VERDICT: Readonly<Record<ExitCode, string>> = { 0: 'ok', 1: 'FAILED', 2: 'FAILED (usage)', 3: 'REFUSED' };
@@ -39,13 +43,21 @@ function chatbotLines(line: FleetRunLine): string[] {
   ];
 }
 
+/** How the one pull read the source: since a watermark, everything, or its EntityEvent log (events, or a resync). */
+function pullHow(pull: FleetPullFigures): string {
+  const { events } = pull;
+  if (events === undefined) return `pulled once${pull.since === undefined ? ' (everything)' : ` since ${pull.since}`}`;
+  if (events.mode === 'resync') return `EntityEvent, full resync (${events.reason ?? 'resync'}) once for all`;
+  const named = `${plural(events.events ?? 0, 'event')} naming ${plural(events.listings ?? 0, 'listing')}, ${events.gone ?? 0} gone`;
+  return `EntityEvent, read once after sequence ${events.after ?? '-'}: ${named}`;
+}
+
 /** The whole report: the pull (a replicated source), each chatbot, and the total with the exit code. */
 export function fleetRunText(source: string, pull: FleetPullFigures | undefined, lines: readonly FleetRunLine[], code: ExitCode): string {
   const pulled =
     pull === undefined
       ? `source ${source}: read by each chatbot's sync`
-      : `source ${source}: pulled once${pull.since === undefined ? ' (everything)' : ` since ${pull.since}`}: ` +
-        `${pull.records} records, ${pull.requests} requests, ${pull.bytes} bytes`;
+      : `source ${source}: ${pullHow(pull)}: ${pull.records} records, ${pull.requests} requests, ${pull.bytes} bytes`;
   const count = (exit: ExitCode): number => lines.filter((line) => line.exitCode === exit).length;
   const total =
     `${lines.length} chatbot${lines.length === 1 ? '' : 's'}: ${count(0)} ok, ${count(3)} refused, ` +

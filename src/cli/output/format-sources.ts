@@ -2,6 +2,7 @@
 import { displaySource } from '../../sync/source-specs.js';
 import type { FeedBudgetUsage } from '../../store/feed-budget.js';
 import type { FeedSource } from '../../store/feed-sources.js';
+import type { FleetSequence } from '../../sync/fleet-sequence.js';
 import { when } from './format-run.js';
 import { plural } from './plural.js';
 
@@ -56,4 +57,13 @@ export function sourceBlock(source: FeedSource, usage: FeedBudgetUsage | undefin
     budgetLine(usage),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** Where a fleet source stands in its EntityEvent log, in one line (`fleet show` puts it after '# '). */
+export function fleetSequenceLine(shown: FleetSequence): string {
+  const head = `fleet source ${shown.source}: EntityEvent`;
+  if (shown.sequence !== undefined)
+    return `${head}, its next run reads the events after sequence ${shown.sequence} (the oldest of its ${shown.chatbots.length} chatbots')`;
+  const none = shown.chatbots.filter((chatbot) => chatbot.sequence === undefined).map((chatbot) => chatbot.chatbot);
+  return `${head}, no sequence yet for ${none.join(', ')}: its next run resyncs in full`;
 }
