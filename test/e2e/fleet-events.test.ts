@@ -159,6 +159,13 @@ describe('fleet run of an events: true source', () => {
     const quiet = await fleetRun(f);
     expect(quiet.run.code, quiet.run.stderr).toBe(0);
     expect(quiet.out.pull?.events).toMatchObject({ mode: 'events', listings: 0, gone: 0 });
+    const text = await cli(f, ['fleet', 'run', 'mls', '--dry-run']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `^source mls: EntityEvent, read once after sequence ${f.reso.state.records.events.lastSequence}: 0 events naming 0 listings, 0 gone: 0 records, 3 requests`,
+      ),
+    );
     for (const line of quiet.out.chatbots)
       expect(line.summary?.plan, line.chatbot).toEqual(expect.objectContaining({ create: 0, update: 0, delete: 0 }));
     expectEachExact(f);
@@ -211,6 +218,31 @@ describe('fleet run of an events: true source', () => {
     const after = await fleetRun(f);
     expect(after.run.code, after.run.stderr).toBe(0);
     expect(after.out.pull?.events).toMatchObject({ mode: 'events', listings: 0 });
+    expectEachExact(f);
+  });
+
+  it('the one event read keeps to --feed-timeout: every chatbot fails naming it, no sequence moves, the next run reads the events', async () => {
+    const f = await setUp();
+    const first = await fleetRun(f);
+    expect(first.run.code, first.run.stderr).toBe(0);
+    const stored = f.reso.state.records.events.lastSequence;
+    f.reso.state.records.modify({ keys: f.keys().slice(0, 2) });
+    // The first event request is answered 429 with a Retry-After far past the deadline.
+    f.reso.state.configure({ faults: { nextStatuses: [200, 200, 429], retryAfterSeconds: 120 } });
+    const slow = await cli(f, ['fleet', 'run', 'mls', '--work', '--feed-timeout', '2s']);
+    expect(slow.code, slow.stderr).toBe(2);
+    for (const chatbot of CHATBOTS)
+      expect(slow.stderr).toContain(
+        `listing-sync: ${chatbot}: Feed ${f.reso.propertyUrl} is unreadable: it was still being read after 2 s, the most --feed-timeout allows`,
+      );
+    const shown = await cli(f, ['sources', 'show', '--chatbot', 'all-a', '--feed', f.reso.propertyUrl]);
+    expect(shown.stdout).toContain(`events: sequence ${stored}`);
+    expect(shown.stdout).toMatch(/last run: \S+ .* failed/);
+
+    f.reso.state.configure({ faults: {} });
+    const next = await fleetRun(f);
+    expect(next.run.code, next.run.stderr).toBe(0);
+    expect(next.out.pull?.events).toMatchObject({ mode: 'events', after: stored, listings: 2 });
     expectEachExact(f);
   });
 });

@@ -113,4 +113,38 @@ alerts:
     expect(built.side.alerts.ops).not.toHaveProperty('webhook');
     expect(built.notes).toEqual(['alert ops: OPS_HOOK is not set here, so its webhook URL is not compared']);
   });
+
+  it('takes events: true on a replicated source into every chatbot request (--events), and places its problems', async () => {
+    const { target: built, problems } = await target(`sources:
+  mls: { feed: https://mls.example/odata/Property, profile: reso, replicate: true, events: true, schedule: { cron: "*/30 * * * *" } }
+chatbots:
+  a: { source: mls }
+  b: { source: mls }
+`);
+    expect(problems).toEqual([]);
+    const requests = (built.side.schedules['fleet@mls']?.request as { fleetRun: { requests: Array<{ replicate?: unknown }> } }).fleetRun
+      .requests;
+    expect(requests.map((request) => request.replicate)).toEqual([
+      expect.objectContaining({ events: true }),
+      expect.objectContaining({ events: true }),
+    ]);
+
+    const bad = await target(`sources:
+  file:
+    feed: acme.csv
+    events: true
+  mls:
+    feed: https://mls.example/odata/Property
+    profile: reso
+    replicate: true
+    events: yes
+chatbots:
+  a: { source: file }
+  b: { source: mls }
+`);
+    expect(bad.problems.map((p) => problemLine('fleet.yaml', p))).toEqual([
+      'fleet.yaml:4:13: sources.file.events: needs replicate',
+      'fleet.yaml:9:13: sources.mls.events: takes true or false',
+    ]);
+  });
 });
