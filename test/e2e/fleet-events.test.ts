@@ -4,7 +4,9 @@
  * event log is read once for three chatbots. A first run resyncs in full; 5 changes and 2 removals
  * then cost at most 3 Property requests for the whole fleet, reach every chatbot, and the removals
  * are deleted through each chatbot's guard; a purged history forces a resync that deletes nothing
- * before it completed; `sources show` and `fleet show` name the sequence. No duplicate create.
+ * before it completed; the one read keeps to --feed-timeout; a chatbot its guard refuses holds the
+ * source's sequence back, so the next run reads its events again; `sources show` and `fleet show`
+ * name the sequence. No duplicate create.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,10 +49,13 @@ function inView(chatbot: string, p: ResoProperty): boolean {
   return chatbot !== 'west-bot' || p.City === 'Boulder' || p.City === 'Denver';
 }
 
-function fleetFile(f: ResoFixture, sourceSettings = ''): string {
+function fleetFile(f: ResoFixture, sourceSettings = '', maxDeletes: Readonly<Record<string, number>> = {}): string {
   const path = join(dir, `fleet-${f.prefix}.yaml`);
   const chatbots = Object.entries(WHERE)
-    .map(([name, where]) => `  ${name}:\n    source: mls\n    maxDeletes: 5\n${where === undefined ? '' : `    where: ${where}\n`}`)
+    .map(
+      ([name, where]) =>
+        `  ${name}:\n    source: mls\n    maxDeletes: ${maxDeletes[name] ?? 5}\n${where === undefined ? '' : `    where: ${where}\n`}`,
+    )
     .join('');
   writeFileSync(
     path,
@@ -243,6 +248,45 @@ describe('fleet run of an events: true source', () => {
     const next = await fleetRun(f);
     expect(next.run.code, next.run.stderr).toBe(0);
     expect(next.out.pull?.events).toMatchObject({ mode: 'events', after: stored, listings: 2 });
+    expectEachExact(f);
+  });
+
+  it("a chatbot refused by its delete guard keeps its listings and the source's sequence: the next run reads those events again", async () => {
+    const f = await setUp();
+    const first = await fleetRun(f);
+    expect(first.run.code, first.run.stderr).toBe(0);
+    const stored = f.reso.state.records.events.lastSequence;
+    const west = f.reso.state.records
+      .list()
+      .filter((record) => inView('west-bot', record.property))
+      .map((r) => r.property.ListingKey);
+    const outside = f.keys().filter((key) => !west.includes(key));
+    const removedIds = outside.slice(0, 2).map((key) => f.listingIdOf(key));
+    f.reso.state.records.remove({ keys: outside.slice(0, 2) });
+    f.reso.state.records.modify({ keys: [outside[5] ?? ''] });
+    expect((await cli(f, ['fleet', 'apply', fleetFile(f, '', { 'all-b': 1 })])).code).toBe(0);
+
+    const guarded = await fleetRun(f);
+    expect(guarded.run.code, guarded.run.stderr).toBe(3);
+    const exits = Object.fromEntries(guarded.out.chatbots.map((line) => [line.chatbot, line.exitCode]));
+    expect(exits).toEqual({ 'all-a': 0, 'all-b': 3, 'west-bot': 0 });
+    for (const id of removedIds) {
+      expect(f.mlsNumbers('all-a')).not.toContain(id);
+      expect(f.mlsNumbers('all-b')).toContain(id);
+    }
+    const sequenceOf = async (chatbot: string): Promise<string> =>
+      (await cli(f, ['sources', 'show', '--chatbot', chatbot, '--feed', f.reso.propertyUrl])).stdout;
+    expect(await sequenceOf('all-a')).toContain(`events: sequence ${f.reso.state.records.events.lastSequence}`);
+    expect(await sequenceOf('all-b')).toContain(`events: sequence ${stored}`);
+    expect(await sequenceOf('all-a')).toContain(`fleet source mls: EntityEvent, its next run reads the events after sequence ${stored}`);
+
+    expect((await cli(f, ['fleet', 'apply', fleetFile(f)])).code).toBe(0);
+    const again = await fleetRun(f);
+    expect(again.run.code, again.run.stderr).toBe(0);
+    expect(again.out.pull?.events).toMatchObject({ mode: 'events', after: stored, listings: 3, gone: 2 });
+    const plans = Object.fromEntries(again.out.chatbots.map((line) => [line.chatbot, line.summary?.plan]));
+    expect(plans['all-b']).toEqual(expect.objectContaining({ create: 0, update: 1, delete: 2 }));
+    expect(plans['all-a']).toEqual(expect.objectContaining({ create: 0, update: 0, delete: 0 }));
     expectEachExact(f);
   });
 });
