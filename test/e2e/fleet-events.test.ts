@@ -15,6 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResoProperty } from '../../src/sim/reso/types.js';
 import { expectNoFeedSecret, resoFixtures, type ResoFixture } from './reso-fixture.js';
 import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { startCli, stackTraceLines } from '../helpers/cli-process.js';
+
+async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 const start = resoFixtures();
 let dir = '';
@@ -287,6 +296,40 @@ describe('fleet run of an events: true source', () => {
     const plans = Object.fromEntries(again.out.chatbots.map((line) => [line.chatbot, line.summary?.plan]));
     expect(plans['all-b']).toEqual(expect.objectContaining({ create: 0, update: 1, delete: 2 }));
     expect(plans['all-a']).toEqual(expect.objectContaining({ create: 0, update: 0, delete: 0 }));
+    expectEachExact(f);
+  });
+
+  it("runs the source's one schedule in a worker: each occurrence reads the events once and every chatbot gets them", async () => {
+    const f = await setUp();
+    const applied = await cli(f, ['fleet', 'apply', fleetFile(f, '    schedule: { cron: "* * * * * *" }\n')]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const holdsItsView = (): boolean =>
+      CHATBOTS.every((chatbot) => {
+        const view = f.reso.state.records
+          .list()
+          .filter((record) => inView(chatbot, record.property))
+          .map((record) => record.property.ListingId)
+          .sort();
+        return JSON.stringify(f.mlsNumbers(chatbot)) === JSON.stringify(view);
+      });
+    const worker = startCli(['worker', '--concurrency', '4'], f.env({ LOG_LEVEL: 'info' }));
+    try {
+      await until(holdsItsView, 60_000, 'the scheduled resync to give each chatbot its view');
+      const west = f.reso.state.records.list().find((record) => inView('west-bot', record.property))?.property;
+      if (west === undefined) throw new Error('no Boulder or Denver record seeded');
+      f.reso.state.records.remove({ keys: [west.ListingKey] });
+      await until(
+        () => CHATBOTS.every((chatbot) => !f.mlsNumbers(chatbot).includes(west.ListingId)),
+        60_000,
+        'a later occurrence to delete the removed listing from every chatbot',
+      );
+      expect((await cli(f, ['schedule', 'remove', 'fleet@mls'])).code).toBe(0);
+    } finally {
+      const stopped = await worker.stop('SIGTERM');
+      expect(stopped.code, worker.stderr()).toBe(0);
+    }
+    expect(stackTraceLines(worker.stdout() + worker.stderr())).toEqual([]);
+    expectNoFeedSecret(worker.stdout() + worker.stderr());
     expectEachExact(f);
   });
 });
