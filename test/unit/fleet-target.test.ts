@@ -138,13 +138,22 @@ chatbots:
     profile: reso
     replicate: true
     events: yes
+  swept:
+    feed: https://mls.example/odata/Property
+    profile: reso
+    replicate: true
+    events: true
+    sweep: true
 chatbots:
   a: { source: file }
   b: { source: mls }
+  c: { source: swept }
 `);
     expect(bad.problems.map((p) => problemLine('fleet.yaml', p))).toEqual([
       'fleet.yaml:4:13: sources.file.events: needs replicate',
       'fleet.yaml:9:13: sources.mls.events: takes true or false',
+      'fleet.yaml:15:12: sources.swept.sweep: does nothing with events (an event run sweeps the keys when its events name removals, ' +
+        'and a resync always does): drop it',
     ]);
   });
 });

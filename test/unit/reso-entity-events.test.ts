@@ -74,4 +74,9 @@ describe('--events', () => {
     expect(replicateRequest({ replicate: true, events: true }, feed, undefined)).toMatchObject({ events: true, sweep: false });
     expect(replicateRequest({ replicate: true }, feed, undefined)).not.toHaveProperty('events');
   });
+  it('refuses --sweep beside it in one line: an event run sweeps by itself when it must', () => {
+    expect(() => replicateRequest({ replicate: true, events: true, sweep: true }, feed, undefined)).toThrow(
+      /^--sweep does nothing with --events \(.*\): drop it$/,
+    );
+  });
 });

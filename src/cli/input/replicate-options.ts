@@ -79,6 +79,11 @@ export function replicateRequest(flags: ReplicateFlags, feed: SyncRequest['feed'
     ['--encoding', feed.encoding === undefined || /^utf-?8$/i.test(feed.encoding) ? undefined : feed.encoding],
   ].find(([, value]) => value !== undefined);
   if (idle !== undefined) throw new UsageError(`${idle[0]} does nothing with --replicate (a RESO Web API answers JSON in UTF-8): drop it`);
+  // Why refused rather than ignored: an event run sweeps by itself when its events name removals, and a resync always does.
+  if (flags.events === true && flags.sweep === true)
+    throw new UsageError(
+      '--sweep does nothing with --events (an event run sweeps the keys when its events name removals, and a resync always does): drop it',
+    );
   if (flags.feedBudget !== undefined) parseFeedBudget(flags.feedBudget);
   const pageSize = integerFlag('feed-page-size', flags.feedPageSize, 1, 100_000);
   return {
