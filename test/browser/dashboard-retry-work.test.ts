@@ -107,6 +107,7 @@ describe.skipIf(!hasChromium())('retry from the dashboard, in a browser', () => 
     const notice = await page.locator('#no-worker').innerText();
     expect(notice).toContain(`no worker is running on prefix ${b.prefix}`);
     expect(notice).toContain(`npx listing-sync worker --prefix ${b.prefix}`);
+    expect(notice).toContain('start this dashboard with --work');
 
     // bull-board: the failed jobs' times in UTC (24-hour, named), and a visible way back.
     const added = (await b.queues.writes.getFailed(0, 0))[0]?.timestamp ?? 0;

@@ -134,7 +134,7 @@ export function runDetailPage(ctx: PageContext, view: RunPageView, flash: string
   const live = (IN_PROGRESS.has(run.status) || requeued.jobs > 0) && run.jobs.finished < Math.max(run.jobs.total, 1);
   const body = html`${flash ? html`<div class="flash" id="flash">${flash}</div>` : ''}
 <h1>Run <span class="mono">${run.runId}</span></h1>
-${view.noWorker === undefined ? '' : html`<div class="flash warn" id="no-worker">${view.noWorker}</div>`}
+${view.noWorker === undefined ? '' : html`<div class="flash warn" id="no-worker">${view.noWorker}. Or start this dashboard with --work: it then runs them itself.</div>`}
 ${elsewhereNotice(view)}
 ${live ? progressBar(run) : ''}
 ${overview(view)}
