@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { findKeyJobs, retryJobs, runFailures, type FailedJobRow } from '../queue/failed-jobs.js';
 import { queueDisplayName, type Queues } from '../queue/queues.js';
-import { describeTarget } from '../queue/job-seal.js';
+import { describeTarget, type JobTarget } from '../queue/job-seal.js';
 import { waitingTargets } from '../queue/waiting-targets.js';
 import { readCallMetrics } from '../store/call-metrics.js';
 import { readRunSamples } from '../store/run-metrics.js';
@@ -19,6 +19,7 @@ import { readFleetChatbots } from './fleet-data.js';
 import { createHealthData } from './health-model.js';
 import type { RunRecord } from '../store/run-types.js';
 import { runListItemOf } from './run-list-item.js';
+import { runTargets, targetView } from './run-targets.js';
 import { noWorkerNotice, queuePrefix, writeWorkersAlive } from '../sync/worker-notice.js';
 import type { DashboardData, FailedJobView, KeyTouchView, RejectedRowView, RunDetail, RunPageView, RunPlanNotes } from './types.js';
 
@@ -41,8 +42,9 @@ export function rejectedRowOf(value: unknown): RejectedRowView | undefined {
   return view;
 }
 
-function failedJobView(row: FailedJobRow): FailedJobView {
+function failedJobView(row: FailedJobRow, own: JobTarget | undefined): FailedJobView {
   return {
+    ...(row.target === undefined ? { target: '', elsewhere: false } : targetView(row.target, own)),
     jobId: row.jobId,
     chatbot: row.chatbot,
     key: row.key,
@@ -90,9 +92,10 @@ function withoutRequeued(run: RunDetail, requeued: RunPageView['requeued']): Run
 
 /**
  * DashboardData over an open store and queues (the caller owns both). `prefix` (the BullMQ
- * prefix the store lives under) turns on the call and run metrics of /metrics.
+ * prefix the store lives under) turns on the call and run metrics of /metrics; `ownTarget`, the
+ * service this dashboard's worker is for, marks the jobs planned for another one.
  */
-export function createStoreDashboardData(store: Store, queues: Queues, prefix?: string): DashboardData {
+export function createStoreDashboardData(store: Store, queues: Queues, prefix?: string, ownTarget?: JobTarget): DashboardData {
   const records = prefix === undefined ? undefined : new FleetRecordStore(store.redis, prefix);
   const data: DashboardData = {
     async listRuns(opts) {
@@ -135,7 +138,13 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       const { failed, requeued } = await runFailures(queues.writes, store, runId);
       const run = await data.getRun(runId);
       if (!run) return undefined;
-      const view: RunPageView = { run: withoutRequeued(run, requeued), failed: failed.map(failedJobView), requeued };
+      const view: RunPageView = {
+        run: withoutRequeued(run, requeued),
+        failed: failed.map((row) => failedJobView(row, ownTarget)),
+        requeued,
+        targets: await runTargets(queues, store, run, failed, ownTarget),
+        ...(ownTarget === undefined ? {} : { ownTarget: describeTarget(ownTarget) }),
+      };
       const waiting = requeued.jobs > 0 || run.status === 'running' || run.status === 'enqueuing';
       if (waiting && (await writeWorkersAlive(queues.writes)) === 0) view.noWorker = noWorkerNotice(queuePrefix(queues.writes), runId);
       return view;

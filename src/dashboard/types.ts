@@ -94,6 +94,18 @@ export interface RunPageView {
   requeued: { jobs: number; listings: number };
   /** While the run has jobs to work and no worker runs on its prefix: the notice that says so. */
   noWorker?: string;
+  /** The services the run's jobs in the queue are for (a sample; empty once they all left the queue). */
+  targets: RunTargetView[];
+  /** The service this dashboard is configured for (its `--work` worker's), when it knows one. */
+  ownTarget?: string;
+}
+
+/** A service some of a run's jobs are for: its URL and credentials fingerprint, and jobs of the sample. */
+export interface RunTargetView {
+  target: string;
+  jobs: number;
+  /** Not the service this dashboard is configured for: a worker like its own leaves these jobs waiting. */
+  elsewhere: boolean;
 }
 
 /** A job of a run that failed for good, with the service's envelope Code and Message. */
@@ -107,6 +119,10 @@ export interface FailedJobView {
   message: string;
   address: string;
   city: string;
+  /** The service the job was planned for ('' for a job without a seal). */
+  target: string;
+  /** Planned for another service than this dashboard's own. */
+  elsewhere: boolean;
 }
 
 /** A job (of some run) that touched a listing key. `at` is epoch milliseconds. */

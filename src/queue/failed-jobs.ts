@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import { listedJobOf } from '../store/carried-ids.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { listingJobNameOf } from './job-specs.js';
+import { unsealData, type JobTarget } from './job-seal.js';
 
 export interface FailedJobRow {
   jobId: string;
@@ -20,6 +21,8 @@ export interface FailedJobRow {
   /** The listing's Address and City as the job would have written them (empty for a delete or a carrier of many). */
   address: string;
   city: string;
+  /** The service the job was planned for (its seal's target); absent on a job without a seal. */
+  target?: JobTarget;
 }
 
 function text(data: unknown, field: string): string {
@@ -45,7 +48,7 @@ function listingOf(data: unknown): unknown {
 function rowOf(job: Job): FailedJobRow {
   const { code, message } = splitFailure(job.failedReason);
   const listing = listingOf(job.data);
-  return {
+  const row: FailedJobRow = {
     jobId: job.id ?? '',
     name: job.name,
     runId: text(job.data, 'runId'),
@@ -57,6 +60,8 @@ function rowOf(job: Job): FailedJobRow {
     address: text(listing, 'Address'),
     city: text(listing, 'City'),
   };
+  const target = unsealData(job.data).seal?.target;
+  return target === undefined ? row : { ...row, target };
 }
 
 async function failedJobs(writes: Queue, store: Store, runId?: string): Promise<Job[]> {

@@ -11,6 +11,8 @@ export const DASHBOARD_PASSWORD = 'browser-words-password-5';
 
 export interface DashboardProcess {
   url: string;
+  /** Its first stdout line (where it listens, and how). */
+  line: string;
   stop(): Promise<void>;
 }
 
@@ -22,10 +24,17 @@ export async function stopChild(child: ChildProcess | undefined): Promise<void> 
   await exited;
 }
 
-/** Starts the dashboard over `redisUrl` under `prefix`; resolves with its URL from the first stdout line. */
-export async function startDashboardProcess(redisUrl: string, prefix: string): Promise<DashboardProcess> {
-  const child = spawn(process.execPath, [CLI_ENTRY, 'dashboard', '--port', '0', '--redis-url', redisUrl, '--prefix', prefix], {
-    env: { PATH: process.env.PATH ?? '', DASHBOARD_USER, DASHBOARD_PASSWORD, LOG_LEVEL: 'warn' },
+/** What a test adds to the dashboard's command line and environment (`--work` and the service's settings). */
+export interface DashboardExtras {
+  args?: readonly string[];
+  env?: Readonly<Record<string, string>>;
+}
+
+/** Starts the dashboard over `redisUrl` under `prefix`; resolves with its URL and first stdout line. */
+export async function startDashboardProcess(redisUrl: string, prefix: string, extras: DashboardExtras = {}): Promise<DashboardProcess> {
+  const args = [CLI_ENTRY, 'dashboard', '--port', '0', '--redis-url', redisUrl, '--prefix', prefix, ...(extras.args ?? [])];
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', DASHBOARD_USER, DASHBOARD_PASSWORD, LOG_LEVEL: 'warn', ...extras.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -37,7 +46,7 @@ export async function startDashboardProcess(redisUrl: string, prefix: string): P
     });
     const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(line);
     if (!match?.[1]) throw new Error(`unexpected first line: ${line}`);
-    return { url: match[1], stop: () => stopChild(child) };
+    return { url: match[1], line, stop: () => stopChild(child) };
   } catch (thrown) {
     await stopChild(child);
     throw thrown;

@@ -52,6 +52,8 @@ export function fakeDashboardData(): FakeDashboardData {
       message: 'Internal error from service',
       address: '1 Main St',
       city: 'Springfield',
+      target: 'http://127.0.0.1:9/api (credentials 0123456789ab)',
+      elsewhere: false,
     },
     {
       jobId: 'update.bot-demo.MLSNumber.B2.run-00test0001-abcd',
@@ -63,6 +65,8 @@ export function fakeDashboardData(): FakeDashboardData {
       message: HOSTILE,
       address: '',
       city: '',
+      target: '',
+      elsewhere: false,
     },
   ];
   const touches: KeyTouchView[] = [
@@ -79,7 +83,7 @@ export function fakeDashboardData(): FakeDashboardData {
       return runId === run.runId ? run : undefined;
     },
     async runPage(runId) {
-      return runId === run.runId ? { run: data.run, failed: [...data.failed], requeued: { jobs: 0, listings: 0 } } : undefined;
+      return runId === run.runId ? { run: data.run, failed: [...data.failed], requeued: { jobs: 0, listings: 0 }, targets: [] } : undefined;
     },
     async retryFailed(runId) {
       data.retryCalls.push(runId);

@@ -1,6 +1,7 @@
 /**
  * `listing-sync dashboard` start-up rules: it refuses to start without credentials (exit 2, one
- * line naming the env vars to set) unless --insecure-local, which only binds to loopback.
+ * line naming the env vars to set) unless --insecure-local, which only binds to loopback; with
+ * --work, not without the service's settings and a job key.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DASHBOARD_PORT, dashboardSettingsFrom } from '../../src/cli/commands/dashboard.js';
@@ -25,6 +26,19 @@ describe('listing-sync dashboard as a process', () => {
     const half = await runCli(['dashboard'], { DASHBOARD_USER: 'ops' });
     expect(half.code).toBe(2);
     expect(half.stderr).toContain('DASHBOARD_USER is set without DASHBOARD_PASSWORD');
+  });
+
+  it('--work refuses to start without the service or a job key: exit 2, one line naming the setting, nothing served', async () => {
+    const noService = await runCli(['dashboard', '--insecure-local', '--port', '0', '--work'], {});
+    expect(noService.code).toBe(2);
+    expect(noService.stdout).toBe('');
+    expect(lines(noService.stderr)).toHaveLength(1);
+    expect(noService.stderr).toContain('API_BASE_URL is not set');
+    const noKey = await runCli(['dashboard', '--insecure-local', '--port', '0', '--work'], { API_BASE_URL: 'http://127.0.0.1:9/api' });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stdout).toBe('');
+    expect(lines(noKey.stderr)).toHaveLength(1);
+    expect(noKey.stderr).toContain('LISTING_SYNC_JOB_KEY');
   });
 });
 

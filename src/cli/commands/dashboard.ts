@@ -2,25 +2,32 @@
  * `listing-sync dashboard`: the protected ops dashboard (runs, failed jobs, search by key,
  * bull-board, /metrics) until SIGINT/SIGTERM. Credentials come from DASHBOARD_USER +
  * DASHBOARD_PASSWORD and/or DASHBOARD_TOKEN; without them it refuses to start (exit 2) unless
- * --insecure-local, which binds to loopback only. It needs Redis, never the service's keys.
+ * --insecure-local, which binds to loopback only. It needs Redis, and the service's settings only
+ * with --work: then it also runs a worker, so the retries it makes run without a `worker` process.
  */
 import type { Command } from 'commander';
 import type { DashboardAuth } from '../../dashboard/types.js';
-import type { ConfigFlags } from '../../config/config.js';
+import { requireApiBase, type ConfigFlags } from '../../config/config.js';
 import { UsageError } from '../../shared/errors.js';
 import { createCliLogger } from '../wiring/api-wiring.js';
 import { isLoopback } from '../wiring/dashboard-host.js';
+import { configuredTarget, requireSeal } from '../wiring/job-seal-wiring.js';
+import { workerPartsOnStack } from '../wiring/on-stack.js';
 import { configFromCli } from '../input/config-from-cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { wholeNumber } from '../input/option-values.js';
-import { addSharedFlags } from '../input/shared-flags.js';
+import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 
-export interface DashboardFlags extends Pick<ConfigFlags, 'redisUrl' | 'redisClusterNodes' | 'prefix' | 'logLevel'> {
+export interface DashboardFlags extends Pick<
+  ConfigFlags,
+  'redisUrl' | 'redisClusterNodes' | 'prefix' | 'logLevel' | 'apiBaseUrl' | 'siteUrl' | 'concurrency' | 'globalConcurrency' | 'rate'
+> {
   port?: string;
   host?: string;
   insecureLocal?: boolean;
   readOnly?: boolean;
+  work?: boolean;
 }
 
 export interface DashboardSettings {
@@ -80,23 +87,36 @@ export const registerDashboardCommands: RegisterCommands = (program: Command, ho
     .option('--port <n>', `port to listen on (0 = any free port; default ${DEFAULT_DASHBOARD_PORT})`)
     .option('--host <h>', `address to bind (default ${LOOPBACK}; 0.0.0.0 in a container)`)
     .option('--insecure-local', `run without credentials, bound to ${LOOPBACK} only`)
-    .option('--read-only', 'hide every action: no retry buttons, bull-board read-only, POST refused');
-  addSharedFlags(command, ['redisUrl', 'redisClusterNodes', 'prefix', 'logLevel']).action((flags: DashboardFlags) =>
+    .option('--read-only', 'hide every action: no retry buttons, bull-board read-only, POST refused')
+    .option('--work', 'also run a worker in this process, so retried jobs run without a `worker` (needs the service settings)');
+  addSharedFlags(command, ['redisUrl', 'redisClusterNodes', 'prefix', 'logLevel']);
+  addSharedFlags(command, ['apiBaseUrl', 'siteUrl', ...WORKER_LIMIT_FLAGS], { when: 'with --work' }).action((flags: DashboardFlags) =>
     host.run(async () => {
       const settings = dashboardSettingsFrom(flags, host.io.env);
       const config = configFromCli(flags, host.io);
+      const work = flags.work === true;
+      // A worker without the service's settings or a job key fails before anything listens.
+      if (work) requireApiBase(config);
       const logger = createCliLogger(config, host.io);
-      const stopped = new Promise<void>((resolve) => host.io.onShutdown(resolve));
+      // The service it is configured for (its worker's, or named in its env without --work) marks
+      // the run page's jobs planned for another one.
+      const ownTarget = work ? requireSeal(config).target : configuredTarget(config);
+      const stopping = new AbortController();
+      host.io.onShutdown(() => stopping.abort());
       // Why loaded here: express, bull-board and prom-client are ~10 MiB and 0.1 s of start-up
       // that no other command (`sync --work`, `worker`) should pay for.
       const { serveDashboard } = await import('../wiring/dashboard-wiring.js');
-      const dashboard = await serveDashboard(host.io, config, logger, settings);
+      const dashboard = await serveDashboard(host.io, config, logger, { ...settings, ...(ownTarget ? { ownTarget } : {}) });
       const mode = [
         settings.auth === 'insecure-local' ? 'no credentials (loopback only)' : 'credentials required',
         settings.readOnly ? 'read-only' : 'read-write',
+        ...(work ? ['working jobs'] : []),
       ];
       host.io.stdout.write(`listing-sync dashboard listening on ${dashboard.url}/ (${mode.join(', ')})\n`);
-      await stopped;
+      // Its workers are released first (newest on the stack): the jobs in flight finish, then the server and Redis.
+      if (work) await workerPartsOnStack(host.io, config, logger, stopping.signal);
+      if (!stopping.signal.aborted)
+        await new Promise<void>((resolve) => stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
       return EXIT.ok;
     }),
   );

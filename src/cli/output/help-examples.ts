@@ -88,7 +88,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly HelpExample[]>> = {
       'sources show --chatbot acme-bot --feed https://mls.example/odata/Property --feed-budget mls-grid',
     ),
   ],
-  dashboard: [ex('the ops dashboard on port 8080', 'dashboard --port 8080')],
+  dashboard: [
+    ex('the ops dashboard on port 8080', 'dashboard --port 8080'),
+    ex('the dashboard with a worker in it: its retries run without a `worker`', 'dashboard --port 8080 --work'),
+  ],
   demo: [ex('the demo, ending after the summaries', 'demo --exit-after-sync')],
   doctor: [
     ex("Redis's memory, persistence and eviction", 'doctor'),

@@ -1,8 +1,9 @@
 /**
  * Opens what `listing-sync dashboard` serves from (Redis, the store and the queues, with the
  * dashboard's read model, src/dashboard/read-model.ts, over them) and starts the server on it. It
- * holds no service credential: the dashboard process needs Redis only. The command loads this
- * file lazily: express, bull-board and prom-client come with it.
+ * holds no service credential: the dashboard needs Redis only (`dashboard --work` runs a worker
+ * beside it, on a connection of its own). The command loads this file lazily: express, bull-board
+ * and prom-client come with it.
  */
 import type { Config } from '../../config/config.js';
 import type { BoardQueue } from '../../dashboard/bull-board.js';
@@ -10,6 +11,7 @@ import { createMetrics } from '../../dashboard/metrics.js';
 import { createStoreDashboardData } from '../../dashboard/read-model.js';
 import { startDashboard, type RunningDashboard } from '../../dashboard/server.js';
 import type { DashboardAuth, DashboardData } from '../../dashboard/types.js';
+import type { JobTarget } from '../../queue/job-seal.js';
 import type { Logger } from '../../runtime/logger.js';
 import { createDashboardConnection, readyWithin } from '../../queue/connection.js';
 import type { CliIo } from '../io.js';
@@ -33,7 +35,7 @@ const DASHBOARD_CONNECT_WAIT_MS = 3000;
  * answers or not, and lives through outages: the connection reconnects by itself, pages answer
  * 503 meanwhile (`redisAvailable`), and the outage is logged once per interval, not per request.
  */
-export async function createDashboardWiring(config: Config, logger: Logger): Promise<DashboardWiring> {
+export async function createDashboardWiring(config: Config, logger: Logger, ownTarget?: JobTarget): Promise<DashboardWiring> {
   const watch = createProcessWatch(config, logger);
   const redis = createDashboardConnection(config.redis, watch);
   // Why wait a little: the first requests should find Redis connected when it answers; why not
@@ -42,7 +44,7 @@ export async function createDashboardWiring(config: Config, logger: Logger): Pro
   // Why read-only: bull-board adds jobs through these queues; what they add must never pass a worker's gate.
   const ctx = queueContextOn(redis, config, watch, 'read-only');
   return {
-    data: createStoreDashboardData(ctx.store, ctx.queues, config.redis.prefix),
+    data: createStoreDashboardData(ctx.store, ctx.queues, config.redis.prefix, ownTarget),
     queues: [ctx.queues.writes, ctx.queues.syncRuns, ctx.queues.alerts],
     redisAvailable: () => watch.isUp(),
     close: () => ctx.close(),
@@ -55,14 +57,17 @@ export interface DashboardServing {
   host: string;
   auth: DashboardAuth;
   readOnly: boolean;
+  /** The service the worker of `dashboard --work` is for (absent: no worker in this process). */
+  ownTarget?: JobTarget;
 }
 
 /** Opens Redis for the dashboard and starts its server on it; both are released with the command. */
 export async function serveDashboard(io: CliIo, config: Config, logger: Logger, serving: DashboardServing): Promise<RunningDashboard> {
-  const wiring = await createDashboardWiring(config, logger);
+  const { ownTarget, ...listening } = serving;
+  const wiring = await createDashboardWiring(config, logger, ownTarget);
   io.releases.push('Redis connection', () => wiring.close());
   const dashboard = await startDashboard({
-    ...serving,
+    ...listening,
     data: wiring.data,
     queues: wiring.queues,
     redisAvailable: wiring.redisAvailable,

@@ -1,6 +1,6 @@
 /** This process's job seal (src/queue/job-seal.ts) from Config: its key and the service it is for. */
 import type { Config } from '../../config/config.js';
-import { jobSealOf, type JobSeal, type NoSeal } from '../../queue/job-seal.js';
+import { jobSealOf, type JobSeal, type JobTarget, type NoSeal } from '../../queue/job-seal.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { ListingSyncError } from '../../shared/errors.js';
 
@@ -15,4 +15,10 @@ export function requireSeal(config: Config): JobSeal {
   const seal = sealingOf(config);
   if ('missing' in seal) throw new ListingSyncError(ErrorCode.CONFIG, `cannot start workers: ${seal.missing}`);
   return seal;
+}
+
+/** The service `config` names with its credentials' fingerprint, when it names one (undefined otherwise). */
+export function configuredTarget(config: Config): JobTarget | undefined {
+  const seal = sealingOf(config);
+  return 'missing' in seal ? undefined : seal.target;
 }

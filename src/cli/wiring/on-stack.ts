@@ -52,6 +52,25 @@ export async function workersOnStack(
 }
 
 /**
+ * A worker process's parts in one step (`dashboard --work`): its own Redis connection held as a
+ * daemon's (it waits for Redis, also at start), the recorded API client and the workers, all on
+ * the release stack. Undefined when `signal` stopped it while Redis was not answering yet.
+ */
+export async function workerPartsOnStack(
+  io: CliIo,
+  config: Config,
+  logger: Logger,
+  signal: AbortSignal,
+): Promise<RunningWorkers | undefined> {
+  const ctx = await queueContextOnStack(io, config, 'worker', logger);
+  const api = recordedClientOnStack(io, config, logger, ctx);
+  return await workersOnStack(io, config, api, ctx, logger, {}, signal).catch((thrown: unknown) => {
+    if (signal.aborted) return undefined;
+    throw thrown;
+  });
+}
+
+/**
  * A thread that adds the jobs of this process's large syncs to the queue (threaded-enqueue.ts,
  * large-run-thread.ts), so the workers of this process keep the event loop; undefined on a
  * one-core machine. Why it starts when the first chunk of a large run is added, not here: the

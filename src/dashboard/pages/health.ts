@@ -1,5 +1,5 @@
 /** The health page: one row per chatbot, trouble first; failing and stale chatbots stand out. */
-import { formatTime, html, type SafeHtml } from '../html.js';
+import { formatTime, html, sentences, type SafeHtml } from '../html.js';
 import type { ChatbotHealthView } from '../types.js';
 import type { JobTargetView } from '../job-target-view.js';
 import { page, type PageContext } from './layout.js';
@@ -18,7 +18,7 @@ function row(ctx: PageContext, view: ChatbotHealthView): SafeHtml {
   const last = view.lastRun;
   return html`<tr class="${ATTENTION.has(view.status) ? 'attention' : ''}" data-chatbot="${view.chatbot}" data-status="${view.status}">
   <td><a class="mono" href="${chatbotHref}">${view.chatbot}</a></td>
-  <td>${healthStatusCell(view.status)}${view.reasons.length > 0 ? html`<div class="muted small">${view.reasons.slice(0, 2).join('; ')}</div>` : ''}</td>
+  <td>${healthStatusCell(view.status)}${view.reasons.length > 0 ? html`<div class="muted small">${sentences(view.reasons.slice(0, 2))}</div>` : ''}</td>
   <td>${formatTime(view.since)}</td>
   <td>${last ? html`<a class="mono" href="${ctx.base}/runs/${encodeURIComponent(last.runId)}">${last.runId}</a> ${statusCell(last.status)}<div class="muted small">${formatTime(last.startedAt)}</div>` : html`<span class="muted">none</span>`}</td>
   <td>${view.lastSuccess ? html`<a class="mono" href="${ctx.base}/runs/${encodeURIComponent(view.lastSuccess.runId)}">${formatTime(view.lastSuccess.finishedAt)}</a>` : html`<span class="muted">never</span>`}</td>

@@ -5,6 +5,7 @@ import type { FailedJobView, RunDetail, RunPageView } from '../types.js';
 import { page, type PageContext } from './layout.js';
 import { changesSection, wipesSection } from './run-fields.js';
 import { displaySection } from './run-display.js';
+import { elsewhereMark, elsewhereNotice, serviceRow } from './run-service.js';
 import { feedFigures, remoteFigures, replicationCard } from './run-figures.js';
 import { guardCell, statusCell } from './runs-list.js';
 
@@ -40,7 +41,8 @@ function planNotes(run: RunDetail): SafeHtml {
   ${withheld === undefined ? '' : html`<dt>Deletes withheld</dt><dd class="warn" id="deletes-withheld">${withheld.deletes}: ${withheld.reason}</dd>`}`;
 }
 
-function overview(run: RunDetail, requeued: RunPageView['requeued']): SafeHtml {
+function overview(view: RunPageView): SafeHtml {
+  const { run, requeued } = view;
   const c = run.counts;
   return html`<div class="grid">
 <div class="card" id="overview"><h2>Run</h2><dl>
@@ -52,6 +54,7 @@ function overview(run: RunDetail, requeued: RunPageView['requeued']): SafeHtml {
   <dt>Guard</dt><dd>${guardCell(run.guard)}${run.guard.reasons.length > 0 ? html` <span class="muted">${sentences(run.guard.reasons)}</span>` : ''}</dd>
   ${shapeRow(run)}
   <dt>Jobs</dt><dd>${run.jobs.finished} of ${run.jobs.total} finished, ${run.jobs.failed} failed</dd>
+  ${serviceRow(view)}
 </dl></div>
 <div class="card" id="plan"><h2>Plan</h2><dl>
   <dt>Create</dt><dd>${run.plan.create}</dd><dt>Update</dt><dd>${run.plan.update}</dd>
@@ -102,12 +105,12 @@ function failedSection(ctx: PageContext, run: RunDetail, failed: readonly Failed
   if (failed.length === 0) return html`<h2>Failed jobs</h2><p class="muted" id="no-failed">No failed jobs.${again}</p>`;
   return html`<h2>Failed jobs (${failed.length})</h2>
 <p>${retryForm(ctx, run, failed.length)}</p>
-<table id="failed"><thead><tr><th>Key</th><th>Address</th><th>City</th><th>Kind</th><th>Attempts</th><th>Code</th><th>Message</th><th>Job</th>${ctx.readOnly ? '' : html`<th></th>`}</tr></thead>
+<table id="failed"><thead><tr><th>Key</th><th>Address</th><th>City</th><th>Kind</th><th>Attempts</th><th>Code</th><th>Message</th><th>Service</th><th>Job</th>${ctx.readOnly ? '' : html`<th></th>`}</tr></thead>
 <tbody>${failed.map(
     (
       job,
     ) => html`<tr><td class="mono">${job.key}</td><td>${job.address}</td><td>${job.city}</td><td>${job.kind}</td><td class="num">${job.attempts}</td>
-<td class="mono">${job.code === undefined ? '' : String(job.code)}</td><td>${job.message}</td><td class="mono">${job.jobId}</td>${retryOneCell(ctx, run, job)}</tr>`,
+<td class="mono">${job.code === undefined ? '' : String(job.code)}</td><td>${job.message}</td><td><span class="mono">${job.target}</span>${elsewhereMark(job.elsewhere)}</td><td class="mono">${job.jobId}</td>${retryOneCell(ctx, run, job)}</tr>`,
   )}</tbody></table>`;
 }
 
@@ -131,9 +134,10 @@ export function runDetailPage(ctx: PageContext, view: RunPageView, flash: string
   const live = (IN_PROGRESS.has(run.status) || requeued.jobs > 0) && run.jobs.finished < Math.max(run.jobs.total, 1);
   const body = html`${flash ? html`<div class="flash" id="flash">${flash}</div>` : ''}
 <h1>Run <span class="mono">${run.runId}</span></h1>
-${view.noWorker === undefined ? '' : html`<div class="flash warn" id="no-worker">${view.noWorker}</div>`}
+${view.noWorker === undefined ? '' : html`<div class="flash warn" id="no-worker">${view.noWorker}. Or start this dashboard with --work: it then runs them itself.</div>`}
+${elsewhereNotice(view)}
 ${live ? progressBar(run) : ''}
-${overview(run, requeued)}
+${overview(view)}
 ${wipesSection(run)}
 ${displaySection(run)}
 ${changesSection(run)}
