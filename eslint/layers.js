@@ -101,13 +101,15 @@ const CLI_ADAPTERS = ['queue', 'store', 'api', 'feed', 'dashboard'];
 /**
  * Adapter modules cli's inner folders may import values from, by folder. Why these: each is either a
  * pure rule of its adapter (the request schemas, how a feed source or a budget is written, cron
- * patterns) or a whole operator use case that lives with the queue it works on (failed jobs,
+ * patterns, the dashboard's loopback rule) or a whole operator use case that lives with the queue it works on (failed jobs,
  * schedules); a file in sync/ that only re-exported them would be a second home for the same names.
  */
 const CLI_ADAPTER_MODULES = {
   api: ['schemas.js'],
   feed: ['feed-source.js', 'reso-api/budget-spec.js'],
   queue: ['failed-jobs.js', 'schedules.js', 'cron.js'],
+  // The loopback rule of the dashboard's Host check, for `dashboard --insecure-local`; it imports nothing.
+  dashboard: ['security.js'],
 };
 
 /** `intoFolder(adapter)`, except the modules CLI_ADAPTER_MODULES lets cli's inner folders import. */

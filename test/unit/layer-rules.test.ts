@@ -57,7 +57,7 @@ describe('layer rules', () => {
     ['src/cli/commands/probe.ts', "import { x } from '../../queue/failed-jobs-extra.js';"],
     ['src/cli/output/probe.ts', "import { syncSummaryOf } from '../../store/run-summary.js';"],
     ['src/cli/commands/probe.ts', "import { listPager } from '../../api/list-pages.js';"],
-    ['src/cli/commands/probe.ts', "import { isLoopback } from '../../dashboard/security.js';"],
+    ['src/cli/commands/probe.ts', "import { startDashboard } from '../../dashboard/server.js';"],
     ['src/cli/commands/probe.ts', "export const load = () => import('../../dashboard/server.js');"],
     ['src/cli/commands/probe.ts', "export * from '../output/plural.js';"],
   ])('%s: %s is refused', async (filePath, code) => {
@@ -87,6 +87,7 @@ describe('layer rules', () => {
     ['src/cli/input/probe.ts', "import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';"],
     ['src/cli/commands/probe.ts', "import { listFailedJobs } from '../../queue/failed-jobs.js';"],
     ['src/cli/commands/probe.ts', "import { listingWriteSchema } from '../../api/schemas.js';"],
+    ['src/cli/commands/probe.ts', "import { isLoopback } from '../../dashboard/security.js';"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await problems(filePath, code)).toEqual([]);
   });

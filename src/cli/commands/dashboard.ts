@@ -9,7 +9,7 @@ import type { DashboardAuth } from '../../dashboard/types.js';
 import type { ConfigFlags } from '../../config/config.js';
 import { UsageError } from '../../shared/errors.js';
 import { createCliLogger } from '../wiring/api-wiring.js';
-import { isLoopback } from '../wiring/dashboard-host.js';
+import { isLoopback } from '../../dashboard/security.js';
 import { configFromCli } from '../input/config-from-cli.js';
 import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
