@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { packageRoot } from './machine.js';
+import { packageRoot } from './benchmarks-md.js';
 import type { ClientCounts } from './sync-redis-stats.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));

@@ -25,7 +25,7 @@ import { sampleListing } from '../src/sim/sample-listings.js';
 import { runCli, spawnCli, type Spawned } from './cli-child.js';
 import { fairnessSection, printRound, type FairnessRound } from './fairness-report.js';
 import { startFairnessSim, type FairnessSim } from './fairness-sim-child.js';
-import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
+import { machineLine, writeSection } from './benchmarks-md.js';
 import { cleanPrefix } from './sync-redis-stats.js';
 import { writeFeedFile } from './sync-scenario.js';
 import { writeWireFiles } from './wire-feed.js';
@@ -241,14 +241,9 @@ async function main(): Promise<void> {
     await admin.quit();
   }
   const command = `node dist/bench/fairness.js${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
-  const section = fairnessSection(rounds, options, { command, machine, startedAt });
+  const section = fairnessSection(rounds, options, { command, machine, date: startedAt });
   process.stdout.write(`\n${section}\n`);
-  if (options.write)
-    await writeBenchmarkSection(
-      join(packageRoot(fileURLToPath(new URL('.', import.meta.url))), 'BENCHMARKS.md'),
-      'bench:fairness',
-      section,
-    );
+  if (options.write) await writeSection('bench:fairness', section);
 }
 
 main().catch((thrown: unknown) => {

@@ -14,13 +14,12 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { startResoSimulator } from '../src/sim/reso/server.js';
 import { startSimulator } from '../src/sim/server.js';
 import { runCli } from './cli-child.js';
-import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
+import { machineLine, writeSection } from './benchmarks-md.js';
 import { cleanPrefix } from './sync-redis-stats.js';
 import { cliEnv } from './sync-wire.js';
 import { fleetSection, type FleetRound } from './fleet-report.js';
@@ -127,9 +126,8 @@ async function main(): Promise<void> {
   }
   const body = fleetSection({ command, machine, date: new Date().toISOString(), records: options.records, maxTop: options.maxTop, rounds });
   console.log(body);
-  const target = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'BENCHMARKS.md');
-  await writeBenchmarkSection(target, 'Fleet fan-out (bench:fleet)', body);
-  console.error(`# wrote the Fleet fan-out section of ${target}`);
+  await writeSection('Fleet fan-out (bench:fleet)', body);
+  console.error('# wrote the Fleet fan-out section of BENCHMARKS.md');
   const minimal = Math.ceil(options.records / options.maxTop);
   if (rounds.some((r) => r.requests > minimal + 2)) process.exitCode = 1;
 }

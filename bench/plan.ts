@@ -10,10 +10,10 @@
 import { spawn } from 'node:child_process';
 import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFeedCsv, type ExpectedPlan, type FeedProfile, type FeedShape } from './generate-feed.js';
-import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
+import { machineLine, writeSection } from './benchmarks-md.js';
 import { PHASES, runPhase, type PhaseArgs, type PhaseName, type PhaseResult } from './plan-phases.js';
 import { printable, sectionBody, type SizeResult } from './plan-report.js';
 import { displayParagraph, measureDisplay } from './plan-display.js';
@@ -141,11 +141,9 @@ async function main(): Promise<void> {
   console.log(printable(sizes));
   const display = displayParagraph(measureDisplay());
   console.log(display);
-  const target = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'BENCHMARKS.md');
   const report = sectionBody({ command, machine, date: new Date().toISOString(), runs: options.runs, profile: options.profile }, sizes);
-  const body = `${report}\n\n${display}`;
-  await writeBenchmarkSection(target, 'bench:plan', body);
-  console.error(`# wrote the bench:plan section of ${target}`);
+  await writeSection('bench:plan', `${report}\n\n${display}`);
+  console.error('# wrote the bench:plan section of BENCHMARKS.md');
 }
 
 main().catch((error: unknown) => {

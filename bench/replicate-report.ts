@@ -2,6 +2,15 @@
  * bench:replicate figures → the verdict table, the figure tables and the BENCHMARKS.md section.
  * Every ratio is against the minimal figures of the same run: ceil(records ÷ maxTop) pages.
  */
+import {
+  count,
+  fixed,
+  measuredTargets,
+  printable as printBlocks,
+  sectionBody as body,
+  type Block,
+  type Measured,
+} from './benchmarks-md.js';
 import { minimalPages, type PullFigures } from './replicate-pull.js';
 import type { Cluster, NightlyChange } from './replicate-scenario.js';
 
@@ -21,17 +30,9 @@ export interface ReplicateBench {
   sweep: PullFigures;
 }
 
-interface Verdict {
-  target: string;
-  measured: string;
-  ok: boolean;
-}
+type Verdict = Measured;
 
-/** Rows measured for information: shown with their figures, no verdict, and never failing the run. */
-const NOT_A_TARGET = '(not a target)';
-const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 const mib = (bytes: number): string => fixed(bytes / 2 ** 20, 1);
-const count = (n: number): string => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n));
 const ratioOf = (pull: PullFigures, records: number, maxTop: number): number => pull.requests / minimalPages(records, maxTop);
 const isKey = (pull: PullFigures): boolean => pull.spec.paging === 'key';
 const perSecond = (pull: PullFigures): number => pull.recordsReceived / (pull.ms / 1000);
@@ -96,23 +97,20 @@ function sweepVerdicts(bench: ReplicateBench): Verdict[] {
       ok: sweep.requests === minimalPages(records, maxTop) && sweep.distinctKeys === records && sweep.complete,
     },
     {
-      target: `${NOT_A_TARGET} sweep bytes ÷ full pull bytes`,
+      target: 'sweep bytes ÷ full pull bytes',
       measured: `${mib(sweep.bytesServed)} ÷ ${mib(first.bytesServed)} MiB = ${fixed(sweep.bytesServed / first.bytesServed, 3)}`,
-      ok: true,
     },
   ];
 }
-
-const informational = (verdict: Verdict): boolean => verdict.target.startsWith(NOT_A_TARGET);
 
 /** Every verdict of the run, in table order. */
 export function verdicts(bench: ReplicateBench): Verdict[] {
   return [...fullVerdicts(bench), ...nightlyVerdicts(bench), ...sweepVerdicts(bench)];
 }
 
-/** The targets missed (informational rows never count). */
+/** The targets missed (rows shown for information never count). */
 export function missed(bench: ReplicateBench): Verdict[] {
-  return verdicts(bench).filter((verdict) => !verdict.ok && !informational(verdict));
+  return verdicts(bench).filter((verdict) => verdict.ok === false);
 }
 
 /** What the nightly pulls served beyond the changes: the watermark's `ge` re-read and the overlap. */
@@ -124,41 +122,83 @@ function nightlyNote(bench: ReplicateBench): string {
   return `The ${changed} changed records alone fit ${minimalPages(changed, bench.maxTop)} page(s); overlap 0 also served ${extra} record(s) stamped at the watermark (\`ge\`, so a record written at that instant after the last pull read it is not lost), which made it ${minimalPages(pull.recordsServed, bench.maxTop)} page(s).`;
 }
 
-function verdictTable(bench: ReplicateBench): string[] {
-  return [
-    '| target | measured | verdict |',
-    '|---|---|---|',
-    ...verdicts(bench).map((v) => `| ${v.target} | ${v.measured} | ${informational(v) ? '—' : v.ok ? 'PASS' : 'FAIL'} |`),
-  ];
-}
-
-function pullRow(pull: PullFigures, minimal: number): string {
-  const seconds = pull.ms / 1000;
+function pullRow(pull: PullFigures, minimal: number): Array<string | number> {
   const asked = isKey(pull) ? `Prefer ${pull.spec.pageSize}` : `$top ${pull.spec.pageSize}`;
-  return `| ${pull.spec.label} | ${asked} | ${pull.pagedBy} | ${pull.requests} | ${pull.mediaRequests} | ${minimal} | ${fixed(pull.requests / minimal)} | ${receivedOf(pull)} | ${pull.recordsServed} | ${pull.tokens} | ${fixed(seconds, 2)} | ${Math.round(perSecond(pull))} | ${fixed(perThousand(pull))} | ${mib(pull.bytesServed)} |`;
+  return [
+    pull.spec.label,
+    asked,
+    pull.pagedBy,
+    pull.requests,
+    pull.mediaRequests,
+    minimal,
+    fixed(pull.requests / minimal),
+    receivedOf(pull),
+    pull.recordsServed,
+    pull.tokens,
+    fixed(pull.ms / 1000),
+    Math.round(perSecond(pull)),
+    fixed(perThousand(pull)),
+    mib(pull.bytesServed),
+  ];
 }
 
-function figuresTable(bench: ReplicateBench): string[] {
+function figuresTable(bench: ReplicateBench): Block {
   const { records, maxTop } = bench;
-  return [
-    '| pull | page size asked | paged by | Property requests | Media requests | minimal pages | ratio | received / counted | records served | token requests | wall s | records/s | requests / 1,000 records | MiB served |',
-    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...bench.full.map((pull) => pullRow(pull, minimalPages(records, maxTop))),
-    ...bench.incremental.map((pull) => pullRow(pull, minimalPages(pull.recordsServed, maxTop))),
-    pullRow(bench.sweep, minimalPages(records, maxTop)),
-  ];
+  return {
+    head: [
+      'pull',
+      'page size asked',
+      'paged by',
+      'Property requests',
+      'Media requests',
+      'minimal pages',
+      'ratio',
+      'received / counted',
+      'records served',
+      'token requests',
+      'wall s',
+      'records/s',
+      'requests / 1,000 records',
+      'MiB served',
+    ],
+    align: ['l', 'l', 'l'],
+    rows: [
+      ...bench.full.map((pull) => pullRow(pull, minimalPages(records, maxTop))),
+      ...bench.incremental.map((pull) => pullRow(pull, minimalPages(pull.recordsServed, maxTop))),
+      pullRow(bench.sweep, minimalPages(records, maxTop)),
+    ],
+  };
 }
 
 /** Paging by key against the `$skip` baseline, server by server, on the same seeded records. */
-function comparisonTable(bench: ReplicateBench): string[] {
-  return [
-    '| server | records/s by key | records/s $skip | key ÷ $skip | requests / 1,000 records by key | $skip | key ÷ $skip | received / counted by key | $skip |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...pairs(bench).map(({ key, skip }) => {
+function comparisonTable(bench: ReplicateBench): Block {
+  return {
+    head: [
+      'server',
+      'records/s by key',
+      'records/s $skip',
+      'key ÷ $skip',
+      'requests / 1,000 records by key',
+      '$skip',
+      'key ÷ $skip',
+      'received / counted by key',
+      '$skip',
+    ],
+    rows: pairs(bench).map(({ key, skip }) => {
       const [keyRate, skipRate, keyCost, skipCost] = [perSecond(key), perSecond(skip), perThousand(key), perThousand(skip)];
-      return `| ${serverOf(skip)} | ${Math.round(keyRate)} | ${Math.round(skipRate)} | ${fixed(keyRate / skipRate)} | ${fixed(keyCost)} | ${fixed(skipCost)} | ${fixed(keyCost / skipCost)} | ${receivedOf(key)} | ${receivedOf(skip)} |`;
+      return [
+        serverOf(skip),
+        Math.round(keyRate),
+        Math.round(skipRate),
+        fixed(keyRate / skipRate),
+        fixed(keyCost),
+        fixed(skipCost),
+        fixed(keyCost / skipCost),
+        receivedOf(key),
+        receivedOf(skip),
+      ];
     }),
-  ];
+  };
 }
 
 function scenarioText(bench: ReplicateBench): string {
@@ -173,34 +213,26 @@ function scenarioText(bench: ReplicateBench): string {
   ].join(' ');
 }
 
+function blocks(bench: ReplicateBench): Block[] {
+  return [
+    scenarioText(bench),
+    measuredTargets(verdicts(bench)),
+    { heading: 'Paging by key against `$skip` paging' },
+    'Same run, same records, Prefer / `$top` = maxTop; requests / 1,000 records counts Property and Media requests.',
+    comparisonTable(bench),
+    { heading: 'Pulls' },
+    'Minimal pages = ceil(records ÷ maxTop): of the whole set for full pulls and the sweep, of the records served for incremental pulls.',
+    figuresTable(bench),
+    nightlyNote(bench),
+  ];
+}
+
 /** The BENCHMARKS.md section body (heading excluded). */
 export function sectionBody(bench: ReplicateBench): string {
-  return [
-    `Command: \`${bench.command}\`  `,
-    `Machine: ${bench.machine}  `,
-    `Date: ${bench.date}`,
-    '',
-    scenarioText(bench),
-    '',
-    ...verdictTable(bench),
-    '',
-    '### Paging by key against `$skip` paging',
-    '',
-    'Same run, same records, Prefer / `$top` = maxTop; requests / 1,000 records counts Property and Media requests.',
-    '',
-    ...comparisonTable(bench),
-    '',
-    '### Pulls',
-    '',
-    'Minimal pages = ceil(records ÷ maxTop): of the whole set for full pulls and the sweep, of the records served for incremental pulls.',
-    '',
-    ...figuresTable(bench),
-    '',
-    nightlyNote(bench),
-  ].join('\n');
+  return body(bench, blocks(bench));
 }
 
 /** The same figures for the terminal. */
 export function printable(bench: ReplicateBench): string {
-  return [...verdictTable(bench), '', ...comparisonTable(bench), '', ...figuresTable(bench), '', nightlyNote(bench)].join('\n');
+  return `${printBlocks(blocks(bench))}\n\n${nightlyNote(bench)}`;
 }

@@ -7,10 +7,8 @@
  *
  * Usage: node dist/bench/replicate.js [--records N] [--max-top N] [--seed N]
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ResoConfigChange } from '../src/sim/reso/config.js';
-import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
+import { machineLine, writeSection } from './benchmarks-md.js';
 import { measurePull, type PullFigures, type PullSpec } from './replicate-pull.js';
 import { missed, printable, sectionBody, type ReplicateBench } from './replicate-report.js';
 import { applyNightlyChanges, startScenario, type Scenario, type ScenarioShape } from './replicate-scenario.js';
@@ -120,9 +118,8 @@ async function main(): Promise<void> {
   console.error(`# ${machine}`);
   const bench = await measure(shape, command, machine);
   console.log(printable(bench));
-  const target = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'BENCHMARKS.md');
-  await writeBenchmarkSection(target, 'bench:replicate', sectionBody(bench));
-  console.error(`# wrote the bench:replicate section of ${target}`);
+  await writeSection('bench:replicate', sectionBody(bench));
+  console.error('# wrote the bench:replicate section of BENCHMARKS.md');
   if (missed(bench).length > 0) process.exitCode = 1;
 }
 

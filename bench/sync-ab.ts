@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
-import { packageRoot } from './machine.js';
+import { packageRoot } from './benchmarks-md.js';
 import { cleanPrefix } from './sync-redis-stats.js';
 import type * as Wire from './sync-wire.js';
 

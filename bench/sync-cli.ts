@@ -28,10 +28,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { machineLine, packageRoot, writeBenchmarkSection } from './machine.js';
+import { machineLine, writeSection } from './benchmarks-md.js';
 import { cleanPrefix } from './sync-redis-stats.js';
 import { runClusterFigure, type ClusterFigure } from './sync-cluster.js';
 import { runProcesses, type ProcessesResult } from './sync-processes.js';
@@ -243,14 +241,13 @@ async function main(): Promise<void> {
   };
   process.stdout.write(`${options.scaleOnly && info.scale ? scaleLine(info.scale) : printWire(info)}\n`);
   if (options.write) {
-    const path = join(packageRoot(fileURLToPath(new URL('.', import.meta.url))), 'BENCHMARKS.md');
     if (!options.scaleOnly) {
-      await writeBenchmarkSection(path, 'bench:sync', wireSection(info));
-      process.stdout.write(`wrote the bench:sync section of ${path}\n`);
+      await writeSection('bench:sync', wireSection(info));
+      process.stdout.write('wrote the bench:sync section of BENCHMARKS.md\n');
     }
     if (info.scale) {
-      await writeBenchmarkSection(path, 'bench:sync scale', scaleBenchSection({ ...info, scale: info.scale }));
-      process.stdout.write(`wrote the bench:sync scale section of ${path}\n`);
+      await writeSection('bench:sync scale', scaleBenchSection({ ...info, scale: info.scale }));
+      process.stdout.write('wrote the bench:sync scale section of BENCHMARKS.md\n');
     }
   }
 }

@@ -5,6 +5,7 @@
  * compares CPU per listing at the rounds' size with the bare loop's per request; this shows how
  * much of the gap is the fixed part, which a longer run or a long-lived worker spreads thinner.
  */
+import type { Block } from './benchmarks-md.js';
 import type { CliWorkResult } from './sync-wire.js';
 
 export interface CpuSplitRun {
@@ -43,15 +44,34 @@ export function cpuSplitLine(split: CpuSplit, long: CpuSplitRun): string {
   return `CPU split: ${long.listings} listings ${f2(long.run.cli.cpuSeconds)} s = ${f2(split.longMsPerListing)} ms per listing; each further listing ${f2(split.marginalMsPerListing)} ms = ${f2(split.marginalRatio)}× the bare loop's per request; paid once per command ${f2(split.fixedSeconds)} s (${long.run.created} created, ${long.run.duplicateCreates} duplicate creates)`;
 }
 
-export function cpuSplitSection(split: CpuSplit, long: CpuSplitRun, shortListings: number): string[] {
+export function cpuSplitSection(split: CpuSplit, long: CpuSplitRun, shortListings: number): Block[] {
   return [
-    '',
-    '### CPU: paid once, and per listing',
-    '',
-    `One more \`sync --work\` of ${long.listings} new listings (same latency and concurrency, simulator in its own process), after the rounds. Each further listing = (its CPU − the rounds' median CPU) ÷ (${long.listings} − ${shortListings}); paid once = the rounds' median CPU − ${shortListings} × that. Not a target: it shows how much of the CPU ratio above is the command's fixed part (start-up, threads, JIT warm-up).`,
-    '',
-    `| listings | CPU s | CPU ms per listing | each further listing ms | ÷ bare loop per request | paid once per command s | created / duplicate creates |`,
-    '|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${long.listings} | ${f2(long.run.cli.cpuSeconds)} | ${f2(split.longMsPerListing)} | ${f2(split.marginalMsPerListing)} | ${f2(split.marginalRatio)} | ${f2(split.fixedSeconds)} | ${long.run.created} / ${long.run.duplicateCreates} |`,
+    { heading: 'CPU: paid once, and per listing' },
+    `One more \`sync --work\` of ${long.listings} new listings after the rounds. Each further listing = (its CPU − the rounds' median ` +
+      `CPU) ÷ (${long.listings} − ${shortListings}); paid once = the rounds' median CPU − ${shortListings} × that. Not a target: it shows ` +
+      "how much of the CPU ratio is the command's fixed part (start-up, threads, JIT warm-up).",
+    {
+      head: [
+        'listings',
+        'CPU s',
+        'CPU ms per listing',
+        'each further listing ms',
+        '÷ bare loop per request',
+        'paid once per command s',
+        'created / duplicate creates',
+      ],
+      align: ['r'],
+      rows: [
+        [
+          long.listings,
+          f2(long.run.cli.cpuSeconds),
+          f2(split.longMsPerListing),
+          f2(split.marginalMsPerListing),
+          f2(split.marginalRatio),
+          f2(split.fixedSeconds),
+          `${long.run.created} / ${long.run.duplicateCreates}`,
+        ],
+      ],
+    },
   ];
 }

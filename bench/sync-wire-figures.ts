@@ -2,6 +2,7 @@
  * bench:sync's figures beyond the rounds, formatted: the cluster figure (worker processes on a
  * Redis Cluster sharing G) and the scale migration (time, peak RSS, CPU per listing).
  */
+import type { Block } from './benchmarks-md.js';
 import type { ProcessesResult } from './sync-processes.js';
 import type { CliWorkResult } from './sync-wire.js';
 
@@ -61,36 +62,78 @@ export function scaleLine(m: Migration): string {
   return `scale: ${m.listings} listings migrated in ${f2(m.run.cli.seconds)} s, peak RSS ${m.run.cli.peakRssMiB.toFixed(0)} MiB, CPU ${f2(m.run.cli.cpuSeconds)} s = ${f2(r.cpuPerListingMs)} ms per listing; Redis ${r.redisCommandsPerListing.toFixed(1)} commands and ${f2(r.redisCpuPerListingMs)} ms CPU per listing; ${m.run.created} created, ${m.run.failed} failed, calls ${m.run.calls} / minimal ${m.run.minimalCalls}, ${m.run.duplicateCreates} duplicate creates (${migrationComplete(m) ? 'complete' : 'INCOMPLETE'})`;
 }
 
-export function clusterSection(c: ProcessesResult, latencyMs: number, alone?: ProcessesResult): string[] {
-  const baseline =
+export function clusterSection(c: ProcessesResult, latencyMs: number, alone?: ProcessesResult): Block[] {
+  const ratio = clusterRatio(c);
+  const baseline: Block[] =
     alone === undefined
       ? []
       : [
-          '',
-          `Its baseline, measured just before in the same run (not a target): one \`listing-sync worker --concurrency ${alone.global}\` on the single Redis, no permit pool, the same ${alone.listings} creates: ${alone.writesPerSecond.toFixed(0)} writes/s = ${f2(clusterRatio(alone))} of ideal. The cluster's three processes reach ${f2(c.writesPerSecond / alone.writesPerSecond)} of what one process alone reaches on this machine minutes apart: the ratio tells what splitting G over three processes on a cluster costs, the baseline what this machine allows at all (on a 2-core machine shared with the simulator and the Redis servers, both move between quarter hours). The bench asks the simulator for its listing count every 100 ms while these run; it must stay cheap, or it slows the very service it times.`,
+          `Its baseline, measured just before in the same run (not a target): one \`listing-sync worker --concurrency ${alone.global}\` ` +
+            `on the single Redis, no permit pool, the same ${alone.listings} creates: ${alone.writesPerSecond.toFixed(0)} writes/s = ` +
+            `${f2(clusterRatio(alone))} of ideal; the cluster's processes reach ${f2(c.writesPerSecond / alone.writesPerSecond)} of that. ` +
+            'The ratio tells what splitting G over processes on a cluster costs, the baseline what this machine allows at all.',
         ];
   return [
-    '',
-    '### Redis Cluster',
-    '',
-    `${c.processes} × \`listing-sync worker --concurrency ${c.global} --global-concurrency ${c.global}\` with REDIS_CLUSTER_NODES set to a Redis Cluster of three masters (redis-server --cluster-enabled yes, no replicas, started by the bench on loopback), the creates enqueued by \`sync\` once the permit pool is past its grace, as for the single-Redis pool above; writes/s timed by the simulator (its own process, ${latencyMs} ms latency). Ideal = G ÷ latency.`,
-    '',
-    '| processes | G | writes/s | ÷ ideal | target | verdict | max in flight | listings / duplicate creates |',
-    '|---:|---:|---:|---:|---:|---|---:|---:|',
-    `| ${c.processes} | ${c.global} | ${c.writesPerSecond.toFixed(0)} | ${f2(clusterRatio(c))} | ≥ ${CLUSTER_TARGET} | ${clusterRatio(c) >= CLUSTER_TARGET ? 'PASS' : 'MISS'} | ${c.maxInFlight} | ${c.listings} / ${c.duplicateCreates} |`,
+    { heading: 'Redis Cluster' },
+    `${c.processes} × \`listing-sync worker --concurrency ${c.global} --global-concurrency ${c.global}\` with REDIS_CLUSTER_NODES set ` +
+      'to a cluster of three masters (no replicas, started by the bench on loopback), the creates enqueued by `sync` once the permit ' +
+      `pool is past its grace; writes/s timed by the simulator (${latencyMs} ms latency). Ideal = G ÷ latency.`,
+    {
+      head: ['processes', 'G', 'writes/s', '÷ ideal', 'target', 'verdict', 'max in flight', 'listings / duplicate creates'],
+      align: ['r', 'r', 'r', 'r', 'r', 'l'],
+      rows: [
+        [
+          c.processes,
+          c.global,
+          c.writesPerSecond.toFixed(0),
+          f2(ratio),
+          `≥ ${CLUSTER_TARGET}`,
+          ratio >= CLUSTER_TARGET ? 'PASS' : 'MISS',
+          c.maxInFlight,
+          `${c.listings} / ${c.duplicateCreates}`,
+        ],
+      ],
+    },
     ...baseline,
   ];
 }
 
-export function scaleSection(m: Migration, concurrency: number): string[] {
+export function scaleSection(m: Migration, concurrency: number): Block[] {
   const r = migrationFigures(m);
   const { run } = m;
   return [
-    '',
-    `\`sync --work --concurrency ${concurrency}\` of ${m.listings} new listings into an empty chatbot, simulator in its own process with 0 ms latency, the feed written to a file as a stream (--scale-listings). CPU = the CLI's user + system, every thread; peak RSS = the CLI's VmHWM.`,
-    '',
-    '| listings | time s | peak RSS MiB | CPU s | CPU ms per listing | Redis commands per listing | Redis CPU ms per listing | created / failed | calls / minimal | duplicate creates | complete |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
-    `| ${m.listings} | ${f2(run.cli.seconds)} | ${run.cli.peakRssMiB.toFixed(0)} | ${f2(run.cli.cpuSeconds)} | ${f2(r.cpuPerListingMs)} | ${r.redisCommandsPerListing.toFixed(1)} | ${f2(r.redisCpuPerListingMs)} | ${run.created} / ${run.failed} | ${run.calls} / ${run.minimalCalls} | ${run.duplicateCreates} | ${migrationComplete(m) ? 'yes' : 'NO'} |`,
+    `\`sync --work --concurrency ${concurrency}\` of ${m.listings} new listings into an empty chatbot, simulator in its own process ` +
+      "with 0 ms latency, the feed written as a stream (--scale-listings). CPU = the CLI's user + system, every thread; peak RSS = VmHWM.",
+    {
+      head: [
+        'listings',
+        'time s',
+        'peak RSS MiB',
+        'CPU s',
+        'CPU ms per listing',
+        'Redis commands per listing',
+        'Redis CPU ms per listing',
+        'created / failed',
+        'calls / minimal',
+        'duplicate creates',
+        'complete',
+      ],
+      align: ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      rows: [
+        [
+          m.listings,
+          f2(run.cli.seconds),
+          run.cli.peakRssMiB.toFixed(0),
+          f2(run.cli.cpuSeconds),
+          f2(r.cpuPerListingMs),
+          r.redisCommandsPerListing.toFixed(1),
+          f2(r.redisCpuPerListingMs),
+          `${run.created} / ${run.failed}`,
+          `${run.calls} / ${run.minimalCalls}`,
+          run.duplicateCreates,
+          migrationComplete(m) ? 'yes' : 'NO',
+        ],
+      ],
+    },
   ];
 }

@@ -1,4 +1,5 @@
 /** bench:sync's console lines and its BENCHMARKS.md section (sync-cli.ts measures, this formats). */
+import { median, medianTargets, sectionBody, type Block, type MedianTarget, type SectionHead } from './benchmarks-md.js';
 import type { ProcessesResult } from './sync-processes.js';
 import type { BareResult, CliWorkResult, FloorResult } from './sync-wire.js';
 import {
@@ -24,10 +25,7 @@ export interface WireRound {
   planCpuSeconds: number;
 }
 
-export interface WireInfo {
-  command: string;
-  machine: string;
-  date: string;
+export interface WireInfo extends SectionHead {
   creates: number;
   concurrency: number;
   latencyMs: number;
@@ -45,12 +43,6 @@ export interface WireInfo {
 }
 
 const RSS_LIMIT_MIB = 256;
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-}
 
 const f2 = (n: number): string => n.toFixed(2);
 
@@ -123,16 +115,9 @@ function figures(info: WireInfo, round: WireRound): RoundFigures {
 /** Issue 30's target for the whole command, start to exit, against ideal. */
 const WHOLE_IDEAL_TARGET = 0.85;
 
-interface Target {
-  name: string;
-  values: number[];
-  pass: (value: number) => boolean;
-  digits?: number;
-}
-
-function targets(info: WireInfo): Target[] {
+function targets(info: WireInfo): MedianTarget[] {
   const all = info.rounds.map((round) => figures(info, round));
-  const list: Target[] = [
+  const list: MedianTarget[] = [
     { name: 'writes phase ÷ bare keep-alive loop, same round ≥ 0.95', values: all.map((r) => r.writesRatio), pass: (v) => v >= 0.95 },
     {
       name: 'whole command (start to exit) ÷ same-round bare loop ≥ 0.85',
@@ -219,13 +204,9 @@ function split(info: WireInfo): CpuSplit | undefined {
   return cpuSplit(info.creates, shortCpu, median(all.map((r) => r.bareCpuPerRequestMs)), info.long);
 }
 
-function targetLines(info: WireInfo): Array<{ name: string; median: string; range: string; verdict: string }> {
-  return targets(info).map((t) => {
-    const digits = t.digits ?? 2;
-    const m = median(t.values);
-    const range = `${Math.min(...t.values).toFixed(digits)}–${Math.max(...t.values).toFixed(digits)}`;
-    return { name: t.name, median: m.toFixed(digits), range, verdict: t.pass(m) ? 'PASS' : 'MISS' };
-  });
+/** Each target's median, range and verdict, for the terminal. */
+function targetLines(info: WireInfo): string[] {
+  return medianTargets(targets(info)).rows.map(([name, m, range, verdict]) => `  ${verdict}  ${name}: median ${m}, range ${range}`);
 }
 
 /**
@@ -242,25 +223,40 @@ function bareCeilingLine(info: WireInfo): string {
   return `Not a target: the same-round bare loop itself ran, start to exit, at ${f2(m)} (${range}) of ideal on this machine, so whole ÷ ideal ≥ ${WHOLE_IDEAL_TARGET} holds only where whole ÷ same-round bare loop is at least ${f2(WHOLE_IDEAL_TARGET / m)}.`;
 }
 
-function roundRows(info: WireInfo): string[] {
+function roundRows(info: WireInfo): string[][] {
   return info.rounds.map((round, i) => {
     const r = figures(info, round);
     const { cli } = round;
-    return `| ${i + 1} | ${f2(round.load)} | ${round.bare.perSecond.toFixed(0)} | ${cli.writesPerSecond.toFixed(0)} | ${f2(r.writesRatio)} | ${f2(round.bare.wallSeconds)} | ${f2(cli.cli.seconds)} (${f2(r.idealSeconds)}) | ${f2(r.wholeBareRatio)} / ${f2(r.wholeRatio)} | ${f2(r.roundTripsPerJob)} / ${f2(r.commandsPerJob)} | ${cli.calls} / ${cli.minimalCalls} | ${cli.maxInFlight} | ${f2(round.bare.slotsBusy)} / ${f2(cli.slotsBusy)} | ${cli.cli.peakRssMiB.toFixed(0)} |`;
+    return [
+      String(i + 1),
+      f2(round.load),
+      round.bare.perSecond.toFixed(0),
+      cli.writesPerSecond.toFixed(0),
+      f2(r.writesRatio),
+      f2(round.bare.wallSeconds),
+      `${f2(cli.cli.seconds)} (${f2(r.idealSeconds)})`,
+      `${f2(r.wholeBareRatio)} / ${f2(r.wholeRatio)}`,
+      `${f2(r.roundTripsPerJob)} / ${f2(r.commandsPerJob)}`,
+      `${cli.calls} / ${cli.minimalCalls}`,
+      String(cli.maxInFlight),
+      `${f2(round.bare.slotsBusy)} / ${f2(cli.slotsBusy)}`,
+      cli.cli.peakRssMiB.toFixed(0),
+    ];
   });
 }
 
 /** One row per (G, processes): the permit pool beside G split by hand, measured in the same run. */
-function processRows(info: WireInfo): string[] {
+function processRows(info: WireInfo): string[][] {
   return info.processes
     .filter((p) => p.mode === 'pool')
     .map((p) => {
       const split = info.processes.find((s) => s.mode === 'split' && s.global === p.global && s.processes === p.processes);
       const splitCells =
         split === undefined
-          ? '— | — | —'
-          : `${split.writesPerSecond.toFixed(0)} | ${f2(split.writesPerSecond / split.ideal)} | ${f2(p.writesPerSecond / split.writesPerSecond)}`;
-      return `| ${p.global} | ${p.processes} | ${p.writesPerSecond.toFixed(0)} | ${f2(p.writesPerSecond / p.ideal)} | ${splitCells} | ${p.maxInFlight} | ${p.listings} / ${p.duplicateCreates} |`;
+          ? ['—', '—', '—']
+          : [split.writesPerSecond.toFixed(0), f2(split.writesPerSecond / split.ideal), f2(p.writesPerSecond / split.writesPerSecond)];
+      const pool = [String(p.global), String(p.processes), p.writesPerSecond.toFixed(0), f2(p.writesPerSecond / p.ideal)];
+      return [...pool, ...splitCells, String(p.maxInFlight), `${p.listings} / ${p.duplicateCreates}`];
     });
 }
 
@@ -287,8 +283,7 @@ export function printWire(info: WireInfo): string {
   if (info.scale) lines.push(scaleLine(info.scale));
   const cpu = split(info);
   if (cpu && info.long) lines.push(cpuSplitLine(cpu, info.long));
-  lines.push('targets:');
-  for (const t of targetLines(info)) lines.push(`  ${t.verdict}  ${t.name}: median ${t.median}, range ${t.range}`);
+  lines.push('targets:', ...targetLines(info));
   lines.push(bareCeilingLine(info));
   return lines.join('\n');
 }
@@ -298,79 +293,128 @@ export function printWire(info: WireInfo): string {
  * half an hour and is run apart (`--scale-only`); a bench:sync run without it leaves it as it is.
  */
 export function scaleBenchSection(info: WireInfo & { scale: Migration }): string {
+  return sectionBody(info, scaleSection(info.scale, info.concurrency));
+}
+
+function costTable(info: WireInfo): Block {
+  return {
+    head: [
+      'round',
+      'sync --work CPU s',
+      'bare loop CPU s',
+      'BullMQ floor CPU s',
+      'plan alone CPU s',
+      ...COST_COLUMNS.map(([label]) => label),
+      'other Redis clients',
+    ],
+    align: ['r'],
+    rows: [
+      ...info.rounds.map((round, i) => {
+        const r = figures(info, round);
+        const cells = COST_COLUMNS.map(([, pick, digits]) => pick(r).toFixed(digits));
+        const cpu = [round.cli.cli.cpuSeconds, round.bare.cpuSeconds, round.floor.cpuSeconds, round.planCpuSeconds].map(f2);
+        return [String(i + 1), ...cpu, ...cells, String(round.cli.redisServer.otherClients)];
+      }),
+      ['median', '', '', '', '', ...costMedians(info).map((m, i) => m.toFixed(COST_COLUMNS[i]?.[2] ?? 2)), ''],
+    ],
+  };
+}
+
+function bySecondTable(info: WireInfo): Block {
+  return {
+    head: ['round', 'bare loop', 'sync --work', 'steady sync ÷ bare', 'sync: spawn → first write s', 'last write → exit s'],
+    align: ['r', 'l', 'l'],
+    rows: info.rounds.map((round, i) => [
+      String(i + 1),
+      perSecondText(round.bare.bySecond),
+      perSecondText(round.cli.writesBySecond),
+      f2(figures(info, round).steadyRatio),
+      f2(round.cli.leadSeconds),
+      f2(round.cli.tailSeconds),
+    ]),
+  };
+}
+
+function processBlocks(info: WireInfo): Block[] {
+  if (info.processes.length === 0) return [];
   return [
-    `Command: \`${info.command}\`  `,
-    `Machine: ${info.machine}  `,
-    `Date: ${info.date}`,
-    ...scaleSection(info.scale, info.concurrency),
-  ].join('\n');
+    { heading: 'Worker processes' },
+    `Pool: \`listing-sync worker --concurrency G --global-concurrency G\` × N (the request permit pool), started first, the creates ` +
+      `enqueued by \`sync\` once the pool is past its grace. Split by hand: \`worker --concurrency G÷N\` × N, no pool, measured right ` +
+      `after. Writes/s timed by the simulator (${info.latencyMs} ms latency); ideal = G ÷ latency.`,
+    {
+      head: [
+        'G',
+        'processes',
+        'pool writes/s',
+        '÷ ideal',
+        'split writes/s',
+        '÷ ideal',
+        'pool ÷ split',
+        'max in flight',
+        'listings / duplicate creates',
+      ],
+      align: ['r'],
+      rows: processRows(info),
+    },
+  ];
+}
+
+function memoryBlock(info: WireInfo): Block {
+  if (info.rss === undefined) return '';
+  const { run } = info.rss;
+  return (
+    `Migration memory: \`sync --work\` of ${info.rss.listings} creates against a simulator with 0 ms latency, default Node options: ` +
+    `peak RSS ${run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(run.cli.seconds)} s, ${run.created} created, ${run.failed} failed, ` +
+    `calls ${run.calls} / minimal ${run.minimalCalls}.`
+  );
 }
 
 export function wireSection(info: WireInfo): string {
   const idealPerSecond = info.concurrency / (info.latencyMs / 1000);
-  const parts = [
-    `Command: \`${info.command}\`  `,
-    `Machine: ${info.machine}  `,
-    `Date: ${info.date}`,
-    '',
-    `Scenario: ${info.creates} creates into an empty chatbot (a migration), the simulator in a process of its own (bench/wire-sim.ts, port 0, its figures read over IPC at the end) with ${info.latencyMs} ms latency, a fresh simulator and Redis prefix per measurement. Each round runs, as separate processes: the bare keep-alive loop (bench/bare-loop.ts: the same ${info.creates} create requests, ${info.concurrency} in flight, one undici Pool, no queue, no Redis), then the built CLI \`listing-sync sync --feed F --chatbot C --work --concurrency ${info.concurrency} --json\` timed from spawn to exit. "Writes phase" is timed by the simulator for both: first create answered → last create answered. Ideal = ${info.creates} ÷ ${idealPerSecond}/s. Redis round trips and commands are counted inside the CLI process on its sockets to Redis (every connection, BullMQ's included; one write is one round trip, a pipeline included, and its RESP arrays its commands; bench/redis-count-preload.cts, in every thread) over the whole command, divided by jobs; the enqueue thread of sync --work (a run of 50,000 jobs or more) is counted too. Peak RSS = the CLI's VmHWM.`,
-    '',
-    'Verdicts on the median of the rounds; the range is min–max.',
-    '',
-    '| target | median | range | verdict |',
-    '|---|---:|---:|---|',
-    ...targetLines(info).map((t) => `| ${t.name} | ${t.median} | ${t.range} | ${t.verdict} |`),
-    '',
-    bareCeilingLine(info),
-    '',
-    '### Rounds',
-    '',
-    '| round | load 1 min | bare loop writes/s | sync --work writes/s | ÷ bare | bare loop s | whole s (ideal) | whole ÷ bare loop / ÷ ideal | Redis round trips / cmds per job | calls / minimal | max in flight | slots busy: bare / sync | peak RSS MiB |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...roundRows(info),
-    '',
-    "What each listing costs the machine: the CPU of the `sync --work` process (user + system, every thread: parse, plan, enqueue and work, from its own getrusage at exit) beside the bare loop's CPU per request; beside both, the BullMQ floor measured in the same round (bench/bullmq-floor.ts, its own process: the same creates enqueued with addBulk as one BullMQ job each, removed on completion, and sent by a BullMQ Worker at the same concurrency through one undici Pool; no feed, plan, claims, ledger, run counts, retries, gates or metrics), which shows how much of the CPU ratio BullMQ's own per-job work already is, and the same feed's `sync --dry-run` (its own process: start-up, feed, snapshot, plan and guard, no queue), whose CPU taken from `sync --work`'s leaves what the queue and the work cost beside the floor; and the work of the Redis server while the command ran (INFO commandstats and INFO cpu before and after: every command it executed, those Lua scripts run included). Redis is server-wide: other clients of the same Redis add to it, so the count of other connected clients is shown.",
-    '',
-    `| round | sync --work CPU s | bare loop CPU s | BullMQ floor CPU s | plan alone CPU s | ${COST_COLUMNS.map(([label]) => label).join(' | ')} | other Redis clients |`,
-    `|---:|---:|---:|---:|---:|${COST_COLUMNS.map(() => '---:|').join('')}---:|`,
-    ...info.rounds.map((round, i) => {
-      const r = figures(info, round);
-      const cells = COST_COLUMNS.map(([, pick, digits]) => pick(r).toFixed(digits));
-      return `| ${i + 1} | ${f2(round.cli.cli.cpuSeconds)} | ${f2(round.bare.cpuSeconds)} | ${f2(round.floor.cpuSeconds)} | ${f2(round.planCpuSeconds)} | ${cells.join(' | ')} | ${round.cli.redisServer.otherClients} |`;
-    }),
-    `| median | | | | | ${costMedians(info)
-      .map((m, i) => m.toFixed(COST_COLUMNS[i]?.[2] ?? 2))
-      .join(' | ')} | |`,
-    '',
-    `Writes answered in each whole second of the writes phase (not a target: it shows whether a gap is a slow start or the steady pace; "steady" = from second ${START_SECONDS + 1} on), and the sync's time outside that phase: spawn → first write answered (start-up, feed, snapshot, plan, guard, first enqueue) and last write answered → exit:`,
-    '',
-    '| round | bare loop | sync --work | steady sync ÷ bare | sync: spawn → first write s | last write → exit s |',
-    '|---:|---|---|---:|---:|---:|',
-    ...info.rounds.map(
-      (round, i) =>
-        `| ${i + 1} | ${perSecondText(round.bare.bySecond)} | ${perSecondText(round.cli.writesBySecond)} | ${f2(figures(info, round).steadyRatio)} | ${f2(round.cli.leadSeconds)} | ${f2(round.cli.tailSeconds)} |`,
-    ),
-  ];
-  if (info.processes.length > 0)
-    parts.push(
-      '',
-      '### Worker processes',
-      '',
-      `Pool: \`listing-sync worker --concurrency G --global-concurrency G\` × N (the request permit pool), started first, the creates enqueued once the pool is past its grace. Split by hand: \`listing-sync worker --concurrency G÷N\` × N, no pool, measured right after in the same run. The CLI \`sync\` (no --work) enqueues the creates; writes/s timed by the simulator (${info.latencyMs} ms latency). Ideal = G ÷ latency. Max in flight and listings are the pool's.`,
-      '',
-      '| G | processes | pool writes/s | ÷ ideal | split writes/s | ÷ ideal | pool ÷ split | max in flight | listings / duplicate creates |',
-      '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...processRows(info),
-    );
-  if (info.rss) {
-    const { run } = info.rss;
-    parts.push(
-      '',
-      `Migration memory: \`sync --work\` of ${info.rss.listings} creates against a simulator (its own process) with 0 ms latency (memory, not speed, is measured), default Node options (no --max-old-space-size): peak RSS ${run.cli.peakRssMiB.toFixed(0)} MiB, ${f2(run.cli.seconds)} s, ${run.created} created, ${run.failed} failed, calls ${run.calls} / minimal ${run.minimalCalls}.`,
-    );
-  }
-  if (info.cluster) parts.push(...clusterSection(info.cluster, info.latencyMs, info.clusterAlone));
   const cpu = split(info);
-  if (cpu && info.long) parts.push(...cpuSplitSection(cpu, info.long, info.creates));
-  return parts.join('\n');
+  return sectionBody(info, [
+    `Scenario: ${info.creates} creates into an empty chatbot (a migration), the simulator in a process of its own ` +
+      `(bench/wire-sim.ts) with ${info.latencyMs} ms latency, a fresh simulator and Redis prefix per measurement. Each round runs, ` +
+      `as separate processes: the bare keep-alive loop (bench/bare-loop.ts: the same creates, ${info.concurrency} in flight, one ` +
+      `undici Pool, no queue, no Redis), then \`listing-sync sync --work --concurrency ${info.concurrency} --json\` timed from spawn ` +
+      `to exit. "Writes phase" is timed by the simulator: first create answered → last. Ideal = ${info.creates} ÷ ${idealPerSecond}/s. ` +
+      'Redis round trips and commands are counted in the CLI process on its sockets (every connection and thread), divided by jobs; ' +
+      "peak RSS = the CLI's VmHWM. Verdicts on the median of the rounds; the range is min–max.",
+    medianTargets(targets(info)),
+    bareCeilingLine(info),
+    { heading: 'Rounds' },
+    {
+      head: [
+        'round',
+        'load 1 min',
+        'bare loop writes/s',
+        'sync --work writes/s',
+        '÷ bare',
+        'bare loop s',
+        'whole s (ideal)',
+        'whole ÷ bare loop / ÷ ideal',
+        'Redis round trips / cmds per job',
+        'calls / minimal',
+        'max in flight',
+        'slots busy: bare / sync',
+        'peak RSS MiB',
+      ],
+      align: ['r'],
+      rows: roundRows(info),
+    },
+    'What each listing costs the machine: the CPU of `sync --work` (user + system, every thread, from its own getrusage) beside the ' +
+      "bare loop's CPU per request; the BullMQ floor of the same round (bench/bullmq-floor.ts: the same creates as one BullMQ job " +
+      "each, sent by a BullMQ Worker through one undici Pool, nothing else); the same feed's `sync --dry-run` (start-up, feed, " +
+      "snapshot, plan, guard), whose CPU taken from `sync --work`'s leaves what the queue and the work cost; and the Redis server " +
+      "while the command ran (INFO commandstats and cpu before and after, Lua included; server-wide, so other clients' count is shown).",
+    costTable(info),
+    `Writes answered in each whole second of the writes phase ("steady" = from second ${START_SECONDS + 1} on), and the sync's time ` +
+      'outside it: spawn → first write answered, and last write answered → exit.',
+    bySecondTable(info),
+    ...processBlocks(info),
+    memoryBlock(info),
+    ...(info.cluster ? clusterSection(info.cluster, info.latencyMs, info.clusterAlone) : []),
+    ...(cpu && info.long ? cpuSplitSection(cpu, info.long, info.creates) : []),
+  ]);
 }

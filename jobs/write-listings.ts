@@ -3,8 +3,8 @@
  * run exactly as its own job would run it: the same job id (its own, `create.….<runId>`), the same
  * probe and key claim, the same outcome record. Why: the queue's own work per job (moving it to
  * active and to completed, its lock, its record) cost more CPU and Redis work than everything
- * listing-sync does per listing (bench:sync measured BullMQ alone at ~2.4× a bare request loop);
- * carried eight to a job, it is paid once per eight listings (job-carriers.ts decides when).
+ * listing-sync does per listing (BENCHMARKS.md, bench:sync's BullMQ floor); carried eight to a
+ * job, it is paid once per eight listings (job-carriers.ts decides when).
  *
  * A carrier never retries a listing itself. At the first listing that fails or must wait (its key
  * claimed, an error the retry table retries, a rejection), that listing and every one not yet

@@ -9,6 +9,7 @@ import type { Logger } from '../../src/runtime/logger.js';
 import type { Store } from '../../src/store/store.js';
 import type { JobOutcome } from '../../src/store/run-types.js';
 import type { Scrubber } from '../../src/shared/secret-scrub.js';
+import type { ScheduledRun } from '../../src/domain/scheduled-run.js';
 
 export interface JobContext<T> {
   id: string;
@@ -54,16 +55,7 @@ export interface CarrierHooks {
 }
 
 /** What the sync-run job calls: the whole sync use case, injected to avoid a cycle. */
-export type RunSyncFn = (request: ScheduledSyncRequest & { trigger: 'schedule' }) => Promise<ScheduledSyncResult>;
-
-/** What a scheduled sync came to, decided by the sync use case (src/sync/scheduled-run.ts `ScheduledRun`). */
-export interface ScheduledSyncResult {
-  runId: string;
-  /** enqueued: its jobs are in the queue; refused: the guard refused it; skipped: another run held the chatbot. */
-  status: 'enqueued' | 'refused' | 'skipped';
-  /** Why it was refused or skipped. */
-  reason?: string;
-}
+export type RunSyncFn = (request: ScheduledSyncRequest & { trigger: 'schedule' }) => Promise<ScheduledRun>;
 
 /**
  * A scheduled sync's request: the sync use case's own request object (src/sync SyncRequest),

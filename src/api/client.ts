@@ -19,7 +19,7 @@ import { API_ISSUES, readResponse, type RawResponse } from './read-response.js';
 import { requestTargets } from './request-target.js';
 import {
   chatbotSettingsSchema,
-  createListingDataSchema,
+  createdListingIdSchema,
   deleteListingsDataSchema,
   deleteRequestSchema,
   editChatbotDataSchema,
@@ -230,7 +230,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     editChatbot: (settings, ctx = {}) => post('editChatbot', chatbotSettingsSchema, settings, editChatbotDataSchema, ctx),
     editKnowledge: (edit, ctx = {}) => post('editKnowledge', knowledgeEditSchema, edit, editKnowledgeDataSchema, ctx),
     createListing: (listing, ctx = {}) =>
-      post('createListing', listingWriteSchema, listing, createListingDataSchema, { listingKey: listing.MLSNumber, ...ctx }),
+      post('createListing', listingWriteSchema, listing, createdListingIdSchema, { listingKey: listing.MLSNumber, ...ctx }),
     updateListing: (update, ctx = {}) =>
       post('updateListing', listingUpdateSchema, update, updateListingDataSchema, { listingKey: update.Key, ...ctx }),
     listListings: (req, ctx = {}) => post('listListings', listRequestSchema, req, listListingsDataSchema, ctx),

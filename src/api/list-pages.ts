@@ -12,7 +12,7 @@
  * case). Asked at k, both readings agree: page n is listings (n − 1)·k … n·k − 1.
  */
 import type { ApiClient, CallContext } from './client-contract.js';
-import { retryRead, type ReadRetry } from './retry.js';
+import { retryApiRead, type ReadRetry } from './retry.js';
 import type { ListingRead, ListRequest } from './schemas.js';
 
 /** What to list: the chatbot and any filters. The pager adds PageNumber and PageSize. */
@@ -93,7 +93,7 @@ export function listPager(api: ApiClient, query: ListQuery, options: ListPagerOp
   };
   const read = async (page: number): Promise<ListPage> => {
     const asked = pageSize;
-    const result = await (retry === undefined ? once(page, asked) : retryRead(() => once(page, asked), retry));
+    const result = await (retry === undefined ? once(page, asked) : retryApiRead(() => once(page, asked), retry));
     if (page === 1) pageSize = cappedSize(asked, result);
     return result;
   };

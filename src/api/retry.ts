@@ -2,7 +2,7 @@
  * The API client's side of retrying (docs/architecture.md, convention 12). The formula, the Retry-After parser and
  * the read loop are the shared ones (src/net/); this file adds what only the API client knows:
  * - the Retry-After an ApiError carries, capped (`retryAfterWithin`);
- * - `retryRead`, the loop for reads done outside the queue (the snapshot's pages, a job's key
+ * - `retryApiRead`, the loop for reads done outside the queue (the snapshot's pages, a job's key
  *   lookup), which decides with the retry table it is GIVEN (the configured one, config.api
  *   .retryTable).
  * Which failures may be repeated is the table's business (retry-policy.ts), not this file's.
@@ -40,7 +40,7 @@ export interface ReadRetry extends ReadRetrySchedule {
  * claims), or `retry.attempts` are used up; then rethrows the last failure unchanged. Rejects
  * with the signal's reason once the signal aborts between attempts.
  */
-export async function retryRead<T>(read: () => Promise<T>, retry: ReadRetry): Promise<T> {
+export async function retryApiRead<T>(read: () => Promise<T>, retry: ReadRetry): Promise<T> {
   return retryWith(read, {
     ...retry,
     mayRetry: (error) => isRetryable(error, retry.table) && retry.handBack?.(error) !== true,

@@ -178,7 +178,7 @@ export type Envelope<T> = { Data: T; Version: string; Success: boolean; Code: nu
 /** Data per endpoint (section 4 table). */
 export const editChatbotDataSchema = z.number().int();
 export const editKnowledgeDataSchema = z.boolean();
-export const createListingDataSchema = z.union([z.string(), z.number().transform(String)]);
+export const createdListingIdSchema = z.union([z.string(), z.number().transform(String)]);
 export const updateListingDataSchema = z.number().int();
 export const listListingsDataSchema = z.object({ List: z.array(listingReadSchema), VirtualCount: z.number().int().nonnegative() });
 export const deleteListingsDataSchema = z.object({ SuccessCount: z.number().int().nonnegative() });

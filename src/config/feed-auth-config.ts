@@ -1,5 +1,5 @@
 /**
- * The feed server's credentials (RESO Web API replication, issue 11): the OAuth2
+ * The feed server's credentials (RESO Web API replication): the OAuth2
  * client-credentials set FEED_OAUTH_TOKEN_URL / _CLIENT_ID / _CLIENT_SECRET (optional _SCOPE),
  * or a static FEED_TOKEN. Pure, like src/config/config.ts, which merges these settings with the rest.
  */

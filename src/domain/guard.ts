@@ -5,9 +5,8 @@
  */
 import { UsageError } from '../shared/errors.js';
 import type { FieldWipe } from './field-changes.js';
-import { percentText, plural } from './guard-text.js';
+import { percentText, plural, type GuardLimit } from './guard-limit.js';
 import type { Plan } from './plan.js';
-import type { GuardLimit } from './guard-limit.js';
 import { judgeWipes, type JudgedWipe, type WipeLimits } from './wipe-guard.js';
 
 export type { GuardLimit };

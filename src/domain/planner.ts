@@ -138,7 +138,7 @@ function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
 }
 
 /**
- * Starts a plan. Rules (see issue 3):
+ * Starts a plan. Rules:
  * - feed key absent remotely → create; present → update when the read shape shows a difference,
  *   when the ledger hash differs (a hidden field changed) or when the key is in retryKeys;
  * - remote key not in the feed → delete (mode mirror only; scope 'managed' only keys in the ledger);

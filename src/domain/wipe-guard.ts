@@ -6,8 +6,7 @@
  */
 import { UsageError } from '../shared/errors.js';
 import { showSample, type FieldWipe } from './field-changes.js';
-import type { GuardLimit } from './guard-limit.js';
-import { percentText, plural } from './guard-text.js';
+import { percentText, plural, type GuardLimit } from './guard-limit.js';
 import { LISTING_FIELD_NAMES, type ListingFieldName } from './listing.js';
 
 /** --max-wipes by default: 10% of the listings that hold the field. */

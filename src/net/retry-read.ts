@@ -21,6 +21,8 @@ export interface RetryReadOptions extends ReadRetrySchedule {
   signal?: AbortSignal;
   /** Injected so tests decide randomness; Math.random when absent. */
   random?: () => number;
+  /** Injected so tests decide time; the abortable sleep when absent. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -36,7 +38,8 @@ export async function retryRead<T>(read: () => Promise<T>, options: RetryReadOpt
       if (attempt >= options.attempts || !options.mayRetry(error)) throw error;
       options.signal?.throwIfAborted();
       // Why: the other side's Retry-After beats our own guess (up to the cap); otherwise full jitter.
-      await sleep(options.askedWaitMs?.(error) ?? backoffDelay(attempt, options, options.random), options.signal);
+      const waitMs = options.askedWaitMs?.(error) ?? backoffDelay(attempt, options, options.random);
+      await (options.sleep ?? sleep)(waitMs, options.signal);
       options.signal?.throwIfAborted();
     }
   }

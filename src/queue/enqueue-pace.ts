@@ -4,11 +4,9 @@
  * instead of all in the first second.
  *
  * Why: adding a job costs CPU in this process (building it, handing it to the enqueue thread,
- * the thread encoding it) and in Redis, about as much as working it. Added all at once, 6,000
- * jobs kept both cores of a small machine busy for the first 1.5 s of the writes, while the
- * workers' answers waited for a core: bench:sync measured ~480 writes/s in that second against
- * ~720 later. Paced, the same work is spread over the run: ~620 in the first second, and the
- * writes phase and the whole command ~3% faster.
+ * the thread encoding it) and in Redis, about as much as working it. Added all at once, a run's
+ * jobs keep a small machine's cores busy while the workers' answers wait for one; paced, the
+ * same work is spread over the run (figures: BENCHMARKS.md, "tried and dropped").
  *
  * The pace only ever holds a chunk back while the run's workers are fed: at least `ahead` of the
  * run's jobs are unfinished and not waiting out a backoff (added to the queue or on their way to
@@ -52,8 +50,7 @@ export interface PaceOptions {
 
 /**
  * Fewest jobs kept ahead. Why 500: a process runs twice its request limit in jobs
- * (request-gate.ts), and the queue must never run dry between two looks of the pace; bench:sync
- * measured 250, 400 and 800 ahead alike, all better than no pace.
+ * (request-gate.ts), and the queue must never run dry between two looks of the pace.
  */
 export const MIN_AHEAD = 500;
 

@@ -20,9 +20,7 @@ export const ENQUEUE_THREAD_WINDOW = 4;
  * How many nice levels below the sync's own thread the enqueue thread runs (Linux; see
  * src/runtime/thread-priority.ts). Why: while it adds a run's jobs it keeps a core busy, and on a small
  * machine the workers' thread of the same process, Redis and the service's answers then wait
- * for a core; the enqueue only has to stay ahead of the workers. bench:sync measured the first
- * half second of writes at ~500 writes/s instead of ~350 with it lowered, ~1% more for the
- * whole writes phase. Why 10 and not 19: when other busy processes share the machine the thread
+ * for a core; the enqueue only has to stay ahead of the workers. Why 10 and not 19: when other busy processes share the machine the thread
  * still gets about a tenth of a core rather than almost nothing, so a run still gets sealed.
  */
 export const ENQUEUE_THREAD_NICENESS = 10;

@@ -91,10 +91,10 @@ export function jobOptions(id: string, jobs: JobQueueSettings, priority?: number
 export const FIRST_CHUNK = 16;
 
 /**
- * Jobs per addBulk call after the first. Why 100, not 500: workers of the same process write
+ * Jobs per addBulk call after the first. Why a small chunk: workers of the same process write
  * while the rest is enqueued, and a chunk is built in one synchronous burst during which their
- * responses wait; bench:sync measured slots busy 0.90 → 0.91 and writes 0.92 → 0.93–0.94 of the
- * bare loop with 100 (the extra round trips cost ~0.05 per job).
+ * responses wait; a smaller burst keeps them fed for a few more round trips (figures:
+ * BENCHMARKS.md, "tried and dropped").
  */
 export const CHUNK = 100;
 

@@ -1,8 +1,7 @@
 /**
  * The jobs this process's own workers finish, by run. Why: `sync --work` waits for its run by
  * polling the run's counts every 250 ms; told that a job of its run finished here, it looks again
- * the moment its last job is done instead of up to a poll later (bench:sync measured the command
- * ending ~0.25 s after its last write).
+ * the moment its last job is done instead of up to a poll later.
  */
 import type { Job, Worker } from 'bullmq';
 import { WRITE_LISTINGS } from '../../jobs/write-listings.js';

@@ -3,11 +3,8 @@
  *
  * Why not for every `sync --work`: a thread is a second V8 isolate that loads its own bundle,
  * connects, and compiles the enqueue's hot code again, and every chunk crosses to it by
- * postMessage. bench:sync measured what that costs against what it buys, on 2 cores:
- * - 6,000 listings, 20 ms service: 0.38 s more CPU (3.6 against 3.2 s), the same time;
- * - 24,000 listings, 20 ms service: 0.8–1.0 s more CPU, the same time;
- * - 100,000 listings, 0 ms service: 1.0 s more CPU and 40 MiB more RSS, 5% less time.
- * It pays only when this thread's event loop is the bottleneck: a fast service and a plan long
+ * postMessage: it costs CPU and memory on every run and saves time only on some (figures:
+ * BENCHMARKS.md, "tried and dropped"). It pays only when this thread's event loop is the bottleneck: a fast service and a plan long
  * enough that enqueueing competes with the workers for seconds, i.e. a migration, not a
  * nightly diff. The thread starts when the run's size is known (ChunkSink `begin`); the chunks
  * go in here until it is ready, without waiting for it.

@@ -10,7 +10,7 @@
 import { fleetScheduleName, type Fleet, type FleetSchedule } from '../fleet/fleet-model.js';
 import { whereInWords } from '../fleet/where-words.js';
 import type { Schedule } from '../queue/schedules.js';
-import { displaySource } from './source-specs.js';
+import { displaySource } from '../feed/feed-source.js';
 
 /** The fleet source a schedule serves and the chatbots it syncs. */
 export interface ScheduleFleet {

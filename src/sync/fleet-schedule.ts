@@ -12,7 +12,7 @@ import { issueLines } from '../shared/zod-issues.js';
 import type { RunStore } from '../store/runs.js';
 import { runFleetSource, type FleetRunOutcome } from './fleet-run.js';
 import { skippedRun } from './run-records.js';
-import type { ScheduledRun } from './scheduled-result.js';
+import type { ScheduledRun } from '../domain/scheduled-run.js';
 import type { SyncDeps } from './sync-deps.js';
 import { syncRequestSchema, type SyncRequest } from './sync-request.js';
 

@@ -11,9 +11,7 @@ import type { SyncDeps } from './sync-deps.js';
 import { parseStoredRequest } from './sync-request.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { isFanOutPayload, scheduledFanOut } from './fleet-schedule.js';
-import type { ScheduledRun } from './scheduled-result.js';
-
-export type { ScheduledRun } from './scheduled-result.js';
+import type { ScheduledRun } from '../domain/scheduled-run.js';
 
 /** Runs a schedule's stored request (`payload`, checked here) as a scheduled sync. */
 export function scheduledRunSync(

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { SKIP_REASON, artifactPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { installFleet, type FleetInstallation } from '../helpers/fleet-display.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { DASHBOARD_PASSWORD, DASHBOARD_USER, startDashboardProcess, type DashboardProcess } from './dashboard-process.js';
+import { DASHBOARD_PASSWORD, DASHBOARD_USER, startDashboardProcess, type DashboardProcess } from '../helpers/dashboard-process.js';
 
 const redisUrl = inject('redisUrl');
 let browser: Browser | undefined;

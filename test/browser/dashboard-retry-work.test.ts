@@ -20,8 +20,8 @@ import { SKIP_REASON, artifactPath, hasChromium, launchChromium } from '../helpe
 import { enqueueAsSync, feedOf, openQueueBench, TEST_JOB_SETTINGS, type QueueBench } from '../helpers/queue.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, simEnv, startTestSim } from '../helpers/sim.js';
-import { jsonOf, runCli } from '../e2e/run-cli.js';
-import { DASHBOARD_PASSWORD, DASHBOARD_USER, startDashboardProcess, type DashboardProcess } from './dashboard-process.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+import { DASHBOARD_PASSWORD, DASHBOARD_USER, startDashboardProcess, type DashboardProcess } from '../helpers/dashboard-process.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-retry-work';

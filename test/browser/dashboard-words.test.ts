@@ -14,9 +14,15 @@ import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SKIP_REASON, artifactPath, hasChromium, launchChromium } from '../helpers/browser.js';
-import { resoFixtures, type Replicated } from '../e2e/reso-fixture.js';
-import { CLI_ENTRY, jsonOf, runCli } from '../e2e/run-cli.js';
-import { DASHBOARD_PASSWORD, DASHBOARD_USER, startDashboardProcess, stopChild, type DashboardProcess } from './dashboard-process.js';
+import { resoFixtures, type Replicated } from '../helpers/reso-fixture.js';
+import { CLI_ENTRY, jsonOf, runCli } from '../helpers/run-cli.js';
+import {
+  DASHBOARD_PASSWORD,
+  DASHBOARD_USER,
+  startDashboardProcess,
+  stopChild,
+  type DashboardProcess,
+} from '../helpers/dashboard-process.js';
 
 const RESO_BOT = 'bot-words-reso';
 const CSV_BOT = 'bot-words-csv';

@@ -12,7 +12,7 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, startTestSim } from '../helpers/sim.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { CLI_ENTRY, jsonOf, runCli } from './run-cli.js';
+import { CLI_ENTRY, jsonOf, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-alerts';

@@ -14,7 +14,7 @@ import { BUNDLE_FILE, CODE_CACHE_FILE, MANIFEST_FILE, type BundleManifest } from
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, startTestSim } from '../helpers/sim.js';
-import { CLI_ENTRY, runCli } from './run-cli.js';
+import { CLI_ENTRY, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-cache';

@@ -13,7 +13,7 @@ import { Script } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BUNDLE_FILE, CODE_CACHE_FILE, MANIFEST_FILE, threadBundle, type BundleManifest } from '../../src/cli/bundle-loader.js';
-import { CLI_ENTRY, runCli } from './run-cli.js';
+import { CLI_ENTRY, runCli } from '../helpers/run-cli.js';
 
 const DIST_CLI = dirname(CLI_ENTRY);
 const copies: string[] = [];

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const FEED = resolve(import.meta.dirname, '../../fixtures/sync/dry-run.csv');

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../helpers/run-cli.js';
 
 const BOT = 'bot-bad';
 let sim: RunningSimulator;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SIM_RANDOM_CODE, type RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../helpers/run-cli.js';
 
 const BOT = 'bot-e2e';
 let sim: RunningSimulator;

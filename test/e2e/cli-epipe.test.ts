@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CLI_ENTRY } from './run-cli.js';
+import { CLI_ENTRY } from '../helpers/run-cli.js';
 
 describe('stdout closed by its reader', () => {
   it('ends the command without a stack trace when `sync --help` is piped into a reader that quits', async () => {

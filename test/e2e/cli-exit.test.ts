@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { PROMPT_EXIT_MS, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const url = inject('redisUrl');
 const dir = mkdtempSync(join(tmpdir(), 'cli-exit-'));

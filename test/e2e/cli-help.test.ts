@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.js';
 import { createReleaseStack } from '../../src/cli/wiring/release-stack.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

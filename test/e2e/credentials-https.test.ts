@@ -5,8 +5,8 @@
  * not resolve, so a connection attempt would have said so instead. Loopback http still works.
  */
 import { describe, expect, it } from 'vitest';
-import { lines, runCli } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { lines, runCli } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 
 const BOT = 'bot-https';

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
-import { CLI_ENTRY, runCli } from './run-cli.js';
+import { CLI_ENTRY, runCli } from '../helpers/run-cli.js';
 
 let redis: RedisProcess | undefined;
 let first: ChildProcess | undefined;

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_RESO_CREDENTIALS } from '../../src/sim/reso/server.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
-import { CLI_ENTRY, runCli } from './run-cli.js';
+import { CLI_ENTRY, runCli } from '../helpers/run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

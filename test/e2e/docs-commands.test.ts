@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SETTING_NAMES } from '../../src/config/config.js';
-import { docInvocations, helpReader, invocationProblems } from './doc-commands.js';
+import { docInvocations, helpReader, invocationProblems } from '../helpers/doc-commands.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const docFiles = [

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { runCli, type CliRun } from './run-cli.js';
+import { runCli, type CliRun } from '../helpers/run-cli.js';
 
 const BOT = 'bot-doctor';
 const PASSWORD = 'Doctor-Connect-Pw-93b1';

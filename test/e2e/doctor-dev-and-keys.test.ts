@@ -11,7 +11,7 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, simEnv, startTestSim } from '../helpers/sim.js';
-import { runCli } from './run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const BOT = 'bot-doctor-dev';
 const FEED = join(resolve(import.meta.dirname, '../../fixtures/sync'), 'dry-run.csv');

@@ -13,7 +13,7 @@ import { applyRetention } from '../../src/store/retention.js';
 import { createStore } from '../../src/store/store.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 import { TEST_SEAL } from '../helpers/job-seal.js';
 
 type DoctorJson = RedisReport & { redis: string };

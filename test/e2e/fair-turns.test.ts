@@ -12,8 +12,8 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { hasRedisClusterTools, startRedisCluster, type RedisClusterProcess } from '../helpers/redis-cluster.js';
-import { jsonOf, runCli } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 
 const MIGRATION = 'bot-migration';
 const SMALL = ['bot-s1', 'bot-s2', 'bot-s3', 'bot-s4', 'bot-s5'];

@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_ENTRY, lines, runCli, type CliRun } from './run-cli.js';
-import { useSyncBench } from './sync-bench.js';
+import { CLI_ENTRY, lines, runCli, type CliRun } from '../helpers/run-cli.js';
+import { useSyncBench } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-feed-deadline';
 const bench = useSyncBench('feed-deadline');

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from './run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const FEED = join(resolve(import.meta.dirname, '../../fixtures/sync'), 'dry-run.csv');
 // Nothing listens there: a check that reached the service would fail differently.

@@ -9,8 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_ENTRY, jsonOf, lines, runCli } from './run-cli.js';
-import { useSyncBench } from './sync-bench.js';
+import { CLI_ENTRY, jsonOf, lines, runCli } from '../helpers/run-cli.js';
+import { useSyncBench } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-feed-url';
 const bench = useSyncBench('feed-url-safety');

@@ -12,7 +12,7 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { startTestSim } from '../helpers/sim.js';
-import { jsonOf, lines, runCli, type CliRun } from './run-cli.js';
+import { jsonOf, lines, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const prefix = uniquePrefix('fleet-cli');

@@ -5,9 +5,9 @@
  * `source` label on each fleet chatbot's newest run. A chatbot outside the fleet shows no source.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { DASHBOARD_PASSWORD, DASHBOARD_USER, startDashboardProcess } from '../browser/dashboard-process.js';
+import { DASHBOARD_PASSWORD, DASHBOARD_USER, startDashboardProcess } from '../helpers/dashboard-process.js';
 import { installFleet, type FleetInstallation } from '../helpers/fleet-display.js';
-import { jsonOf, lines, runCli } from './run-cli.js';
+import { jsonOf, lines, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 let installation: FleetInstallation | undefined;

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResoProperty } from '../../src/sim/reso/types.js';
-import { expectNoFeedSecret, resoFixtures, type ResoFixture } from './reso-fixture.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { expectNoFeedSecret, resoFixtures, type ResoFixture } from '../helpers/reso-fixture.js';
+import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 import { startCli, stackTraceLines } from '../helpers/cli-process.js';
 
 async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {

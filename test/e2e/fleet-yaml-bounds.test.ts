@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const prefix = uniquePrefix('fleet-yaml-bounds');

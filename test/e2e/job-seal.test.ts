@@ -19,7 +19,7 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import { linesSaying, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, startTestSim } from '../helpers/sim.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-seal';

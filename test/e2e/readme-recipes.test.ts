@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { docInvocations, type DocInvocation } from './doc-commands.js';
-import { CLI_ENTRY, runCli } from './run-cli.js';
+import { docInvocations, type DocInvocation } from '../helpers/doc-commands.js';
+import { CLI_ENTRY, runCli } from '../helpers/run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');

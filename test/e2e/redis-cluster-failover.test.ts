@@ -24,7 +24,7 @@ import { expectConverged } from '../helpers/converged.js';
 import { hasRedisClusterTools, startRedisCluster, type RedisClusterProcess } from '../helpers/redis-cluster.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, startTestSim } from '../helpers/sim.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 /**
  * Why these chatbots: in a 3-master cluster made by `redis-cli --cluster create` the slot ranges

@@ -21,7 +21,7 @@ import { hasRedisClusterTools, startRedisCluster, type RedisClusterProcess } fro
 import { uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, startTestSim } from '../helpers/sim.js';
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const FAULTS = { http503Rate: 0.05, envelopeFailureRate: 0.08, rateLimitRate: 0.02, commitThenDropRate: 0.03, seed: 7 };
 const CHATBOTS = ['bot-north', 'bot-south', 'bot-east'];

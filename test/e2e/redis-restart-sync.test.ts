@@ -17,7 +17,7 @@ import { linesSaying, stackTraceLines, startCli, type CliProcess } from '../help
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const BOT = 'bot-sync-outage';
 const ROWS = 120;

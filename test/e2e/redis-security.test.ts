@@ -15,7 +15,7 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
 import { uniquePrefix } from '../helpers/redis.js';
-import { lines, runCli } from './run-cli.js';
+import { lines, runCli } from '../helpers/run-cli.js';
 
 const FEED = new URL('../../fixtures/sync/listings-0-2.csv', import.meta.url).pathname;
 const PASSWORD = 'Redis-Security-Pw-7e1d';

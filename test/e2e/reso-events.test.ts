@@ -6,8 +6,8 @@
  * is complete. No duplicate create throughout.
  */
 import { describe, expect, it } from 'vitest';
-import { resoFixtures, type ResoFixture, type Replicated } from './reso-fixture.js';
-import { jsonOf } from './run-cli.js';
+import { resoFixtures, type ResoFixture, type Replicated } from '../helpers/reso-fixture.js';
+import { jsonOf } from '../helpers/run-cli.js';
 
 const BOT = 'bot-events';
 const RECORDS = 50;

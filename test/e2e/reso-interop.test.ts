@@ -9,8 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { after, resoFixtures, type ResoFixture, type Replicated } from './reso-fixture.js';
-import { jsonOf } from './run-cli.js';
+import { after, resoFixtures, type ResoFixture, type Replicated } from '../helpers/reso-fixture.js';
+import { jsonOf } from '../helpers/run-cli.js';
 import type { ResoSimOptions } from '../../src/sim/reso/server.js';
 
 const BOT = 'bot-interop';

@@ -16,7 +16,7 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const feed = process.env.RESO_REFERENCE_URL;
 const BOT = 'bot-reference';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedOf, openQueueBench, type QueueBench } from '../helpers/queue.js';
-import { CLI_ENTRY } from './run-cli.js';
+import { CLI_ENTRY } from '../helpers/run-cli.js';
 
 const url = inject('redisUrl');
 const BOT = 'bot-retry';

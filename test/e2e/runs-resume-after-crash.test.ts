@@ -11,7 +11,7 @@ import { linesSaying, stackTraceLines, startCli } from '../helpers/cli-process.j
 import { expectConverged } from '../helpers/converged.js';
 import { feedScenarioPerTest } from '../helpers/feed-scenario.js';
 import { CRASH_RECOVERY_ENV, cliEnv } from '../helpers/sim.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const BOT = 'bot-resume-crash';
 const ROWS = 300;

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
-import { resoFixtures, type Replicated } from './reso-fixture.js';
-import { jsonOf, runCli } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { resoFixtures, type Replicated } from '../helpers/reso-fixture.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-show';
 const bench = useSyncBench('runs-show');

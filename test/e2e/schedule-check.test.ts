@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { jsonOf, lines, runCli } from './run-cli.js';
+import { jsonOf, lines, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const prefix = uniquePrefix('schedule-check');

@@ -11,7 +11,7 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { startCli, stackTraceLines, type CliProcess } from '../helpers/cli-process.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-nightly-reso';

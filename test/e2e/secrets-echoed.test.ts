@@ -15,7 +15,7 @@ import { cliEnv, startTestSim } from '../helpers/sim.js';
 import { hasRedisServer, startRedisProcess, type RedisProcess } from '../helpers/redis-process.js';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { uniquePrefix } from '../helpers/redis.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const BOT = 'bot-echo';
 const FEED = new URL('../../fixtures/sync/listings-0-2.csv', import.meta.url).pathname;

@@ -19,10 +19,10 @@ import { createLogger } from '../../src/runtime/logger.js';
 import { DEFAULT_SIM_RANDOM_CODE, type RunningSimulator } from '../../src/sim/server.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { fetchAccessToken, FEED_SECRET, resoFixtures, WITHOUT_OAUTH, type Replicated } from './reso-fixture.js';
+import { fetchAccessToken, FEED_SECRET, resoFixtures, WITHOUT_OAUTH, type Replicated } from '../helpers/reso-fixture.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { CLI_ENTRY, jsonOf, runCli, type CliRun } from './run-cli.js';
+import { CLI_ENTRY, jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const BOT = 'bot-secret';
 const CREDENTIALS = {

@@ -16,7 +16,7 @@ import { linesSaying, logLines, stackTraceLines, startCli, type CliProcess } fro
 import { feedScenarioPerTest, type FeedScenario } from '../helpers/feed-scenario.js';
 import { CRASH_RECOVERY_ENV, cliEnv } from '../helpers/sim.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const BOT = 'bot-outage';
 const ROWS = 1500;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeedSource } from '../../src/store/feed-sources.js';
 import { feedBudgetId, replicationFeedId } from '../../src/sync/replication-ids.js';
 import { storePerTest } from '../helpers/store-per-test.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const t = storePerTest('sources-cli');
 const FEED = 'https://mls-user:mls-password@mls.example/odata/Property?access_token=query-token-value';

@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv, type SyncBench } from './sync-bench.js';
+import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv, type SyncBench } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-broken';
 const bench = useSyncBench('sync-broken');

@@ -14,7 +14,7 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { CLI_ENTRY, lines, runCli } from './run-cli.js';
+import { CLI_ENTRY, lines, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-sync';

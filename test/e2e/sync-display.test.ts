@@ -14,8 +14,8 @@ import type { RunningSimulator } from '../../src/sim/server.js';
 import { releaseScene } from '../helpers/feed-scenario.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { after, resoFixtures } from './reso-fixture.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { after, resoFixtures } from '../helpers/reso-fixture.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-display';

@@ -17,7 +17,7 @@ import type { EmptyReadForm, OptionalReadField, ReadForms } from '../../src/sim/
 import { releaseScene } from '../helpers/feed-scenario.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-empty';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simScenePerTest } from '../helpers/feed-scenario.js';
 import { redfinExport } from '../helpers/redfin-export.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const BOT = 'bot-shape';
 const EXPORT = redfinExport();

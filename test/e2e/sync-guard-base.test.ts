@@ -6,8 +6,8 @@
  */
 import { expect, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
-import { jsonOf, runCli } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-guard-base';
 const bench = useSyncBench('sync-guard-base');

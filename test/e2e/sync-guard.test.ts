@@ -9,7 +9,7 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { runCli, type CliRun, jsonOf } from './run-cli.js';
+import { runCli, type CliRun, jsonOf } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-guard';

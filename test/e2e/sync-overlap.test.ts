@@ -18,7 +18,7 @@ import type { SimFaults } from '../../src/sim/types.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { releaseScene } from '../helpers/feed-scenario.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { CLI_ENTRY, jsonOf, runCli, type CliRun } from './run-cli.js';
+import { CLI_ENTRY, jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-overlap';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
-import { jsonOf, runCli } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-progress';
 /** At ~100 writes/s (two in flight, 20 ms each) the run lasts well over 10 s. */

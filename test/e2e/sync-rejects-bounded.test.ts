@@ -7,8 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { describe, expect, inject, it } from 'vitest';
-import { jsonOf, runCli } from './run-cli.js';
-import { useSyncBench } from './sync-bench.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+import { useSyncBench } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-rejects-bounded';
 const bench = useSyncBench('sync-rejects-bounded');

@@ -11,8 +11,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ResoMedia } from '../../src/sim/reso/server.js';
-import { after, resoFixtures, type ResoFixture, type Replicated } from './reso-fixture.js';
-import { jsonOf, lines, runCli, type CliRun } from './run-cli.js';
+import { after, resoFixtures, type ResoFixture, type Replicated } from '../helpers/reso-fixture.js';
+import { jsonOf, lines, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const start = resoFixtures();
 

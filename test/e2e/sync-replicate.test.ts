@@ -13,8 +13,8 @@ import {
   WITHOUT_OAUTH,
   type ResoFixture,
   type Replicated,
-} from './reso-fixture.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
+} from '../helpers/reso-fixture.js';
+import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const BOT = 'bot-reso';
 const start = resoFixtures();

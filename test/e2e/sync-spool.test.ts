@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { IN_MEMORY_WRITES } from '../../src/sync/plan-spool.js';
-import { jsonOf, lines, runCli } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { jsonOf, lines, runCli } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-spool';
 const bench = useSyncBench('sync-spool');

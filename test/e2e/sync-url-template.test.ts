@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { simScenePerTest } from '../helpers/feed-scenario.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const BOT = 'bot-template';
 

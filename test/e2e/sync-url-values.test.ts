@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
-import { jsonOf, runCli } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-url-values';
 const bench = useSyncBench('sync-url-values');

@@ -16,7 +16,7 @@ import { releaseScene } from '../helpers/feed-scenario.js';
 import { REDFIN_EXPORT_ROWS, redfinExport } from '../helpers/redfin-export.js';
 import { uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
-import { jsonOf, runCli, type CliRun } from './run-cli.js';
+import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-wipe';

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { expectConverged } from '../helpers/converged.js';
 import { startCli } from '../helpers/cli-process.js';
-import { jsonOf, runCli } from './run-cli.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 import { CRASH_RECOVERY_ENV } from '../helpers/sim.js';
 
 const BOT = 'bot-pace';

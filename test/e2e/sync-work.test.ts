@@ -10,7 +10,7 @@ import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, startTestSim } from '../helpers/sim.js';
-import { CLI_ENTRY, runCli, type CliRun, jsonOf } from './run-cli.js';
+import { CLI_ENTRY, runCli, type CliRun, jsonOf } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-work';

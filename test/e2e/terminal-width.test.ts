@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { startOnTerminal, terminalText, type TerminalProcess } from '../helpers/terminal-process.js';
-import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
+import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
 
 const BOT = 'bot-terminal';
 const ROWS = 1500;

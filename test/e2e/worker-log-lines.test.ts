@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { CLI_ENTRY } from './run-cli.js';
+import { CLI_ENTRY } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const READABLE = /^\d\d:\d\d:\d\d INFO {2}workers started \(concurrency=2\)$/m;

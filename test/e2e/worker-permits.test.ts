@@ -20,7 +20,7 @@ import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { feedOf, openQueueBench, type QueueBench } from '../helpers/queue.js';
 import { CRASH_RECOVERY_ENV, cliEnv } from '../helpers/sim.js';
-import { jsonOf, runCli } from './run-cli.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const url = inject('redisUrl');
 const TTL_MS = 2000;

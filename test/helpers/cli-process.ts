@@ -4,7 +4,7 @@
  * a line to appear, and a stop by signal that measures how long the process took to exit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI_ENTRY } from '../e2e/run-cli.js';
+import { CLI_ENTRY } from './run-cli.js';
 
 export interface CliProcess {
   readonly child: ChildProcess;

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { jsonOf, runCli } from '../e2e/run-cli.js';
+import { jsonOf, runCli } from './run-cli.js';
 
 export async function expectConverged(
   sim: RunningSimulator,

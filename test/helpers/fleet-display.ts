@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { jsonOf, runCli } from '../e2e/run-cli.js';
+import { jsonOf, runCli } from './run-cli.js';
 import { cleanPrefix, uniquePrefix } from './redis.js';
 import { cliEnv, startTestSim } from './sim.js';
 

@@ -5,7 +5,7 @@
  * escape sequences included, and as text lines with them taken out.
  */
 import { spawn } from 'node:child_process';
-import { CLI_ENTRY } from '../e2e/run-cli.js';
+import { CLI_ENTRY } from './run-cli.js';
 
 export interface TerminalProcess {
   /** Everything written to the terminal so far, raw. */

@@ -9,7 +9,7 @@ import { createMetrics } from '../../src/dashboard/metrics.js';
 import { startDashboard, type RunningDashboard } from '../../src/dashboard/server.js';
 import type { DashboardOptions } from '../../src/dashboard/types.js';
 import { createLogger, silentLogger } from '../../src/runtime/logger.js';
-import { lines, runCli } from '../e2e/run-cli.js';
+import { lines, runCli } from '../helpers/run-cli.js';
 import { RUN_ID, fakeDashboardData, type FakeDashboardData } from '../helpers/dashboard.js';
 
 const USER = 'ops';

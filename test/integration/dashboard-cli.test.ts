@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DASHBOARD_PORT, dashboardSettingsFrom } from '../../src/cli/commands/dashboard.js';
-import { lines, runCli } from '../e2e/run-cli.js';
+import { lines, runCli } from '../helpers/run-cli.js';
 
 describe('listing-sync dashboard as a process', () => {
   it('refuses to start without credentials: exit 2, one line saying which env vars to set', async () => {

@@ -15,7 +15,8 @@ import { createStoreDashboardData } from '../../src/dashboard/read-model.js';
 import { createLogger } from '../../src/runtime/logger.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { scheduledRunSync, type ScheduledRun } from '../../src/sync/scheduled-run.js';
+import type { ScheduledRun } from '../../src/domain/scheduled-run.js';
+import { scheduledRunSync } from '../../src/sync/scheduled-run.js';
 import { simScenePerTest } from '../helpers/feed-scenario.js';
 
 const BOT = 'bot-sched-shape';

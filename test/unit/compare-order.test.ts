@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VOLATILE_FIELDS, diffListing } from '../../src/domain/compare.js';
 import type { ListingFields } from '../../src/domain/listing.js';
-import { listing } from './planner-fixture.js';
+import { listing } from '../helpers/planner-fixture.js';
 
 describe('diffListing order and scope', () => {
   const feed: ListingFields = listing('1', { SalePrice: 500_000, Bedrooms: 3, City: 'Austin', DaysOnMarket: 4 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalSaleType, DEFAULT_VOLATILE_FIELDS, diffListing } from '../../src/domain/compare.js';
 import type { ListingFields } from '../../src/domain/listing.js';
-import { listing, shown } from './planner-fixture.js';
+import { listing, shown } from '../helpers/planner-fixture.js';
 
 const options = { volatileFields: DEFAULT_VOLATILE_FIELDS };
 

@@ -6,7 +6,7 @@ import type { Plan, PlannedDelete } from '../../src/domain/plan.js';
 import { planSync, type PlanResult } from '../../src/domain/planner.js';
 import { remoteRows } from '../../src/domain/snapshot/remote.js';
 import { indexRemoteKeys } from '../../src/domain/snapshot/remote-key-index.js';
-import { listing, remote } from './planner-fixture.js';
+import { listing, remote } from '../helpers/planner-fixture.js';
 
 function gone(count: number): PlannedDelete[] {
   return Array.from({ length: count }, (_, i) => ({

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalListingJson, listingHash } from '../../src/domain/hash.js';
 import type { ListingFields } from '../../src/domain/listing.js';
-import { listing } from './planner-fixture.js';
+import { listing } from '../helpers/planner-fixture.js';
 
 describe('listingHash stays the hash the ledger holds', () => {
   it('gives the digests an earlier release stored for the same listings', () => {

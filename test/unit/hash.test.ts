@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { canonicalJson, canonicalListingJson, listingHash } from '../../src/domain/hash.js';
 import { LISTING_FIELD_NAMES, type ListingFields } from '../../src/domain/listing.js';
-import { listing } from './planner-fixture.js';
+import { listing } from '../helpers/planner-fixture.js';
 
 describe('listingHash', () => {
   it('is a sha256 hex digest that ignores key order and undefined fields', () => {

@@ -53,10 +53,11 @@ describe('layer rules', () => {
     // cli's commands, input and output go through sync/ (use cases) or cli/wiring/ (what opens the adapters).
     ['src/cli/commands/probe.ts', "import { enqueuePerChatbot } from '../../queue/enqueue.js';"],
     ['src/cli/commands/probe.ts', "import { cancelRun, type CancelResult } from '../../queue/cancel-run.js';"],
-    ['src/cli/input/probe.ts', "import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';"],
+    ['src/cli/input/probe.ts', "import { openFeed } from '../../feed/open-feed.js';"],
+    ['src/cli/commands/probe.ts', "import { x } from '../../queue/failed-jobs-extra.js';"],
     ['src/cli/output/probe.ts', "import { syncSummaryOf } from '../../store/run-summary.js';"],
     ['src/cli/commands/probe.ts', "import { listPager } from '../../api/list-pages.js';"],
-    ['src/cli/commands/probe.ts', "import { isLoopback } from '../../dashboard/security.js';"],
+    ['src/cli/commands/probe.ts', "import { startDashboard } from '../../dashboard/server.js';"],
     ['src/cli/commands/probe.ts', "export const load = () => import('../../dashboard/server.js');"],
     ['src/cli/commands/probe.ts', "export * from '../output/plural.js';"],
   ])('%s: %s is refused', async (filePath, code) => {
@@ -82,6 +83,11 @@ describe('layer rules', () => {
     ['src/config/config.ts', 'export const url = process.env.REDIS_URL;'],
     ['src/feed/reso-api/probe.ts', "import { x } from '../../net/retry-after.js';\nimport { y } from '../../shared/error-codes.js';"],
     ['src/domain/probe.ts', "import { y } from '../shared/error-codes.js';"],
+    // The adapter modules eslint/layers.js lets cli's inner folders import (CLI_ADAPTER_MODULES).
+    ['src/cli/input/probe.ts', "import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';"],
+    ['src/cli/commands/probe.ts', "import { listFailedJobs } from '../../queue/failed-jobs.js';"],
+    ['src/cli/commands/probe.ts', "import { listingWriteSchema } from '../../api/schemas.js';"],
+    ['src/cli/commands/probe.ts', "import { isLoopback } from '../../dashboard/security.js';"],
   ])('%s: %s is allowed', async (filePath, code) => {
     expect(await problems(filePath, code)).toEqual([]);
   });

@@ -11,7 +11,7 @@ import type { DeleteScope, SyncMode } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
 import { remoteRows } from '../../src/domain/snapshot/remote.js';
 import { indexRemoteKeys } from '../../src/domain/snapshot/remote-key-index.js';
-import { listing, remote, scenarioArb } from './planner-fixture.js';
+import { listing, remote, scenarioArb } from '../helpers/planner-fixture.js';
 
 const HASH_A = 'a'.repeat(64);
 const HASH_B = '0123456789abcdef'.repeat(4);

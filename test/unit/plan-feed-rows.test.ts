@@ -8,7 +8,7 @@ import { createPlanner, type Planner } from '../../src/domain/planner.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { FeedRow, OpenFeed } from '../../src/feed/open-feed.js';
 import { MAX_WAITING_ROWS, planFeedRows } from '../../src/sync/plan-feed-rows.js';
-import { listing, remote } from './planner-fixture.js';
+import { listing, remote } from '../helpers/planner-fixture.js';
 
 /** An OpenFeed over `rows` that counts how many rows were pulled from it. */
 function countingFeed(rows: readonly FeedRow[]): OpenFeed & { pulled: () => number } {

@@ -12,7 +12,7 @@ import { listingHash } from '../../src/domain/hash.js';
 import type { PlannedCreate, PlannedUpdate } from '../../src/domain/plan.js';
 import { createPlanner } from '../../src/domain/planner.js';
 import { openPlanSpool, type PlanSpool } from '../../src/sync/plan-spool.js';
-import { listing, remote } from './planner-fixture.js';
+import { listing, remote } from '../helpers/planner-fixture.js';
 import { ErrorCode } from '../../src/shared/error-codes.js';
 
 const dirs: string[] = [];

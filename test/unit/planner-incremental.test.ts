@@ -10,7 +10,7 @@ import { createPlanner, type PlannerContext, type PlanResult } from '../../src/d
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { ListingFields } from '../../src/domain/listing.js';
 import type { RemoteListing } from '../../src/domain/snapshot/remote.js';
-import { listing, remote } from './planner-fixture.js';
+import { listing, remote } from '../helpers/planner-fixture.js';
 
 function context(overrides: Partial<PlannerContext>): PlannerContext {
   return { chatbot: 'bot-1', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', remote: [], ledger: new Map(), ...overrides };

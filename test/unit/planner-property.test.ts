@@ -10,7 +10,7 @@ import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { ListingFields } from '../../src/domain/listing.js';
 import type { Plan } from '../../src/domain/plan.js';
 import { planSync } from '../../src/domain/planner.js';
-import { remote, scenarioArb } from './planner-fixture.js';
+import { remote, scenarioArb } from '../helpers/planner-fixture.js';
 
 /** The service as the test sees it: full fields per id (the planner only sees the read shape). */
 type Service = Map<string, ListingFields>;

@@ -8,7 +8,7 @@ import { listingHash } from '../../src/domain/hash.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { ListingFields } from '../../src/domain/listing.js';
 import { createPlanner, type PlannerContext } from '../../src/domain/planner.js';
-import { listing, remote } from './planner-fixture.js';
+import { listing, remote } from '../helpers/planner-fixture.js';
 
 const ledgerOf = (...items: ListingFields[]): Map<string, LedgerEntry> =>
   new Map(items.map((item) => [item.MLSNumber, { hash: listingHash(item), writtenAt: 0, runId: 'run-0' }]));

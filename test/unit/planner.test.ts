@@ -4,7 +4,7 @@ import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { ListingFields } from '../../src/domain/listing.js';
 import { HIDDEN_FIELDS_CHANGE, planSync, RETRY_CHANGE, type PlanInput } from '../../src/domain/planner.js';
 import type { RemoteListing } from '../../src/domain/snapshot/remote.js';
-import { listing, remote } from './planner-fixture.js';
+import { listing, remote } from '../helpers/planner-fixture.js';
 
 function feedOf(...listings: ListingFields[]): Map<string, ListingFields> {
   return new Map(listings.map((item) => [item.MLSNumber, item]));

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError, isRateLimited, type ApiErrorDetails } from '../../src/api/errors.js';
-import { retryAfterWithin, retryRead, type ReadRetry } from '../../src/api/retry.js';
+import { retryAfterWithin, retryApiRead, type ReadRetry } from '../../src/api/retry.js';
 import { DEFAULT_RETRY_TABLE, mergeRetryTable, retryTableOverrideSchema } from '../../src/api/retry-policy.js';
 
 const sent = (extra: Partial<ApiErrorDetails>): ApiErrorDetails => ({ endpoint: 'listListings', phase: 'sent', ...extra });
@@ -35,17 +35,17 @@ describe('retryAfterWithin', () => {
   });
 });
 
-describe('retryRead', () => {
+describe('retryApiRead', () => {
   it('retries what the given table retries, until it succeeds', async () => {
     const script = scriptedRead(envelope500(), envelope500());
-    await expect(retryRead(script.read, FAST)).resolves.toBe('ok');
+    await expect(retryApiRead(script.read, FAST)).resolves.toBe('ok');
     expect(script.calls()).toBe(3);
   });
 
   it('decides with the table it is given: an override without envelope 500 fails at once', async () => {
     const table = mergeRetryTable(DEFAULT_RETRY_TABLE, retryTableOverrideSchema.parse({ envelopeCodes: '429' }));
     const script = scriptedRead(envelope500(), envelope500());
-    await expect(retryRead(script.read, { ...FAST, table })).rejects.toMatchObject({
+    await expect(retryApiRead(script.read, { ...FAST, table })).rejects.toMatchObject({
       code: 'ENVELOPE_FAILURE',
       details: { envelopeCode: 500 },
     });
@@ -55,21 +55,21 @@ describe('retryRead', () => {
   it('gives up after its attempts, rethrowing the last failure unchanged', async () => {
     const last = envelope500();
     const script = scriptedRead(envelope500(), last, envelope500());
-    await expect(retryRead(script.read, { ...FAST, attempts: 2 })).rejects.toBe(last);
+    await expect(retryApiRead(script.read, { ...FAST, attempts: 2 })).rejects.toBe(last);
     expect(script.calls()).toBe(2);
   });
 
   it('hands back at once what the caller claims (a lookup hands rate limits to the queue)', async () => {
     const limited = new ApiError('HTTP_STATUS', '429', sent({ status: 429, envelopeCode: 429, retryAfterMs: 1_000 }));
     const script = scriptedRead(limited);
-    await expect(retryRead(script.read, { ...FAST, handBack: isRateLimited })).rejects.toBe(limited);
+    await expect(retryApiRead(script.read, { ...FAST, handBack: isRateLimited })).rejects.toBe(limited);
     expect(script.calls()).toBe(1);
   });
 
   it('waits at most maxMs when the service asks for an hour (Retry-After: 3600)', async () => {
     const script = scriptedRead(new ApiError('HTTP_STATUS', '503', sent({ status: 503, retryAfterMs: 3_600_000 })));
     const started = Date.now();
-    await expect(retryRead(script.read, { ...FAST, maxMs: 30 })).resolves.toBe('ok');
+    await expect(retryApiRead(script.read, { ...FAST, maxMs: 30 })).resolves.toBe('ok');
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(script.calls()).toBe(2);
   }, 5_000);
@@ -81,7 +81,7 @@ describe('retryRead', () => {
     setTimeout(() => controller.abort(reason), 20);
     const started = Date.now();
     await expect(
-      retryRead(script.read, { ...FAST, baseMs: 60_000, maxMs: 60_000, random: () => 0.999, signal: controller.signal }),
+      retryApiRead(script.read, { ...FAST, baseMs: 60_000, maxMs: 60_000, random: () => 0.999, signal: controller.signal }),
     ).rejects.toBe(reason);
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(script.calls()).toBe(1);
@@ -89,7 +89,7 @@ describe('retryRead', () => {
 
   it('does not retry a failure without a code (a plain Error)', async () => {
     const script = scriptedRead(new Error('boom'));
-    await expect(retryRead(script.read, FAST)).rejects.toThrow('boom');
+    await expect(retryApiRead(script.read, FAST)).rejects.toThrow('boom');
     expect(script.calls()).toBe(1);
   });
 });

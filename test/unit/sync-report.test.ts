@@ -9,7 +9,7 @@ import type { SyncSummary } from '../../src/store/run-summary.js';
 import { formatSummary } from '../../src/sync/format-summary.js';
 import { outcomeCsv, outcomeJson } from '../../src/sync/report.js';
 import type { SyncOutcome } from '../../src/sync/summary.js';
-import { listing } from './planner-fixture.js';
+import { listing } from '../helpers/planner-fixture.js';
 
 const summary: SyncSummary = {
   runId: 'run-1',

@@ -9,7 +9,7 @@ import { filledBit, showSample, type FieldWipe } from '../../src/domain/field-ch
 import type { ListingFields } from '../../src/domain/listing.js';
 import { createPlanner, type PlanResult } from '../../src/domain/planner.js';
 import { judgeWipes, parseAllowWipe, WIPE_HANDFUL } from '../../src/domain/wipe-guard.js';
-import { listing, remote } from './planner-fixture.js';
+import { listing, remote } from '../helpers/planner-fixture.js';
 
 const key = (i: number): string => String(1000 + i);
 

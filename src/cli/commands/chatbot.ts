@@ -5,7 +5,7 @@
  */
 import { Help, type AddHelpTextContext, type Command } from 'commander';
 import type { ChatbotSettings, KnowledgeEdit } from '../../api/schemas.js';
-import { chatbotSettingsSchema, knowledgeEditSchema } from '../../sync/request-shapes.js';
+import { chatbotSettingsSchema, knowledgeEditSchema } from '../../api/schemas.js';
 import { UsageError } from '../../shared/errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';
 import { addSharedFlags } from '../input/shared-flags.js';

@@ -10,7 +10,7 @@ import type { DashboardAuth } from '../../dashboard/types.js';
 import { requireApiBase, type ConfigFlags } from '../../config/config.js';
 import { UsageError } from '../../shared/errors.js';
 import { createCliLogger } from '../wiring/api-wiring.js';
-import { isLoopback } from '../wiring/dashboard-host.js';
+import { isLoopback } from '../../dashboard/security.js';
 import { configuredTarget, requireSeal } from '../wiring/job-seal-wiring.js';
 import { workerPartsOnStack } from '../wiring/on-stack.js';
 import { configFromCli } from '../input/config-from-cli.js';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
 import type { KeyJobRow } from '../../queue/failed-jobs.js';
-import { findKeyJobs, listFailedJobs, retryJobs } from '../../sync/failed-jobs.js';
+import { findKeyJobs, listFailedJobs, retryJobs } from '../../queue/failed-jobs.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 import { plural } from '../output/plural.js';

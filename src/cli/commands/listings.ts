@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { ListRequest } from '../../api/schemas.js';
 import { ALL_PAGE_SIZE, normaliseReadItem, readListings } from '../../sync/listing-reads.js';
-import { listingUpdateSchema, listingWriteSchema } from '../../sync/request-shapes.js';
+import { listingUpdateSchema, listingWriteSchema } from '../../api/schemas.js';
 import { KEY_TYPES, SALE_TYPES, type ListingUpdate, type ListingWrite } from '../../domain/listing.js';
 import { ListingSyncError, UsageError } from '../../shared/errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';

@@ -2,8 +2,9 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
 import type { Schedule } from '../../queue/schedules.js';
-import { addSchedule, listSchedules, nextOccurrences, removeSchedule } from '../../sync/schedule-admin.js';
-import { displaySource, unstorableSourceReason } from '../../sync/source-specs.js';
+import { nextOccurrences } from '../../queue/cron.js';
+import { addSchedule, listSchedules, removeSchedule } from '../../queue/schedules.js';
+import { displaySource, unstorableSourceReason } from '../../feed/feed-source.js';
 import { cronLineProblem, scheduledFeedProblem } from '../../sync/schedule-check.js';
 import { EXIT } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
-import { parseFeedBudget } from '../../sync/source-specs.js';
+import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
 import type { FeedBudgetUsage } from '../../store/feed-budget.js';
 import type { FeedSource } from '../../store/feed-sources.js';
 import type { Store } from '../../store/store.js';

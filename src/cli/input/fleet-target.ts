@@ -7,12 +7,12 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { UsageError, coerceError } from '../../shared/errors.js';
-import { isUrl, unstorableSourceReason } from '../../sync/source-specs.js';
+import { isUrl, unstorableSourceReason } from '../../feed/feed-source.js';
 import type { FleetSide, ScheduleSpec } from '../../fleet/fleet-diff.js';
 import { fleetSourceScheduleName, type Fleet, type FleetAlert, type FleetSource } from '../../fleet/fleet-model.js';
 import type { ShapeProblem } from '../../fleet/fleet-shape.js';
 import { orderedProblems, type FleetProblem, type ParsedFleet } from '../../fleet/fleet-yaml.js';
-import { CRON_EXAMPLE, cronProblem } from '../../sync/schedule-admin.js';
+import { CRON_EXAMPLE, cronProblem } from '../../queue/cron.js';
 import type { AlertConfig } from '../../store/alert-config.js';
 import { scheduledFeedProblem } from '../../sync/schedule-check.js';
 import { alertConfigFrom } from '../commands/alerts.js';

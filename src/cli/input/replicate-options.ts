@@ -6,7 +6,8 @@
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
-import { isUrl, parseFeedBudget } from '../../sync/source-specs.js';
+import { isUrl } from '../../feed/feed-source.js';
+import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
 import { integerFlag } from './integer-flag.js';
 import { durationMs } from './option-values.js';

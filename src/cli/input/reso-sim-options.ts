@@ -3,7 +3,7 @@
  * flag. Credentials come from FEED_OAUTH_CLIENT_ID / FEED_OAUTH_CLIENT_SECRET when set, so
  * `sync --replicate` pointed at the simulator works with the same env.
  */
-import { parseFeedBudget } from '../../sync/source-specs.js';
+import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
 import { integerFlag } from './integer-flag.js';
 import type { ResoCredentials, ResoSimOptions } from '../../sim/reso/server.js';
 

@@ -1,5 +1,5 @@
 /** The text of `sources list` and `sources show`: figures only, the feed in its display form. */
-import { displaySource } from '../../sync/source-specs.js';
+import { displaySource } from '../../feed/feed-source.js';
 import type { FeedBudgetUsage } from '../../store/feed-budget.js';
 import type { FeedSource } from '../../store/feed-sources.js';
 import type { FleetSequence } from '../../sync/fleet-sequence.js';

@@ -14,7 +14,7 @@ import { AlertStore } from '../../store/alert-store.js';
 import { evaluateChatbot, type HealthDeps } from '../../sync/health/evaluate.js';
 import { startHealthMonitor } from '../../sync/health/monitor.js';
 import type { DeliverAlert } from '../../sync/alerts-admin.js';
-import type { ScheduledRun } from '../../sync/scheduled-run.js';
+import type { ScheduledRun } from '../../domain/scheduled-run.js';
 import type { QueueContext } from './queue-context.js';
 
 /** Alert job settings from Config: the configured first backoff (tests shorten it), kept as long as failed jobs. */

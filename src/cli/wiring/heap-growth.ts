@@ -4,14 +4,11 @@
  *
  * Why: V8's own factor is dynamic, up to 4× what is live when collecting is cheap compared to
  * allocating, and a `sync --work` allocates fast (jobs read back from the plan's spool, BullMQ's
- * job records, the workers' requests and answers) while what it keeps is small. bench:sync
- * measured a 100k-listing migration at ~310–320 MiB peak RSS with V8's default and ~215–225 MiB
- * with the old generation held to 1.5× live, for ~5–10% more CPU in that CPU-bound run
- * (a factor of 2 saved no CPU).
+ * job records, the workers' requests and answers) while what it keeps is small, so holding the
+ * old generation near what is live trades a little CPU for a much lower peak RSS.
  * A small feed's run pays the CPU without needing the memory, so the policy is only set for a
- * large or unknown feed (`heapPolicyPays`). `--max-old-space-size` did the same job from the
- * command line, but as a hard cap: a feed that needs more than the cap fails with out-of-memory,
- * whereas a growing factor only makes V8 collect more often.
+ * large or unknown feed (`heapPolicyPays`). Why a growing factor and not a heap cap: a feed that
+ * needs more than a cap fails with out-of-memory, whereas a factor only makes V8 collect more often.
  *
  * Set at run time with `v8.setFlagsFromString` (Node 20, V8 11.3: flags are not frozen after
  * start, and V8 reads `heap_growing_percent` each time it sets the next limit), so it applies to
@@ -25,9 +22,8 @@ export const HEAP_GROWING_PERCENT = 50;
 
 /**
  * A local feed file smaller than this keeps V8's own policy. Why: its plan and jobs never make
- * the heap large (a 6,000-listing, 3.3 MB feed peaks at ~180 MiB either way), and collecting
- * more often then only costs CPU: bench:sync measured ~1% fewer writes/s and ~0.08 s more for
- * that whole command with the policy. 16 MiB is ~30,000 listings of native JSON.
+ * the heap large, and collecting more often then only costs CPU. 16 MiB is ~30,000 listings of
+ * native JSON.
  */
 export const HEAP_POLICY_MIN_FEED_BYTES = 16 * 1024 * 1024;
 

@@ -6,6 +6,7 @@
  * waits. Everything else is final.
  */
 import { sleep as abortableSleep } from '../../net/abortable-sleep.js';
+import { retryRead } from '../../net/retry-read.js';
 import type { Logger } from '../../runtime/logger.js';
 import { backoffDelay, type BackoffSettings } from '../../net/backoff.js';
 import { retryAfterWithin } from '../../net/retry-after.js';
@@ -42,6 +43,22 @@ export interface FeedClientOptions {
 }
 
 const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
+
+/** Waits between repeats when the server names none: 1 s doubling to 30 s, full jitter. */
+const DEFAULT_BACKOFF: BackoffSettings = { baseMs: 1000, maxMs: 30_000 };
+
+/** A failure worth repeating, as one try reports it to the retry loop. */
+class Repeat extends Error {
+  constructor(
+    readonly kind: 'transient' | 'too-many' | 'renewed',
+    /** What failed, for the log and the final error ("HTTP 503", "connection failed (…)"). */
+    readonly last: string,
+    /** The wait the server asked for (Retry-After), capped; undefined when it named none. */
+    readonly askedMs?: number,
+  ) {
+    super(last);
+  }
+}
 
 /** The server's own words from an OData (`error.message`) or OAuth (`error_description`) error body. */
 function serverMessage(text: string): string | undefined {
@@ -84,68 +101,93 @@ export class FeedClient {
   /** GETs `url` through the policies above and returns its body (the `$metadata` document is XML). */
   async getText(url: string, request: { maxPageSize?: number; accept: string }): Promise<string> {
     const where = displaySource(url);
-    let renewed = false;
+    const { backoff = DEFAULT_BACKOFF, serverErrorRetries = 4, maxConsecutive429 = 3 } = this.options;
     let failures = 0;
-    const { backoff = { baseMs: 1000, maxMs: 30_000 }, serverErrorRetries = 4 } = this.options;
-    const repeatOrFail = async (last: string, askedMs?: number): Promise<void> => {
-      failures += 1;
-      if (failures > serverErrorRetries) throw serverFailed(where, failures, last);
-      const waitMs = askedMs ?? backoffDelay(failures, backoff, this.options.random);
-      this.options.logger?.warn({ where, last, waitMs, attempt: failures }, 'feed server failed; repeating the request');
-      await this.pause(waitMs, where);
+    let renewed = false;
+    const attempt = async (): Promise<string> => {
+      const outcome = await this.attempt(url, where, request, renewed);
+      if (outcome instanceof Repeat && outcome.kind === 'renewed') renewed = true;
+      if (outcome instanceof Repeat) throw outcome;
+      return outcome;
     };
-    for (;;) {
-      // Why the budget before the token: a long budget wait would outlive a token fetched first;
-      // a slot spent when the token request then fails only errs on the safe side.
-      await this.acquire(where);
-      let authorization: string;
-      try {
-        authorization = await this.options.tokens.authorization(this.options.signal);
-      } catch (thrown) {
-        const retryable = typeof thrown === 'object' && thrown !== null && (thrown as { retryable?: unknown }).retryable === true;
-        if (!retryable) throw thrown;
-        await repeatOrFail('token request failed');
-        continue;
-      }
-      const answer = await this.send(url, authorization, where, request);
-      if (typeof answer === 'string') {
-        await repeatOrFail(answer);
-        continue;
-      }
-      if (answer.status !== 429) this.tooManyInARow = 0;
-      if (answer.status >= 200 && answer.status < 300) return answer.text;
-      if (answer.status === 401) {
-        if (!renewed && this.options.tokens.rejected(authorization)) {
-          renewed = true;
-          continue;
-        }
-        throw authFailed(
-          where,
-          'the server refused the token (HTTP 401)',
-          'Check the feed credentials and that they are licensed for this feed.',
-        );
-      }
-      const askedMs = retryAfterWithin(answer.headers['retry-after'], this.options.maxRetryAfterMs ?? 120_000, Date.now());
-      if (answer.status === 429) await this.tooManyRequests(where, askedMs);
-      else if (TRANSIENT_STATUSES.has(answer.status)) await repeatOrFail(`HTTP ${answer.status}`, askedMs);
-      else throw refused(where, answer.status, this.quote(answer.text));
+    // Why each kind has its own count: a 5xx or a broken connection is repeated a few times per
+    // request, a 429 is counted in a row across requests (the server pacing this client), and a
+    // token the server refused is renewed once.
+    const mayRepeat = (error: unknown): boolean => {
+      if (!(error instanceof Repeat)) return false;
+      if (error.kind === 'renewed') return true;
+      if (error.kind === 'too-many') return this.tooManyInARow < maxConsecutive429;
+      failures += 1;
+      return failures <= serverErrorRetries;
+    };
+    const waitMs = (error: unknown): number => {
+      if (!(error instanceof Repeat) || error.kind === 'renewed') return 0;
+      const inARow = error.kind === 'too-many' ? this.tooManyInARow : failures;
+      const ms = error.askedMs ?? backoffDelay(inARow, backoff, this.options.random);
+      if (error.kind === 'too-many')
+        // Why info, not warn: a 429 with Retry-After is the server pacing the client, and the run goes on
+        // as asked; a run it halts says so in its one error line. A warning per 429 was noise on stderr.
+        this.options.logger?.info({ where, waitMs: ms, inARow }, 'feed server answered 429; waiting before repeating');
+      else
+        this.options.logger?.warn({ where, last: error.last, waitMs: ms, attempt: failures }, 'feed server failed; repeating the request');
+      return ms;
+    };
+    try {
+      return await retryRead(attempt, {
+        attempts: Number.POSITIVE_INFINITY,
+        ...backoff,
+        mayRetry: mayRepeat,
+        askedWaitMs: waitMs,
+        ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
+        sleep: this.sleep,
+      });
+    } catch (thrown) {
+      if (this.aborted()) throw feedInterrupted(where);
+      if (!(thrown instanceof Repeat)) throw thrown;
+      // Why stop after a few 429s in a row: an MLS that keeps answering 429 is counting a budget the
+      // client overran, and MLS Grid suspends a credential that keeps going; a later run resumes.
+      if (thrown.kind === 'too-many') throw rateLimited(where, this.tooManyInARow);
+      throw serverFailed(where, failures, thrown.last);
     }
   }
 
-  /**
-   * Why stop after a few 429s in a row: an MLS that keeps answering 429 is counting a budget the
-   * client overran, and MLS Grid suspends a credential that keeps going; a later run resumes.
-   */
-  private async tooManyRequests(where: string, askedMs: number | undefined): Promise<void> {
-    this.tooManyInARow += 1;
-    const limit = this.options.maxConsecutive429 ?? 3;
-    if (this.tooManyInARow >= limit) throw rateLimited(where, this.tooManyInARow);
-    const waitMs =
-      askedMs ?? backoffDelay(this.tooManyInARow, this.options.backoff ?? { baseMs: 1000, maxMs: 30_000 }, this.options.random);
-    // Why info, not warn: a 429 with Retry-After is the server pacing the client, and the run goes on
-    // as asked; a run it halts says so in its one error line. A warning per 429 was noise on stderr.
-    this.options.logger?.info({ where, waitMs, inARow: this.tooManyInARow }, 'feed server answered 429; waiting before repeating');
-    await this.pause(waitMs, where);
+  /** One try: the body, or what to do about a failure worth repeating (a Repeat). Final failures are thrown. */
+  private async attempt(
+    url: string,
+    where: string,
+    request: { maxPageSize?: number; accept: string },
+    renewed: boolean,
+  ): Promise<string | Repeat> {
+    // Why the budget before the token: a long budget wait would outlive a token fetched first;
+    // a slot spent when the token request then fails only errs on the safe side.
+    await this.acquire(where);
+    let authorization: string;
+    try {
+      authorization = await this.options.tokens.authorization(this.options.signal);
+    } catch (thrown) {
+      const retryable = typeof thrown === 'object' && thrown !== null && (thrown as { retryable?: unknown }).retryable === true;
+      if (!retryable) throw thrown;
+      return new Repeat('transient', 'token request failed');
+    }
+    const answer = await this.send(url, authorization, where, request);
+    if (typeof answer === 'string') return new Repeat('transient', answer);
+    if (answer.status !== 429) this.tooManyInARow = 0;
+    if (answer.status >= 200 && answer.status < 300) return answer.text;
+    if (answer.status === 401) {
+      if (!renewed && this.options.tokens.rejected(authorization)) return new Repeat('renewed', 'HTTP 401');
+      throw authFailed(
+        where,
+        'the server refused the token (HTTP 401)',
+        'Check the feed credentials and that they are licensed for this feed.',
+      );
+    }
+    const askedMs = retryAfterWithin(answer.headers['retry-after'], this.options.maxRetryAfterMs ?? 120_000, Date.now());
+    if (answer.status === 429) {
+      this.tooManyInARow += 1;
+      return new Repeat('too-many', 'HTTP 429', askedMs);
+    }
+    if (TRANSIENT_STATUSES.has(answer.status)) return new Repeat('transient', `HTTP ${answer.status}`, askedMs);
+    throw refused(where, answer.status, this.quote(answer.text));
   }
 
   private async acquire(where: string): Promise<void> {
@@ -212,10 +254,5 @@ export class FeedClient {
 
   private aborted(): boolean {
     return this.options.signal?.aborted === true;
-  }
-
-  private async pause(ms: number, where: string): Promise<void> {
-    await this.sleep(ms, this.options.signal);
-    if (this.aborted()) throw feedInterrupted(where);
   }
 }

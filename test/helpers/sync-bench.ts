@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterEach, inject } from 'vitest';
 import type { ListingWrite } from '../../src/domain/listing.js';
 import type { RunningSimulator, SimOptions } from '../../src/sim/server.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { cliEnv, startTestSim } from '../helpers/sim.js';
+import { cleanPrefix, uniquePrefix } from './redis.js';
+import { cliEnv, startTestSim } from './sim.js';
 
 export interface SyncBench {
   readonly sim: RunningSimulator;

@@ -8,8 +8,8 @@ import { request } from 'undici';
 import { afterEach, expect, inject } from 'vitest';
 import { startResoSimulator, type ResoSimOptions, type RunningResoSimulator } from '../../src/sim/reso/server.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
-import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { simEnv, startTestSim } from '../helpers/sim.js';
+import { cleanPrefix, uniquePrefix } from './redis.js';
+import { simEnv, startTestSim } from './sim.js';
 import { runCli, type CliRun } from './run-cli.js';
 
 /** The client secret of the RESO credential: distinctive, so a leak is found by a plain search. */

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { CLI_ENTRY } from '../e2e/run-cli.js';
+import { CLI_ENTRY } from './run-cli.js';
 
 export const DASHBOARD_USER = 'ops';
 export const DASHBOARD_PASSWORD = 'browser-words-password-5';

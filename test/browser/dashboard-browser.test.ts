@@ -15,7 +15,7 @@ import { SKIP_REASON, artifactPath, hasChromium, launchChromium } from '../helpe
 import { seedFailedRun } from '../helpers/dashboard.js';
 import { enqueueAsSync, feedOf, openQueueBench, TEST_JOB_SETTINGS, type QueueBench } from '../helpers/queue.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
-import { CLI_ENTRY } from './run-cli.js';
+import { CLI_ENTRY } from '../helpers/run-cli.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-browser';
