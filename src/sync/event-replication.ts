@@ -22,6 +22,8 @@ import type { DisplaySettings } from '../feed/display-step.js';
 import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
 import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
 import { retentionGap } from '../feed/reso-api/entity-events.js';
+import { propertyFields } from '../feed/reso-api/service-metadata.js';
+import type { SourceMetadata } from '../feed/reso-api/source-metadata.js';
 import type { EventDeps, EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 import type { SyncRequest } from './sync-request.js';
 
@@ -37,7 +39,7 @@ export async function startEventReplication(
   deps: ReplicationDeps & { events: EventDeps },
   request: SyncRequest,
   progress: ReplicationProgress,
-  display: DisplaySettings | undefined,
+  { display, known }: { display: DisplaySettings | undefined; known: SourceMetadata },
   fullPull: FullPull,
 ): Promise<StartedReplication & { since?: string }> {
   const source = await deps.sources.show(request.chatbot, deps.feedId);
@@ -57,7 +59,7 @@ export async function startEventReplication(
     };
     return { ...started, events };
   }
-  const pulled = await deps.events.pull(stored);
+  const pulled = await deps.events.pull(stored, known);
   const events: EventRun = {
     mode: 'events',
     ...(pulled.lastSequence === undefined ? (pulled.run.result().complete ? { sequence: stored } : {}) : { sequence: pulled.lastSequence }),
@@ -67,10 +69,10 @@ export async function startEventReplication(
     listings: pulled.events.listings,
     gone: pulled.gone.length,
   };
-  const mapping = await replicationMapping(request.keyType, request.feed.mapping);
+  const mapping = await replicationMapping(request.keyType, request.feed.mapping, propertyFields(known.metadata));
   const feed = replicatedFeed(pulled.run, request.keyType, request.feed.where, mapping, display);
   if (pulled.gone.length === 0) return { feed, events, ...(source?.watermark === undefined ? {} : { since: source.watermark }) };
-  const run = deps.start({ sweep: true, keyFields: mapping.keyFields });
+  const run = deps.start({ sweep: true, keyFields: mapping.keyFields, ...known });
   progress.sweepRun = run;
   const swept = await sweptKeys(run, mapping.keyOf);
   const { requests, bytes } = run.result();
