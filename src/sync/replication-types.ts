@@ -53,6 +53,8 @@ export interface ReplicationProgress {
   sweepRun?: ReplicationRun;
   /** The pull, once the sweep (if any) is done. */
   started?: StartedReplication;
+  /** What reading the server's `$metadata` cost this run, once read. */
+  metadataSpent?: { requests: number; bytes: number };
 }
 
 /** What the wiring gives an `--events` run besides the timestamp pull. */

@@ -76,6 +76,7 @@ export async function startReplication(
   const read = options.read ?? (await knownMetadata(deps));
   const known = sourceOf(read);
   const spent = read.requests === 0 && read.bytes === 0 ? {} : { metadataSpent: { requests: read.requests, bytes: read.bytes } };
+  if (spent.metadataSpent !== undefined) progress.metadataSpent = spent.metadataSpent;
   if (events !== undefined && !full) {
     const started = await startEventReplication({ ...deps, events }, request, progress, { display, known }, (d, r, p) =>
       startReplication(d, r, p, { full: true, read: { ...known, requests: 0, bytes: 0 }, ...(display === undefined ? {} : { display }) }),
@@ -200,8 +201,8 @@ export async function recordFailedReplication(
       runId,
       status: 'failed',
       recordsPulled: pull?.records ?? 0,
-      requests: (pull?.requests ?? 0) + (swept?.requests ?? 0),
-      bytes: (pull?.bytes ?? 0) + (swept?.bytes ?? 0),
+      requests: (pull?.requests ?? 0) + (swept?.requests ?? 0) + (progress.metadataSpent?.requests ?? 0),
+      bytes: (pull?.bytes ?? 0) + (swept?.bytes ?? 0) + (progress.metadataSpent?.bytes ?? 0),
       // A failed run deletes nothing, whether its sweep completed or not.
       ...(progress.sweepRun === undefined ? {} : { sweep: { complete: progress.started?.sweep?.complete ?? false, deleted: 0 } }),
     });

@@ -48,8 +48,9 @@ describe('npm run demo', () => {
     expect(run.stdout).toMatch(/plan {4}create 12, update 6, delete 3, unchanged 31/);
     expect(run.stdout).toMatch(/result {2}created 12, updated 6, deleted 3, failed 0, retried \d+/);
     expect(run.stderr).toMatch(/injecting faults/);
-    // The replication act: everything once, then only what the MLS changed; the withdrawn record deleted.
-    expect(run.stdout).toMatch(/replication {2}first run: 25 records pulled \(everything, 1 request\), 25 listings created on demo-mls/);
+    // The replication act: everything once (its $metadata read, then one page), then only what the
+    // MLS changed; the withdrawn record deleted.
+    expect(run.stdout).toMatch(/replication {2}first run: 25 records pulled \(everything, 2 requests\), 25 listings created on demo-mls/);
     expect(run.stdout).toMatch(
       /replication {2}next run: 4 records pulled, only the changed ones \(21 unchanged not fetched\), 3 updated, 1 deleted because Withdrawn/,
     );

@@ -5,7 +5,7 @@
  * are paged and swept by; a server without `$metadata` is replicated by the Data Dictionary names;
  * a lookup value of the server's own is understood through its Lookup resource.
  */
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 import { describe, expect, inject, it } from 'vitest';
 import { storeKeys } from '../../src/store/keys.js';
 import { metadataRootId } from '../../src/sync/kept-metadata.js';
