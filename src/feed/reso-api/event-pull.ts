@@ -94,6 +94,7 @@ export async function pullEvents(options: ReplicateOptions & { after: number }):
   const media: { how: Media } = { how: options.media ?? 'expand' };
   const where = displaySource(options.propertyUrl);
   const logger = options.logger === undefined ? {} : { logger: options.logger };
+  const fields = replicationFields(options.metadata);
   let records: ResoRecord[] = [];
   let halt: Error | undefined;
   let coalesced: CoalescedEvents | undefined;
@@ -109,6 +110,7 @@ export async function pullEvents(options: ReplicateOptions & { after: number }):
     const ofPhotos = await listingKeysOfMedia(client, coalesced.mediaKeys, {
       mediaUrl: options.mediaUrl ?? resourceBeside(options.propertyUrl, 'Media'),
       pageSize,
+      mediaKey: fields.mediaKey,
       ...logger,
     });
     const keys = [...new Set([...coalesced.propertyKeys, ...ofPhotos])];
@@ -116,8 +118,7 @@ export async function pullEvents(options: ReplicateOptions & { after: number }):
     records = await recordsOf(client, keys, { ...options, pageSize }, media);
     if (options.lookups !== undefined) translateLookups(records, options.lookups);
     if (options.signal?.aborted === true) throw feedInterrupted(where);
-    const { key } = replicationFields(options.metadata);
-    const returned = new Set(records.map((record) => String(record[key])));
+    const returned = new Set(records.map((record) => String(record[fields.key])));
     // Why only Property events: a Media event says a photo changed, never that its listing went.
     gone = coalesced.propertyKeys.filter((key) => !returned.has(key));
   } catch (thrown) {
