@@ -28,6 +28,7 @@ const STORE_KINDS: Readonly<Record<string, string>> = {
   'health-chatbots': 'health',
   '{request-permits}': 'request-permits',
   shape: 'feed-shapes',
+  metadata: 'feed-metadata',
 };
 
 /** The per-run keys `{p}:ls:run:{runId}[:part]` (on a cluster `{p}:ls:run:{{chatbot}}:{runId}[:part]`), by part. */

@@ -37,6 +37,7 @@ export type KeyLayout = 'single' | 'cluster';
  * | `{p}:ls:{request-permits}`            | hash | the request permit pool: `born`, `h:{holder}` → lease   |
  * | `{p}:ls:{service-breaker}`            | hash | the service breaker: open, since, reason, streak, probe  |
  * | `{p}:ls:shape:{chatbot}:{sourceId}`   | str  | JSON shape of a feed after its last allowed run (feed-shapes.ts) |
+ * | `{p}:ls:metadata:{rootId}`            | str  | JSON `$metadata` and lookups of a RESO service root, a day (feed-metadata.ts) |
  * | `{p}:ls:fleet`                        | str  | JSON of the applied fleet.yaml (fleet-record-store.ts)  |
  *
  * Why a tombstone hash beside the ledger: a delete removes the ledger entry, yet an older run's
@@ -100,6 +101,8 @@ export interface StoreKeys {
   serviceBreaker(): string;
   /** The shape a (chatbot, feed) had after its last run allowed to proceed (`sourceId`: a stable hash). */
   feedShape(chatbot: string, sourceId: string): string;
+  /** What a RESO service root published (`rootId`: a stable hash of its URL without credentials). */
+  feedMetadata(rootId: string): string;
   /** What every per-chatbot key of one kind starts with, for SCAN (`runsOfChatbot`, `tombstones`). */
   chatbotKeyHead(kind: 'runsOfChatbot' | 'tombstones', keyType?: SyncKeyType): string;
   /** The chatbot a key found by SCAN under `head` belongs to. */
@@ -149,6 +152,7 @@ export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKe
     requestPermits: () => `${base}:{request-permits}`,
     serviceBreaker: () => `${base}:{service-breaker}`,
     feedShape: (chatbot, sourceId) => `${base}:shape:${tag(chatbot)}:${sourceId}`,
+    feedMetadata: (rootId) => `${base}:metadata:${rootId}`,
     chatbotKeyHead: (kind, keyType = 'MLSNumber') => (kind === 'runsOfChatbot' ? heads.runsOfChatbot() : heads.tombstones(keyType)),
     chatbotOfKey: (head, key) => {
       const rest = key.slice(head.length);

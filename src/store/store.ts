@@ -5,6 +5,7 @@
 import { layoutOf, type RedisClient } from './redis-client.js';
 import { FailedKeyStore } from './failed-keys.js';
 import { FeedBudget, type FeedBudgetOptions, type FeedBudgetWindows } from './feed-budget.js';
+import { FeedMetadataStore } from './feed-metadata.js';
 import { FeedShapeStore } from './feed-shapes.js';
 import { FeedSourceStore } from './feed-sources.js';
 import { JobFinishStore } from './job-finish.js';
@@ -33,6 +34,8 @@ export interface Store {
   breaker: ServiceBreakerStore;
   /** The shape of each (chatbot, feed) after its last run allowed to proceed. */
   feedShapes: FeedShapeStore;
+  /** What each RESO service root published about itself, kept a day for every process. */
+  feedMetadata: FeedMetadataStore;
   /** The Redis-held request budget of one feed credential (`id`: a stable hash, never the secret). */
   feedBudget(id: string, windows: FeedBudgetWindows, options?: FeedBudgetOptions): FeedBudget;
 }
@@ -56,6 +59,7 @@ export function createStore(redis: RedisClient, prefix: string): Store {
     feedSources: new FeedSourceStore(redis, keys),
     breaker: new ServiceBreakerStore(redis, keys),
     feedShapes: new FeedShapeStore(redis, keys),
+    feedMetadata: new FeedMetadataStore(redis, keys),
     feedBudget: (id, windows, options) => new FeedBudget(redis, keys, id, windows, options),
   };
 }

@@ -22,6 +22,8 @@ import type { DisplaySettings } from '../feed/display-step.js';
 import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
 import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
 import { retentionGap } from '../feed/reso-api/entity-events.js';
+import { propertyFields } from '../feed/reso-api/service-metadata.js';
+import type { SourceMetadata } from '../feed/reso-api/source-metadata.js';
 import type { EventDeps, EventRead, EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 import type { SyncRequest } from './sync-request.js';
 
@@ -34,15 +36,20 @@ export type FullPull = (
 
 /**
  * Asks the server for its sequence bounds, and decides from the stored sequence (undefined: none)
- * whether the run resyncs or reads the events after it; reads them when it does not resync.
+ * whether the run resyncs or reads the events after it; reads them (by the server's own `known`
+ * key and fields) when it does not resync.
  */
-export async function readEventLog(events: Pick<EventDeps, 'bounds' | 'pull'>, stored: number | undefined): Promise<EventRead> {
+export async function readEventLog(
+  events: Pick<EventDeps, 'bounds' | 'pull'>,
+  stored: number | undefined,
+  known: SourceMetadata,
+): Promise<EventRead> {
   const bounds = await events.bounds();
   const spent = { requests: bounds.requests, bytes: bounds.bytes };
   // Why the newest read before the pull: what changes during the pull is after it, so the next run reads it.
   if (stored === undefined) return { mode: 'resync', reason: 'first run', sequence: bounds.newest ?? 0, ...spent };
   if (retentionGap(stored, bounds.oldest)) return { mode: 'resync', reason: 'retention gap', sequence: bounds.newest ?? stored, ...spent };
-  return { mode: 'events', from: stored, pulled: await events.pull(stored), ...spent };
+  return { mode: 'events', from: stored, pulled: await events.pull(stored, known), ...spent };
 }
 
 /** Decides events or resync, and starts the run; called by startReplication for `--events` requests. */
@@ -50,12 +57,12 @@ export async function startEventReplication(
   deps: ReplicationDeps & { events: EventDeps },
   request: SyncRequest,
   progress: ReplicationProgress,
-  display: DisplaySettings | undefined,
+  { display, known }: { display: DisplaySettings | undefined; known: SourceMetadata },
   fullPull: FullPull,
 ): Promise<StartedReplication & { since?: string }> {
   const source = await deps.sources.show(request.chatbot, deps.feedId);
   const stored = source?.eventSequence;
-  const read = deps.sharedEvents === undefined ? await readEventLog(deps.events, stored) : await deps.sharedEvents();
+  const read = deps.sharedEvents === undefined ? await readEventLog(deps.events, stored, known) : await deps.sharedEvents();
   const spent = { requests: read.requests, bytes: read.bytes };
   const after = stored === undefined ? {} : { after: stored };
   if (read.mode === 'resync') {
@@ -77,10 +84,10 @@ export async function startEventReplication(
     listings: pulled.events.listings,
     gone: pulled.gone.length,
   };
-  const mapping = await replicationMapping(request.keyType, request.feed.mapping);
+  const mapping = await replicationMapping(request.keyType, request.feed.mapping, propertyFields(known.metadata));
   const feed = replicatedFeed(pulled.run, request.keyType, request.feed.where, mapping, display);
   if (pulled.gone.length === 0) return { feed, events, ...(source?.watermark === undefined ? {} : { since: source.watermark }) };
-  const run = deps.start({ sweep: true, keyFields: mapping.keyFields });
+  const run = deps.start({ sweep: true, keyFields: mapping.keyFields, ...known });
   progress.sweepRun = run;
   const swept = await sweptKeys(run, mapping.keyOf);
   const { requests, bytes } = run.result();

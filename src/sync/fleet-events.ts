@@ -15,7 +15,10 @@
  */
 import { coerceError } from '../shared/errors.js';
 import type { EventPull } from '../feed/reso-api/event-pull.js';
+import type { SourceMetadata } from '../feed/reso-api/source-metadata.js';
 import { readEventLog } from './event-replication.js';
+import { sourceOf } from './kept-metadata.js';
+import { knownMetadata } from './replication.js';
 import { pullOnce, sharedOf, spoolFiles, type SharedPull, type SharedPullOptions } from './fleet-pull.js';
 import type { EventDeps, EventRead, ReplicationDeps } from './replication-types.js';
 import { spoolPull } from './spooled-pull.js';
@@ -59,8 +62,13 @@ export async function pullEventsOnce(
   const after = oldestSequence(sequences);
   const from = after === undefined ? {} : { after };
   let read: EventRead;
+  let known: SourceMetadata;
   try {
-    read = await readEventLog(source.events, after);
+    const metadata = await knownMetadata(source);
+    known = sourceOf(metadata);
+    const bounds = await readEventLog(source.events, after, known);
+    // Why added here: the metadata read is the source's, paid once for all its chatbots.
+    read = { ...bounds, requests: bounds.requests + metadata.requests, bytes: bounds.bytes + metadata.bytes };
   } catch (thrown) {
     // Why not thrown here: each chatbot's run fails with it (and is recorded failed), as with a failed pull.
     const failure = coerceError(options.explain === undefined ? thrown : options.explain(thrown));
@@ -83,7 +91,7 @@ export async function pullEventsOnce(
     const keyFields = options.keyFields === undefined ? {} : { keyFields: options.keyFields };
     // Why a sweep only with removals: a gone listing's chatbot key can only be learnt from the keys still there.
     const sweep =
-      pulled.gone.length === 0 ? undefined : await spoolPull(source.start({ sweep: true, ...keyFields }), files.open(), explain);
+      pulled.gone.length === 0 ? undefined : await spoolPull(source.start({ sweep: true, ...keyFields, ...known }), files.open(), explain);
     const shared = sharedOf({ pull, ...(sweep === undefined ? {} : { sweep }), spent, close: files.close });
     const replayed = (): EventPull => ({ ...pulled, run: pull.replay() });
     const events = { events: pulled.events.events, listings: pulled.events.listings, gone: pulled.gone.length };

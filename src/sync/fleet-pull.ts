@@ -14,6 +14,8 @@ import type { ReplicationResult } from '../feed/reso-api/types.js';
 import type { ReplicationDeps } from './replication.js';
 import { openSpoolFile, type SpoolFile } from './spool-file.js';
 import { spoolPull, type SpooledPull } from './spooled-pull.js';
+import { sourceOf } from './kept-metadata.js';
+import { knownMetadata } from './replication.js';
 
 export interface SharedPull {
   /** Where the pull started; undefined for a full pull. */
@@ -112,9 +114,16 @@ export function sharedOf(parts: {
 export async function pullOnce(source: ReplicationDeps, chatbots: readonly string[], options: SharedPullOptions): Promise<SharedPull> {
   const watermarks = await Promise.all(chatbots.map(async (chatbot) => (await source.sources.show(chatbot, source.feedId))?.watermark));
   const since = options.full === true ? undefined : oldestWatermark(watermarks);
+  // Why first: the shared pull pages by the server's own key and stamp fields, as each chatbot's run does.
+  const read = await knownMetadata(source);
+  const known = sourceOf(read);
+  const spent = {
+    requests: (options.spent?.requests ?? 0) + read.requests,
+    bytes: (options.spent?.bytes ?? 0) + read.bytes,
+  };
   const files = spoolFiles(options.spoolDir);
   try {
-    const keyFields = options.keyFields === undefined ? {} : { keyFields: options.keyFields };
+    const keyFields = { ...known, ...(options.keyFields === undefined ? {} : { keyFields: options.keyFields }) };
     const explain = options.explain === undefined ? {} : { explain: options.explain };
     const sweeps = options.sweep || options.full === true;
     const sweep = sweeps ? await spoolPull(source.start({ sweep: true, ...keyFields }), files.open(), explain) : undefined;
@@ -122,12 +131,16 @@ export async function pullOnce(source: ReplicationDeps, chatbots: readonly strin
     const sweepFailedHard = sweep?.failure !== undefined && !isPullHalt(sweep.failure);
     const pull = sweepFailedHard
       ? undefined
-      : await spoolPull(source.start(since === undefined ? { sweep: false } : { watermark: since, sweep: false }), files.open(), explain);
+      : await spoolPull(
+          source.start(since === undefined ? { sweep: false, ...known } : { watermark: since, sweep: false, ...known }),
+          files.open(),
+          explain,
+        );
     return sharedOf({
       ...(since === undefined ? {} : { since }),
       ...(sweep === undefined ? {} : { sweep }),
       ...(pull === undefined ? {} : { pull }),
-      ...(options.spent === undefined ? {} : { spent: options.spent }),
+      spent,
       close: files.close,
     });
   } catch (thrown) {

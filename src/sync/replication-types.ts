@@ -5,14 +5,17 @@
 import type { ReplicatedFeed } from '../feed/reso-api/replicated-feed.js';
 import type { EventPull } from '../feed/reso-api/event-pull.js';
 import type { ReplicationRun } from '../feed/reso-api/replicate.js';
-import type { ServiceMetadata } from '../feed/reso-api/service-metadata.js';
+import type { SourceMetadata } from '../feed/reso-api/source-metadata.js';
 import type { EventMode, FeedSourceStore } from '../store/feed-sources.js';
 
 /** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
 export interface ReplicationDeps {
-  /** Starts a pull since `watermark` (everything when absent), or a key sweep of `keyFields` (default the reso profile's). */
-  start(options: { watermark?: string; sweep: boolean; keyFields?: readonly string[]; metadata?: ServiceMetadata }): ReplicationRun;
-  /** The server's `$metadata` (kept a day per process; `metadata` undefined when it publishes none) and what reading it cost. */
+  /**
+   * Starts a pull since `watermark` (everything when absent), or a key sweep of `keyFields` (default
+   * the reso profile's), by the field names and lookups of the server's metadata.
+   */
+  start(options: { watermark?: string; sweep: boolean; keyFields?: readonly string[] } & SourceMetadata): ReplicationRun;
+  /** What the server publishes about itself (kept a day per service root in Redis) and what reading it cost this run. */
   metadata?(): Promise<MetadataRead>;
   sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
   /** The source id of (chatbot, feed): replicationFeedId(feed URL). */
@@ -39,8 +42,9 @@ export interface StartedReplication {
   metadataSpent?: { requests: number; bytes: number };
 }
 
-export interface MetadataRead {
-  metadata?: ServiceMetadata;
+/** `metadata` undefined: the server publishes no `$metadata` (the Data Dictionary names are used). */
+export interface MetadataRead extends SourceMetadata {
+  /** Requests and bytes this run spent reading it: 0 when it was kept from an earlier run. */
   requests: number;
   bytes: number;
 }
@@ -54,14 +58,16 @@ export interface ReplicationProgress {
   sweepRun?: ReplicationRun;
   /** The pull, once the sweep (if any) is done. */
   started?: StartedReplication;
+  /** What reading the server's `$metadata` cost this run, once read. */
+  metadataSpent?: { requests: number; bytes: number };
 }
 
 /** What the wiring gives an `--events` run besides the timestamp pull. */
 export interface EventDeps {
   /** The oldest and newest sequence the server holds, and what asking cost. */
   bounds(): Promise<{ oldest?: number; newest?: number; requests: number; bytes: number }>;
-  /** The events after `after`, coalesced, and the listings they name. */
-  pull(after: number): Promise<EventPull>;
+  /** The events after `after`, coalesced, and the listings they name (by the server's field names and lookups). */
+  pull(after: number, known: SourceMetadata): Promise<EventPull>;
   /** Stores the sequence (forward only) and the mode, once the run's jobs are queued. */
   advance(chatbot: string, feedId: string, sequence: number, mode: EventMode): Promise<unknown>;
 }

@@ -13,7 +13,9 @@ import type { SyncRequest } from './sync-request.js';
 import { errorFields } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { finishEventReplication, startEventReplication } from './event-replication.js';
-import type { EventRun, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
+import type { EventRun, MetadataRead, ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
+import { sourceOf } from './kept-metadata.js';
+import { propertyFields } from '../feed/reso-api/service-metadata.js';
 import type { DisplaySettings } from '../feed/display-step.js';
 
 export type { ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
@@ -52,26 +54,36 @@ export function pullComplete(started: StartedReplication): boolean {
   return started.feed.halt() === undefined && started.feed.result().complete;
 }
 
-/** Reads the watermark and, with --sweep, pulls every key first; returns the pull as a feed. */
+/** What the server publishes about itself, as this run knows it (nothing when the deps read no metadata). */
+export async function knownMetadata(deps: ReplicationDeps): Promise<MetadataRead> {
+  return (await deps.metadata?.()) ?? { requests: 0, bytes: 0 };
+}
+
+/**
+ * Reads the watermark and, with --sweep, pulls every key first; returns the pull as a feed. The
+ * server's metadata comes first: a mapping naming a field it lacks is refused before anything is
+ * pulled, and the pull pages by the server's own key and stamp fields.
+ */
 export async function startReplication(
   deps: ReplicationDeps,
   request: SyncRequest,
   progress: ReplicationProgress = {},
-  options: { full?: boolean; display?: DisplaySettings } = {},
+  options: { full?: boolean; display?: DisplaySettings; read?: MetadataRead } = {},
 ): Promise<StartedReplication & { since?: string }> {
   const { events } = deps;
   const full = options.full === true;
   const { display } = options;
-  if (events !== undefined && !full)
-    return startEventReplication({ ...deps, events }, request, progress, display, (d, r, p) =>
-      startReplication(d, r, p, { full: true, ...(display === undefined ? {} : { display }) }),
+  const read = options.read ?? (await knownMetadata(deps));
+  const known = sourceOf(read);
+  const spent = read.requests === 0 && read.bytes === 0 ? {} : { metadataSpent: { requests: read.requests, bytes: read.bytes } };
+  if (spent.metadataSpent !== undefined) progress.metadataSpent = spent.metadataSpent;
+  if (events !== undefined && !full) {
+    const started = await startEventReplication({ ...deps, events }, request, progress, { display, known }, (d, r, p) =>
+      startReplication(d, r, p, { full: true, read: { ...known, requests: 0, bytes: 0 }, ...(display === undefined ? {} : { display }) }),
     );
-  // Why only with a mapping: that is what must be checked before anything is pulled (a mapping
-  // naming a field the server lacks refuses the run having spent nothing but this one request).
-  const read = request.feed.mapping === undefined ? undefined : await deps.metadata?.();
-  const metadata = read?.metadata;
-  const mapping = await replicationMapping(request.keyType, request.feed.mapping, metadata?.get('Property')?.fields);
-  const known = metadata === undefined ? {} : { metadata };
+    return { ...started, ...spent };
+  }
+  const mapping = await replicationMapping(request.keyType, request.feed.mapping, propertyFields(read.metadata));
   const source = await deps.sources.show(request.chatbot, deps.feedId);
   // `full`: an --events resync, every record with the key sweep first, whatever the watermark and --sweep.
   const since = full ? undefined : source?.watermark;
@@ -91,7 +103,7 @@ export async function startReplication(
   const feed = replicatedFeed(pull, request.keyType, request.feed.where, mapping, options.display);
   return {
     feed,
-    ...(read === undefined ? {} : { metadataSpent: { requests: read.requests, bytes: read.bytes } }),
+    ...spent,
     ...(keys === undefined ? {} : { sweptKeys: keys }),
     ...(sweep ? { sweep } : {}),
     ...(since === undefined ? {} : { since }),
@@ -189,8 +201,8 @@ export async function recordFailedReplication(
       runId,
       status: 'failed',
       recordsPulled: pull?.records ?? 0,
-      requests: (pull?.requests ?? 0) + (swept?.requests ?? 0),
-      bytes: (pull?.bytes ?? 0) + (swept?.bytes ?? 0),
+      requests: (pull?.requests ?? 0) + (swept?.requests ?? 0) + (progress.metadataSpent?.requests ?? 0),
+      bytes: (pull?.bytes ?? 0) + (swept?.bytes ?? 0) + (progress.metadataSpent?.bytes ?? 0),
       // A failed run deletes nothing, whether its sweep completed or not.
       ...(progress.sweepRun === undefined ? {} : { sweep: { complete: progress.started?.sweep?.complete ?? false, deleted: 0 } }),
     });

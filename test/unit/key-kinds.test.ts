@@ -37,6 +37,7 @@ describe('keyKind', () => {
     [storeKeys(P, 'cluster').requestPermits(), 'request-permits'],
     [keys.feedShape('bot:1', 'abc123'), 'feed-shapes'],
     [storeKeys(P, 'cluster').feedShape('bot', 'abc123'), 'feed-shapes'],
+    [keys.feedMetadata('abc123'), 'feed-metadata'],
     [alerts.configs(), 'alerts'],
     [alerts.deliveries(), 'alerts'],
     [alerts.state('bot:1'), 'health'],

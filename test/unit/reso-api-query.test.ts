@@ -3,6 +3,7 @@
  * of a first run, an incremental pull and a sweep, Retry-After and jittered waits, Media order,
  * and redaction of quoted server text.
  */
+import { DD_FIELDS } from '../../src/feed/reso-api/replication-fields.js';
 import { describe, expect, it } from 'vitest';
 import { mediaInOrder } from '../../src/feed/reso-api/media.js';
 import { allOf, odataString, odataUrl } from '../../src/feed/reso-api/odata-url.js';
@@ -66,7 +67,7 @@ describe('OData URLs', () => {
 });
 
 describe('replicationQuery', () => {
-  const base = { expandMedia: true };
+  const base = { fields: DD_FIELDS, expandMedia: true };
 
   it('asks a first run for everything (the pager orders, pages and counts it)', () => {
     expect(replicationQuery(base)).toEqual({ expand: ['Media'] });

@@ -9,39 +9,15 @@ import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
 import { eventBounds, pullEvents } from '../../feed/reso-api/event-pull.js';
 import { FeedClient } from '../../feed/reso-api/feed-client.js';
 import { replicate, type ReplicateOptions } from '../../feed/reso-api/replicate.js';
-import { readMetadata, type ServiceMetadata } from '../../feed/reso-api/service-metadata.js';
+import { readSourceMetadata } from '../../feed/reso-api/source-metadata.js';
 import { clientCredentialsTokens, staticBearerToken, type TokenProvider } from '../../feed/reso-api/token-provider.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Store } from '../../store/store.js';
 import { feedBudgetId, replicationFeedId } from '../../sync/replication-ids.js';
 import type { ReplicationDeps } from '../../sync/replication.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
-import type { MetadataRead } from '../../sync/replication-types.js';
+import { keptMetadata } from '../../sync/kept-metadata.js';
 import { plainHttpHost, plainHttpRefusal } from '../../shared/plain-http.js';
-
-/** `$metadata` read per feed URL, kept for a day: a worker running schedules reads it once, not once per run. */
-const METADATA_KEPT_MS = 24 * 3_600_000;
-const kept = new Map<string, { at: number; metadata: Promise<ServiceMetadata | undefined> }>();
-
-async function keptMetadata(feed: string, read: () => Promise<MetadataRead>): Promise<MetadataRead> {
-  const now = Date.now();
-  const entry = kept.get(feed);
-  if (entry !== undefined && now - entry.at < METADATA_KEPT_MS) {
-    const metadata = await entry.metadata;
-    return { ...(metadata === undefined ? {} : { metadata }), requests: 0, bytes: 0 };
-  }
-  const reading = read();
-  kept.set(feed, {
-    at: now,
-    metadata: reading.then(
-      (done) => done.metadata,
-      () => undefined,
-    ),
-  });
-  // Why forget a failed read: the next run should try again rather than keep the failure for a day.
-  reading.catch(() => kept.delete(feed));
-  return reading;
-}
 
 function tokensOf(config: Config): TokenProvider {
   const { oauth, token } = config.feedAuth;
@@ -91,24 +67,24 @@ export function replicationWiring(wiring: {
       feedId: replicationFeedId(feed),
       sources: feedSources,
       metadata: () =>
-        keptMetadata(feed, async () => {
+        keptMetadata(wiring.store.feedMetadata, feed, async () => {
           const reader = client();
-          const metadata = await readMetadata(reader, feed, wiring.logger);
-          return { ...(metadata === undefined ? {} : { metadata }), requests: reader.requests, bytes: reader.bytes };
+          const read = await readSourceMetadata(reader, feed, { pageSize: common.pageSize ?? 1000, logger: wiring.logger });
+          return { ...read, requests: reader.requests, bytes: reader.bytes };
         }),
-      start: ({ watermark, sweep, keyFields, metadata }) =>
+      start: ({ watermark, sweep, keyFields, ...known }) =>
         replicate({
           ...common,
+          ...known,
           sweep,
           ...(keyFields === undefined ? {} : { keyFields }),
-          ...(metadata === undefined ? {} : { metadata }),
           ...(watermark === undefined ? {} : { watermark }),
         }),
       ...(options.events === true
         ? {
             events: {
               bounds: () => eventBounds(common),
-              pull: (after: number) => pullEvents({ ...common, after }),
+              pull: (after, known) => pullEvents({ ...common, ...known, after }),
               advance: (chatbot, feedId, sequence, mode) => feedSources.advanceEventSequence(chatbot, feedId, sequence, mode),
             },
           }

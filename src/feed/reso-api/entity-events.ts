@@ -136,17 +136,18 @@ export function keyChunks(field: string, keys: readonly string[]): string[] {
 export async function listingKeysOfMedia(
   source: JsonSource,
   mediaKeys: readonly string[],
-  options: { mediaUrl: string; pageSize: number; logger?: Logger },
+  options: { mediaUrl: string; pageSize: number; mediaKey: string; logger?: Logger },
 ): Promise<string[]> {
   const owners = new Set<string>();
-  for (const filter of keyChunks('MediaKey', mediaKeys)) {
+  const { mediaKey } = options;
+  for (const filter of keyChunks(mediaKey, mediaKeys)) {
     const progress = newProgress();
     for await (const page of keyedPages(
       source,
       {
         resourceUrl: options.mediaUrl,
-        query: { filter, select: ['MediaKey', 'ResourceRecordKey'] },
-        order: { keyField: 'MediaKey' },
+        query: { filter, select: [mediaKey, 'ResourceRecordKey'] },
+        order: { keyField: mediaKey },
         pageSize: options.pageSize,
         ...(options.logger ? { logger: options.logger } : {}),
       },

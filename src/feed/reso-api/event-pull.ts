@@ -14,9 +14,11 @@ import { isPullHalt } from './replicated-feed.js';
 import { FeedClient } from './feed-client.js';
 import { keyChunks, listingKeysOfMedia, readEventsAfter, resourceBeside, sequenceBounds, type CoalescedEvents } from './entity-events.js';
 import { keyedPages, newProgress, type JsonSource } from './keyed-pager.js';
+import { translateLookups } from './lookups.js';
 import { attachMediaFromResource, sortExpandedMedia } from './media.js';
 import type { ReplicateOptions, ReplicationRun } from './replicate.js';
-import { KEY_FIELD, replicationQuery, TIMESTAMP_FIELD } from './replication-query.js';
+import { replicationFields } from './replication-fields.js';
+import { replicationQuery } from './replication-query.js';
 import { pullIncomplete, refusedStatus } from './reso-errors.js';
 import type { ReplicationResult, ResoRecord } from './types.js';
 
@@ -42,9 +44,11 @@ async function recordsOf(
 ): Promise<ResoRecord[]> {
   const records: ResoRecord[] = [];
   const logger = options.logger === undefined ? {} : { logger: options.logger };
-  for (const filter of keyChunks(KEY_FIELD, keys)) {
+  const fields = replicationFields(options.metadata);
+  for (const filter of keyChunks(fields.key, keys)) {
     const read = async (): Promise<ResoRecord[]> => {
       const pick = {
+        fields,
         keyFields: options.keyFields ?? ['ListingId'],
         expandMedia: media.how === 'expand',
         ...(options.select === undefined ? {} : { select: options.select }),
@@ -52,7 +56,7 @@ async function recordsOf(
       const query = { ...replicationQuery(pick), filter };
       const progress = newProgress();
       const rows: ResoRecord[] = [];
-      const order = { timestampField: TIMESTAMP_FIELD, keyField: KEY_FIELD };
+      const order = { timestampField: fields.timestamp, keyField: fields.key };
       for await (const page of keyedPages(
         client,
         { resourceUrl: options.propertyUrl, query, order, pageSize: options.pageSize, ...logger },
@@ -74,6 +78,7 @@ async function recordsOf(
       await attachMediaFromResource(client, rows, {
         mediaUrl: options.mediaUrl ?? resourceBeside(options.propertyUrl, 'Media'),
         pageSize: options.pageSize,
+        fields,
         ...logger,
       });
     else if (media.how === 'expand') sortExpandedMedia(rows);
@@ -89,6 +94,7 @@ export async function pullEvents(options: ReplicateOptions & { after: number }):
   const media: { how: Media } = { how: options.media ?? 'expand' };
   const where = displaySource(options.propertyUrl);
   const logger = options.logger === undefined ? {} : { logger: options.logger };
+  const fields = replicationFields(options.metadata);
   let records: ResoRecord[] = [];
   let halt: Error | undefined;
   let coalesced: CoalescedEvents | undefined;
@@ -104,13 +110,15 @@ export async function pullEvents(options: ReplicateOptions & { after: number }):
     const ofPhotos = await listingKeysOfMedia(client, coalesced.mediaKeys, {
       mediaUrl: options.mediaUrl ?? resourceBeside(options.propertyUrl, 'Media'),
       pageSize,
+      mediaKey: fields.mediaKey,
       ...logger,
     });
     const keys = [...new Set([...coalesced.propertyKeys, ...ofPhotos])];
     listings = keys.length;
     records = await recordsOf(client, keys, { ...options, pageSize }, media);
+    if (options.lookups !== undefined) translateLookups(records, options.lookups);
     if (options.signal?.aborted === true) throw feedInterrupted(where);
-    const returned = new Set(records.map((record) => String(record[KEY_FIELD])));
+    const returned = new Set(records.map((record) => String(record[fields.key])));
     // Why only Property events: a Media event says a photo changed, never that its listing went.
     gone = coalesced.propertyKeys.filter((key) => !returned.has(key));
   } catch (thrown) {

@@ -42,6 +42,13 @@ export interface FeedClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+export interface TextRequest {
+  accept: string;
+  maxPageSize?: number;
+  maxBytes?: number;
+  tooLargeHint?: string;
+}
+
 const TRANSIENT_STATUSES = new Set([500, 502, 503, 504]);
 
 /** Waits between repeats when the server names none: 1 s doubling to 30 s, full jitter. */
@@ -98,8 +105,11 @@ export class FeedClient {
     return this.parse(await this.getText(url, { accept: 'application/json', ...request }), displaySource(url));
   }
 
-  /** GETs `url` through the policies above and returns its body (the `$metadata` document is XML). */
-  async getText(url: string, request: { maxPageSize?: number; accept: string }): Promise<string> {
+  /**
+   * GETs `url` through the policies above and returns its body (the `$metadata` document is XML);
+   * `maxBytes` caps this answer (default the client's), `tooLargeHint` is the next step when it is over.
+   */
+  async getText(url: string, request: TextRequest): Promise<string> {
     const where = displaySource(url);
     const { backoff = DEFAULT_BACKOFF, serverErrorRetries = 4, maxConsecutive429 = 3 } = this.options;
     let failures = 0;
@@ -206,7 +216,7 @@ export class FeedClient {
     url: string,
     authorization: string,
     where: string,
-    { maxPageSize, accept }: { maxPageSize?: number; accept: string },
+    { maxPageSize, accept, maxBytes, tooLargeHint }: TextRequest,
   ): Promise<Exchange | string> {
     let bytes = 0;
     try {
@@ -222,7 +232,7 @@ export class FeedClient {
           ...(maxPageSize === undefined ? {} : { prefer: `odata.maxpagesize=${maxPageSize}` }),
         },
         timeoutMs: this.options.timeoutMs ?? 60_000,
-        maxBytes: this.options.maxResponseBytes ?? 256 * 1024 * 1024,
+        maxBytes: maxBytes ?? this.options.maxResponseBytes ?? 256 * 1024 * 1024,
         ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
         onBytes: (count) => (bytes += count),
       });
@@ -230,7 +240,7 @@ export class FeedClient {
       if (this.aborted()) throw feedInterrupted(where);
       if (!(thrown instanceof ExchangeFailure)) throw thrown;
       if (thrown.reason === 'too-large')
-        throw feedUnreadable(`an answer is ${thrown.detail}`, where, 'Ask for smaller pages (--feed-page-size).');
+        throw feedUnreadable(`an answer is ${thrown.detail}`, where, tooLargeHint ?? 'Ask for smaller pages (--feed-page-size).');
       return `connection failed (${thrown.detail})`;
     } finally {
       this.sent += 1;

@@ -8,14 +8,13 @@
 import type { Logger } from '../../runtime/logger.js';
 import { keyedPages, newProgress, type JsonSource } from './keyed-pager.js';
 import { odataString } from './odata-url.js';
-import { KEY_FIELD } from './replication-query.js';
+import type { ReplicationFields } from './replication-fields.js';
 import { displaySource } from '../feed-source.js';
 import { pullIncomplete } from './reso-errors.js';
 import type { ResoRecord } from './types.js';
 
 export const MEDIA_FIELD = 'Media';
 const RECORD_KEY = 'ResourceRecordKey';
-const MEDIA_KEY = 'MediaKey';
 
 /** A photo's place: its Order, or after every ordered one (keeping the server's order among those without). */
 function placeOf(item: unknown): number {
@@ -42,6 +41,8 @@ export interface MediaResourceOptions {
   /** The Media resource, e.g. https://mls.example/odata/Media */
   mediaUrl: string;
   pageSize: number;
+  /** The Property key the photos' ResourceRecordKey names, and the Media key they are paged by. */
+  fields: Pick<ReplicationFields, 'key' | 'mediaKey'>;
   /**
    * Keys per Media request (default 100). Why a limit: `in (...)` with a page's thousand keys makes
    * a URL of ~17 KB, past what many servers (Node's own 16 KB header limit among them) accept.
@@ -58,7 +59,7 @@ export async function attachMediaFromResource(
 ): Promise<number> {
   const keyed = new Map<string, ResoRecord>();
   for (const record of records) {
-    const key = record[KEY_FIELD];
+    const key = record[options.fields.key];
     if (typeof key === 'string') keyed.set(key, record);
   }
   const photos = new Map<string, unknown[]>([...keyed.keys()].map((key) => [key, []]));
@@ -76,7 +77,7 @@ export async function attachMediaFromResource(
       {
         resourceUrl: options.mediaUrl,
         query: { filter },
-        order: { keyField: MEDIA_KEY },
+        order: { keyField: options.fields.mediaKey },
         pageSize: options.pageSize,
         ...(options.logger ? { logger: options.logger } : {}),
       },

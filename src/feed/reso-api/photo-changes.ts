@@ -10,12 +10,10 @@ import type { Logger } from '../../runtime/logger.js';
 import { displaySource } from '../feed-source.js';
 import { keyedPages, newProgress, type JsonSource } from './keyed-pager.js';
 import { odataString } from './odata-url.js';
-import { KEY_FIELD, TIMESTAMP_FIELD } from './replication-query.js';
+import type { ReplicationFields } from './replication-fields.js';
 import { pullIncomplete } from './reso-errors.js';
 
-export const PHOTOS_CHANGE_FIELD = 'PhotosChangeTimestamp';
 const RECORD_KEY = 'ResourceRecordKey';
-const MEDIA_KEY = 'MediaKey';
 
 /** Keys per `ListingKey in (…)` request: a thousand would make a URL past what many servers take. */
 export const KEYS_PER_REQUEST = 100;
@@ -25,19 +23,21 @@ export interface PhotoChangeOptions {
   /** The `$filter` literal the pull started at (the watermark less the overlap). */
   since: string;
   pageSize: number;
+  fields: Pick<ReplicationFields, 'mediaKey' | 'mediaTimestamp'>;
   logger?: Logger;
 }
 
 /** ListingKeys whose photos changed since `options.since`, by the Media's own ModificationTimestamp. */
 export async function photoChangedKeys(source: JsonSource, options: PhotoChangeOptions): Promise<Set<string>> {
   const keys = new Set<string>();
+  const { mediaKey, mediaTimestamp } = options.fields;
   const progress = newProgress();
   const pages = keyedPages(
     source,
     {
       resourceUrl: options.mediaUrl,
-      query: { filter: `${TIMESTAMP_FIELD} ge ${options.since}`, select: [MEDIA_KEY, RECORD_KEY, TIMESTAMP_FIELD] },
-      order: { timestampField: TIMESTAMP_FIELD, keyField: MEDIA_KEY },
+      query: { filter: `${mediaTimestamp} ge ${options.since}`, select: [mediaKey, RECORD_KEY, mediaTimestamp] },
+      order: { timestampField: mediaTimestamp, keyField: mediaKey },
       pageSize: options.pageSize,
       ...(options.logger ? { logger: options.logger } : {}),
     },
@@ -53,6 +53,6 @@ export async function photoChangedKeys(source: JsonSource, options: PhotoChangeO
 }
 
 /** The `$filter` of records by key, `ListingKey in (…)`. */
-export function keysFilter(keys: readonly string[]): string {
-  return `${KEY_FIELD} in (${keys.map(odataString).join(',')})`;
+export function keysFilter(keyField: string, keys: readonly string[]): string {
+  return `${keyField} in (${keys.map(odataString).join(',')})`;
 }

@@ -11,9 +11,11 @@ import { displaySource } from '../feed-source.js';
 import { FeedClient, type FeedClientOptions } from './feed-client.js';
 import { attachMediaFromResource, sortExpandedMedia } from './media.js';
 import { keyedPages, newProgress } from './keyed-pager.js';
-import { KEYS_PER_REQUEST, keysFilter, PHOTOS_CHANGE_FIELD, photoChangedKeys } from './photo-changes.js';
-import type { ServiceMetadata } from './service-metadata.js';
-import { KEY_FIELD, pullStart, replicationQuery, TIMESTAMP_FIELD } from './replication-query.js';
+import { translateLookups, type LookupTable } from './lookups.js';
+import { KEYS_PER_REQUEST, keysFilter, photoChangedKeys } from './photo-changes.js';
+import { declares, resourceOf, type ServiceMetadata } from './service-metadata.js';
+import { replicationFields } from './replication-fields.js';
+import { pullStart, replicationQuery } from './replication-query.js';
 import { pullIncomplete, refusedStatus } from './reso-errors.js';
 import { compareStamps, parseStamp, stampLiteral, type Stamp } from './timestamps.js';
 import type { ReplicationResult, ResoRecord } from './types.js';
@@ -39,8 +41,13 @@ export interface ReplicateOptions extends FeedClientOptions {
   media?: 'expand' | 'resource' | 'none';
   /** Keys per request to the Media resource (default 100). */
   mediaKeysPerRequest?: number;
-  /** The server's `$metadata`, when it publishes one: `$select` names only its fields; PhotosChangeTimestamp is asked if it exists. */
+  /**
+   * The server's `$metadata`, when it publishes one: the key and stamp fields are its own
+   * (replication-fields.ts), `$select` names only its fields, PhotosChangeTimestamp is asked if it exists.
+   */
   metadata?: ServiceMetadata;
+  /** The server's own lookup values → their standard ones (its Lookup resource), applied to each record. */
+  lookups?: LookupTable;
   /** An incremental pull also reads the listings whose photos changed alone (default true; photo-changes.ts). */
   photoChanges?: boolean;
   logger?: Logger;
@@ -87,17 +94,18 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
     media,
   });
   const logger = options.logger === undefined ? {} : { logger: options.logger };
-  const fields = options.metadata?.get('Property')?.fields;
+  const property = resourceOf(options.metadata, 'Property');
+  const fields = replicationFields(options.metadata);
   // Why only the fields the server has: servers drop unknown $select names silently or refuse them.
-  const keyFields = (options.keyFields ?? ['ListingId']).filter((name) => fields === undefined || fields.has(name));
+  const keyFields = (options.keyFields ?? ['ListingId']).filter((name) => property === undefined || declares(property, name));
   const pager = (expandMedia: boolean, filter?: string, into = progress): AsyncGenerator<ResoRecord[]> => {
-    const query = replicationQuery({ ...options, keyFields, expandMedia, photosChangeField: fields?.has(PHOTOS_CHANGE_FIELD) === true });
+    const query = replicationQuery({ ...options, fields, keyFields, expandMedia });
     return keyedPages(
       client,
       {
         resourceUrl: options.propertyUrl,
         query: filter === undefined ? query : { ...query, filter },
-        order: { timestampField: TIMESTAMP_FIELD, keyField: KEY_FIELD },
+        order: { timestampField: fields.timestamp, keyField: fields.key },
         pageSize,
         ...logger,
       },
@@ -109,10 +117,11 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
   const note = (rows: readonly ResoRecord[]): void => {
     records += rows.length;
     for (const row of rows) {
-      if (pulled !== undefined && typeof row[KEY_FIELD] === 'string') pulled.add(row[KEY_FIELD]);
-      const stamp = parseStamp(row[TIMESTAMP_FIELD]);
+      const key = row[fields.key];
+      if (pulled !== undefined && typeof key === 'string') pulled.add(key);
+      const stamp = parseStamp(row[fields.timestamp]);
       if (stamp !== undefined && (newest === undefined || compareStamps(stamp, newest.stamp) > 0))
-        newest = { stamp, text: String(row[TIMESTAMP_FIELD]) };
+        newest = { stamp, text: String(row[fields.timestamp]) };
     }
   };
 
@@ -136,22 +145,29 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
     const mediaUrl = options.mediaUrl ?? mediaUrlBeside(options.propertyUrl);
     const withPhotos = async (rows: ResoRecord[]): Promise<ResoRecord[]> => {
       if (media === 'resource')
-        await attachMediaFromResource(client, rows, { mediaUrl, pageSize, ...logger, keysPerRequest: options.mediaKeysPerRequest ?? 100 });
+        await attachMediaFromResource(client, rows, {
+          mediaUrl,
+          pageSize,
+          fields,
+          ...logger,
+          keysPerRequest: options.mediaKeysPerRequest ?? 100,
+        });
       else if (media === 'expand') sortExpandedMedia(rows);
       if (options.signal?.aborted === true) throw feedInterrupted(displaySource(options.propertyUrl));
       note(rows);
+      if (options.lookups !== undefined) translateLookups(rows, options.lookups);
       return rows;
     };
     for (; step.done !== true; step = await pages.next()) yield await withPhotos(step.value);
     if (!progress.complete) throw pullIncomplete(displaySource(options.propertyUrl), progress.received, progress.expected);
     if (pulled !== undefined && media !== 'none' && options.photoChanges !== false) {
       const since = stampLiteral(pullStart(options.watermark ?? '', options.overlapMs));
-      const photoOptions = { mediaUrl, since, pageSize, ...logger };
+      const photoOptions = { mediaUrl, since, pageSize, fields, ...logger };
       const changed = await photoChangedKeys(client, photoOptions);
       const keys = [...changed].filter((key) => !pulled.has(key));
       for (let at = 0; at < keys.length; at += KEYS_PER_REQUEST) {
         const byKey = newProgress();
-        for await (const rows of pager(media === 'expand', keysFilter(keys.slice(at, at + KEYS_PER_REQUEST)), byKey))
+        for await (const rows of pager(media === 'expand', keysFilter(fields.key, keys.slice(at, at + KEYS_PER_REQUEST)), byKey))
           yield await withPhotos(rows);
         if (!byKey.complete) throw pullIncomplete(displaySource(options.propertyUrl), byKey.received, byKey.expected);
       }

@@ -7,16 +7,17 @@
  *   read again is unchanged and the planner sends nothing for it.
  * - Sweep: every record's keys only, to learn which listings are gone.
  * Always ordered by ModificationTimestamp then ListingKey: the key breaks ties, so pages are a
- * total order and the largest stamp received is a safe watermark.
+ * total order and the largest stamp received is a safe watermark. (The names are the server's,
+ * from its `$metadata`: replication-fields.ts; these are the Data Dictionary's.)
  */
 import { UsageError } from '../../shared/errors.js';
 import type { ODataQuery } from './odata-url.js';
+import type { ReplicationFields } from './replication-fields.js';
 import { parseStamp, stampLiteral, stampMinus, type Stamp } from './timestamps.js';
 
-export const TIMESTAMP_FIELD = 'ModificationTimestamp';
-export const KEY_FIELD = 'ListingKey';
-
 export interface ReplicationQueryInput {
+  /** The key and stamp names (the server's `$metadata`, or the DD's). */
+  fields: ReplicationFields;
   /** Pull every record's keys only (and delete nothing unless the sweep completes). */
   sweep?: boolean;
   /** The largest ModificationTimestamp a previous run received and enqueued; absent on a first run. */
@@ -29,19 +30,13 @@ export interface ReplicationQueryInput {
   select?: readonly string[];
   /** `$expand=Media` on a pull. */
   expandMedia: boolean;
-  /**
-   * The server's Property has PhotosChangeTimestamp: an incremental pull also asks for records whose
-   * photos changed since the watermark. Why in the same filter: the order (and so the cursor and the
-   * watermark) stays by ModificationTimestamp, and it costs no request of its own.
-   */
-  photosChangeField?: boolean;
 }
 
 const unique = (names: readonly string[]): string[] => [...new Set(names)];
 
 /** `ModificationTimestamp ge <stamp>`: the filter of a pull that starts at `stamp`. */
-export function sinceFilter(stamp: Stamp): string {
-  return `${TIMESTAMP_FIELD} ge ${stampLiteral(stamp)}`;
+export function sinceFilter(field: string, stamp: Stamp): string {
+  return `${field} ge ${stampLiteral(stamp)}`;
 }
 
 /** The watermark as an instant; a UsageError when it is not an ISO 8601 date-time with an offset. */
@@ -60,20 +55,23 @@ export function pullStart(watermark: string, overlapMs = 0): Stamp {
   return stampMinus(watermarkStamp(watermark), overlapMs);
 }
 
-/** What a pull or a sweep asks for; the pager orders it by (ModificationTimestamp, ListingKey), pages and counts it (keyed-pager.ts). */
+/** What a pull or a sweep asks for; the pager orders it by (stamp, key), pages and counts it (keyed-pager.ts). */
 export function replicationQuery(input: ReplicationQueryInput): Pick<ODataQuery, 'filter' | 'select' | 'expand'> {
-  const keys = [KEY_FIELD, ...(input.keyFields ?? [])];
+  const { key, timestamp, photosChange } = input.fields;
+  const keys = [key, ...(input.keyFields ?? [])];
   const query: Pick<ODataQuery, 'filter' | 'select' | 'expand'> = {};
   if (input.sweep === true) {
     // Why the timestamp too: pages are continued after the last (timestamp, key) received.
-    return { select: unique([...keys, TIMESTAMP_FIELD]) };
+    return { select: unique([...keys, timestamp]) };
   }
   if (input.watermark !== undefined) {
     const start = pullStart(input.watermark, input.overlapMs);
-    query.filter = sinceFilter(start);
-    if (input.photosChangeField === true) query.filter = `(${query.filter}) or (PhotosChangeTimestamp ge ${stampLiteral(start)})`;
+    query.filter = sinceFilter(timestamp, start);
+    // Why in the same filter: the order (and so the cursor and the watermark) stays by the
+    // modification stamp, and asking for photo changes costs no request of its own.
+    if (photosChange !== undefined) query.filter = `(${query.filter}) or (${sinceFilter(photosChange, start)})`;
   }
-  if (input.select !== undefined) query.select = unique([...keys, TIMESTAMP_FIELD, ...input.select]);
+  if (input.select !== undefined) query.select = unique([...keys, timestamp, ...input.select]);
   if (input.expandMedia) query.expand = ['Media'];
   return query;
 }

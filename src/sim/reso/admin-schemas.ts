@@ -64,6 +64,9 @@ export const changesSchema = z
     ListAgentEmail: z.string(),
     PrivateRemarks: z.string(),
     ShowingInstructions: z.string(),
+    AssociationFee: z.number().min(0),
+    /** Any text: a server's own lookup values are what the Lookup resource explains. */
+    AssociationFeeFrequency: z.string(),
   })
   .partial()
   .strict();

@@ -20,6 +20,8 @@ export const DEFAULT_RESO_CONFIG: Readonly<ResoConfig> = {
 
 const rate = z.number().min(0).max(1).optional();
 const positive = z.number().int().positive().optional();
+/** An OData simple identifier (CSDL: a letter or underscore, then letters, digits, underscores). */
+const fieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/);
 
 export const resoBudgetSchema = z.object({ perSecond: positive, perHour: positive, perDay: positive, bytesPerHour: positive }).strict();
 
@@ -52,6 +54,20 @@ export const resoConfigSchema = z
     nextLink: z.boolean(),
     expandMedia: z.boolean(),
     tokenTtlSeconds: z.number().int().min(1).max(86_400),
+    noMetadata: z.union([z.literal(404), z.literal(501)]),
+    fieldNames: z.object({ key: fieldName.optional(), timestamp: fieldName.optional() }).strict(),
+    lookups: z
+      .array(
+        z
+          .object({
+            LookupName: z.string().min(1),
+            LookupValue: z.string().min(1),
+            StandardLookupValue: z.string().optional(),
+            LegacyODataValue: z.string().optional(),
+          })
+          .strict(),
+      )
+      .max(10_000),
     budget: resoBudgetSchema,
     faults: resoFaultsSchema,
   })
@@ -74,6 +90,9 @@ export function resoConfigOf(options: ResoSimOptions): ResoConfig {
     nextLink: options.nextLink,
     expandMedia: options.expandMedia,
     tokenTtlSeconds: options.tokenTtlSeconds,
+    noMetadata: options.noMetadata,
+    fieldNames: options.fieldNames,
+    lookups: options.lookups,
     budget: options.budget,
     faults: options.faults,
   });

@@ -7,7 +7,7 @@ import { parseFilter, type FilterExpr, type FilterFields, type Parsed } from './
 
 /** What one resource (Property, Media) supports. */
 export interface ResourceSpec {
-  name: 'Property' | 'Media' | 'EntityEvent';
+  name: 'Property' | 'Media' | 'EntityEvent' | 'Lookup';
   /** The key: every order ends with it, so paging by $skip is total and stable. */
   key: string;
   filter: FilterFields;

@@ -42,6 +42,8 @@ const PROPERTY_FIELDS = [
   'ListAgentEmail',
   'PrivateRemarks',
   'ShowingInstructions',
+  'AssociationFee',
+  'AssociationFeeFrequency',
 ] as const satisfies readonly ResoPropertyField[];
 
 const MEDIA_FIELDS = [

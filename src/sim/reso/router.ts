@@ -6,7 +6,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { answerAdmin } from './admin.js';
 import { answerEntityEvents, ENTITY_EVENT_SPEC } from './entity-event-resource.js';
-import { parseQuery } from './odata-query.js';
+import { inServedNames, inStoreNames, renamedFields } from './field-names.js';
+import { answerLookups, LOOKUP_SPEC, lookupRecords } from './lookup-resource.js';
+import { parseQuery, type ResourceSpec } from './odata-query.js';
 import { answerMetadata } from './metadata.js';
 import { preferredPageSize } from './paging.js';
 import { answerMedia, answerProperty, MEDIA_SPEC, PROPERTY_SPEC, type PageContext } from './resources.js';
@@ -78,22 +80,34 @@ function serveResource(state: ResoSimState, serviceRoot: string, request: ResoRe
   const fault = plan.decide();
   if (fault !== undefined) return plan.answer(fault);
   const resource = url.pathname.slice(SERVICE_PATH.length + 1);
-  if (resource === '$metadata') return answerMetadata();
-  const spec = { Property: PROPERTY_SPEC, Media: MEDIA_SPEC, EntityEvent: ENTITY_EVENT_SPEC }[resource];
-  if (spec === undefined) return odataError(404, `no resource '${resource}' (resources: Property, Media, EntityEvent)`);
-  const query = parseQuery(url.searchParams, spec);
+  const config = state.currentConfig();
+  if (resource === '$metadata') return answerMetadata(config);
+  const specs: Readonly<Record<string, ResourceSpec>> = {
+    Property: PROPERTY_SPEC,
+    Media: MEDIA_SPEC,
+    EntityEvent: ENTITY_EVENT_SPEC,
+    ...(config.lookups === undefined ? {} : { Lookup: LOOKUP_SPEC }),
+  };
+  const spec = Object.hasOwn(specs, resource) ? specs[resource] : undefined;
+  if (spec === undefined) return odataError(404, `no resource '${resource}' (resources: ${Object.keys(specs).join(', ')})`);
+  const renamed = spec === PROPERTY_SPEC ? renamedFields(config.fieldNames) : new Map<string, string>();
+  const params = inStoreNames(url.searchParams, renamed);
+  if (typeof params === 'string') return odataError(400, params);
+  const query = parseQuery(params, spec);
   if (!query.ok) return odataError(400, query.message);
   const preferred = preferredPageSize(request.headers.prefer);
   const context: PageContext = {
-    config: state.currentConfig(),
+    config,
     serviceRoot,
     params: url.searchParams,
     ...(preferred === undefined ? {} : { preferredPageSize: preferred }),
   };
   if (spec === ENTITY_EVENT_SPEC) return answerEntityEvents(state.records.events.rows(), query.value, context);
-  return spec === PROPERTY_SPEC
-    ? answerProperty((key, compare) => state.records.ordered(key, compare), query.value, context)
-    : answerMedia((key, compare) => state.records.orderedMedia(key, compare), query.value, context);
+  if (spec === LOOKUP_SPEC) return answerLookups(lookupRecords(config.lookups ?? []), query.value, context);
+  if (spec === MEDIA_SPEC) return answerMedia((key, compare) => state.records.orderedMedia(key, compare), query.value, context);
+  const answer = answerProperty((key, compare) => state.records.ordered(key, compare), query.value, context);
+  inServedNames(answer.body, renamed);
+  return answer;
 }
 
 /** Answers one request; `serviceRoot` is the absolute URL of /odata (for nextLink and context). */

@@ -65,6 +65,9 @@ export interface ResoProperty {
   ListAgentEmail?: string;
   PrivateRemarks?: string;
   ShowingInstructions?: string;
+  /** Absent unless an admin sets them (lookup tests: a frequency of the server's own). */
+  AssociationFee?: number;
+  AssociationFeeFrequency?: string;
 }
 
 /** Property members a client may $select, $filter or $orderby by name. */
@@ -103,6 +106,22 @@ export interface ResoFaults {
   tokenRevokeAfterMs?: number;
 }
 
+/** One row of the Lookup resource as configured (RESO DD 2.0 Lookup; the key and stamp are the simulator's). */
+export interface ResoLookupRow {
+  LookupName: string;
+  LookupValue: string;
+  StandardLookupValue?: string;
+  LegacyODataValue?: string;
+}
+
+/** Property's key and modification stamp under other names than the Data Dictionary's (its `$metadata` says which). */
+export interface ResoFieldNames {
+  /** Served in place of ListingKey (the EntityType's Key). */
+  key?: string;
+  /** Served in place of ModificationTimestamp. */
+  timestamp?: string;
+}
+
 /** What a running simulator can be reconfigured with (POST /__reso/config). */
 export interface ResoConfig {
   /** The server's largest page (default 1000): no response carries more records. */
@@ -134,6 +153,15 @@ export interface ResoConfig {
   expandMedia: boolean;
   /** expires_in of issued tokens (default 3600). */
   tokenTtlSeconds: number;
+  /** A server without `$metadata`: it is answered with this status (default: served). */
+  noMetadata?: 404 | 501;
+  /** Property's key and stamp fields under other names (default the Data Dictionary's). */
+  fieldNames?: ResoFieldNames;
+  /**
+   * The Lookup resource's rows (RESO DD 2.0), declared in `$metadata` and served at /odata/Lookup;
+   * absent (the default): the server has no Lookup resource.
+   */
+  lookups?: ResoLookupRow[];
   budget: ResoBudget;
   faults: ResoFaults;
 }
