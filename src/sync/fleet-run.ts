@@ -4,9 +4,12 @@
  * records its `where` keeps; a replicated source is pulled once for all (fleet-pull.ts). One
  * chatbot's failure or refusal never stops the others: each ends with its own outcome.
  */
+import { displaySource } from '../feed/feed-source.js';
+import { DEFAULT_FEED_LIMITS } from '../feed/open-feed.js';
 import { UrlCopies } from '../feed/url-copies.js';
 import { coerceError } from '../shared/errors.js';
 import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
+import { feedDeadline } from './feed-deadline.js';
 import { pullOnce, type SharedPull } from './fleet-pull.js';
 import { runSync } from './run-sync.js';
 import type { SyncResult } from './summary.js';
@@ -72,15 +75,25 @@ export async function runFleetSource(deps: SyncDeps, requests: readonly SyncRequ
   }
   const replicationFor = deps.replicationFor;
   if (replicationFor === undefined) throw new Error('runFleetSource: a replicated source needs deps.replicationFor');
+  // Why the deadline around the shared pull: each chatbot's sync then only replays the spool, so
+  // the pull is the one read of the feed --feed-timeout bounds; past it no chatbot's run starts.
+  const deadline = feedDeadline(deps.signal, deps.feedLimits?.deadlineMs ?? DEFAULT_FEED_LIMITS.deadlineMs);
+  deadline.start();
   const shared: SharedPull = await pullOnce(
-    replicationFor(first, deps.signal),
+    replicationFor(first, deadline.signal),
     requests.map((request) => request.chatbot),
     {
       sweep: options.sweep,
       spoolDir: options.spoolDir,
       keyFields: (await replicationMapping(first.keyType, first.feed.mapping)).keyFields,
     },
-  );
+  ).finally(() => deadline.stop());
+  const failure = shared.sweep?.failure ?? shared.pull?.failure;
+  const timedOut = deadline.explain(failure, `${displaySource(first.feed.source)} (fleet source ${first.fleetSource ?? first.chatbot})`);
+  if (timedOut !== failure) {
+    shared.close();
+    throw timedOut;
+  }
   try {
     const fanned: SyncDeps = { ...deps, replicationFor: (request, signal) => shared.depsFor(replicationFor(request, signal)) };
     const outcomes = await syncEach(fanned, requests, options);
