@@ -2,7 +2,9 @@
  * `fleet run SOURCE` of a replicated source whose feed server sends one byte a second: the one
  * shared pull is bound by --feed-timeout like a chatbot's own read. The command ends with exit 2
  * and one line naming --feed-timeout and the fleet source; no chatbot's run starts, nothing is
- * written to the service and no watermark moves.
+ * written to the service and no watermark moves. A URL source is read by each chatbot's sync
+ * under its own deadline (a read that did not end leaves no copy for the next): each ends with the
+ * same refusal, exit 2, nothing written.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -84,5 +86,24 @@ describe('fleet run: the shared pull is bound by --feed-timeout', () => {
       const runs = jsonOf<{ runs: unknown[] }>(await runCli(['runs', 'list', '--chatbot', chatbot, '--json'], env, 60_000));
       expect(runs.runs, chatbot).toEqual([]);
     }
+  }, 120_000);
+
+  it('a URL source sending one byte a second: the read of each chatbot is stopped by --feed-timeout, nothing written', async () => {
+    const f = await start({ chatbots: CHATBOTS, label: 'fleet-deadline-url' });
+    const feed = await slowFeed();
+    const file = join(dir, `fleet-url-${f.prefix}.yaml`);
+    writeFileSync(
+      file,
+      `sources:\n  slow-csv:\n    feed: ${feed.url}\nchatbots:\n` + CHATBOTS.map((name) => `  ${name}:\n    source: slow-csv\n`).join(''),
+    );
+    const env = f.env({ LOG_LEVEL: 'warn' });
+    expect((await runCli(['fleet', 'apply', file], env, 60_000)).code).toBe(0);
+    const ran = await runCli(['fleet', 'run', 'slow-csv', '--work', '--feed-timeout', '2s', '--json'], env, 60_000);
+    expect(ran.code, ran.stderr).toBe(2);
+    const out = jsonOf<{ chatbots: Array<{ chatbot: string; exitCode: number; error?: string }> }>(ran);
+    expect(out.chatbots.map((c) => [c.chatbot, c.exitCode])).toEqual(CHATBOTS.map((c) => [c, 2]));
+    for (const c of out.chatbots) expect(c.error).toContain('it was still being read after 2 s, the most --feed-timeout allows');
+    expect(feed.hungUp()).toBe(feed.requests());
+    expect(f.sim.state.writeCalls()).toBe(0);
   }, 120_000);
 });
