@@ -107,6 +107,12 @@ describe('credentials are sent over https only (or to this machine)', () => {
       LISTING_SYNC_PLAIN_HTTP_HOSTS: 'hooks.invalid',
     });
     expect(allowed.code, allowed.stderr).toBe(0);
-    for (const run of [added, applied, allowed]) expect(run.stdout + run.stderr).not.toContain('webhook-token-never-shown');
+    // Stored while its host was allowed, no longer allowed: `alerts test` refuses it before any connection.
+    const tested = await runCli(['alerts', 'test', 'ops'], env);
+    expect(tested.code, tested.stderr).toBe(2);
+    expect(lines(tested.stderr)).toEqual([
+      `listing-sync: alert ops's webhook ${REFUSED}; replace it with \`listing-sync alerts add ops --webhook https://…\``,
+    ]);
+    for (const run of [added, applied, allowed, tested]) expect(run.stdout + run.stderr).not.toContain('webhook-token-never-shown');
   });
 });
