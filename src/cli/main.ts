@@ -6,7 +6,8 @@
  */
 import { CommanderError } from 'commander';
 import { envSecretValues } from '../config/config-display.js';
-import { createScrubber } from '../shared/secret-scrub.js';
+import { webhookSecrets } from '../domain/health/webhook-url.js';
+import { createScrubber, registerSecrets } from '../shared/secret-scrub.js';
 import { createExitGuard } from './exit-guard.js';
 import { EXIT } from './exit-codes.js';
 import type { CliIo } from './io.js';
@@ -15,11 +16,20 @@ import { createReleaseStack } from './wiring/release-stack.js';
 import { scrubWrites } from './scrubbed-output.js';
 import type { ActionOutcome } from './run-action.js';
 
+/** The values given to --webhook (`--webhook URL` or `--webhook=URL`): secrets from the first byte written. */
+function argvWebhooks(argv: readonly string[]): string[] {
+  return argv.flatMap((arg, at) => {
+    if (arg === '--webhook') return argv[at + 1] === undefined ? [] : [argv[at + 1] as string];
+    return arg.startsWith('--webhook=') ? [arg.slice('--webhook='.length)] : [];
+  });
+}
+
 /** Forced-exit timer: a shutdown or an exit that hangs longer than this is visible instead of silent. */
 const FORCED_EXIT_MS = 30_000;
 
 async function main(): Promise<void> {
   const scrubber = createScrubber(envSecretValues(process.env));
+  registerSecrets(argvWebhooks(process.argv).flatMap(webhookSecrets));
   scrubWrites(process.stdout, scrubber);
   scrubWrites(process.stderr, scrubber);
   const releases = createReleaseStack();

@@ -10,7 +10,7 @@ type Chunk = string | Uint8Array;
 
 /** Makes `stream.write` scrub each chunk before it is written. */
 export function scrubWrites(stream: NodeJS.WritableStream, scrubber: Scrubber): void {
-  if (!scrubber.active) return;
+  // Why no shortcut when the scrubber knows nothing yet: a secret registered later (a webhook URL) must be scrubbed too.
   const write = stream.write.bind(stream) as (chunk: Chunk, ...rest: unknown[]) => boolean;
   const scrubbing = (chunk: Chunk, ...rest: unknown[]): boolean => {
     const clean = typeof chunk === 'string' ? scrubber.text(chunk) : Buffer.from(scrubber.text(Buffer.from(chunk).toString('utf8')));

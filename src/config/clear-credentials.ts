@@ -1,12 +1,15 @@
 /**
  * Refuses a configuration that would send a credential over plain http to another machine: the
- * service's keys to API_BASE_URL or SITE_URL, the feed's OAuth client secret to its token URL.
- * Checked with the rest of the configuration, so the command stops (exit 2) before any connection.
+ * service's keys to API_BASE_URL, PROJECT_AUTH_TOKEN to SITE_URL (the table listing), the feed's
+ * OAuth client secret to its token URL, and a webhook URL (itself a credential) to its host.
+ * Checked with the rest of the configuration, so the command stops (exit 2) before any connection;
+ * a webhook when it is given (`alerts add`, `fleet apply`) and again before each delivery.
  */
 import { plainHttpHost, plainHttpRefusal } from '../shared/plain-http.js';
 
 interface Values {
   API_BASE_URL?: string | undefined;
+  SITE_URL?: string | undefined;
   API_SECRET_KEY?: string | undefined;
   API_SESSION_KEY?: string | undefined;
   PROJECT_AUTH_TOKEN?: string | undefined;
@@ -26,6 +29,25 @@ export function clearCredentialProblems(values: Values): string[] {
   };
   const serviceKeys = [values.API_SECRET_KEY, values.API_SESSION_KEY, values.PROJECT_AUTH_TOKEN].some((key) => key !== undefined);
   check('API_BASE_URL', values.API_BASE_URL, "the service's API keys", serviceKeys);
+  check('SITE_URL', values.SITE_URL, 'PROJECT_AUTH_TOKEN (the table listing sends it)', values.PROJECT_AUTH_TOKEN !== undefined);
   check('FEED_OAUTH_TOKEN_URL', values.FEED_OAUTH_TOKEN_URL, 'the feed OAuth client secret', values.FEED_OAUTH_CLIENT_SECRET !== undefined);
   return problems;
+}
+
+/** LISTING_SYNC_PLAIN_HTTP_HOSTS as a list: comma-separated hostnames, lower case. */
+export function plainHttpHostList(text: string): string[] {
+  return text
+    .split(',')
+    .map((host) => host.trim().toLowerCase())
+    .filter((host) => host !== '');
+}
+
+/**
+ * Why a webhook URL may not be used, or undefined: plain http to a host that is neither loopback
+ * nor allowed. Why every webhook and not only one with a token in it: its path is its credential
+ * (a Slack or Teams incoming webhook), so the whole URL is treated as one.
+ */
+export function webhookClearProblem(url: string, setting: string, allowed: readonly string[]): string | undefined {
+  const host = plainHttpHost(url, allowed);
+  return host === undefined ? undefined : plainHttpRefusal('the webhook URL (a credential: its path, query and user info)', setting, host);
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { retryTableOverrideSchema } from '../api/retry-policy.js';
 import { feedAuthSettings } from './feed-auth-config.js';
+import { plainHttpHostList } from './clear-credentials.js';
 import { parseClusterNodes } from './redis-cluster-config.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -153,15 +154,7 @@ export const settingsSchema = z.object({
   LISTING_SYNC_FEED_TIMEOUT: durationSetting(1).default(30 * 60_000),
   // Hosts credentials may be sent to over plain http besides loopback (a simulator on a private
   // container network, e.g. compose's `sim`): comma-separated hostnames.
-  LISTING_SYNC_PLAIN_HTTP_HOSTS: z
-    .string()
-    .transform((text) =>
-      text
-        .split(',')
-        .map((host) => host.trim().toLowerCase())
-        .filter((host) => host !== ''),
-    )
-    .optional(),
+  LISTING_SYNC_PLAIN_HTTP_HOSTS: z.string().transform(plainHttpHostList).optional(),
   ...feedAuthSettings(httpUrl(), credential),
   DASHBOARD_PUBLIC_URL: httpUrl().optional(),
   // Why 30 s: a run that ended in a worker is announced within half a minute, at one small read per chatbot.

@@ -7,6 +7,7 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { deliverAlert, deliverAlertDataSchema, type DeliverAlertDeps } from '../../jobs/deliver-alert.js';
 import { coerceError } from '../shared/errors.js';
+import { createScrubber } from '../shared/secret-scrub.js';
 import type { Logger } from '../runtime/logger.js';
 import { closeConnection, createWorkerConnection, type RedisSettings } from './connection.js';
 import { QUEUE_NAMES, queueKeyName } from './queues.js';
@@ -32,6 +33,7 @@ const ALERT_CONCURRENCY = 4;
 
 function processorOf(deps: DeliverAlertDeps, logger: Logger, seal: JobSeal): (job: Job, token?: string) => Promise<string> {
   const gate = { seal, queue: QUEUE_NAMES.alerts, logger, told: new Set<string>() };
+  const scrubber = createScrubber([]);
   return async (job, token) => {
     const parsed = deliverAlertDataSchema.safeParse(await passGate(job, token, gate));
     if (!parsed.success) throw new UnrecoverableError('INVALID_JOB_DATA: not an alert delivery');
@@ -46,8 +48,10 @@ function processorOf(deps: DeliverAlertDeps, logger: Logger, seal: JobSeal): (jo
           { job: job.id, alert: parsed.data.alert, chatbot: parsed.data.message.chatbot, err: error.message },
           `alert ${parsed.data.alert} could not be delivered: ${error.message}`,
         );
-      // The message names no URL (src/api/webhook.ts), so BullMQ's stored failure reason holds no secret.
-      throw retryable ? new Error(error.message) : new UnrecoverableError(error.message);
+      // The message names no URL (src/api/webhook.ts); scrubbed still (the registered webhook
+      // secrets among them), since BullMQ stores it as the job's failure reason.
+      const reason = scrubber.text(error.message);
+      throw retryable ? new Error(reason) : new UnrecoverableError(reason);
     }
   };
 }

@@ -57,7 +57,7 @@ export function createLogger(settings: LoggerSettings = {}): Logger {
   };
   const destination = settings.destination ?? pino.destination({ fd: 2, sync: true });
   const scrubber = createScrubber(settings.secretValues ?? []);
-  if (!scrubber.active) return pino(options, destination);
+  // Why always, even with no secret configured: one registered later (a webhook URL) is scrubbed too.
   // Why: redaction by path cannot catch a secret that leaked into a message string or an
   // unexpected field (an error echoing a header, a Redis URL with a password). The line is JSON,
   // so the scrubber looks for the secrets' escaped forms too (src/shared/secret-scrub.ts).

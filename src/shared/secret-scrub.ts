@@ -23,7 +23,7 @@ export interface Scrubber {
    * (its class and fields stay, so classification by code still works). Returns it for `throw`.
    */
   error<T>(thrown: T): T;
-  /** Whether the scrubber knows any secret (false: `text` is the identity). */
+  /** Whether the scrubber knows any secret now (false: `text` is the identity; a registered secret makes it true). */
   readonly active: boolean;
 }
 
@@ -88,19 +88,49 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const IDENTITY: Scrubber = { text: (text) => text, error: (thrown) => thrown, active: false };
-
 /** Depth to which an error's causes (and AggregateError members) are scrubbed. */
 const CAUSE_DEPTH = 5;
 
-/** A scrubber for `secrets` (empty, short and repeated values are ignored). */
-export function createScrubber(secrets: Iterable<string | undefined>): Scrubber {
-  const values = [...new Set([...secrets].filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_LENGTH))];
-  if (values.length === 0) return IDENTITY;
+/**
+ * Secrets this process learned after its scrubbers were made (a webhook URL read from Redis, or
+ * typed as a flag). Why process-wide: such a secret must be scrubbed by every writer at once (the
+ * logger, the CLI's streams, a job's failure), and those are built before it is known.
+ */
+const registered = new Set<string>();
+let registrations = 0;
+
+/** Makes every scrubber of this process (made before or after) scrub `secrets` too. */
+export function registerSecrets(secrets: Iterable<string | undefined>): void {
+  for (const value of secrets)
+    if (typeof value === 'string' && value.length >= MIN_SECRET_LENGTH && !registered.has(value)) {
+      registered.add(value);
+      registrations += 1;
+    }
+}
+
+function patternOf(values: readonly string[]): RegExp | undefined {
+  if (values.length === 0) return undefined;
   // Longest first: a form that contains another is replaced whole, not left half-shown.
   const forms = [...new Set(values.flatMap(secretForms))].sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
-  const text = (input: string): string => (input === '' ? input : input.replace(pattern, REDACTED));
+  return new RegExp(forms.map(escapeRegExp).join('|'), 'g');
+}
+
+/** A scrubber for `secrets` and every registered one (empty, short and repeated values are ignored). */
+export function createScrubber(secrets: Iterable<string | undefined>): Scrubber {
+  const own = [...new Set([...secrets].filter((v): v is string => typeof v === 'string' && v.length >= MIN_SECRET_LENGTH))];
+  let built = -1;
+  let pattern: RegExp | undefined;
+  const current = (): RegExp | undefined => {
+    if (built !== registrations) {
+      pattern = patternOf([...new Set([...own, ...registered])]);
+      built = registrations;
+    }
+    return pattern;
+  };
+  const text = (input: string): string => {
+    const now = input === '' ? undefined : current();
+    return now === undefined ? input : input.replace(now, REDACTED);
+  };
 
   function scrubValue(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return text(value);
@@ -132,10 +162,12 @@ export function createScrubber(secrets: Iterable<string | undefined>): Scrubber 
   return {
     text,
     error: <T>(thrown: T): T => {
-      if (thrown instanceof Error) scrubError(thrown, 0);
+      if (thrown instanceof Error && current() !== undefined) scrubError(thrown, 0);
       return thrown;
     },
-    active: true,
+    get active() {
+      return current() !== undefined;
+    },
   };
 }
 

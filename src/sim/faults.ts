@@ -38,6 +38,7 @@ export const simFaultsSchema = z
     endpoints: z.array(z.enum(ENDPOINT_NAMES as [EndpointName, ...EndpointName[]])).optional(),
     outage: z.boolean().optional(),
     echoRequest: z.boolean().optional(),
+    echoAlso: z.string().optional(),
   })
   .strict();
 
@@ -49,8 +50,9 @@ export interface FaultDecision {
   drop: boolean;
   /** Insert or remove a listing before answering a list request. */
   drift: boolean;
-  /** Refuse the request quoting it whole (SimFaults `echoRequest`). */
+  /** Refuse the request quoting it whole (SimFaults `echoRequest`), and `echoAlso` after it. */
   echo: boolean;
+  echoAlso?: string;
 }
 
 export class FaultPlan {
@@ -79,6 +81,7 @@ export class FaultPlan {
     const decision: FaultDecision = { delayMs: (f.latencyMs ?? 0) + jitterMs, answer: 'normal', drop: false, drift: false, echo: false };
     if (f.endpoints && !f.endpoints.includes(endpoint)) return decision;
     decision.echo = f.echoRequest === true;
+    if (f.echoAlso !== undefined) decision.echoAlso = f.echoAlso;
     if (draws[0] < (f.http503Rate ?? 0)) decision.answer = 'http503';
     else if (draws[1] < (f.envelopeFailureRate ?? 0)) decision.answer = 'envelopeFailure';
     else if (draws[2] < (f.rateLimitRate ?? 0)) decision.answer = 'rateLimit';

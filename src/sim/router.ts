@@ -94,8 +94,8 @@ function injected(ctx: SimContext, answer: FaultDecision['answer']): HandlerResu
 }
 
 /** The careless service's refusal (SimFaults `echoRequest`): the request quoted whole, three ways. */
-function echoed(ctx: SimContext, request: SimRequest): HandlerResult {
-  const quoted = `headers ${JSON.stringify(request.headers)}; body ${request.body}`;
+function echoed(ctx: SimContext, request: SimRequest, also: string | undefined): HandlerResult {
+  const quoted = `headers ${JSON.stringify(request.headers)}; body ${request.body}${also === undefined ? '' : `; also ${also}`}`;
   const encoded = `urlencoded ${encodeURIComponent(quoted)}; base64 ${Buffer.from(quoted).toString('base64')}`;
   return ctx.envelopes.fail(400, `request refused: ${quoted}; ${encoded}`);
 }
@@ -121,7 +121,7 @@ async function runEndpoint(
   if (spec.method === 'POST' && !isJson(request.headers)) {
     return answer(ctx.envelopes.fail(415, 'Content-Type must be application/json', { status: 415 }));
   }
-  if (decision.echo) return answer(echoed(ctx, request));
+  if (decision.echo) return answer(echoed(ctx, request, decision.echoAlso));
   const failure = injected(ctx, decision.answer);
   if (failure) return answer(failure);
   let body: unknown;

@@ -42,6 +42,8 @@ export interface SimFaults {
    * and in base64), nothing done. What the tool must never store or show (secret-scrub.ts).
    */
   echoRequest?: boolean;
+  /** Text the echoing refusal quotes besides the request: a secret of ours the service holds (a test plants a webhook URL). */
+  echoAlso?: string;
 }
 
 export type SaleTypeReadForm = 'snake' | 'title' | 'lower' | 'short';

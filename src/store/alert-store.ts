@@ -9,6 +9,19 @@ import { HEALTH_STATUSES } from '../domain/health/status.js';
 import { alertConfigSchema, alertDeliverySchema, type AlertConfig, type AlertDelivery } from './alert-config.js';
 import { alertKeys, type AlertKeys } from './alert-keys.js';
 import { luaScript, runLua } from './lua.js';
+import { webhookSecrets } from '../domain/health/webhook-url.js';
+import { registerSecrets } from '../shared/secret-scrub.js';
+
+/**
+ * A stored configuration, its webhook's secret parts registered with the scrubber as it is read:
+ * whatever this process writes after reading it (a log line, a job failure, a page) cannot show them.
+ */
+function readConfig(text: string): AlertConfig | undefined {
+  const parsed = alertConfigSchema.safeParse(parseJson(text));
+  if (!parsed.success) return undefined;
+  registerSecrets(webhookSecrets(parsed.data.webhook));
+  return parsed.data;
+}
 
 /** Deliveries kept in the log (newest first): enough for the dashboard to show recent trouble. */
 export const DELIVERIES_KEPT = 500;
@@ -68,6 +81,7 @@ export class AlertStore {
 
   /** Adds or replaces a configuration; true when one of that name existed. */
   async saveConfig(config: AlertConfig): Promise<boolean> {
+    registerSecrets(webhookSecrets(config.webhook));
     return (await this.redis.hset(this.keys.configs(), config.name, JSON.stringify(config))) === 0;
   }
 
@@ -77,17 +91,14 @@ export class AlertStore {
 
   async getConfig(name: string): Promise<AlertConfig | undefined> {
     const text = await this.redis.hget(this.keys.configs(), name);
-    if (text === null) return undefined;
-    const parsed = alertConfigSchema.safeParse(parseJson(text));
-    return parsed.success ? parsed.data : undefined;
+    return text === null ? undefined : readConfig(text);
   }
 
   /** Every readable configuration, by name. */
   async listConfigs(): Promise<AlertConfig[]> {
     const hash = await this.redis.hgetall(this.keys.configs());
     return Object.values(hash)
-      .map((text) => alertConfigSchema.safeParse(parseJson(text)))
-      .flatMap((parsed) => (parsed.success ? [parsed.data] : []))
+      .flatMap((text) => readConfig(text) ?? [])
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 

@@ -83,7 +83,7 @@ export async function runFleetSource(deps: SyncDeps, requests: readonly SyncRequ
   if (replicationFor === undefined) throw new Error('runFleetSource: a replicated source needs deps.replicationFor');
   // Why a deadline of its own: the one pull is the source's feed read; each chatbot's replay then reads a local file.
   const deadline = feedDeadline(deps.signal, deps.feedLimits?.deadlineMs ?? DEFAULT_FEED_LIMITS.deadlineMs);
-  const where = displaySource(first.feed.source);
+  const where = `${displaySource(first.feed.source)} (fleet source ${first.fleetSource ?? first.chatbot})`;
   const pullOptions: SharedPullOptions = {
     sweep: options.sweep,
     spoolDir: options.spoolDir,

@@ -1,9 +1,13 @@
 /**
  * Credentials never go over plain http to another machine, through the built CLI: a plain-http
- * FEED_OAUTH_TOKEN_URL, API_BASE_URL (with the service's keys) or a --replicate feed URL (with a
- * bearer token) stops with exit 2 and the https line before any connection: the hosts below do
- * not resolve, so a connection attempt would have said so instead. Loopback http still works.
+ * FEED_OAUTH_TOKEN_URL, API_BASE_URL (with the service's keys), SITE_URL (with PROJECT_AUTH_TOKEN),
+ * a --replicate feed URL (with a bearer token) or an alert webhook (its URL is its credential:
+ * `alerts add`, `fleet apply`) stops with exit 2 and the https line before any connection: the
+ * hosts below do not resolve, so a connection attempt would have said so instead. Loopback http
+ * and the hosts in LISTING_SYNC_PLAIN_HTTP_HOSTS still work.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lines, runCli } from '../helpers/run-cli.js';
 import { nativeCsvRow, useSyncBench, writeNativeCsv } from '../helpers/sync-bench.js';
@@ -67,5 +71,48 @@ describe('credentials are sent over https only (or to this machine)', () => {
     const run = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--json', '--work'], env);
     expect(run.code, run.stderr).toBe(0);
     expect(sim.state.listings(BOT)).toHaveLength(1);
+  });
+
+  it('SITE_URL=http://… with PROJECT_AUTH_TOKEN is refused before any connection', async () => {
+    const { env } = await bench.open({ chatbots: [BOT] });
+    const run = await runCli(['listings', 'list', '--chatbot', BOT], { ...env, SITE_URL: 'http://site.invalid' });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(
+      `SITE_URL is plain http to site.invalid, which would send PROJECT_AUTH_TOKEN (the table listing sends it) in clear: ${HTTPS}`,
+    );
+    expect(run.stderr).not.toMatch(/ENOTFOUND|EAI_AGAIN|getaddrinfo/);
+  });
+
+  it('an alert webhook over plain http is refused by alerts add and fleet apply, never echoed; an allowed host is stored', async () => {
+    const { env, dir } = await bench.open({ chatbots: [BOT] });
+    const webhook = 'http://hooks.invalid/services/T0/B0/webhook-token-never-shown';
+    const REFUSED =
+      'is plain http to hooks.invalid, which would send the webhook URL (a credential: its path, query and user info) in clear: ' + HTTPS;
+    const added = await runCli(['alerts', 'add', 'ops', '--webhook', webhook], env);
+    expect(added.code, added.stderr).toBe(2);
+    expect(lines(added.stderr)).toEqual([`listing-sync: --webhook ${REFUSED}`]);
+
+    const file = join(dir, 'fleet.yaml');
+    writeFileSync(
+      file,
+      `sources:\n  s:\n    feed: ${join(dir, 'feed.csv')}\nchatbots:\n  ${BOT}:\n    source: s\nalerts:\n  ops:\n    webhookEnv: OPS_HOOK\n`,
+    );
+    writeNativeCsv(dir, 'feed.csv', [nativeCsvRow(sampleListing(1))]);
+    const applied = await runCli(['fleet', 'apply', file], { ...env, OPS_HOOK: webhook });
+    expect(applied.code, applied.stderr).toBe(2);
+    expect(applied.stderr).toContain(`alerts.ops.webhookEnv: the URL in OPS_HOOK ${REFUSED}`);
+
+    const allowed = await runCli(['alerts', 'add', 'ops', '--webhook', webhook, '--json'], {
+      ...env,
+      LISTING_SYNC_PLAIN_HTTP_HOSTS: 'hooks.invalid',
+    });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    // Stored while its host was allowed, no longer allowed: `alerts test` refuses it before any connection.
+    const tested = await runCli(['alerts', 'test', 'ops'], env);
+    expect(tested.code, tested.stderr).toBe(2);
+    expect(lines(tested.stderr)).toEqual([
+      `listing-sync: alert ops's webhook ${REFUSED}; replace it with \`listing-sync alerts add ops --webhook https://…\``,
+    ]);
+    for (const run of [added, applied, allowed, tested]) expect(run.stdout + run.stderr).not.toContain('webhook-token-never-shown');
   });
 });

@@ -13,6 +13,8 @@ import { addAlertJob, waitForAlertJobs } from '../../src/queue/alert-jobs.js';
 import { startAlertWorker, type RunningAlertWorker } from '../../src/queue/alert-worker.js';
 import { createRedisWatch } from '../../src/queue/redis-watch.js';
 import { AlertStore } from '../../src/store/alert-store.js';
+import { deliveryDeps } from '../../src/cli/wiring/alert-wiring.js';
+import { resolveConfig } from '../../src/config/config.js';
 import { openQueueBench, type QueueBench } from '../helpers/queue.js';
 
 const redisUrl = inject('redisUrl');
@@ -57,13 +59,18 @@ const message: AlertMessage = {
   reasons: ['1 listing(s) failed for good'],
 };
 
-async function deliver(script: Array<number | 'hang'>, jobId: string): Promise<{ state: string; hits: number; alerts: AlertStore }> {
+/** `stored`: the webhook saved instead of the local hook's URL, delivered through the CLI's wiring (deliveryDeps). */
+async function deliver(
+  script: Array<number | 'hang'>,
+  jobId: string,
+  stored?: string,
+): Promise<{ state: string; hits: number; alerts: AlertStore }> {
   bench ??= await openQueueBench(redisUrl, {}, 'alert-delivery');
   const hook = await startHook(script);
   const alerts = new AlertStore(bench.redis, bench.prefix);
   await alerts.saveConfig({
     name: 'ops',
-    webhook: hook.url,
+    webhook: stored ?? hook.url,
     format: 'json',
     on: ['failed'],
     chatbots: [],
@@ -75,7 +82,10 @@ async function deliver(script: Array<number | 'hang'>, jobId: string): Promise<{
     redis: { url: redisUrl, prefix: bench.prefix },
     seal: bench.seal,
     watch,
-    deps: { alerts, post: postWebhook, timeoutMs: 300, now: () => Date.now() },
+    deps:
+      stored === undefined
+        ? { alerts, post: postWebhook, timeoutMs: 300, now: () => Date.now() }
+        : deliveryDeps(alerts, resolveConfig({ env: {} })),
     logger: silentLogger(),
   });
   await addAlertJob(bench.queues.alerts, jobId, { alert: 'ops', message }, { attempts: 4, backoffMs: 10, keepFailedDays: 1 });
@@ -108,6 +118,20 @@ describe('alert delivery', () => {
     const job = await bench?.queues.alerts.getJob('alert.gone');
     expect(job?.failedReason).toBe('the webhook answered HTTP 410');
     expect((await alerts.deliveries())[0]).toMatchObject({ ok: false, httpStatus: 410, attempt: 1 });
+    passed = true;
+  }, 30_000);
+
+  it('refuses a stored plain-http webhook to another machine at once, unretried, before any connection', async () => {
+    const { state, alerts } = await deliver([], 'alert.clear', `http://hooks.invalid/${SECRET}`);
+    expect(state).toBe('failed');
+    const refusal =
+      'the alert webhook is plain http to hooks.invalid, which would send the webhook URL (a credential: its path, query and user info) in clear: ' +
+      'use an https:// URL (plain http is allowed only to this machine: 127.0.0.1, ::1 or localhost)';
+    const job = await bench?.queues.alerts.getJob('alert.clear');
+    expect(job?.failedReason).toBe(refusal);
+    expect(job?.attemptsMade).toBe(1);
+    expect((await alerts.deliveries())[0]).toMatchObject({ ok: false, attempt: 1, error: refusal });
+    expect(JSON.stringify(job)).not.toContain(SECRET);
     passed = true;
   }, 30_000);
 });

@@ -1,5 +1,6 @@
 /** Credentials never go over plain http to another machine: the host check and the config's refusals. */
 import { describe, expect, it } from 'vitest';
+import { plainHttpHostList, webhookClearProblem } from '../../src/config/clear-credentials.js';
 import { resolveConfig } from '../../src/config/config.js';
 import { isLoopbackHost, plainHttpHost } from '../../src/shared/plain-http.js';
 
@@ -47,5 +48,29 @@ describe('plain http to another machine', () => {
     expect(configProblem({ ...env, API_BASE_URL: 'https://api.example' })).toBe('');
     expect(configProblem({ ...env, API_BASE_URL: 'http://127.0.0.1:4000' })).toBe('');
     expect(configProblem({ ...env, LISTING_SYNC_PLAIN_HTTP_HOSTS: 'API.example, sim' })).toBe('');
+  });
+});
+
+describe('the other URLs sent a secret', () => {
+  it('refuses SITE_URL over plain http when PROJECT_AUTH_TOKEN is set (the table listing sends it)', () => {
+    const env = { SITE_URL: 'http://site.example', PROJECT_AUTH_TOKEN: 'the-project-token' };
+    const message = configProblem(env);
+    expect(message).toContain(
+      'SITE_URL: SITE_URL is plain http to site.example, which would send PROJECT_AUTH_TOKEN (the table listing sends it) in clear: use an https:// URL',
+    );
+    expect(message).not.toContain('the-project-token');
+    expect(configProblem({ SITE_URL: 'http://site.example' })).toBe('');
+    expect(configProblem({ ...env, SITE_URL: 'http://127.0.0.1:4000' })).toBe('');
+    expect(configProblem({ ...env, LISTING_SYNC_PLAIN_HTTP_HOSTS: 'site.example' })).toBe('');
+  });
+
+  it('refuses every plain-http webhook to another machine (its URL is its credential), unless the host is allowed', () => {
+    expect(webhookClearProblem('http://hooks.example/services/T/B/x', '--webhook', [])).toBe(
+      '--webhook is plain http to hooks.example, which would send the webhook URL (a credential: its path, query and user info) in clear: ' +
+        'use an https:// URL (plain http is allowed only to this machine: 127.0.0.1, ::1 or localhost)',
+    );
+    expect(webhookClearProblem('https://hooks.example/services/T/B/x', '--webhook', [])).toBeUndefined();
+    expect(webhookClearProblem('http://127.0.0.1:9/hook', '--webhook', [])).toBeUndefined();
+    expect(webhookClearProblem('http://hooks.example/x', '--webhook', plainHttpHostList(' Hooks.Example ,sim'))).toBeUndefined();
   });
 });

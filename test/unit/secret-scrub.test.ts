@@ -4,7 +4,8 @@
  * at any alignment — is replaced; ordinary text is left alone; errors are scrubbed in place.
  */
 import { describe, expect, it } from 'vitest';
-import { createScrubber, REDACTED } from '../../src/shared/secret-scrub.js';
+import { createScrubber, REDACTED, registerSecrets } from '../../src/shared/secret-scrub.js';
+import { maskWebhookUrl, webhookSecrets } from '../../src/domain/health/webhook-url.js';
 import { ListingSyncError } from '../../src/shared/errors.js';
 import { ErrorCode } from '../../src/shared/error-codes.js';
 
@@ -83,5 +84,41 @@ describe('createScrubber', () => {
     for (const text of texts) for (const secret of [NASTY, PLAIN]) expect(shows(text, secret)).toBe(false);
     expect(same.details.status).toBe(400);
     expect(same.message).toBe(`refused: ${REDACTED}`);
+  });
+});
+
+describe('secrets registered after the scrubbers were made (a webhook URL read from Redis)', () => {
+  it('every scrubber, made before or after, scrubs a registered secret in each form', () => {
+    const before = createScrubber([]);
+    const late = 'registered-late-secret-4d7e';
+    expect(before.text(`x ${late} y`)).toBe(`x ${late} y`);
+    registerSecrets([late]);
+    const after = createScrubber([PLAIN]);
+    expect(before.active).toBe(true);
+    for (const scrubber of [before, after]) {
+      expect(scrubber.text(`x ${late} y`)).toBe(`x ${REDACTED} y`);
+      expect(scrubber.text(JSON.stringify({ m: Buffer.from(`u:${late}`).toString('base64') }))).not.toContain(
+        Buffer.from(`u:${late}`).toString('base64').slice(4, 20),
+      );
+    }
+    expect(after.text(PLAIN)).toBe(REDACTED);
+  });
+
+  it("a webhook's secrets: the URL, its password, long query values and path segments; not its host or short words", () => {
+    const url = 'https://ops:pw-9f8e7d@hooks.example.com/services/T0AAAA/B0BBBB/abcdefghijklmnop1234?token=tok-1234abcd&format=json';
+    const secrets = webhookSecrets(url);
+    expect(secrets).toEqual(
+      expect.arrayContaining([
+        url,
+        'pw-9f8e7d',
+        'abcdefghijklmnop1234',
+        'tok-1234abcd',
+        '/services/T0AAAA/B0BBBB/abcdefghijklmnop1234?token=tok-1234abcd&format=json',
+      ]),
+    );
+    for (const word of ['hooks.example.com', 'https:', 'services', 'json', 'ops', '/']) expect(secrets).not.toContain(word);
+    const scrubber = createScrubber(secrets);
+    expect(scrubber.text(`posting to ${maskWebhookUrl(url)}`)).toBe('posting to https://hooks.example.com/***');
+    expect(scrubber.text(`echo: ${encodeURIComponent(url)}`)).toBe(`echo: ${REDACTED}`);
   });
 });

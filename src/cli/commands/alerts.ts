@@ -5,7 +5,9 @@
 import type { Command } from 'commander';
 import { ALERT_FORMATS } from '../../domain/health/alert-body.js';
 import { ALERT_EVENTS, type AlertEvent } from '../../domain/health/status.js';
-import { maskWebhookUrl, webhookUrlProblem } from '../../domain/health/webhook-url.js';
+import { maskWebhookUrl, webhookSecrets, webhookUrlProblem } from '../../domain/health/webhook-url.js';
+import { webhookClearProblem } from '../../config/clear-credentials.js';
+import { registerSecrets } from '../../shared/secret-scrub.js';
 import { UsageError } from '../../shared/errors.js';
 import type { AlertConfig } from '../../store/alert-config.js';
 import { alertOrUsageError, listAlerts, removeAlert, saveAlert, sendTestAlert } from '../../sync/alerts-admin.js';
@@ -52,12 +54,19 @@ function percentOf(text: string | undefined): number | undefined {
   return value;
 }
 
-/** Pure: the flags of `alerts add` → the configuration to store (UsageError, exit 2, on any bad flag). */
-export function alertConfigFrom(name: string, flags: AddFlags, now: number): AlertConfig {
+/**
+ * The flags of `alerts add` → the configuration to store (UsageError, exit 2, on any bad flag;
+ * `plainHttpHosts`: LISTING_SYNC_PLAIN_HTTP_HOSTS). The webhook's secret parts are registered with
+ * the scrubber first, so nothing this process writes afterwards can show them.
+ */
+export function alertConfigFrom(name: string, flags: AddFlags, now: number, plainHttpHosts: readonly string[] = []): AlertConfig {
   const webhook = required(flags.webhook, '--webhook', "the webhook's URL, e.g. a Slack incoming webhook");
+  registerSecrets(webhookSecrets(webhook));
   const problem = webhookUrlProblem(webhook);
   // Why the message never echoes the URL: it is a credential (shown masked at most).
   if (problem !== undefined) throw new UsageError(`--webhook ${problem} (got ${maskWebhookUrl(webhook)})`);
+  const clear = webhookClearProblem(webhook, '--webhook', plainHttpHosts);
+  if (clear !== undefined) throw new UsageError(clear);
   const staleAfterMs = durationMs(flags.staleAfter ?? DEFAULT_STALE_AFTER, '--stale-after');
   if (staleAfterMs <= 0) throw new UsageError(`--stale-after must be longer than 0 (got '${flags.staleAfter ?? ''}')`);
   const failedRowsPercent = percentOf(flags.failedRows);
@@ -117,7 +126,7 @@ function registerAdd(alerts: Command, host: CommandHost): void {
       .option('--stale-after <duration>', `stale when no run succeeded for this long (default ${DEFAULT_STALE_AFTER})`),
   ).action((name: string, flags: AddFlags) =>
     withQueueConfig(host, flags, async (ctx, config, json) => {
-      const alert = alertConfigFrom(name, flags, Date.now());
+      const alert = alertConfigFrom(name, flags, Date.now(), config.plainHttpHosts);
       const replaced = await saveAlert(alertStoreOf(ctx, config), alert);
       if (json) printJson(host.io, { ...shownConfig(alert), replaced });
       else host.io.stdout.write(`alert ${alert.name} ${replaced ? 'replaced' : 'added'}: ${describe(alert)}\n`);
@@ -152,6 +161,8 @@ export const registerAlertsCommands: RegisterCommands = (program: Command, host:
         const store = alertStoreOf(ctx, config);
         const alert = await alertOrUsageError(store, checkName(name));
         const where = maskWebhookUrl(alert.webhook);
+        const clear = webhookClearProblem(alert.webhook, `alert ${name}'s webhook`, config.plainHttpHosts);
+        if (clear !== undefined) throw new UsageError(`${clear}; replace it with \`listing-sync alerts add ${name} --webhook https://…\``);
         const outcome = await sendTestAlert(alert, deliverNow(store, config), Date.now());
         if (!outcome.sent) {
           if (json) printJson(host.io, { name, sent: false, webhook: where, error: outcome.error });

@@ -6,6 +6,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { plainHttpHostList } from '../../config/clear-credentials.js';
 import { UsageError, coerceError } from '../../shared/errors.js';
 import { isUrl, unstorableSourceReason } from '../../feed/feed-source.js';
 import type { FleetSide, ScheduleSpec } from '../../fleet/fleet-diff.js';
@@ -95,9 +96,14 @@ function alertFlags(alert: FleetAlert, webhook: string) {
 }
 
 /** `alerts add`'s configuration of these flags, or its refusal placed at the setting it names. */
-function alertConfigOrProblem(name: string, alert: FleetAlert, flags: ReturnType<typeof alertFlags>): AlertConfig | ShapeProblem {
+function alertConfigOrProblem(
+  name: string,
+  alert: FleetAlert,
+  flags: ReturnType<typeof alertFlags>,
+  plainHttpHosts: readonly string[],
+): AlertConfig | ShapeProblem {
   try {
-    return alertConfigFrom(name, flags, 0);
+    return alertConfigFrom(name, flags, 0, plainHttpHosts);
   } catch (thrown) {
     const message = coerceError(thrown).message;
     const flag = /^--[a-z-]+/.exec(message)?.[0] ?? '';
@@ -112,6 +118,7 @@ function alertConfigOrProblem(name: string, alert: FleetAlert, flags: ReturnType
 
 function alertTarget(fleet: Fleet, env: Readonly<Record<string, string | undefined>>, needWebhooks: boolean, target: FleetTarget) {
   const problems: ShapeProblem[] = [];
+  const plainHttpHosts = plainHttpHostList(env.LISTING_SYNC_PLAIN_HTTP_HOSTS ?? '');
   for (const [name, alert] of Object.entries(fleet.alerts)) {
     // Without webhookEnv (reported already) the other settings are still checked.
     const url = alert.webhookEnv === '' ? undefined : env[alert.webhookEnv];
@@ -125,10 +132,11 @@ function alertTarget(fleet: Fleet, env: Readonly<Record<string, string | undefin
       target.notes.push(`alert ${name}: ${alert.webhookEnv} is not set here, so its webhook URL is not compared`);
     // Each setting on its own first: `alerts add` stops at the first bad flag, and the file's every problem is wanted.
     const single = (['format', 'on', 'chatbots', 'failedRows', 'staleAfter'] as const).flatMap((key) => {
-      const outcome = alertConfigOrProblem(name, alert, alertFlags({ webhookEnv: alert.webhookEnv, [key]: alert[key] }, STAND_IN_WEBHOOK));
+      const flags = alertFlags({ webhookEnv: alert.webhookEnv, [key]: alert[key] }, STAND_IN_WEBHOOK);
+      const outcome = alertConfigOrProblem(name, alert, flags, plainHttpHosts);
       return 'path' in outcome ? [outcome] : [];
     });
-    const outcome = single[0] ?? alertConfigOrProblem(name, alert, alertFlags(alert, known ? url : STAND_IN_WEBHOOK));
+    const outcome = single[0] ?? alertConfigOrProblem(name, alert, alertFlags(alert, known ? url : STAND_IN_WEBHOOK), plainHttpHosts);
     if ('path' in outcome) {
       problems.push(...(single.length > 0 ? single : [outcome]));
       continue;

@@ -4,7 +4,10 @@
  */
 import { testClock } from './display-policy-file.js';
 import { postWebhook } from '../../api/webhook.js';
+import { webhookClearProblem } from '../../config/clear-credentials.js';
 import type { Config } from '../../config/config.js';
+import { ErrorCode } from '../../shared/error-codes.js';
+import { ListingSyncError } from '../../shared/errors.js';
 import { deliverTo, type DeliverAlertDeps } from '../../../jobs/deliver-alert.js';
 import type { Logger } from '../../runtime/logger.js';
 import { addAlertJob, DEFAULT_ALERT_JOBS, type AlertJobSettings } from '../../queue/alert-jobs.js';
@@ -30,6 +33,18 @@ export function alertStoreOf(ctx: Pick<QueueContext, 'redis'>, config: Config): 
   return new AlertStore(ctx.redis, config.redis.prefix);
 }
 
+/**
+ * Reads the stored alert configurations so that their webhooks' secrets are registered with the
+ * scrubber (alert-store.ts) before this process writes anything: a job failure quoting one is
+ * then scrubbed before it is stored. Best effort: when Redis does not answer (or the ACL user may
+ * not read the key), the command goes on, and each configuration is registered when it is read.
+ */
+export async function learnWebhookSecrets(ctx: Pick<QueueContext, 'redis'>, config: Config): Promise<void> {
+  await alertStoreOf(ctx, config)
+    .listConfigs()
+    .catch(() => undefined);
+}
+
 export function healthDeps(ctx: QueueContext, config: Config, logger: Logger): HealthDeps {
   const settings = alertJobSettings(config);
   return {
@@ -49,10 +64,23 @@ export function healthDeps(ctx: QueueContext, config: Config, logger: Logger): H
   };
 }
 
+/**
+ * The post of a delivery: refused before any connection when the webhook is plain http to a host
+ * that is neither loopback nor in LISTING_SYNC_PLAIN_HTTP_HOSTS (one stored before that rule, or
+ * the list changed since), as `alerts add` refuses it; not retried, since retrying cannot help.
+ */
+function checkedPost(config: Config): DeliverAlertDeps['post'] {
+  return async (url, body, timeoutMs) => {
+    const clear = webhookClearProblem(url, 'the alert webhook', config.plainHttpHosts);
+    if (clear !== undefined) throw new ListingSyncError(ErrorCode.WEBHOOK_REJECTED, clear, { retryable: false });
+    return await postWebhook(url, body, timeoutMs);
+  };
+}
+
 export function deliveryDeps(alerts: AlertStore, config: Config): DeliverAlertDeps {
   return {
     alerts,
-    post: postWebhook,
+    post: checkedPost(config),
     timeoutMs: config.alerts.timeoutMs,
     now: () => Date.now(),
     ...(config.alerts.dashboardUrl === undefined ? {} : { dashboardUrl: config.alerts.dashboardUrl }),

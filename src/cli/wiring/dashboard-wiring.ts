@@ -16,6 +16,7 @@ import type { Logger } from '../../runtime/logger.js';
 import { createDashboardConnection, readyWithin } from '../../queue/connection.js';
 import type { CliIo } from '../io.js';
 import { createProcessWatch, queueContextOn } from './queue-wiring.js';
+import { learnWebhookSecrets } from './alert-wiring.js';
 
 export interface DashboardWiring {
   data: DashboardData;
@@ -43,6 +44,7 @@ export async function createDashboardWiring(config: Config, logger: Logger, ownT
   await readyWithin(redis, DASHBOARD_CONNECT_WAIT_MS);
   // Why read-only: bull-board adds jobs through these queues; what they add must never pass a worker's gate.
   const ctx = queueContextOn(redis, config, watch, 'read-only');
+  if (watch.isUp()) await learnWebhookSecrets(ctx, config);
   return {
     data: createStoreDashboardData(ctx.store, ctx.queues, config.redis.prefix, ownTarget),
     queues: [ctx.queues.writes, ctx.queues.syncRuns, ctx.queues.alerts],

@@ -37,7 +37,7 @@ import { syncStores } from '../../sync/sync-stores.js';
 import { openPlanSpool } from '../../sync/plan-spool.js';
 import { replicationWiring } from './replication-wiring.js';
 import { startWorkerUpkeep } from './worker-upkeep.js';
-import { evaluatingAfter, healthDeps, startAlerting } from './alert-wiring.js';
+import { evaluatingAfter, healthDeps, learnWebhookSecrets, startAlerting } from './alert-wiring.js';
 import type { QueueContext } from './queue-context.js';
 
 /**
@@ -65,7 +65,9 @@ async function connectFor(config: Config, role: QueueRole, watch: RedisWatch): P
 /** Opens store and queues over one connection held as `role` says; `logger` hears about outages. */
 export async function openQueueContext(config: Config, role: QueueRole, logger?: Logger): Promise<QueueContext> {
   const watch = createProcessWatch(config, logger);
-  return queueContextOn(await connectFor(config, role, watch), config, watch);
+  const ctx = queueContextOn(await connectFor(config, role, watch), config, watch);
+  await learnWebhookSecrets(ctx, config);
+  return ctx;
 }
 
 /**

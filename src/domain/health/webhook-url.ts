@@ -25,3 +25,39 @@ export function maskWebhookUrl(text: string): string {
     return '***';
   }
 }
+
+/** A path segment at least this long is taken for a token (Slack's, Discord's); shorter ones are words like `services`. */
+const TOKEN_SEGMENT_LENGTH = 16;
+/** A user name or query value at least this long is taken for a credential; shorter ones are words like `json`. */
+const CREDENTIAL_VALUE_LENGTH = 8;
+
+/**
+ * The values of a webhook URL that the scrubber must hide: the URL itself (as written and as
+ * parsed), its password, and what after its host (the path with the query, the query, the user
+ * name, each query value, each path segment) is long enough to be a token; shorter parts are
+ * words (`/alerts`, `json`) that scrubbing would blank everywhere. The scheme and host stay: they are what maskWebhookUrl shows.
+ */
+export function webhookSecrets(text: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return [text];
+  }
+  const decoded = (value: string): string => {
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  };
+  const long = (min: number) => (value: string) => value.length >= min;
+  const secrets = [text, url.href, url.password, decoded(url.password)];
+  secrets.push(...[`${url.pathname}${url.search}${url.hash}`, url.search].filter(long(TOKEN_SEGMENT_LENGTH)));
+  secrets.push(...[url.username, decoded(url.username)].filter(long(CREDENTIAL_VALUE_LENGTH)));
+  secrets.push(...[...url.searchParams.values()].filter(long(CREDENTIAL_VALUE_LENGTH)));
+  const segments = url.pathname.split('/').filter(long(TOKEN_SEGMENT_LENGTH));
+  secrets.push(...segments, ...segments.map(decoded));
+  if (url.hash.length > CREDENTIAL_VALUE_LENGTH) secrets.push(url.hash.slice(1));
+  return [...new Set(secrets.filter((value) => value !== '' && value !== '/'))];
+}
