@@ -12,10 +12,12 @@ import { isPullHalt } from '../feed/reso-api/replicated-feed.js';
 import { compareStamps, parseStamp } from '../feed/reso-api/timestamps.js';
 import type { ReplicationResult } from '../feed/reso-api/types.js';
 import type { ReplicationDeps } from './replication.js';
+import type { MetadataRead } from './replication-types.js';
 import { openSpoolFile, type SpoolFile } from './spool-file.js';
 import { spoolPull, type SpooledPull } from './spooled-pull.js';
 import { sourceOf } from './kept-metadata.js';
 import { knownMetadata } from './replication.js';
+import { coerceError } from '../shared/errors.js';
 
 export interface SharedPull {
   /** Where the pull started; undefined for a full pull. */
@@ -115,7 +117,15 @@ export async function pullOnce(source: ReplicationDeps, chatbots: readonly strin
   const watermarks = await Promise.all(chatbots.map(async (chatbot) => (await source.sources.show(chatbot, source.feedId))?.watermark));
   const since = options.full === true ? undefined : oldestWatermark(watermarks);
   // Why first: the shared pull pages by the server's own key and stamp fields, as each chatbot's run does.
-  const read = await knownMetadata(source);
+  let read: MetadataRead;
+  try {
+    read = await knownMetadata(source);
+  } catch (thrown) {
+    // Why not thrown here: each chatbot's run fails with it (and is recorded failed), as with a failed pull.
+    const failure = coerceError(options.explain === undefined ? thrown : options.explain(thrown));
+    const failed = sharedOf({ close: () => undefined });
+    return { ...failed, depsFor: (own) => ({ ...failed.depsFor(own), metadata: () => Promise.reject(failure) }) };
+  }
   const known = sourceOf(read);
   const spent = {
     requests: (options.spent?.requests ?? 0) + read.requests,

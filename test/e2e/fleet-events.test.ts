@@ -247,7 +247,7 @@ describe('fleet run of an events: true source', () => {
     expect(slow.code, slow.stderr).toBe(2);
     for (const chatbot of CHATBOTS)
       expect(slow.stderr).toContain(
-        `listing-sync: ${chatbot}: Feed ${f.reso.propertyUrl} is unreadable: it was still being read after 2 s, the most --feed-timeout allows`,
+        `listing-sync: ${chatbot}: Feed ${f.reso.propertyUrl} (fleet source mls) is unreadable: it was still being read after 2 s, the most --feed-timeout allows`,
       );
     const shown = await cli(f, ['sources', 'show', '--chatbot', 'all-a', '--feed', f.reso.propertyUrl]);
     expect(shown.stdout).toContain(`events: sequence ${stored}`);
