@@ -4,7 +4,10 @@
  * and by a sync as hashes by remote position (ledger-by-position.ts).
  */
 export interface LedgerEntry {
-  /** Content hash of the listing as last written (domain/hash.ts). */
+  /**
+   * Content hash of the listing as last written, with its field digests after a '.' (domain/hash.ts
+   * recordedHash); entries written before the digests were kept hold the content hash alone.
+   */
   hash: string;
   /** Service-issued id, when known. */
   remoteId?: string;
