@@ -2,12 +2,15 @@
  * A change in a field the service never reads back (AreaUnit: the read shape has no such member)
  * as a user sees it: `sync` names the field, in the text summary, in `--json` and in the
  * `--report` CSV (a row per listing and field, the old value "unknown (not read back)"), never a
- * hash. The built CLI as a process, against the simulator, with real Redis.
+ * hash; a ledger entry from before per-field hashes says once that which field is unknown. The
+ * built CLI as a process, against the simulator, with real Redis.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterEach, expect, inject, it } from 'vitest';
+import { storeKeys } from '../../src/store/keys.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { simEnv, startTestSim } from '../helpers/sim.js';
@@ -96,4 +99,42 @@ it('names the field the read never shows, with its new value, in the summary, --
   expect(work.code, work.stderr).toBe(0);
   const again = await runCli(sync('--dry-run', '--json'), env, 60_000);
   expect(jsonOf<Summary>(again).plan).toMatchObject({ update: 0, unchanged: 3 });
+}, 120_000);
+
+it('says once that the field is unknown for ledger entries written before per-field hashes, then names fields again', async () => {
+  prefix = uniquePrefix('not-read-back-old');
+  sim = await startTestSim({ chatbots: [BOT] });
+  dir = mkdtempSync(join(tmpdir(), 'ls-unread-'));
+  const env = { ...simEnv(sim), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix, LOG_LEVEL: 'warn' };
+  const path = join(dir, 'feed.csv');
+  const sync = (...extra: string[]): string[] => ['sync', '--chatbot', BOT, '--feed', path, ...extra];
+  writeFileSync(path, feed(['Square Feet', 'Square Feet', 'Square Feet']));
+  expect((await runCli(sync('--work', '--json'), env, 60_000)).code).toBe(0);
+
+  // The ledger as an older version wrote it: `runId \t writtenAt \t hash \t remoteId`, the hash alone.
+  const redis = new Redis(redisUrl);
+  try {
+    const ledgerKey = storeKeys(prefix).ledger(BOT, 'MLSNumber');
+    const entries = await redis.hgetall(ledgerKey);
+    expect(Object.keys(entries)).toHaveLength(3);
+    for (const [key, entry] of Object.entries(entries)) {
+      const [runId, writtenAt, hash, remoteId] = entry.split('\t');
+      expect(hash).toContain('.');
+      await redis.hset(ledgerKey, key, [runId, writtenAt, hash?.split('.')[0], remoteId].join('\t'));
+    }
+  } finally {
+    redis.disconnect();
+  }
+
+  writeFileSync(path, feed(['Square Meters', 'Square Feet', 'Square Feet']));
+  const old = await runCli(sync('--work'), env, 60_000);
+  expect(old.code, old.stderr).toBe(0);
+  expect(old.stdout).toContain(
+    '1 listing changed in fields the service does not read back; which ones is unknown (their ledger entries predate per-field hashes',
+  );
+  writeFileSync(path, feed(['Square Feet', 'Square Feet', 'Square Feet']));
+  const named = await runCli(sync('--dry-run'), env, 60_000);
+  expect(named.stdout).toContain(
+    'AreaUnit 1 (not read back by the service; compared with what this tool last sent), e.g. AreaUnit: ML1 now Square Feet',
+  );
 }, 120_000);
