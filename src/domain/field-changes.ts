@@ -28,6 +28,15 @@ export interface ChangeSample {
   notReadBack?: boolean;
 }
 
+/**
+ * Change entry of an update caused by the ledger hash when its entry names no field: written
+ * before the ledger kept field digests, or a field whose digest happened to match (hash.ts).
+ */
+export const HIDDEN_FIELDS_CHANGE = '(fields not read back: which unknown)';
+
+/** The sample of a HIDDEN_FIELDS_CHANGE: no field, so no value to show. */
+const UNNAMED_SAMPLE = { from: 'not read back', to: 'changed (which field unknown)' } as const;
+
 /** How many listings a plan changes in one field, and the first SAMPLES_KEPT of them. */
 export interface FieldTally {
   field: string;
@@ -144,7 +153,7 @@ export function fieldChangeCounter(): FieldChangeCounter {
       for (const { field, from, to, notReadBack: unseen } of list) {
         if (unseen === true) {
           // Why never a wipe: what the chatbot holds for the field is unknown, so emptying it cannot be told from leaving it empty.
-          notReadBack.add(field, { key, to, notReadBack: true });
+          notReadBack.add(field, field === HIDDEN_FIELDS_CHANGE ? { key, ...UNNAMED_SAMPLE } : { key, to, notReadBack: true });
           continue;
         }
         changes.add(field, { key, from, to });

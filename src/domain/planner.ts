@@ -11,7 +11,7 @@
  * its kept copy in the caller's array, so no per-key object is built for 1M remote listings.
  */
 import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
-import { fieldChangeCounter, holdersOf, type FieldTally, type FieldWipe } from './field-changes.js';
+import { fieldChangeCounter, HIDDEN_FIELDS_CHANGE, holdersOf, type FieldTally, type FieldWipe } from './field-changes.js';
 import { fieldDigests, fieldsChanged, listingHash, recordedHash } from './hash.js';
 import type { Ledger } from './ledger-entry.js';
 import type { ListingFields, SyncKeyType } from './listing.js';
@@ -121,11 +121,6 @@ const UNSEEN = 0;
 const MATCHED = 1;
 const HELD = 2;
 
-/**
- * Change entry of an update caused by the ledger hash when its entry names no field: written
- * before the ledger kept field digests, or a field whose digest happened to match (hash.ts).
- */
-export const HIDDEN_FIELDS_CHANGE = '(fields not read back: which unknown)';
 /** Change entry of an update planned only because an earlier run's job for the key failed. */
 export const RETRY_CHANGE = '(retry)';
 

@@ -1,6 +1,5 @@
 /** Renders a SyncSummary for people (the --json form is the object itself). */
-import { showSample } from '../domain/field-changes.js';
-import { HIDDEN_FIELDS_CHANGE } from '../domain/planner.js';
+import { HIDDEN_FIELDS_CHANGE, showSample } from '../domain/field-changes.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { RejectedRow } from './summary.js';
 import { displayLines } from './format-display.js';

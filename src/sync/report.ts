@@ -3,8 +3,8 @@
  * as CSV (one line per change, delete or rejection) when the path ends in .csv. A field the
  * service never reads back has no old value: its row says so instead of showing a hash.
  */
+import { HIDDEN_FIELDS_CHANGE } from '../domain/field-changes.js';
 import type { FieldChange } from '../domain/plan.js';
-import { HIDDEN_FIELDS_CHANGE } from '../domain/planner.js';
 import { csvLine } from './csv-cell.js';
 import { NOT_READ_BACK_NOTE } from './format-summary.js';
 import type { RejectedRow, SyncOutcome } from './summary.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { hashParts, listingHash, recordedHash } from '../../src/domain/hash.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { ListingFields } from '../../src/domain/listing.js';
-import { HIDDEN_FIELDS_CHANGE, planSync, RETRY_CHANGE, type PlanInput } from '../../src/domain/planner.js';
+import { HIDDEN_FIELDS_CHANGE } from '../../src/domain/field-changes.js';
+import { planSync, RETRY_CHANGE, type PlanInput } from '../../src/domain/planner.js';
 import type { RemoteListing } from '../../src/domain/snapshot/remote.js';
 import { listing, remote } from './planner-fixture.js';
 
@@ -71,9 +72,18 @@ describe('planSync', () => {
   it('updates on a ledger entry from before field digests once, naming no field, and records the digests', () => {
     const old = listing('100');
     const now = listing('100', { AreaUnit: 'Square Meters' });
-    const { plan: p } = plan({ feed: feedOf(now), remote: [remote('11', old)], ledger: ledgerOf(['100', old]) });
+    const result = plan({ feed: feedOf(now), remote: [remote('11', old)], ledger: ledgerOf(['100', old]) });
+    const p = result.plan;
     expect(p.unchanged).toBe(0);
     expect(p.updates[0]?.changes).toEqual([{ field: HIDDEN_FIELDS_CHANGE, from: undefined, to: undefined, notReadBack: true }]);
+    expect(result.fieldChanges).toEqual([
+      {
+        field: HIDDEN_FIELDS_CHANGE,
+        count: 1,
+        samples: [{ key: '100', from: 'not read back', to: 'changed (which field unknown)' }],
+        notReadBack: true,
+      },
+    ]);
     expect(hashParts(p.updates[0]?.hash ?? '').digests).toBeDefined();
     const after = new Map([['100', { hash: p.updates[0]?.hash ?? '', writtenAt: 1, runId: 'run-1' }]]);
     expect(plan({ feed: feedOf(now), remote: [remote('11', old)], ledger: after }).plan.unchanged).toBe(1);
