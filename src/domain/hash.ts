@@ -147,7 +147,12 @@ const DIGESTS_MARK = '.';
 
 /** What the ledger records for a listing written or adopted: its content hash (`hash` when taken already) and its field digests. */
 export function recordedHash(listing: ListingFields, hash: string = listingHash(listing)): string {
-  return `${hash}${DIGESTS_MARK}${fieldDigests(listing)}`;
+  return joinedHash(hash, fieldDigests(listing));
+}
+
+/** A content hash and field digests as the ledger records them (hashParts takes them apart). */
+export function joinedHash(hash: string, digests: string): string {
+  return `${hash}${DIGESTS_MARK}${digests}`;
 }
 
 /** A ledger entry's hash in its parts; `digests` absent on entries written before they were kept. */
