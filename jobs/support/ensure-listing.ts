@@ -5,6 +5,7 @@
  * differs, extra copies deleted by NewOaks id, the oldest kept).
  */
 import { DEFAULT_VOLATILE_FIELDS, diffListing } from '../../src/domain/compare.js';
+import { hashParts } from '../../src/domain/hash.js';
 import type { ListingWrite, SyncKeyType } from '../../src/domain/listing.js';
 import type { CallContext } from '../../src/api/client-contract.js';
 import { errorCode } from '../../src/shared/errors.js';
@@ -46,7 +47,7 @@ export async function ensureListing<T>(ctx: JobContext<T>, deps: JobDeps, target
       const changes = diffListing(target.listing, keep.fields, { volatileFields: deps.volatileFields ?? DEFAULT_VOLATILE_FIELDS });
       // Why the hash too: the read shape hides some fields, so a listing someone else wrote with
       // the same visible fields may still differ; our own earlier attempt never has an entry.
-      const hiddenDiffer = entry !== undefined && entry.hash !== target.hash;
+      const hiddenDiffer = entry !== undefined && hashParts(entry.hash).hash !== hashParts(target.hash).hash;
       if (changes.length > 0 || hiddenDiffer) {
         await deps.api.updateListing({ ...target.listing, Key: keep.id, KeyType: 'NewOaks' }, callCtx);
       }

@@ -1,11 +1,13 @@
 /**
  * The command tree: every command module registered on one commander program, with the help's
- * layout (help-layout.ts), `--version`, the exit codes, and misspelt flags reported first.
+ * layout (help-layout.ts), `--version`, the exit codes, misspelt flags reported first, and a word
+ * left over after a flag's value reported as that flag's (left-over-words.ts).
  */
 import type { Command } from 'commander';
 import { addExamples, configureHelpWidth, ListingSyncCommand } from './output/help-layout.js';
 import { packageVersion } from './package-version.js';
 import { reportUnknownFlagsFirst } from './unknown-first.js';
+import { reportLeftOverWords } from './left-over-words.js';
 import { createHost, type RegisterCommands } from './host.js';
 import type { CliIo } from './io.js';
 import type { ActionOutcome } from './run-action.js';
@@ -72,5 +74,6 @@ export function buildProgram(io: CliIo, record: (outcome: ActionOutcome) => void
   for (const register of COMMAND_MODULES) register(program, host);
   addExamples(program, io);
   reportUnknownFlagsFirst(program);
+  reportLeftOverWords(program);
   return program;
 }

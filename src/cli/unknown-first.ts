@@ -6,7 +6,8 @@
  */
 import type { Command, Option } from 'commander';
 
-function commandsOf(command: Command): Command[] {
+/** `command` and every command under it. */
+export function commandsOf(command: Command): Command[] {
   return [command, ...command.commands.flatMap(commandsOf)];
 }
 

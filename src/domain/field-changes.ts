@@ -24,13 +24,29 @@ export interface ChangeSample {
   to?: unknown;
   /** The feed had no value and the field's default was filled in (a wipe sample only). */
   filled?: boolean;
+  /** The field is one the service's read did not show: `from` is unknown, not empty. */
+  notReadBack?: boolean;
 }
+
+/**
+ * Change entry of an update caused by the ledger hash when its entry names no field: written
+ * before the ledger kept field digests, or a field whose digest happened to match (hash.ts).
+ */
+export const HIDDEN_FIELDS_CHANGE = '(fields not read back: which unknown)';
+
+/** The sample of a HIDDEN_FIELDS_CHANGE: no field, so no value to show. */
+const UNNAMED_SAMPLE = { from: 'not read back', to: 'changed (which field unknown)' } as const;
 
 /** How many listings a plan changes in one field, and the first SAMPLES_KEPT of them. */
 export interface FieldTally {
   field: string;
   count: number;
   samples: ChangeSample[];
+  /**
+   * Changes of a field the service's read did not show, found against what this tool last sent
+   * (the ledger's field digests): listed after the fields the read compared.
+   */
+  notReadBack?: boolean;
 }
 
 /** A field the plan would empty on listings that hold a value today. */
@@ -75,8 +91,9 @@ export function showFieldValue(value: unknown): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
-/** "KEY before → after" (with "(default)" when the after was filled in). */
+/** "KEY before → after" (with "(default)" when the after was filled in); "KEY now after" when the before was never read back. */
 export function showSample(sample: ChangeSample): string {
+  if (sample.notReadBack === true) return `${sample.key} now ${showFieldValue(sample.to)}`;
   return `${sample.key} ${showFieldValue(sample.from)} → ${showFieldValue(sample.to)}${sample.filled ? ' (default)' : ''}`;
 }
 
@@ -104,7 +121,7 @@ class Tallies {
     return [...this.byField.keys()];
   }
 
-  /** In write-shape field order; the planner's own entries ("(hidden fields)", "(retry)") last. */
+  /** In write-shape field order; the planner's own entries ("(retry)", HIDDEN_FIELDS_CHANGE) last. */
   list(): FieldTally[] {
     const order = (field: string): number => FIELD_POSITION.get(field) ?? FIELD_POSITION.size;
     return [...this.byField.values()].sort((a, b) => order(a.field) - order(b.field));
@@ -128,11 +145,17 @@ export interface FieldChangeCounter {
 
 export function fieldChangeCounter(): FieldChangeCounter {
   const changes = new Tallies();
+  const notReadBack = new Tallies();
   const wipes = new Tallies();
   const blanks = new Tallies();
   return {
     changed(key, list, filled, instructed = 0) {
-      for (const { field, from, to } of list) {
+      for (const { field, from, to, notReadBack: unseen } of list) {
+        if (unseen === true) {
+          // Why never a wipe: what the chatbot holds for the field is unknown, so emptying it cannot be told from leaving it empty.
+          notReadBack.add(field, field === HIDDEN_FIELDS_CHANGE ? { key, ...UNNAMED_SAMPLE } : { key, to, notReadBack: true });
+          continue;
+        }
         changes.add(field, { key, from, to });
         if (isEmptyValue(from) || !FIELD_POSITION.has(field)) continue;
         if (isEmptyValue(to) && isFilled(instructed, field)) blanks.add(field, { key, from, to });
@@ -143,7 +166,8 @@ export function fieldChangeCounter(): FieldChangeCounter {
     wipedFields: () => wipes.fields,
     finish(holders) {
       const wiped = wipes.list().map((tally) => ({ ...tally, holders: Math.max(holders.get(tally.field) ?? 0, tally.count) }));
-      return { changes: changes.list(), wipes: wiped, displayBlanks: blanks.list() };
+      const unseen = notReadBack.list().map((tally) => ({ ...tally, notReadBack: true }));
+      return { changes: [...changes.list(), ...unseen], wipes: wiped, displayBlanks: blanks.list() };
     },
   };
 }

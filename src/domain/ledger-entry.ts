@@ -3,8 +3,13 @@
  * Stored in Redis by src/store/ledger.ts; read whole as a map (CompactLedger) by tools and tests,
  * and by a sync as hashes by remote position (ledger-by-position.ts).
  */
+import { hashParts, joinedHash } from './hash.js';
+
 export interface LedgerEntry {
-  /** Content hash of the listing as last written (domain/hash.ts). */
+  /**
+   * Content hash of the listing as last written, with its field digests after a '.' (domain/hash.ts
+   * recordedHash); entries written before the digests were kept hold the content hash alone.
+   */
   hash: string;
   /** Service-issued id, when known. */
   remoteId?: string;
@@ -37,6 +42,8 @@ export class CompactLedger implements ReadonlyMap<string, LedgerEntry> {
   /** Hashes that are not 64 lower-case hex digits, and remote ids that are not canonical integers, by slot. */
   private readonly oddHashes = new Map<number, string>();
   private readonly oddRemoteIds = new Map<number, string>();
+  /** The field digests recorded after each hash (hash.ts recordedHash), by slot. */
+  private readonly digests = new Map<number, string>();
   private count = 0;
 
   get size(): number {
@@ -59,8 +66,11 @@ export class CompactLedger implements ReadonlyMap<string, LedgerEntry> {
     const offset = slot % BLOCK;
     this.oddHashes.delete(slot);
     this.oddRemoteIds.delete(slot);
-    if (HEX_HASH.test(entry.hash)) (this.hashes[block] as Buffer).write(entry.hash, offset * HASH_BYTES, HASH_BYTES, 'hex');
-    else this.oddHashes.set(slot, entry.hash);
+    const { hash, digests } = hashParts(entry.hash);
+    if (digests === undefined) this.digests.delete(slot);
+    else this.digests.set(slot, digests);
+    if (HEX_HASH.test(hash)) (this.hashes[block] as Buffer).write(hash, offset * HASH_BYTES, HASH_BYTES, 'hex');
+    else this.oddHashes.set(slot, hash);
     const numbers = this.numbers[block] as Float64Array;
     numbers[offset * 2] = entry.writtenAt;
     const remoteId = entry.remoteId === undefined ? Number.NaN : Number(entry.remoteId);
@@ -90,7 +100,10 @@ export class CompactLedger implements ReadonlyMap<string, LedgerEntry> {
   private entryAt(slot: number): LedgerEntry {
     const block = Math.floor(slot / BLOCK);
     const offset = slot % BLOCK;
-    const hash = this.oddHashes.get(slot) ?? (this.hashes[block] as Buffer).toString('hex', offset * HASH_BYTES, (offset + 1) * HASH_BYTES);
+    const content =
+      this.oddHashes.get(slot) ?? (this.hashes[block] as Buffer).toString('hex', offset * HASH_BYTES, (offset + 1) * HASH_BYTES);
+    const digests = this.digests.get(slot);
+    const hash = digests === undefined ? content : joinedHash(content, digests);
     const numbers = this.numbers[block] as Float64Array;
     const entry: LedgerEntry = {
       hash,

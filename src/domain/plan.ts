@@ -9,11 +9,16 @@ export type SyncMode = (typeof SYNC_MODES)[number];
 export const DELETE_SCOPES = ['managed', 'all'] as const;
 export type DeleteScope = (typeof DELETE_SCOPES)[number];
 
-/** One field that differs between the remote and the feed. */
+/**
+ * One field that differs between the remote and the feed. `notReadBack`: a field the service's
+ * read did not show, found changed against what this tool last sent (the ledger's field
+ * digests); its old value is unknown, so `from` is absent.
+ */
 export interface FieldChange {
   field: string;
   from: unknown;
   to: unknown;
+  notReadBack?: true;
 }
 
 /**
@@ -30,6 +35,7 @@ export interface PlannedCreate {
 export interface PlannedUpdate {
   key: string;
   listing: ListingFields;
+  /** What the ledger records once it is written: content hash and field digests (hash.ts recordedHash). */
   hash: string;
   /** The service-issued id of the remote listing being updated, when known. */
   remoteId?: string;

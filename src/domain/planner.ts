@@ -11,8 +11,8 @@
  * its kept copy in the caller's array, so no per-key object is built for 1M remote listings.
  */
 import { diffListing, DEFAULT_VOLATILE_FIELDS } from './compare.js';
-import { fieldChangeCounter, holdersOf, type FieldTally, type FieldWipe } from './field-changes.js';
-import { listingHash } from './hash.js';
+import { fieldChangeCounter, HIDDEN_FIELDS_CHANGE, holdersOf, type FieldTally, type FieldWipe } from './field-changes.js';
+import { fieldDigests, fieldsChanged, listingHash, recordedHash } from './hash.js';
 import type { Ledger } from './ledger-entry.js';
 import type { ListingFields, SyncKeyType } from './listing.js';
 import {
@@ -121,16 +121,19 @@ const UNSEEN = 0;
 const MATCHED = 1;
 const HELD = 2;
 
-/** Change entry of an update caused by the ledger hash, for fields the read shape does not show. */
-export const HIDDEN_FIELDS_CHANGE = '(hidden fields)';
 /** Change entry of an update planned only because an earlier run's job for the key failed. */
 export const RETRY_CHANGE = '(retry)';
 
-/** Why an unchanged-looking feed listing must still be written, or undefined when it need not be. */
-function forcedChange(recorded: string | undefined, hash: string | undefined, retry: boolean): FieldChange | undefined {
-  if (recorded !== undefined && hash !== undefined && recorded !== hash) return { field: HIDDEN_FIELDS_CHANGE, from: recorded, to: hash };
-  if (retry) return { field: RETRY_CHANGE, from: 'failed in an earlier run', to: 'retry' };
-  return undefined;
+/**
+ * The fields of `listing` that differ from what this tool last sent (the recorded digests), for
+ * a listing whose content hash changed while the read showed no difference: each field named,
+ * its new value, its old one unknown (never read back). One HIDDEN_FIELDS_CHANGE when none can be named.
+ */
+function notReadBackChanges(listing: ListingFields, recordedDigests: string | undefined): FieldChange[] {
+  const fields = recordedDigests === undefined ? [] : fieldsChanged(recordedDigests, fieldDigests(listing));
+  if (fields.length === 0) return [{ field: HIDDEN_FIELDS_CHANGE, from: undefined, to: undefined, notReadBack: true }];
+  const values = listing as Readonly<Record<string, unknown>>;
+  return fields.map((field) => ({ field, from: undefined, to: values[field], notReadBack: true }));
 }
 
 function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
@@ -140,7 +143,8 @@ function compareDeleteKind(a: PlannedDelete, b: PlannedDelete): number {
 /**
  * Starts a plan. Rules:
  * - feed key absent remotely → create; present → update when the read shape shows a difference,
- *   when the ledger hash differs (a hidden field changed) or when the key is in retryKeys;
+ *   when the ledger hash differs (a field the read does not show changed: named by the ledger's
+ *   field digests) or when the key is in retryKeys;
  * - remote key not in the feed → delete (mode mirror only; scope 'managed' only keys in the ledger);
  * - remote duplicates of a key → the oldest copy is kept and the others deleted by NewOaks id, in
  *   every mode. Scope 'managed' restricts this to keys in the ledger or in the feed: those listings
@@ -203,20 +207,25 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     const changes = diffListing(listing, remote.fields(position), options);
     if (changes.length > 0) {
       counter.changed(key, changes, filled, instructed);
-      writes.addUpdate({ key, listing, hash: listingHash(listing), remoteId: remote.id(position), changes });
+      writes.addUpdate({ key, listing, hash: recordedHash(listing), remoteId: remote.id(position), changes });
       return;
     }
     // Hashed only here and for writes: an unchanged listing without a ledger entry needs no hash.
     const recorded = ledger.hashOf(key, position);
     const hash = recorded === undefined ? undefined : listingHash(listing);
-    const forced = forcedChange(recorded, hash, context.retryKeys?.has(key) === true);
+    const forced =
+      recorded !== undefined && recorded !== hash
+        ? notReadBackChanges(listing, ledger.digestsOf(key, position))
+        : context.retryKeys?.has(key) === true
+          ? [{ field: RETRY_CHANGE, from: 'failed in an earlier run', to: 'retry' }]
+          : undefined;
     if (forced === undefined) {
       unchanged += 1;
-      if (recorded === undefined) adopt.push({ key, hash: listingHash(listing), remoteId: remote.id(position) });
+      if (recorded === undefined) adopt.push({ key, hash: recordedHash(listing), remoteId: remote.id(position) });
       return;
     }
-    counter.changed(key, [forced], 0);
-    writes.addUpdate({ key, listing, hash: hash ?? listingHash(listing), remoteId: remote.id(position), changes: [forced] });
+    counter.changed(key, forced, 0);
+    writes.addUpdate({ key, listing, hash: recordedHash(listing, hash), remoteId: remote.id(position), changes: forced });
   }
 
   function plannedDeletes(): PlannedDelete[] {

@@ -13,7 +13,7 @@ import { UPDATE_LISTING, type UpdateListingData } from '../../jobs/update-listin
 import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
 import type { ChatbotSettings, KnowledgeEdit } from '../api/schemas.js';
 import { jobId } from '../domain/job-id.js';
-import { listingHash } from '../domain/hash.js';
+import { recordedHash } from '../domain/hash.js';
 import type { Plan, PlannedDelete } from '../domain/plan.js';
 
 export interface JobSpec {
@@ -98,7 +98,7 @@ export function* jobSpecs(plan: Plan, runId: string, deleteBatchSize: number): G
       keyType,
       key: create.key,
       // The same hash the plan would have taken: the spool's JSON round trip keeps every value canonicalListingJson writes.
-      hash: listingHash(create.listing),
+      hash: recordedHash(create.listing),
       listing: { ...create.listing, SerialNumber: chatbot },
     };
     yield {

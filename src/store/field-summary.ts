@@ -10,10 +10,16 @@ const sampleSchema = z.object({
   from: z.unknown().optional(),
   to: z.unknown().optional(),
   filled: z.boolean().optional(),
+  notReadBack: z.boolean().optional(),
 });
 
-/** Per field, how many listings the plan changes, with the first three as samples (write-shape field order). */
-export const fieldChangesSchema = z.array(z.object({ field: z.string(), count: z.number(), samples: z.array(sampleSchema) }));
+/**
+ * Per field, how many listings the plan changes, with the first three as samples (write-shape field
+ * order); `notReadBack`: a field the service's read did not show, compared with what this tool last sent.
+ */
+export const fieldChangesSchema = z.array(
+  z.object({ field: z.string(), count: z.number(), samples: z.array(sampleSchema), notReadBack: z.boolean().optional() }),
+);
 
 /**
  * The field-wipe guard as it ran: its limits as typed (the overrides are recorded here; --force is

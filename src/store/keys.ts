@@ -10,7 +10,7 @@ export type KeyLayout = 'single' | 'cluster';
  *
  * | key                                   | type | holds                                                   |
  * |---------------------------------------|------|---------------------------------------------------------|
- * | `{p}:ls:ledger:{chatbot}`             | hash | MLSNumber → `runId\twrittenAt\thash\tremoteId`          |
+ * | `{p}:ls:ledger:{chatbot}`             | hash | MLSNumber → `runId\twrittenAt\thash.digests\tremoteId`  |
  * | `{p}:ls:tomb:{chatbot}`               | hash | MLSNumber → runId of the run that deleted it            |
  * | `{p}:ls:failed:{chatbot}`             | hash | MLSNumber → JSON FailedKey (last final failure)         |
  * | `{p}:ls:claims:{chatbot}`             | hash | MLSNumber → `jobId\texpiresAt\tstate` (write in flight) |

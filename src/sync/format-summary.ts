@@ -1,5 +1,5 @@
 /** Renders a SyncSummary for people (the --json form is the object itself). */
-import { showSample } from '../domain/field-changes.js';
+import { HIDDEN_FIELDS_CHANGE, showSample } from '../domain/field-changes.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { RejectedRow } from './summary.js';
 import { displayLines } from './format-display.js';
@@ -34,15 +34,45 @@ function block(heading: string, lines: readonly string[]): string[] {
   return lines.map((line, i) => `${i === 0 ? heading.padEnd(8) : ' '.repeat(8)}${line}`);
 }
 
+type Change = NonNullable<SyncSummary['changes']>[number];
+
+/** The words after the counts of fields the service does not read back (docs/feeds-and-mappings.md "Fields not read back"). */
+export const NOT_READ_BACK_NOTE = 'not read back by the service; compared with what this tool last sent';
+
+/**
+ * The changes of fields the read did not show, on one line: "Description 12, Images 40 (not read
+ * back …), e.g. BG1 Description now …", the first sample of each field; and, for ledger entries
+ * that name no field, how many listings and why.
+ */
+function notReadBackLine(changes: readonly Change[]): string[] {
+  const named = changes.filter((change) => change.field !== HIDDEN_FIELDS_CHANGE);
+  const unknown = changes.find((change) => change.field === HIDDEN_FIELDS_CHANGE);
+  const lines: string[] = [];
+  if (named.length > 0) {
+    const counts = named.map((change) => `${change.field} ${change.count}`).join(', ');
+    const samples = named.flatMap((change) => change.samples.slice(0, 1).map((sample) => `${change.field}: ${showSample(sample)}`));
+    lines.push(`${counts} (${NOT_READ_BACK_NOTE}), e.g. ${samples.slice(0, 3).join('; ')}`);
+  }
+  if (unknown !== undefined)
+    lines.push(
+      `${unknown.count} ${unknown.count === 1 ? 'listing' : 'listings'} changed in fields the service does not read back; ` +
+        'which ones is unknown (their ledger entries predate per-field hashes; written now, later runs name the fields)',
+    );
+  return lines;
+}
+
 /** Per field, how many listings the plan changes, with samples (what a dry run is read for). */
 function changeLines(changes: SyncSummary['changes']): string[] {
-  return block(
-    'changes',
-    (changes ?? []).map(
-      (change) =>
-        `${change.field}: ${change.count} ${change.count === 1 ? 'listing' : 'listings'}, ${examples(change.samples, change.count)}`,
-    ),
-  );
+  const all = changes ?? [];
+  return block('changes', [
+    ...all
+      .filter((change) => change.notReadBack !== true)
+      .map(
+        (change) =>
+          `${change.field}: ${change.count} ${change.count === 1 ? 'listing' : 'listings'}, ${examples(change.samples, change.count)}`,
+      ),
+    ...notReadBackLine(all.filter((change) => change.notReadBack === true)),
+  ]);
 }
 
 const VERDICT_TEXT = { refused: 'REFUSED (see the guard)', allowed: 'allowed by --allow-wipe', within: 'within --max-wipes' } as const;

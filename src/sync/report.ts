@@ -1,8 +1,12 @@
 /**
  * The --report file: the whole plan with per-field changes and every rejected row, as JSON, or
- * as CSV (one line per change, delete or rejection) when the path ends in .csv.
+ * as CSV (one line per change, delete or rejection) when the path ends in .csv. A field the
+ * service never reads back has no old value: its row says so instead of showing a hash.
  */
+import { HIDDEN_FIELDS_CHANGE } from '../domain/field-changes.js';
+import type { FieldChange } from '../domain/plan.js';
 import { csvLine } from './csv-cell.js';
+import { NOT_READ_BACK_NOTE } from './format-summary.js';
 import type { RejectedRow, SyncOutcome } from './summary.js';
 
 const CSV_HEADER = ['action', 'key', 'key_type', 'field', 'from', 'to', 'line', 'reason'] as const;
@@ -24,14 +28,26 @@ export function rejectedCsvLine(row: RejectedRow, keyType: string): string {
   return csvLine(['rejected', rejectedKey(row), keyType, row.field, row.value, '', row.line, row.reason]);
 }
 
+/** What the CSV says of an old value the service never read back. */
+export const OLD_VALUE_UNKNOWN = 'old value unknown (not read back)';
+
+/** One field change of an update: a field not read back has no old value to show, and an entry that names no field says why. */
+function changeCsvLine(key: string, keyType: string, change: FieldChange): string {
+  if (change.field === HIDDEN_FIELDS_CHANGE) return csvLine(['update', key, keyType, '', OLD_VALUE_UNKNOWN, '', '', UNNAMED_REASON]);
+  if (change.notReadBack === true)
+    return csvLine(['update', key, keyType, change.field, OLD_VALUE_UNKNOWN, change.to, '', NOT_READ_BACK_NOTE]);
+  return csvLine(['update', key, keyType, change.field, change.from, change.to, '', '']);
+}
+
+/** The reason of a change whose fields cannot be named (planner.ts HIDDEN_FIELDS_CHANGE). */
+const UNNAMED_REASON = 'fields not read back by the service changed; which ones is unknown (ledger entry from before per-field hashes)';
+
 export function outcomeCsv(outcome: SyncOutcome): string {
   const { plan } = outcome;
   const lines: string[] = [csvLine(CSV_HEADER)];
   for (const create of plan.creates) lines.push(csvLine(['create', create.key, plan.keyType, '', '', '', '', '']));
   for (const update of plan.updates) {
-    for (const change of update.changes) {
-      lines.push(csvLine(['update', update.key, plan.keyType, change.field, change.from, change.to, '', '']));
-    }
+    for (const change of update.changes) lines.push(changeCsvLine(update.key, plan.keyType, change));
   }
   for (const del of plan.deletes) lines.push(csvLine(['delete', del.key, del.keyType, '', '', '', '', del.reason]));
   for (const row of outcome.rejected) lines.push(rejectedCsvLine(row, plan.keyType));

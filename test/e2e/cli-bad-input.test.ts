@@ -149,6 +149,35 @@ it('an --allow-wipe that names no listing field lists the fields; a bad --max-wi
   );
 });
 
+it('a value with a space in it names the flag and the forms it takes, for every numeric or percent flag', async () => {
+  const feed = await file('feed.csv', 'MLSNumber\nML1\n');
+  const sync = ['sync', '--chatbot', BOT, '--feed', feed];
+  expect(await rejects([...sync, '--max-deletes', '10', 'percent'])).toBe(
+    "listing-sync: --max-deletes takes one word, but got '10 percent': write --max-deletes 10% or --max-deletes 10",
+  );
+  expect(await rejects([...sync, '--max-deletes=10', 'percent'])).toBe(
+    "listing-sync: --max-deletes takes one word, but got '10 percent': write --max-deletes 10% or --max-deletes 10",
+  );
+  expect(await rejects([...sync, '--max-wipes', '25', '%'])).toBe(
+    "listing-sync: --max-wipes takes one word, but got '25 %': write --max-wipes 10% or --max-wipes 10",
+  );
+  expect(await rejects([...sync, '--max-rejected', '5', 'percent'])).toBe(
+    "listing-sync: --max-rejected takes one word, but got '5 percent': write --max-rejected 5%",
+  );
+  expect(await rejects([...sync, '--work', '--timeout', '2', 'hours'])).toBe(
+    "listing-sync: --timeout takes one word, but got '2 hours': write --timeout 20m or --timeout 90s",
+  );
+  expect(await rejects(['listings', 'list', '--chatbot', BOT, '--page-size', '5', '0'])).toBe(
+    "listing-sync: --page-size takes one word, but got '5 0': write --page-size 10",
+  );
+  expect(await rejects(['listings', 'list', '--chatbot', 'my', 'bot'])).toBe(
+    "listing-sync: --chatbot takes one value, but got 'my bot': put quotes around a value with spaces (--chatbot 'my bot')",
+  );
+  expect(await rejects(['runs', 'show', 'run-1', 'run-2'])).toBe(
+    "listing-sync: 'run-2' is one word too many: runs show takes 1 argument; see listing-sync runs show --help",
+  );
+});
+
 it('a missing --chatbot and a bad page number say which flag', async () => {
   expect(await rejects(['listings', 'list'])).toBe("listing-sync: --chatbot is required (the chatbot's serial number)");
   expect(await rejects(['listings', 'list', '--chatbot', BOT, '--page-size', '0'])).toBe(

@@ -1,11 +1,15 @@
 /**
  * `listing-sync sim --reso` as a process: it prints the RESO Property and token URLs, issues a
  * token for the env credentials, serves a Property page, never prints the secret, and exits 0
- * on SIGTERM.
+ * on SIGTERM; and the `export` lines it prints, eval'd by a shell, are all a second process needs
+ * to pull from it with `sync --replicate`.
  */
-import { afterEach, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { afterEach, expect, inject, it } from 'vitest';
 import { request } from 'undici';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
+import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
+import { CLI_ENTRY, jsonOf, type CliRun } from './run-cli.js';
 
 let cli: CliProcess | undefined;
 afterEach(async () => {
@@ -45,3 +49,49 @@ it('serves a token and a Property page with the env credentials, prints no secre
   expect(output).not.toContain('e2e-reso-secret-value');
   expect(output).not.toContain(token);
 });
+
+/** Runs `script` in bash with exactly `env` (plus PATH), as a user's second shell. */
+async function inShell(script: string, env: Readonly<Record<string, string>>): Promise<CliRun> {
+  return await new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', script], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+it("prints export lines that a second shell eval's to pull from it with sync --replicate", async () => {
+  cli = startCli(['sim', '--reso', '--reso-records', '6', '--chatbot', 'bot-exports'], {});
+  await cli.waitFor(/export FEED_OAUTH_CLIENT_SECRET=.*\n/);
+  const exports = cli
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('export '));
+  const names = exports.map((line) => /^export (\w+)=/.exec(line)?.[1]);
+  expect(names).toEqual([
+    'API_BASE_URL',
+    'API_SECRET_KEY',
+    'API_SESSION_KEY',
+    'PROJECT_AUTH_TOKEN',
+    'RESO_FEED_URL',
+    'FEED_OAUTH_TOKEN_URL',
+    'FEED_OAUTH_CLIENT_ID',
+    'FEED_OAUTH_CLIENT_SECRET',
+  ]);
+
+  const prefix = uniquePrefix('sim-exports');
+  const redisUrl = inject('redisUrl');
+  const script =
+    `eval "$SIM_EXPORTS"\n` +
+    `exec "${process.execPath}" "${CLI_ENTRY}" sync --replicate --feed "$RESO_FEED_URL" --profile reso --chatbot bot-exports --work --json`;
+  const run = await inShell(script, { SIM_EXPORTS: exports.join('\n'), REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: prefix });
+  expect(run.code, run.stderr).toBe(0);
+  const out = jsonOf<{ plan: { create: number }; result?: { created: number; failed: number } }>(run);
+  expect(out.plan.create).toBe(6);
+  expect(out.result).toMatchObject({ created: 6, failed: 0 });
+  await cleanPrefix(redisUrl, prefix);
+  expect((await cli.stop('SIGTERM')).code).toBe(0);
+}, 60_000);

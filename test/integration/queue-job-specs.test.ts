@@ -14,7 +14,7 @@ import {
   perChatbotJobSpecs,
 } from '../../src/queue/job-specs.js';
 import { ApiError } from '../../src/api/errors.js';
-import { listingHash } from '../../src/domain/hash.js';
+import { listingHash, recordedHash } from '../../src/domain/hash.js';
 import type { Plan } from '../../src/domain/plan.js';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { openPlanSpool } from '../../src/sync/plan-spool.js';
@@ -93,8 +93,8 @@ describe('plan → job specs', () => {
       runId: 'run-0000000001-ab',
       chatbot: 'bot:1',
       key: '11646057',
-      // The create's content hash is taken here, from the listing as the feed gave it (SerialNumber aside).
-      hash: listingHash(numeric),
+      // The create's content hash and field digests are taken here, from the listing as the feed gave it (SerialNumber aside).
+      hash: recordedHash(numeric),
       listing: { ...numeric, SerialNumber: 'bot:1' },
     });
     expect(specs[1]?.data).toMatchObject({ update: { Key: 'A:1', KeyType: 'MLSNumber', SerialNumber: 'bot:1' } });

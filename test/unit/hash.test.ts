@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canonicalJson, canonicalListingJson, listingHash } from '../../src/domain/hash.js';
+import {
+  canonicalJson,
+  canonicalListingJson,
+  fieldDigests,
+  fieldsChanged,
+  hashParts,
+  listingHash,
+  recordedHash,
+} from '../../src/domain/hash.js';
 import { LISTING_FIELD_NAMES, type ListingFields } from '../../src/domain/listing.js';
 import { listing } from '../helpers/planner-fixture.js';
 
@@ -61,5 +69,21 @@ describe('listingHash', () => {
         expect((JSON.parse(canonicalListingJson(candidate)) as { Description: unknown }).Description).toBe(text);
       }),
     );
+  });
+});
+
+describe('field digests', () => {
+  it('name each field whose value changed, and only those', () => {
+    const before = listing('100');
+    const after: ListingFields = { ...before, AreaUnit: 'Square Meters', Location: 'Downtown', SalePrice: (before.SalePrice ?? 0) + 1 };
+    // In write-shape field order (LISTING_FIELD_NAMES).
+    expect(fieldsChanged(fieldDigests(before), fieldDigests(after))).toEqual(['AreaUnit', 'Location', 'SalePrice']);
+    expect(fieldsChanged(fieldDigests(before), fieldDigests({ ...before }))).toEqual([]);
+  });
+
+  it('ride after the content hash in what the ledger records; an entry from before them has the hash alone', () => {
+    const item = listing('100');
+    expect(hashParts(recordedHash(item))).toEqual({ hash: listingHash(item), digests: fieldDigests(item) });
+    expect(hashParts(listingHash(item))).toEqual({ hash: listingHash(item) });
   });
 });

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listingHash } from '../../src/domain/hash.js';
+import { fieldDigests, listingHash, recordedHash } from '../../src/domain/hash.js';
 import { LedgerByPosition } from '../../src/domain/snapshot/ledger-by-position.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { DeleteScope, SyncMode } from '../../src/domain/plan.js';
@@ -24,6 +24,17 @@ describe('LedgerByPosition', () => {
     remote('12', listing('', { Url: '' })),
   ]);
   const index = indexRemoteKeys(rows, 'MLSNumber');
+
+  it('keeps the field digests of an entry that has them, and answers none for one written before them', () => {
+    const ledger = new LedgerByPosition(index, rows.length);
+    const item = listing('K1', { AreaUnit: 'Square Meters' });
+    ledger.add('K1', recordedHash(item));
+    ledger.add('K2', HASH_B);
+    expect([ledger.hashOf('K1', 0), ledger.digestsOf('K1', 0)]).toEqual([listingHash(item), fieldDigests(item)]);
+    expect([ledger.hashOf('K2', 2), ledger.digestsOf('K2', 2)]).toEqual([HASH_B, undefined]);
+    ledger.add('K1', HASH_A);
+    expect(ledger.digestsOf('K1', 0)).toBeUndefined();
+  });
 
   it('holds each entry at the position of the copy the planner keeps, and counts keys the chatbot no longer holds', () => {
     const ledger = new LedgerByPosition(index, rows.length);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { listingHash } from '../../src/domain/hash.js';
+import { hashParts, listingHash, recordedHash } from '../../src/domain/hash.js';
 import type { LedgerEntry } from '../../src/domain/ledger-entry.js';
 import type { ListingFields } from '../../src/domain/listing.js';
-import { HIDDEN_FIELDS_CHANGE, planSync, RETRY_CHANGE, type PlanInput } from '../../src/domain/planner.js';
+import { HIDDEN_FIELDS_CHANGE } from '../../src/domain/field-changes.js';
+import { planSync, RETRY_CHANGE, type PlanInput } from '../../src/domain/planner.js';
 import type { RemoteListing } from '../../src/domain/snapshot/remote.js';
 import { listing, remote } from '../helpers/planner-fixture.js';
 
@@ -39,7 +40,7 @@ describe('planSync', () => {
       {
         key: '100',
         listing: listing('100', { SalePrice: 999_000 }),
-        hash: listingHash(listing('100', { SalePrice: 999_000 })),
+        hash: recordedHash(listing('100', { SalePrice: 999_000 })),
         remoteId: '11',
         changes: [{ field: 'SalePrice', from: 1_250_000, to: 999_000 }],
       },
@@ -50,12 +51,42 @@ describe('planSync', () => {
     expect(result.remoteUnkeyed).toEqual([]);
   });
 
-  it('updates when only a hidden field changed, seen through the ledger hash', () => {
+  it('names each field the read does not show that changed, against the field digests the ledger recorded', () => {
+    const old = listing('100');
+    const now = listing('100', { AreaUnit: 'Square Meters', Location: 'Downtown' });
+    const ledger = new Map([['100', { hash: recordedHash(old), writtenAt: 0, runId: 'run-0' }]]);
+    const result = plan({ feed: feedOf(now), remote: [remote('11', old)], ledger });
+    expect(result.plan.unchanged).toBe(0);
+    expect(result.plan.updates[0]?.changes).toEqual([
+      { field: 'AreaUnit', from: undefined, to: 'Square Meters', notReadBack: true },
+      { field: 'Location', from: undefined, to: 'Downtown', notReadBack: true },
+    ]);
+    expect(result.plan.updates[0]?.hash).toBe(recordedHash(now));
+    expect(result.fieldChanges).toEqual([
+      { field: 'AreaUnit', count: 1, samples: [{ key: '100', to: 'Square Meters', notReadBack: true }], notReadBack: true },
+      { field: 'Location', count: 1, samples: [{ key: '100', to: 'Downtown', notReadBack: true }], notReadBack: true },
+    ]);
+    expect(result.wipes).toEqual([]);
+  });
+
+  it('updates on a ledger entry from before field digests once, naming no field, and records the digests', () => {
     const old = listing('100');
     const now = listing('100', { AreaUnit: 'Square Meters' });
-    const { plan: p } = plan({ feed: feedOf(now), remote: [remote('11', old)], ledger: ledgerOf(['100', old]) });
+    const result = plan({ feed: feedOf(now), remote: [remote('11', old)], ledger: ledgerOf(['100', old]) });
+    const p = result.plan;
     expect(p.unchanged).toBe(0);
-    expect(p.updates[0]?.changes).toEqual([{ field: HIDDEN_FIELDS_CHANGE, from: listingHash(old), to: listingHash(now) }]);
+    expect(p.updates[0]?.changes).toEqual([{ field: HIDDEN_FIELDS_CHANGE, from: undefined, to: undefined, notReadBack: true }]);
+    expect(result.fieldChanges).toEqual([
+      {
+        field: HIDDEN_FIELDS_CHANGE,
+        count: 1,
+        samples: [{ key: '100', from: 'not read back', to: 'changed (which field unknown)' }],
+        notReadBack: true,
+      },
+    ]);
+    expect(hashParts(p.updates[0]?.hash ?? '').digests).toBeDefined();
+    const after = new Map([['100', { hash: p.updates[0]?.hash ?? '', writtenAt: 1, runId: 'run-1' }]]);
+    expect(plan({ feed: feedOf(now), remote: [remote('11', old)], ledger: after }).plan.unchanged).toBe(1);
   });
 
   it('leaves a listing alone when the ledger hash matches or there is no ledger entry', () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { recordedHash } from '../../src/domain/hash.js';
 import { CompactLedger, type LedgerEntry } from '../../src/domain/ledger-entry.js';
 import { listingFieldsSchema, type ListingFields } from '../../src/domain/listing.js';
 import { remoteListingsOf, type RemoteListing } from '../../src/domain/snapshot/remote.js';
@@ -99,16 +100,21 @@ describe('TextBytesColumn', () => {
 });
 
 describe('CompactLedger', () => {
-  it('returns the same entries it was given, hex hashes or not', () => {
+  it('returns the same entries it was given, hex hashes or not, field digests or not', () => {
     const entries: Array<[string, LedgerEntry]> = [
       ['ML1', { hash: 'a'.repeat(64), remoteId: '42', writtenAt: 1_795_000_000_000, runId: 'run-00mwr2v0ni-f4020aa7' }],
       ['ML2', { hash: '0123456789abcdef'.repeat(4), writtenAt: 5, runId: 'run-00mwr2v0ni-f4020aa7' }],
       ['ML3', { hash: 'not-a-hex-hash', remoteId: 'NO-7', writtenAt: 6, runId: 'run-b' }],
       ['ML4', { hash: 'A'.repeat(64), remoteId: '0009', writtenAt: 7, runId: 'run-c' }],
+      ['ML5', { hash: recordedHash(fieldsOf(5) as ListingFields), remoteId: '43', writtenAt: 8, runId: 'run-c' }],
     ];
     const ledger = new CompactLedger();
     for (const [key, entry] of entries) ledger.set(key, entry);
-    expect(ledger.size).toBe(4);
+    // Replaced by an entry from before field digests: none are kept from the first.
+    ledger.set('ML5', { hash: 'b'.repeat(64), writtenAt: 9, runId: 'run-d' });
+    expect(ledger.get('ML5')?.hash).toBe('b'.repeat(64));
+    ledger.set('ML5', entries[4]?.[1] as LedgerEntry);
+    expect(ledger.size).toBe(5);
     for (const [key, entry] of entries) expect(ledger.get(key)).toEqual(entry);
     expect(ledger.has('ML9')).toBe(false);
     expect(ledger.get('ML9')).toBeUndefined();

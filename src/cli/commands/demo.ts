@@ -19,7 +19,8 @@ export const registerDemoCommands: RegisterCommands = (program: Command, host: C
     )
     .option('--port <n>', 'dashboard port on 127.0.0.1 (0 = any free port)', '8080')
     .option('--exit-after-sync', 'stop after printing the summaries (no dashboard)')
-    .action((flags: { port?: string; exitAfterSync?: boolean }) =>
+    .option('--own-redis', 'start a throw-away redis-server from PATH for the demo, even when REDIS_URL or 127.0.0.1:6379 answers')
+    .action((flags: { port?: string; exitAfterSync?: boolean; ownRedis?: boolean }) =>
       host.run(async () => {
         const { runDemo } = await import('../demo/demo-run.js');
         return (await runDemo(host, flags)) === EXIT.ok ? EXIT.ok : EXIT.failed;

@@ -2,7 +2,8 @@
  * `listing-sync sim`: runs the service simulator until SIGINT/SIGTERM. Credentials come from
  * API_SECRET_KEY / API_SESSION_KEY / PROJECT_AUTH_TOKEN when set (so the CLI pointed at the
  * simulator works with the same env), else the simulator's defaults. Under its URL it prints the
- * `export` lines that point the CLI at it (sim-exports.ts); a key taken from the env is never printed.
+ * `export` lines that point the CLI at it, and with --reso those of the RESO feed (sim-exports.ts);
+ * a key taken from the env is never printed.
  */
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
@@ -14,7 +15,7 @@ import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { integerFlag } from '../input/integer-flag.js';
 import { allowedValue } from '../input/option-values.js';
-import { simExportLines } from '../output/sim-exports.js';
+import { resoExportLines, simExportLines } from '../output/sim-exports.js';
 import { resoSimOptionsFrom, resoCredentialsFromEnv, type ResoSimFlags } from '../input/reso-sim-options.js';
 
 export interface SimFlags extends ResoSimFlags {
@@ -136,11 +137,11 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
         if (resoOptions !== undefined) {
           const reso = await startResoSimulator(resoOptions);
           host.io.releases.push('RESO simulator', () => reso.close());
-          // Why "default credentials" only: a secret is never printed, not even the simulator's own.
-          const given =
-            Object.keys(resoCredentialsFromEnv(host.io.env)).length === 2 ? 'FEED_OAUTH_CLIENT_ID/SECRET' : 'default credentials';
+          const fromEnv = resoCredentialsFromEnv(host.io.env);
+          const given = Object.keys(fromEnv).length === 2 ? 'FEED_OAUTH_CLIENT_ID/SECRET' : 'default credentials';
           host.io.stdout.write(`RESO simulator Property URL ${reso.propertyUrl}\n`);
           host.io.stdout.write(`RESO simulator token URL ${reso.tokenUrl} (${given}, ${reso.state.records.size} records)\n`);
+          host.io.stdout.write(`${resoExportLines(reso.propertyUrl, reso.tokenUrl, fromEnv).join('\n')}\n`);
         }
         await stopped;
         return EXIT.ok;

@@ -1,7 +1,7 @@
 /**
  * The Redis of `listing-sync demo`: REDIS_CLUSTER_NODES, else REDIS_URL, else 127.0.0.1:6379,
- * else a `redis-server` from PATH on a free port for the demo's lifetime, else one line saying
- * how to get one; and the demo's own prefix cleaned before each demo.
+ * else a `redis-server` from PATH on a free port for the demo's lifetime (at once with
+ * --own-redis), else one line saying how to get one; and the demo's own prefix cleaned before each demo.
  */
 import { z } from 'zod';
 import { ListingSyncError } from '../../shared/errors.js';
@@ -32,7 +32,19 @@ async function demoCluster(text: string): Promise<DemoRedis> {
   return { ...target, origin: 'REDIS_CLUSTER_NODES', stop: async () => {} };
 }
 
-export async function findDemoRedis(env: Readonly<Record<string, string | undefined>>): Promise<DemoRedis> {
+/** A redis-server of the demo's own (`--own-redis`), stopped with the demo. */
+async function ownRedis(): Promise<DemoRedis> {
+  const started = await startLocalRedisServer();
+  if (started) return { ...started, origin: `redis-server started on ${started.url} for this demo` };
+  throw new ListingSyncError(
+    'REDIS_UNAVAILABLE',
+    '--own-redis: no redis-server on PATH answered: install it (apt-get install redis-server, or brew install redis), ' +
+      'or leave --own-redis out',
+  );
+}
+
+export async function findDemoRedis(env: Readonly<Record<string, string | undefined>>, own = false): Promise<DemoRedis> {
+  if (own) return await ownRedis();
   const cluster = env.REDIS_CLUSTER_NODES?.trim();
   if (cluster) return await demoCluster(cluster);
   const fromEnv = env.REDIS_URL?.trim();

@@ -52,6 +52,45 @@ function demoFeedPath(): string {
 export interface DemoFlags {
   port?: string;
   exitAfterSync?: boolean;
+  ownRedis?: boolean;
+}
+
+/**
+ * A closed stdout or stderr (`npm run demo | head`) ends the demo through the one shutdown, as a
+ * signal would. Why: the demo runs until stopped, and a demo nobody can read from would otherwise
+ * keep its dashboard, workers and redis-server running unseen.
+ */
+/** How often the demo looks whether the process that started it is still there. */
+const PARENT_CHECK_MS = 500;
+
+/**
+ * The demo ends through the one shutdown once the process that started it is gone. Why: `npm run
+ * demo` runs it under a shell; a SIGTERM to npm ends that shell, not the demo, which would run on
+ * orphaned with its dashboard, workers and redis-server, none of them visible any more.
+ */
+function stopWhenOrphaned(): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, PARENT_CHECK_MS);
+  timer.unref();
+}
+
+function stopOnClosedOutput(io: CliIo): void {
+  let stopping = false;
+  const stop = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'EPIPE' || stopping) return;
+    stopping = true;
+    process.kill(process.pid, 'SIGTERM');
+  };
+  io.stdout.on('error', stop);
+  // stdout's other errors are main.ts's; stderr has no other listener, so they stay failures.
+  io.stderr.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    stop(error);
+  });
 }
 
 /** The demo itself (see commands/demo.ts); loaded only when `demo` runs. */
@@ -63,7 +102,9 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
   // Why: closing the terminal sends SIGHUP, which would kill the demo before it stops the
   // redis-server it started; as SIGTERM it goes through the one shutdown, releases included.
   process.once('SIGHUP', () => process.kill(process.pid, 'SIGTERM'));
-  const redis = await findDemoRedis(host.io.env);
+  stopOnClosedOutput(host.io);
+  stopWhenOrphaned();
+  const redis = await findDemoRedis(host.io.env, flags.ownRedis === true);
   host.io.releases.push('demo Redis', () => redis.stop());
   const sim = await startSimulator({
     port: 0,

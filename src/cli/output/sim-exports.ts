@@ -4,6 +4,8 @@
  * its keys from these env names when they are set, else its own test defaults.
  */
 import { DEFAULT_SIM_CREDENTIALS } from '../../sim/defaults.js';
+import { DEFAULT_RESO_CREDENTIALS } from '../../sim/reso/config.js';
+import type { ResoCredentials } from '../../sim/reso/types.js';
 import type { SimCredentials } from '../../sim/types.js';
 
 /** The env name of each credential the simulator checks (the CLI reads the same names, config.ts). */
@@ -12,6 +14,18 @@ export const SIM_CREDENTIAL_ENV: Readonly<Record<keyof SimCredentials, string>> 
   sessionKey: 'API_SESSION_KEY',
   projectAuthToken: 'PROJECT_AUTH_TOKEN',
 };
+
+/** The env name of each credential the RESO simulator checks (the feed auth reads the same names, feed-auth-config.ts). */
+export const RESO_CREDENTIAL_ENV: Readonly<Record<keyof ResoCredentials, string>> = {
+  clientId: 'FEED_OAUTH_CLIENT_ID',
+  clientSecret: 'FEED_OAUTH_CLIENT_SECRET',
+};
+
+/**
+ * The shell variable that carries the RESO simulator's Property URL. Why not a FEED_* name: the
+ * CLI reads no feed URL from its env (it is `--feed`), so the line says how to pass it.
+ */
+export const RESO_FEED_VARIABLE = 'RESO_FEED_URL';
 
 /** A value as one shell word: single quotes, with any single quote closed, escaped and reopened. */
 function shellWord(value: string): string {
@@ -31,6 +45,31 @@ export function simExportLines(baseUrl: string, fromEnv: Partial<SimCredentials>
     if (fromEnv[name] !== undefined) given.push(env);
     else lines.push(`export ${env}=${shellWord(DEFAULT_SIM_CREDENTIALS[name])}`);
   }
-  if (given.length > 0) lines.push(`# ${given.join(', ')}: set the same values as this shell gave the simulator (not printed)`);
+  lines.push(...notPrinted(given));
+  return lines;
+}
+
+function notPrinted(given: readonly string[]): string[] {
+  return given.length === 0 ? [] : [`# ${given.join(', ')}: set the same values as this shell gave the simulator (not printed)`];
+}
+
+/**
+ * The lines that let another shell pull from the RESO simulator with `sync --replicate`: its
+ * Property URL (for `--feed`) and the FEED_OAUTH_* set the feed auth reads. The same rule as the
+ * service's keys: a credential taken from the env is not printed, a default is.
+ */
+export function resoExportLines(propertyUrl: string, tokenUrl: string, fromEnv: Partial<ResoCredentials>): string[] {
+  const lines = [
+    '# Pull from this RESO simulator: paste these too, then run',
+    `#   listing-sync sync --replicate --feed "$${RESO_FEED_VARIABLE}" --profile reso --chatbot <serial>`,
+    `export ${RESO_FEED_VARIABLE}=${shellWord(propertyUrl)}`,
+    `export FEED_OAUTH_TOKEN_URL=${shellWord(tokenUrl)}`,
+  ];
+  const given: string[] = [];
+  for (const [name, env] of Object.entries(RESO_CREDENTIAL_ENV) as Array<[keyof ResoCredentials, string]>) {
+    if (fromEnv[name] !== undefined) given.push(env);
+    else lines.push(`export ${env}=${shellWord(DEFAULT_RESO_CREDENTIALS[name])}`);
+  }
+  lines.push(...notPrinted(given));
   return lines;
 }

@@ -6,11 +6,14 @@
  * string, map entry, hash, time, run, remote id) and one more 1M-entry map lookup per feed row;
  * the planner needs only "managed?" and the hash, for listings it has already found by key.
  */
+import { hashParts } from '../hash.js';
 import type { PlanningLedger } from '../planning-ledger.js';
 import type { RemoteKeyIndex } from './remote-key-index.js';
 
 const HEX_HASH = /^[0-9a-f]{64}$/;
 const HASH_BYTES = 32;
+/** Field digests (hash.ts fieldDigests): 16 bits for each of the 32 write-shape fields. */
+const DIGEST_BYTES = 64;
 const ABSENT = 0;
 const HEX = 1;
 const ODD = 2;
@@ -21,6 +24,9 @@ export class LedgerByPosition implements PlanningLedger {
   private readonly kinds: Uint8Array;
   /** Hashes that are not 64 lower-case hex digits (entries written by hand or by old versions). */
   private readonly oddHashes = new Map<number, string>();
+  /** Field digests by position, allocated with the first entry that has them; `hasDigests` marks the positions that do. */
+  private digests: Buffer | undefined;
+  private readonly hasDigests: Uint8Array;
   /** Keys in the ledger that no remote listing holds: they count towards `size`, never towards `heldBy`. */
   private readonly elsewhere = new Set<string>();
   private held = 0;
@@ -32,10 +38,12 @@ export class LedgerByPosition implements PlanningLedger {
   ) {
     this.hashes = Buffer.alloc(positions * HASH_BYTES);
     this.kinds = new Uint8Array(positions);
+    this.hasDigests = new Uint8Array(positions);
   }
 
-  /** Records one ledger entry; a key read twice (HSCAN may repeat keys) keeps the last hash. */
-  add(key: string, hash: string): void {
+  /** Records one ledger entry's hash (with its digests); a key read twice (HSCAN may repeat keys) keeps the last. */
+  add(key: string, recorded: string): void {
+    const { hash, digests } = hashParts(recorded);
     const position = this.index.kept.get(key);
     if (position === undefined) {
       this.elsewhere.add(key);
@@ -50,6 +58,12 @@ export class LedgerByPosition implements PlanningLedger {
       this.kinds[position] = ODD;
       this.oddHashes.set(position, hash);
     }
+    const bytes = digests === undefined ? undefined : Buffer.from(digests, 'base64url');
+    if (bytes?.length === DIGEST_BYTES) {
+      this.digests ??= Buffer.alloc(this.kinds.length * DIGEST_BYTES);
+      bytes.copy(this.digests, position * DIGEST_BYTES);
+      this.hasDigests[position] = 1;
+    } else this.hasDigests[position] = 0;
   }
 
   get size(): number {
@@ -70,5 +84,10 @@ export class LedgerByPosition implements PlanningLedger {
     const kind = this.kinds[position];
     if (kind === HEX) return this.hashes.toString('hex', position * HASH_BYTES, (position + 1) * HASH_BYTES);
     return kind === ODD ? this.oddHashes.get(position) : undefined;
+  }
+
+  digestsOf(_key: string, position: number): string | undefined {
+    if (this.hasDigests[position] !== 1 || this.digests === undefined) return undefined;
+    return this.digests.toString('base64url', position * DIGEST_BYTES, (position + 1) * DIGEST_BYTES);
   }
 }
