@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasRedisServer } from '../helpers/redis-process.js';
-import { CLI_ENTRY } from './run-cli.js';
+import { CLI_ENTRY } from '../helpers/run-cli.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 let group: number | undefined;

@@ -9,7 +9,7 @@ import { afterEach, expect, inject, it } from 'vitest';
 import { request } from 'undici';
 import { startCli, type CliProcess } from '../helpers/cli-process.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
-import { CLI_ENTRY, jsonOf, type CliRun } from './run-cli.js';
+import { CLI_ENTRY, jsonOf, type CliRun } from '../helpers/run-cli.js';
 
 let cli: CliProcess | undefined;
 afterEach(async () => {
