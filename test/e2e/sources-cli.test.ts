@@ -98,8 +98,8 @@ describe('sources', () => {
     const text = await runCli(args, env());
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('last run: run-2 ');
-    expect(text.stdout).toContain('budget-exhausted: 5 records, 2 requests, 1000 bytes');
-    expect(text.stdout).toContain('totals: 2 runs, 45 records, 5 requests, 10000 bytes');
+    expect(text.stdout).toContain('budget-exhausted: 5 records, 2 requests, 1,000 bytes');
+    expect(text.stdout).toContain('totals: 2 runs, 45 records, 5 requests, 10,000 bytes');
     expect(text.stdout).toContain('last sweep: ');
     expect(text.stdout).toMatch(/^budget: \d\/2\/s, 1\/100\/h, 0 bytes this hour$/m);
     expectNoCredentials(json.stdout + json.stderr + text.stdout + text.stderr);

@@ -51,7 +51,7 @@ describe('sync --work without a terminal', () => {
     expect(working[0]?.msg).toMatch(/jobs \d[\d,]*\/1,500 jobs · \d+% · \d[\d,]* jobs\/s · elapsed \d+:\d\d · ETA \d+:\d\d/);
     expect(working[0]?.perSecond).toBeGreaterThan(0);
     // The plan comes while the run goes on, before its last progress line.
-    const plan = logged.findIndex((line) => line.msg.startsWith('plan    create 1500'));
+    const plan = logged.findIndex((line) => line.msg.startsWith('plan    create 1,500'));
     expect(plan, run.stderr).toBeGreaterThanOrEqual(0);
     expect(plan).toBeLessThan(logged.lastIndexOf(progress.at(-1) as LogLine));
     // Never raw byte counts.

@@ -16,6 +16,7 @@ import { integerFlag } from '../input/integer-flag.js';
 import { allowedValue } from '../input/option-values.js';
 import { simExportLines } from '../output/sim-exports.js';
 import { resoSimOptionsFrom, resoCredentialsFromEnv, type ResoSimFlags } from '../input/reso-sim-options.js';
+import { plural } from '../../shared/counts.js';
 
 export interface SimFlags extends ResoSimFlags {
   reso?: boolean;
@@ -140,7 +141,7 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
           const given =
             Object.keys(resoCredentialsFromEnv(host.io.env)).length === 2 ? 'FEED_OAUTH_CLIENT_ID/SECRET' : 'default credentials';
           host.io.stdout.write(`RESO simulator Property URL ${reso.propertyUrl}\n`);
-          host.io.stdout.write(`RESO simulator token URL ${reso.tokenUrl} (${given}, ${reso.state.records.size} records)\n`);
+          host.io.stdout.write(`RESO simulator token URL ${reso.tokenUrl} (${given}, ${plural(reso.state.records.size, 'record')})\n`);
         }
         await stopped;
         return EXIT.ok;

@@ -3,7 +3,7 @@ import { displaySource } from '../../sync/source-specs.js';
 import type { FeedBudgetUsage } from '../../store/feed-budget.js';
 import type { FeedSource } from '../../store/feed-sources.js';
 import { when } from './format-run.js';
-import { plural } from './plural.js';
+import { count, plural } from '../../shared/counts.js';
 
 const WINDOW_NAMES: Readonly<Record<string, string>> = { perSecond: '/s', perHour: '/h', perDay: '/d' };
 
@@ -22,8 +22,9 @@ export function sourceLine(source: FeedSource, usage?: FeedBudgetUsage): string 
 /** Budget usage, e.g. "1/2 per /s, 40/7200 per /h; 1200 bytes this hour of 4000000000". */
 export function budgetLine(usage: FeedBudgetUsage | undefined): string {
   if (usage === undefined) return 'budget: pass --feed-budget SPEC (or a preset) to show its usage';
-  const windows = usage.requests.map(({ window, limit, used }) => `${used}/${limit}${WINDOW_NAMES[window] ?? window}`);
-  const bytes = `${usage.bytesThisHour} bytes this hour${usage.bytesPerHour === undefined ? '' : ` of ${usage.bytesPerHour}`}`;
+  const windows = usage.requests.map(({ window, limit, used }) => `${count(used)}/${count(limit)}${WINDOW_NAMES[window] ?? window}`);
+  const cap = usage.bytesPerHour === undefined ? '' : ` of ${count(usage.bytesPerHour)}`;
+  const bytes = `${plural(usage.bytesThisHour, 'byte')} this hour${cap}`;
   const wait = usage.exhausted === undefined ? '' : `; exhausted (${usage.exhausted.window}) until ${when(usage.exhausted.retryAtMs)}`;
   return `budget: ${[...windows, bytes].join(', ')}${wait}`;
 }
@@ -51,7 +52,7 @@ export function sourceBlock(source: FeedSource, usage: FeedBudgetUsage | undefin
       `${plural(source.totals.requests, 'request')}, ${plural(source.totals.bytes, 'byte')}`,
     ...(sweep === undefined
       ? []
-      : [`last sweep: ${when(sweep.at)} ${sweep.complete ? 'complete' : 'incomplete'}, ${sweep.deleted} deleted`]),
+      : [`last sweep: ${when(sweep.at)} ${sweep.complete ? 'complete' : 'incomplete'}, ${count(sweep.deleted)} deleted`]),
     ...(source.resetAt === undefined ? [] : [`reset: ${when(source.resetAt)}`]),
     budgetLine(usage),
   ];
