@@ -79,6 +79,6 @@ describe('rejected rows are bounded', () => {
 
     const shown = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--dry-run'], env, 60_000);
     expect(shown.stdout).toContain('… and 4,990 more rejected rows (see --report)');
-    expect(shown.stdout).toContain("2500 × Bedrooms: expected a number, got '…'");
+    expect(shown.stdout).toContain("2,500 × Bedrooms: expected a number, got '…'");
   }, 90_000);
 });

@@ -5,10 +5,13 @@
  * rate and ETA and never wraps; every count grouped the same way. `runs list` and `jobs failed`
  * have a header and the next step, their --json unchanged.
  */
+import { spawn } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { startOnTerminal, terminalText } from '../helpers/terminal-process.js';
-import { jsonOf, lines, runCli } from './run-cli.js';
+import { CLI_ENTRY, jsonOf, lines, runCli } from './run-cli.js';
 import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
 
 const BOT = 'bot-once';
@@ -80,6 +83,32 @@ describe('sync --work on a terminal', () => {
     }
     expect(sim.state.listings(BOT)).toHaveLength(ROWS);
   }, 180_000);
+});
+
+describe('sync --work into one log file (2>&1)', () => {
+  it('writes the plan once: with the progress lines when the run outlasts the first one, not again in the result', async () => {
+    const { env, dir } = await bench.open({ chatbots: [BOT], faults: { latencyMs: 20 } });
+    const feed = writeNativeCsv(
+      dir,
+      'feed.csv',
+      Array.from({ length: ROWS }, (_, i) => nativeCsvRow(sampleListing(i))),
+    );
+    const log = join(dir, 'sync.log');
+    const fd = openSync(log, 'w');
+    const child = spawn(process.execPath, [CLI_ENTRY, 'sync', '--chatbot', BOT, '--feed', feed, '--work', '--concurrency', '2'], {
+      env: { PATH: process.env.PATH ?? '', ...env, LOG_LEVEL: 'info' },
+      stdio: ['ignore', fd, fd],
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const text = readFileSync(log, 'utf8');
+    expect(code, text).toBe(0);
+    // The run outlasted the first progress line (so the plan was written while it went on) ...
+    expect(text).toMatch(/progress, elapsed/);
+    // ... and the plan and the guard's verdict are in the file once.
+    expect(text.match(/plan {4}create 1,500, update 0, delete 0, unchanged 0/g), text).toHaveLength(1);
+    expect(text.match(/guard {3}ok/g), text).toHaveLength(1);
+    expect(text).toContain('result  created 1,500, updated 0, deleted 0, failed 0');
+  }, 120_000);
 });
 
 describe('the lists', () => {

@@ -14,8 +14,8 @@ export function sourceLine(source: FeedSource, usage?: FeedBudgetUsage): string 
   const budget = usage === undefined ? '' : `  ${budgetLine(usage)}`;
   return (
     `${source.chatbot}  ${displaySource(source.feed)}  watermark ${source.watermark ?? '-'}  ${run}  ` +
-    `records ${source.totals.recordsPulled}  requests ${source.totals.requests}  bytes ` +
-    `${source.totals.bytes}${budget}`
+    `records ${count(source.totals.recordsPulled)}  requests ${count(source.totals.requests)}  bytes ` +
+    `${count(source.totals.bytes)}${budget}`
   );
 }
 
