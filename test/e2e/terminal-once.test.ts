@@ -12,12 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { sampleListing } from '../../src/sim/sample-listings.js';
 import { startOnTerminal, terminalText } from '../helpers/terminal-process.js';
 import { CLI_ENTRY, jsonOf, lines, runCli } from './run-cli.js';
+import { resoFixtures } from './reso-fixture.js';
 import { nativeCsvRow, useSyncBench, writeNativeCsv } from './sync-bench.js';
 
 const BOT = 'bot-once';
 /** At ~100 writes/s (two in flight, 20 ms each) a run lasts several seconds: the bars get a rate and an ETA. */
 const ROWS = 1500;
 const bench = useSyncBench('terminal-once');
+const resoFixture = resoFixtures();
 
 /** Runs `sync --work` on a terminal of `columns` to its end; what it showed, as text lines. */
 async function syncOnTerminal(env: Record<string, string>, feed: string, columns: number): Promise<string[]> {
@@ -83,6 +85,28 @@ describe('sync --work on a terminal', () => {
     }
     expect(sim.state.listings(BOT)).toHaveLength(ROWS);
   }, 180_000);
+});
+
+describe('sync --replicate --work on a terminal', () => {
+  it('shows the plan and the guard once, and the replication line', async () => {
+    const f = await resoFixture({ chatbots: [BOT], records: 1200, photos: 0, label: 'terminal-once-reso' });
+    const args = ['sync', '--chatbot', BOT, '--feed', f.reso.propertyUrl, '--profile', 'reso', '--replicate', '--overlap', '0s', '--work'];
+    const terminal = startOnTerminal(args, f.env({ LOG_LEVEL: 'warn' }), 80);
+    try {
+      const code = await terminal.exited();
+      const shown = terminalText(terminal.raw()).split('\n');
+      const text = shown.join('\n');
+      expect(code, text).toBe(0);
+      expect(startingWith(shown, 'plan    '), text).toEqual(['plan    create 1,200, update 0, delete 0, unchanged 0']);
+      expect(startingWith(shown, 'guard   '), text).toEqual(['guard   ok']);
+      expect(startingWith(shown, 'replication '), text).toHaveLength(1);
+      expect(text).toContain('result  created 1,200, updated 0, deleted 0, failed 0');
+      for (const line of barLines(shown)) expect(line.length, line).toBeLessThan(80);
+    } finally {
+      terminal.kill();
+    }
+    expect(f.sim.state.listings(BOT)).toHaveLength(1200);
+  }, 120_000);
 });
 
 describe('sync --work into one log file (2>&1)', () => {
