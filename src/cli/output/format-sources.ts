@@ -19,10 +19,14 @@ export function sourceLine(source: FeedSource, usage?: FeedBudgetUsage): string 
   );
 }
 
-/** Budget usage, e.g. "1/2 per /s, 40/7200 per /h; 1200 bytes this hour of 4000000000". */
+/**
+ * Budget usage, e.g. "1/2/s, 40/7200/h, 1,200 bytes this hour of 4,000,000,000". Why the windows'
+ * figures are not grouped: they read as the --feed-budget spec is written (2/s,7200/h), where a
+ * comma separates windows.
+ */
 export function budgetLine(usage: FeedBudgetUsage | undefined): string {
   if (usage === undefined) return 'budget: pass --feed-budget SPEC (or a preset) to show its usage';
-  const windows = usage.requests.map(({ window, limit, used }) => `${count(used)}/${count(limit)}${WINDOW_NAMES[window] ?? window}`);
+  const windows = usage.requests.map(({ window, limit, used }) => `${used}/${limit}${WINDOW_NAMES[window] ?? window}`);
   const cap = usage.bytesPerHour === undefined ? '' : ` of ${count(usage.bytesPerHour)}`;
   const bytes = `${plural(usage.bytesThisHour, 'byte')} this hour${cap}`;
   const wait = usage.exhausted === undefined ? '' : `; exhausted (${usage.exhausted.window}) until ${when(usage.exhausted.retryAtMs)}`;
