@@ -6,7 +6,7 @@
 //   feed and api import no other adapter; queue may use store, api (error classification) and
 //   the job kinds; jobs/ use api, store and domain; domain imports nothing with I/O.
 //   Below them all: net/ (backoff, Retry-After, retrying reads, the abortable sleep: what api and
-//   feed both need) and shared/ (errors, error codes and their exit codes, zod-issue text), which
+//   feed both need) and shared/ (errors, error codes and their exit codes, zod-issue text, counts), which
 //   import no other folder; runtime/ (the logger, periodic passes, worker threads) for every
 //   adapter; config/ (settings resolved from flags, env and file) for the composition root, and for
 //   queue the Redis Cluster target it connects to.

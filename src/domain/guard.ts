@@ -5,7 +5,8 @@
  */
 import { UsageError } from '../shared/errors.js';
 import type { FieldWipe } from './field-changes.js';
-import { percentText, plural, type GuardLimit } from './guard-limit.js';
+import { count, plural } from '../shared/counts.js';
+import { percentText, type GuardLimit } from './guard-limit.js';
 import type { Plan } from './plan.js';
 import { judgeWipes, type JudgedWipe, type WipeLimits } from './wipe-guard.js';
 
@@ -83,9 +84,9 @@ function deletesReason(gone: number, input: GuardInput): string | undefined {
   const allowed = (managedCount * maxDeletes.value) / 100;
   if (gone <= allowed) return undefined;
   return (
-    `The plan would delete ${plural(gone, 'listing')} of ${managedCount} managed ` +
+    `The plan would delete ${plural(gone, 'listing')} of ${count(managedCount)} managed ` +
     `(${percentText((gone / managedCount) * 100)}%), more than --max-deletes ${maxDeletes.value}% ` +
-    `(${Math.floor(allowed)}); rerun with --max-deletes ${gone} (or ${percentNeeded(gone, managedCount)}) or ` +
+    `(${count(Math.floor(allowed))}); rerun with --max-deletes ${gone} (or ${percentNeeded(gone, managedCount)}) or ` +
     `--force if that is intended.`
   );
 }
@@ -95,7 +96,7 @@ function rejectedReason(input: GuardInput): string | undefined {
   const percent = (input.rejectedRows / input.feedRows) * 100;
   if (percent <= input.maxRejectedPercent) return undefined;
   return (
-    `${input.rejectedRows} of ${input.feedRows} feed rows were rejected (${percentText(percent)}%), more ` +
+    `${count(input.rejectedRows)} of ${plural(input.feedRows, 'feed row')} were rejected (${percentText(percent)}%), more ` +
     `than --max-rejected ${input.maxRejectedPercent}%; fix the feed, or rerun with --max-rejected ` +
     `${Math.ceil(percent)}% or --force.`
   );
@@ -105,7 +106,7 @@ function truncatedReason(input: GuardInput): string | undefined {
   const last = input.lastSuccessfulFeedRows;
   if (last === undefined || input.feedRows * 2 >= last) return undefined;
   return (
-    `The feed has ${plural(input.feedRows, 'row')}, fewer than half of the ${last} rows of the last ` +
+    `The feed has ${plural(input.feedRows, 'row')}, fewer than half of the ${count(last)} rows of the last ` +
     `successful run; it may be truncated. Check the feed, or rerun with --force if the shrink is real.`
   );
 }

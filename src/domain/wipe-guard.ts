@@ -6,7 +6,8 @@
  */
 import { UsageError } from '../shared/errors.js';
 import { showSample, type FieldWipe } from './field-changes.js';
-import { percentText, plural, type GuardLimit } from './guard-limit.js';
+import { count, plural } from '../shared/counts.js';
+import { percentText, type GuardLimit } from './guard-limit.js';
 import { LISTING_FIELD_NAMES, type ListingFieldName } from './listing.js';
 
 /** --max-wipes by default: 10% of the listings that hold the field. */
@@ -40,14 +41,14 @@ function overLimit(wipe: FieldWipe, limit: GuardLimit): boolean {
 
 function limitText(limit: GuardLimit, holders: number): string {
   if (limit.kind === 'count') return `--max-wipes ${limit.value}`;
-  return `--max-wipes ${limit.value}% (${Math.floor((holders * limit.value) / 100)})`;
+  return `--max-wipes ${limit.value}% (${count(Math.floor((holders * limit.value) / 100))})`;
 }
 
 function wipeReason(wipe: FieldWipe, limit: GuardLimit): string {
   const share = percentText((wipe.count / Math.max(wipe.holders, 1)) * 100);
   const samples = wipe.samples.map(showSample).join('; ');
   return (
-    `The plan would empty ${wipe.field} on ${plural(wipe.count, 'listing')} of the ${wipe.holders} that ` +
+    `The plan would empty ${wipe.field} on ${plural(wipe.count, 'listing')} of the ${count(wipe.holders)} that ` +
     `hold it (${share}%), more than ${limitText(limit, wipe.holders)}, e.g. ${samples}. Check the feed; if it is ` +
     `right, rerun with --allow-wipe ${wipe.field} or --force.`
   );

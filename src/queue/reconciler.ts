@@ -5,6 +5,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { Logger } from '../runtime/logger.js';
+import { plural } from '../shared/counts.js';
 import { startPeriodicPass } from '../runtime/periodic-pass.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_RECONCILE, reconcileRun, type ReconcileOptions } from './reconcile-run.js';
@@ -85,10 +86,10 @@ export function startReconciler(options: ReconcilerOptions): RunningReconciler {
       if (result.recorded > 0)
         logger.warn(
           { runId, jobs: result.recorded, status: result.status },
-          `run ${runId}: ${result.recorded} job(s) left the queue without finishing; recorded as failed`,
+          `run ${runId}: ${plural(result.recorded, 'job')} left the queue without finishing; recorded as failed`,
         );
       if (result.status === 'stuck')
-        logger.warn({ runId, remaining: result.remaining }, `run ${runId} is stuck: ${result.remaining} job(s) without progress`);
+        logger.warn({ runId, remaining: result.remaining }, `run ${runId} is stuck: ${plural(result.remaining, 'job')} without progress`);
     }
     if (!stopped()) await options.upkeep?.();
   }

@@ -2,8 +2,9 @@
 import { displayReportLines } from '../domain/display-policy/display-report.js';
 import { showSample } from '../domain/field-changes.js';
 import type { DisplaySummary } from '../store/display-summary.js';
+import { plural } from '../shared/counts.js';
 
-const listings = (count: number): string => `${count} ${count === 1 ? 'listing' : 'listings'}`;
+const listings = (held: number): string => plural(held, 'listing');
 
 /** "display" lines: what was not published, withheld, blanked on held listings, and the rules to come; none when nothing. */
 export function displayLines(display: DisplaySummary | undefined): string[] {

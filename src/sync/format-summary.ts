@@ -1,5 +1,6 @@
 /** Renders a SyncSummary for people (the --json form is the object itself). */
 import { HIDDEN_FIELDS_CHANGE, showSample } from '../domain/field-changes.js';
+import { count as n, plural } from '../shared/counts.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { RejectedRow } from './summary.js';
 import { displayLines } from './format-display.js';
@@ -10,22 +11,22 @@ const REJECTED_KINDS_SHOWN = 10;
 
 function filled(defaults: Record<string, number>): string {
   const parts = Object.entries(defaults)
-    .filter(([, n]) => n > 0)
-    .map(([field, n]) => `${field} ${n}`);
+    .filter(([, filledCount]) => filledCount > 0)
+    .map(([field, filledCount]) => `${field} ${n(filledCount)}`);
   return parts.length === 0 ? '' : `\n  defaults filled: ${parts.join(', ')}`;
 }
 
 /** "left empty: HOAMonth: AssociationFeeFrequency 'One Time' has no monthly amount (5 listings)". */
 function leftEmpty(notes: Record<string, number> | undefined): string {
-  const parts = Object.entries(notes ?? {}).map(([why, n]) => `${why} (${n} ${n === 1 ? 'listing' : 'listings'})`);
+  const parts = Object.entries(notes ?? {}).map(([why, emptied]) => `${why} (${plural(emptied, 'listing')})`);
   return parts.length === 0 ? '' : `\n  left empty: ${parts.join('; ')}`;
 }
 
 type Sample = NonNullable<SyncSummary['changes']>[number]['samples'][number];
 
-function examples(samples: readonly Sample[], count: number): string {
+function examples(samples: readonly Sample[], changed: number): string {
   const shown = samples.map(showSample);
-  const more = count > samples.length ? ` (and ${count - samples.length} more)` : '';
+  const more = changed > samples.length ? ` (and ${n(changed - samples.length)} more)` : '';
   return `e.g. ${shown.join('; ')}${more}`;
 }
 
@@ -49,13 +50,13 @@ function notReadBackLine(changes: readonly Change[]): string[] {
   const unknown = changes.find((change) => change.field === HIDDEN_FIELDS_CHANGE);
   const lines: string[] = [];
   if (named.length > 0) {
-    const counts = named.map((change) => `${change.field} ${change.count}`).join(', ');
+    const counts = named.map((change) => `${change.field} ${n(change.count)}`).join(', ');
     const samples = named.flatMap((change) => change.samples.slice(0, 1).map((sample) => `${change.field}: ${showSample(sample)}`));
     lines.push(`${counts} (${NOT_READ_BACK_NOTE}), e.g. ${samples.slice(0, 3).join('; ')}`);
   }
   if (unknown !== undefined)
     lines.push(
-      `${unknown.count} ${unknown.count === 1 ? 'listing' : 'listings'} changed in fields the service does not read back; ` +
+      `${plural(unknown.count, 'listing')} changed in fields the service does not read back; ` +
         'which ones is unknown (their ledger entries predate per-field hashes; written now, later runs name the fields)',
     );
   return lines;
@@ -67,10 +68,7 @@ function changeLines(changes: SyncSummary['changes']): string[] {
   return block('changes', [
     ...all
       .filter((change) => change.notReadBack !== true)
-      .map(
-        (change) =>
-          `${change.field}: ${change.count} ${change.count === 1 ? 'listing' : 'listings'}, ${examples(change.samples, change.count)}`,
-      ),
+      .map((change) => `${change.field}: ${plural(change.count, 'listing')}, ${examples(change.samples, change.count)}`),
     ...notReadBackLine(all.filter((change) => change.notReadBack === true)),
   ]);
 }
@@ -82,7 +80,8 @@ function wipeLines(wipes: SyncSummary['wipes']): string[] {
   return block(
     'wipes',
     (wipes?.fields ?? []).map((wipe) => {
-      const head = `${wipe.field}: emptied on ${wipe.count} of the ${wipe.holders} listings that hold it, ${VERDICT_TEXT[wipe.verdict]}`;
+      const head =
+        `${wipe.field}: emptied on ${n(wipe.count)} of the ${plural(wipe.holders, 'listing')} that hold it, ` + VERDICT_TEXT[wipe.verdict];
       return wipe.verdict === 'refused' ? head : `${head}; ${examples(wipe.samples, wipe.count)}`;
     }),
   );
@@ -112,9 +111,9 @@ function refusedAtHeader(summary: SyncSummary): string {
 export function planLines(summary: SyncSummary): string[] {
   const { plan, guard } = summary;
   return [
-    `plan    create ${plan.create}, update ${plan.update}, delete ${plan.delete}, unchanged ${plan.unchanged}` +
-      (plan.held > 0 ? `, held ${plan.held} (rejected rows: left as they are)` : '') +
-      (plan.adopted ? `; ${plan.adopted} unchanged listings adopted into the ledger` : ''),
+    `plan    create ${n(plan.create)}, update ${n(plan.update)}, delete ${n(plan.delete)}, unchanged ${n(plan.unchanged)}` +
+      (plan.held > 0 ? `, held ${n(plan.held)} (rejected rows: left as they are)` : '') +
+      (plan.adopted ? `; ${n(plan.adopted)} unchanged ${plan.adopted === 1 ? 'listing' : 'listings'} adopted into the ledger` : ''),
     ...(plan.deletesWithheld ? [`          deletes withheld: ${plan.deletesWithheld.reason}`] : []),
     ...changeLines(summary.changes),
     `guard   ${guard.ok ? (guard.forced ? 'FORCED past the guard' : 'ok') : 'REFUSED: nothing was changed'}`,
@@ -126,8 +125,9 @@ export function planLines(summary: SyncSummary): string[] {
 function rejectedByLines(feed: SyncSummary['feed']): string[] {
   const counts = feed.rejectedBy ?? [];
   if (feed.rejected <= REJECTED_SHOWN || counts.length === 0) return [];
-  const shown = counts.slice(0, REJECTED_KINDS_SHOWN).map((c) => `          ${c.count} × ${c.reason}`);
-  const more = counts.length > REJECTED_KINDS_SHOWN ? [`          … and ${counts.length - REJECTED_KINDS_SHOWN} more kinds of reason`] : [];
+  const shown = counts.slice(0, REJECTED_KINDS_SHOWN).map((c) => `          ${n(c.count)} × ${c.reason}`);
+  const more =
+    counts.length > REJECTED_KINDS_SHOWN ? [`          … and ${n(counts.length - REJECTED_KINDS_SHOWN)} more kinds of reason`] : [];
   return ['          rejected by field and reason:', ...shown, ...more];
 }
 
@@ -136,14 +136,15 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
   const { feed, remote } = summary;
   const lines = [
     `run ${summary.runId} · chatbot ${summary.chatbot}${summary.dryRun ? ' · dry run (nothing was changed)' : ''}`,
-    `feed    ${feed.rows} rows: ${feed.valid} valid, ${feed.rejected} rejected (${feed.duplicates} duplicates), ` +
-      `${feed.excluded} excluded${filled(feed.filledDefaults)}${leftEmpty(feed.leftEmpty)}` +
-      (feed.outsideFilter === undefined ? '' : `; ${feed.outsideFilter} more outside the chatbot's where`),
+    `feed    ${plural(feed.rows, 'row')}: ${n(feed.valid)} valid, ` +
+      `${n(feed.rejected)} rejected (${plural(feed.duplicates, 'duplicate')}), ` +
+      `${n(feed.excluded)} excluded${filled(feed.filledDefaults)}${leftEmpty(feed.leftEmpty)}` +
+      (feed.outsideFilter === undefined ? '' : `; ${n(feed.outsideFilter)} more outside the chatbot's where`),
     ...rejected.slice(0, REJECTED_SHOWN).map((row) => `          line ${row.line}: ${row.reason}`),
-    ...(feed.rejected > REJECTED_SHOWN ? [`          … and ${feed.rejected - REJECTED_SHOWN} more rejected rows (see --report)`] : []),
+    ...(feed.rejected > REJECTED_SHOWN ? [`          … and ${n(feed.rejected - REJECTED_SHOWN)} more rejected rows (see --report)`] : []),
     ...rejectedByLines(feed),
-    `remote  ${remote.listings} listings (VirtualCount ${remote.virtualCount}), ` +
-      `${remote.complete ? 'complete' : 'INCOMPLETE'}, ${remote.duplicates} duplicated keys, ${remote.unkeyed} ` +
+    `remote  ${plural(remote.listings, 'listing')} (VirtualCount ${n(remote.virtualCount)}), ` +
+      `${remote.complete ? 'complete' : 'INCOMPLETE'}, ${plural(remote.duplicates, 'duplicated key')}, ${n(remote.unkeyed)} ` +
       `without a key`,
     ...remote.incompleteReasons.map((reason) => `          ${reason}`),
     ...planLines(summary),
@@ -151,12 +152,12 @@ export function formatSummary(summary: SyncSummary, rejected: readonly RejectedR
     ...displayLines(summary.display),
     ...acceptedShape(summary),
   ];
-  if (summary.jobs !== undefined) lines.push(`jobs    ${summary.jobs} enqueued`);
+  if (summary.jobs !== undefined) lines.push(`jobs    ${n(summary.jobs)} enqueued`);
   if (summary.result) {
     const r = summary.result;
     lines.push(
-      `result  created ${r.created}, updated ${r.updated}, deleted ${r.deleted}, failed ` +
-        `${r.failed}${r.superseded ? `, superseded ${r.superseded}` : ''}${r.retried ? `, retried ${r.retried}` : ''}`,
+      `result  created ${n(r.created)}, updated ${n(r.updated)}, deleted ${n(r.deleted)}, failed ` +
+        `${n(r.failed)}${r.superseded ? `, superseded ${n(r.superseded)}` : ''}${r.retried ? `, retried ${n(r.retried)}` : ''}`,
     );
   }
   return `${lines.join('\n')}\n`;

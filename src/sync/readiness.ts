@@ -6,6 +6,7 @@
 import type { ApiClient } from '../api/client-contract.js';
 import { errorFields } from '../shared/errors.js';
 import type { RedisServerState } from '../store/redis-settings.js';
+import { count, plural } from '../shared/counts.js';
 
 /**
  * ok ✓, fail ✗, skip – (not checked: nothing to check it with, or the server would not say), warn !
@@ -82,14 +83,14 @@ export async function checkCredential(probe: CredentialProbe, chatbot: string, r
 async function call(env: string, client: ApiClient, chatbot: string, randomCode: string): Promise<string> {
   if (env === 'API_SESSION_KEY') {
     const page = await client.listListings({ SerialNumber: chatbot, PageNumber: 1, PageSize: 1 });
-    return `RealEstateList of ${chatbot}: ${page.VirtualCount} listing(s)`;
+    return `RealEstateList of ${chatbot}: ${plural(page.VirtualCount, 'listing')}`;
   }
   if (env === 'PROJECT_AUTH_TOKEN') {
     const tables = await client.listTables(randomCode);
-    return `GetTableList of ${randomCode}: ${tables.length} table(s)`;
+    return `GetTableList of ${randomCode}: ${plural(tables.length, 'table')}`;
   }
   const deleted = await client.deleteListings({ SerialNumber: chatbot, Keys: [PROBE_KEY], KeyType: 'MLSNumber' });
-  return `RealEstateDelete of a key no listing has, in ${chatbot}: ${deleted} deleted`;
+  return `RealEstateDelete of a key no listing has, in ${chatbot}: ${count(deleted)} deleted`;
 }
 
 /** Persistence and eviction, read from the server (`readRedisSettings`), one check each. */

@@ -4,6 +4,7 @@
  */
 import type { NewRun } from '../store/run-types.js';
 import type { SyncOutcome } from './summary.js';
+import { plural } from '../shared/counts.js';
 
 /** The run record a sync outcome starts. Why refused runs are final at once: nothing was enqueued, so nothing will end them. */
 export function runFromOutcome(outcome: SyncOutcome): NewRun {
@@ -46,6 +47,6 @@ export function skippedRun(chatbot: string, runId: string, now: number, reason: 
  * chatbot's edit job, named after its chatbot when there is one, else after how many there are.
  */
 export function chatbotEditsRun(serials: readonly string[], runId: string, now: number): NewRun {
-  const chatbot = serials.length === 1 ? (serials[0] ?? '') : `${serials.length} chatbots`;
+  const chatbot = serials.length === 1 ? (serials[0] ?? '') : plural(serials.length, 'chatbot');
   return { id: runId, chatbot, trigger: 'cli', forced: false, status: 'running', startedAt: now };
 }

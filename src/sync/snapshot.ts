@@ -12,6 +12,7 @@ import type { RemoteSnapshot } from '../domain/snapshot/remote.js';
 import { RemoteTableBuilder, type RemoteTable } from '../domain/snapshot/remote-table.js';
 import { coerceError, errorFields, ListingSyncError } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { count, plural } from '../shared/counts.js';
 
 export interface SnapshotOptions {
   chatbot: string;
@@ -142,7 +143,7 @@ async function readOnce(pager: ListPager, options: SnapshotOptions): Promise<Rea
   }
   const table = collected.finish(drift);
   if (failedPages.length === 0 && table.length !== total) {
-    drift.push(`read ${table.length} listings but VirtualCount is ${total}`);
+    drift.push(`read ${plural(table.length, 'listing')} but VirtualCount is ${count(total)}`);
   }
   return { table, virtualCount: total, failedPages, drift };
 }
@@ -214,7 +215,7 @@ export async function readRemoteSnapshot(api: ApiClient, options: SnapshotOption
     ...attempt.failedPages.map((f) => `page ${f.page} could not be read: ${f.error}`),
     ...attempt.drift.slice(0, 5),
   ];
-  if (attempt.drift.length > 5) incompleteReasons.push(`… and ${attempt.drift.length - 5} more signs of drift`);
+  if (attempt.drift.length > 5) incompleteReasons.push(`… and ${count(attempt.drift.length - 5)} more signs of drift`);
   return {
     chatbot: options.chatbot,
     // In service order (by ID) so downstream output is deterministic.

@@ -8,6 +8,7 @@ import type { WipeLimits } from '../domain/wipe-guard.js';
 import { displaySource } from '../feed/feed-source.js';
 import type { FeedRow, FeedStats } from '../feed/open-feed.js';
 import type { SyncSummary } from '../store/run-summary.js';
+import { count } from '../shared/counts.js';
 
 /** A stored run summary read as a sync's (undefined for a run that did not come from a sync). */
 export { syncSummaryOf } from '../store/run-summary.js';
@@ -49,15 +50,15 @@ export function feedSummary(source: string, profile: string, stats: FeedStats): 
 /** "lines 5, 9, 61", the first ten and how many more. */
 function linesText(withheld: DeletesWithheld): string {
   const shown = withheld.lines.slice(0, 10);
-  const more = withheld.rows > shown.length ? ` and ${withheld.rows - shown.length} more` : '';
+  const more = withheld.rows > shown.length ? ` and ${count(withheld.rows - shown.length)} more` : '';
   return `${withheld.rows === 1 ? 'line' : 'lines'} ${shown.join(', ')}${more}`;
 }
 
 /** Why a plan holds no deletes, with the lines to fix. */
 export function withheldReason(plan: Plan, withheld: DeletesWithheld): string {
   const rows =
-    withheld.rows === 1 ? '1 rejected row is too broken to read its' : `${withheld.rows} rejected rows are too broken to read their`;
-  const deletes = withheld.deletes === 1 ? '1 planned delete was' : `${withheld.deletes} planned deletes were`;
+    withheld.rows === 1 ? '1 rejected row is too broken to read its' : `${count(withheld.rows)} rejected rows are too broken to read their`;
+  const deletes = withheld.deletes === 1 ? '1 planned delete was' : `${count(withheld.deletes)} planned deletes were`;
   return (
     `${rows} ${plan.keyType} (${linesText(withheld)}); such a row may belong to any listing, so this run ` +
     `deletes nothing: ${deletes} withheld. Fix those rows (see the rejected rows); the next run makes the ` +

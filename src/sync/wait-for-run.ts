@@ -11,6 +11,7 @@ import { quietForMs } from '../store/lease.js';
 import type { Store } from '../store/store.js';
 import { isFinalStatus, type RunCounts } from '../store/run-types.js';
 import { ErrorCode } from '../shared/error-codes.js';
+import { count, plural } from '../shared/counts.js';
 
 export interface WaitOptions {
   onProgress?: (counts: RunCounts) => void;
@@ -125,8 +126,8 @@ export async function waitForRun(store: Store, runId: string, options: WaitOptio
       if (options.timeoutMs !== undefined && Date.now() - started >= options.timeoutMs) {
         throw new ListingSyncError(
           ErrorCode.WAIT_TIMEOUT,
-          `run ${runId} has not finished after ${Math.round(options.timeoutMs / 1000)} s (${counts.finishedJobs} ` +
-            `of ${counts.totalJobs} jobs done); it goes on in the queue: follow it with \`listing-sync runs show ` +
+          `run ${runId} has not finished after ${Math.round(options.timeoutMs / 1000)} s (${count(counts.finishedJobs)} ` +
+            `of ${plural(counts.totalJobs, 'job')} done); it goes on in the queue: follow it with \`listing-sync runs show ` +
             `${runId}\``,
           { details: { runId } },
         );

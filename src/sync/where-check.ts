@@ -7,7 +7,7 @@
 import type { GuardVerdict } from '../domain/guard.js';
 import type { FeedStats } from '../feed/open-feed.js';
 import { didYouMean } from '../shared/nearest-names.js';
-import { plural } from '../domain/guard-limit.js';
+import { plural } from '../shared/counts.js';
 
 /** The refusal's sentence for the fields no record carried. */
 export function whereNotCarriedReason(

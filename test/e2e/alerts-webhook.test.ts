@@ -118,7 +118,7 @@ describe('alerts on changes of a chatbot health', () => {
     const failure = r.accepted()[2] as AlertBody;
     expect(failure).toMatchObject({ previousStatus: 'healthy', runId: jsonOf<{ runId: string }>(failed).runId });
     expect(failure.counts.failed).toBe(1);
-    expect(failure.reasons).toEqual(['1 listing(s) failed for good', 'ENVELOPE_FAILURE 500: 1 listing(s)']);
+    expect(failure.reasons).toEqual(['1 listing failed for good', 'ENVELOPE_FAILURE 500: 1 listing']);
 
     // The delivery log: every attempt, the 500 included, with no webhook URL anywhere in the listing.
     const list = await runCli(['alerts', 'list', '--json'], env);

@@ -131,7 +131,11 @@ describe('listings list', () => {
     expect(inCity.listings.every((l) => l.fields.City === city)).toBe(true);
 
     const page2 = await runCli(['listings', 'list', '--chatbot', BOT, '--page', '2', '--page-size', '2'], env);
-    expect(lines(page2.stdout).slice(-1)).toEqual(['2 of 5 listings']);
+    // One page of more: which page, and how to see the rest (every page, or the next one).
+    expect(lines(page2.stdout).slice(-2)).toEqual([
+      '2 of 5 listings (page 2 of 3)',
+      'see them all with --all, the next page with --page 3 --page-size 2',
+    ]);
     expect(page2.stdout).toContain('ML100003');
     expect(page2.stdout).not.toContain('ML100001');
   });

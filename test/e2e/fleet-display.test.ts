@@ -33,8 +33,9 @@ describe('the fleet in the lists', () => {
   it('runs list shows the source column: the fleet chatbot its source, the other chatbot none', async () => {
     const { gammaRun, soloRun } = installation ?? { gammaRun: '', soloRun: '' };
     const text = lines((await cli('runs', 'list')).stdout);
-    expect(text.find((line) => line.startsWith(gammaRun))).toMatch(new RegExp(`^${gammaRun} {2}gamma-bot {2}source acme-file {2}done `));
-    expect(text.find((line) => line.startsWith(soloRun))).toMatch(new RegExp(`^${soloRun} {2}solo-bot {2}source - {2}done `));
+    expect(text[0]).toMatch(/^RUN +CHATBOT +SOURCE +STATUS +TRIGGER +STARTED \(UTC\) +CREATED +UPDATED +DELETED +FAILED +JOBS$/);
+    expect(text.find((line) => line.startsWith(gammaRun))).toMatch(new RegExp(`^${gammaRun} +gamma-bot +acme-file +done `));
+    expect(text.find((line) => line.startsWith(soloRun))).toMatch(new RegExp(`^${soloRun} +solo-bot +- +done `));
     const json = jsonOf<{ runs: Array<{ id: string; chatbot: string; source: string | null }> }>(await cli('runs', 'list', '--json'));
     expect(json.runs.map(({ id, chatbot, source }) => ({ id, chatbot, source }))).toEqual(
       expect.arrayContaining([
@@ -46,7 +47,9 @@ describe('the fleet in the lists', () => {
     expect(solo.runs).toEqual([expect.objectContaining({ source: null })]);
     // Without a run from a source, the list reads as it did before fleets.
     expect(lines((await cli('runs', 'list', '--chatbot', 'solo-bot')).stdout)).toEqual([
-      expect.stringMatching(new RegExp(`^${soloRun} {2}solo-bot {2}done `)),
+      expect.stringMatching(/^RUN +CHATBOT +STATUS +TRIGGER +STARTED \(UTC\) +CREATED/),
+      expect.stringMatching(new RegExp(`^${soloRun} +solo-bot +done `)),
+      `see one run: listing-sync runs show ${soloRun}`,
     ]);
   });
 

@@ -70,11 +70,11 @@ describe('sources', () => {
     const text = await runCli(['sources', 'list'], env());
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(
-      /^bot-a {2}https:\/\/mls\.example\/odata\/Property {2}watermark 2024-05-01T12:00:00\.5Z {2}last run run-2 \S+ budget-exhausted {2}records 45 {2}requests 5 {2}bytes 10000$/m,
+      /^bot-a {2}https:\/\/mls\.example\/odata\/Property {2}watermark 2024-05-01T12:00:00\.5Z {2}last run run-2 \S+ budget-exhausted {2}records 45 {2}requests 5 {2}bytes 10,000$/m,
     );
     const withBudget = await runCli(['sources', 'list', '--feed-budget', '2/s,100/h'], env());
     expect(withBudget.code, withBudget.stderr).toBe(0);
-    expect(withBudget.stdout).toMatch(/^bot-a .* bytes 10000 {2}budget: \d+\/2\/s, \d+\/100\/h, 0 bytes this hour$/m);
+    expect(withBudget.stdout).toMatch(/^bot-a .* bytes 10,000 {2}budget: \d+\/2\/s, \d+\/100\/h, 0 bytes this hour$/m);
     expectNoCredentials(json.stdout + json.stderr + text.stdout + text.stderr + withBudget.stdout);
     t.pass();
   });
@@ -98,8 +98,8 @@ describe('sources', () => {
     const text = await runCli(args, env());
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('last run: run-2 ');
-    expect(text.stdout).toContain('budget-exhausted: 5 records, 2 requests, 1000 bytes');
-    expect(text.stdout).toContain('totals: 2 runs, 45 records, 5 requests, 10000 bytes');
+    expect(text.stdout).toContain('budget-exhausted: 5 records, 2 requests, 1,000 bytes');
+    expect(text.stdout).toContain('totals: 2 runs, 45 records, 5 requests, 10,000 bytes');
     expect(text.stdout).toContain('last sweep: ');
     expect(text.stdout).toMatch(/^budget: \d\/2\/s, 1\/100\/h, 0 bytes this hour$/m);
     expectNoCredentials(json.stdout + json.stderr + text.stdout + text.stderr);

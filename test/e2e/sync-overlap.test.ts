@@ -260,7 +260,9 @@ describe('one sync per chatbot', () => {
     }
     expect(shown).toMatchObject({ status: 'failed', counts: { created: ROWS - lost, failedJobs: lost } });
     worker.child.kill('SIGTERM');
-    expect((await worker.done).stderr).toContain(`run ${runId}: ${lost} job(s) left the queue without finishing; recorded as failed`);
+    expect((await worker.done).stderr).toContain(
+      `run ${runId}: ${lost} job${lost === 1 ? '' : 's'} left the queue without finishing; recorded as failed`,
+    );
 
     const next = await runCli(syncArgs(feed, '--work'), env, 60_000);
     expect(next.code, next.stderr).toBe(0);

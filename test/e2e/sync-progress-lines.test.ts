@@ -45,13 +45,15 @@ describe('sync --work without a terminal', () => {
     expect(elapsed.at(-1), run.stderr).toBeGreaterThan(10);
     expect(elapsed[0]).toBeLessThanOrEqual(10);
     for (let i = 1; i < elapsed.length; i += 1) expect((elapsed[i] ?? 0) - (elapsed[i - 1] ?? 0)).toBeLessThanOrEqual(10);
+    // One elapsed value per line: the command's (a stage's own elapsed time would be a second one).
+    for (const line of progress) expect(line.msg.match(/elapsed \d|\bin \d+:\d\d/g), line.msg).toHaveLength(1);
     // While the jobs run, a line says how many, how fast and how long is left.
     const working = progress.filter((line) => line.stage === 'jobs' && line.etaSeconds !== undefined);
     expect(working.length, run.stderr).toBeGreaterThan(0);
-    expect(working[0]?.msg).toMatch(/jobs \d[\d,]*\/1,500 jobs · \d+% · \d[\d,]* jobs\/s · elapsed \d+:\d\d · ETA \d+:\d\d/);
+    expect(working[0]?.msg).toMatch(/jobs \d[\d,]*\/1,500 jobs · \d+% · \d[\d,]* jobs\/s · ETA \d+:\d\d/);
     expect(working[0]?.perSecond).toBeGreaterThan(0);
     // The plan comes while the run goes on, before its last progress line.
-    const plan = logged.findIndex((line) => line.msg.startsWith('plan    create 1500'));
+    const plan = logged.findIndex((line) => line.msg.startsWith('plan    create 1,500'));
     expect(plan, run.stderr).toBeGreaterThanOrEqual(0);
     expect(plan).toBeLessThan(logged.lastIndexOf(progress.at(-1) as LogLine));
     // Never raw byte counts.

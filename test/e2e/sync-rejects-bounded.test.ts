@@ -78,7 +78,7 @@ describe('rejected rows are bounded', () => {
     expect(sim.state.writeCalls()).toBe(0);
 
     const shown = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--dry-run'], env, 60_000);
-    expect(shown.stdout).toContain('… and 4990 more rejected rows (see --report)');
-    expect(shown.stdout).toContain("2500 × Bedrooms: expected a number, got '…'");
+    expect(shown.stdout).toContain('… and 4,990 more rejected rows (see --report)');
+    expect(shown.stdout).toContain("2,500 × Bedrooms: expected a number, got '…'");
   }, 90_000);
 });

@@ -56,7 +56,7 @@ const message: AlertMessage = {
   runId: 'run-0000000001-aa',
   startedAt: '2026-01-10T02:00:00.000Z',
   counts: { created: 0, updated: 0, deleted: 0, failed: 1, rejected: 0 },
-  reasons: ['1 listing(s) failed for good'],
+  reasons: ['1 listing failed for good'],
 };
 
 /** `stored`: the webhook saved instead of the local hook's URL, delivered through the CLI's wiring (deliveryDeps). */

@@ -25,7 +25,7 @@ describe('idleMessage', () => {
 
   it('jobs held elsewhere and none ready: another process holds them, or one that stopped, for up to its send window', () => {
     const line = idleMessage({ ...base, queue: { paused: false, active: 4, ready: 0 }, heldForMs: 69_500 });
-    expect(line).toMatch(/4 job\(s\) are held by another worker process, or by one that stopped/);
+    expect(line).toMatch(/4 jobs are held by another worker process, or by one that stopped/);
     expect(line).toMatch(/up to ~70 s after it stopped/);
     expect(line).not.toMatch(/is Redis answering/);
   });

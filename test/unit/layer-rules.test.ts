@@ -59,7 +59,7 @@ describe('layer rules', () => {
     ['src/cli/commands/probe.ts', "import { listPager } from '../../api/list-pages.js';"],
     ['src/cli/commands/probe.ts', "import { startDashboard } from '../../dashboard/server.js';"],
     ['src/cli/commands/probe.ts', "export const load = () => import('../../dashboard/server.js');"],
-    ['src/cli/commands/probe.ts', "export * from '../output/plural.js';"],
+    ['src/cli/commands/probe.ts', "export * from '../output/text-table.js';"],
   ])('%s: %s is refused', async (filePath, code) => {
     expect(await problems(filePath, code)).not.toEqual([]);
   });

@@ -18,6 +18,7 @@ import { createProgressBars } from '../output/progress.js';
 import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../wiring/on-stack.js';
 import { jobSettings } from '../wiring/queue-wiring.js';
 import { readJsonFile } from '../input/read-json-file.js';
+import { count } from '../../shared/counts.js';
 
 export interface ManyEditFlags {
   many: string;
@@ -99,8 +100,8 @@ export async function runManyEdit<P extends { serialNumber: string }>(
   if (flags.json) printJson(io, result);
   else
     io.stdout.write(
-      `run ${runId}: ${edits.length} ${kind.label} ` +
-        `enqueued${result.edited === undefined ? '' : `, ${result.edited} edited, ${result.failed} failed`}\n`,
+      `run ${runId}: ${count(edits.length)} ${kind.label} ` +
+        `enqueued${result.edited === undefined ? '' : `, ${count(result.edited)} edited, ${count(result.failed ?? 0)} failed`}\n`,
     );
   return (result.failed ?? 0) > 0 ? EXIT.failed : EXIT.ok;
 }

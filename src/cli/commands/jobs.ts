@@ -5,9 +5,10 @@ import type { KeyJobRow } from '../../queue/failed-jobs.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../../queue/failed-jobs.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
-import { plural } from '../output/plural.js';
+import { plural } from '../../shared/counts.js';
 import { noWorkerNotice, writeWorkersAlive } from '../../sync/worker-notice.js';
 import { resumeRun, type ResumeFlags } from './run-control.js';
+import { failedJobsTable } from '../output/format-failed-jobs.js';
 import { when } from '../output/format-run.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
@@ -71,12 +72,7 @@ export const registerJobsCommands: RegisterCommands = (program: Command, host: C
       withQueue(host, flags, async (ctx, json) => {
         const rows = await listFailedJobs(ctx.queues.writes, ctx.store, flags.run);
         if (json) printJson(host.io, { failed: rows });
-        else
-          host.io.stdout.write(
-            rows.length === 0
-              ? 'no failed jobs\n'
-              : `${rows.map((r) => `${r.jobId}  ${r.chatbot}  ${r.key}  attempts ${r.attempts}  ${r.code}: ${r.message}`).join('\n')}\n`,
-          );
+        else host.io.stdout.write(failedJobsTable(rows, flags.run));
         return rows.length > 0 ? EXIT.failed : EXIT.ok;
       }),
     );

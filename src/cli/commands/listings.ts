@@ -10,12 +10,13 @@ import { KEY_TYPES, SALE_TYPES, type ListingUpdate, type ListingWrite } from '..
 import { ListingSyncError, UsageError } from '../../shared/errors.js';
 import { addConnectionOptions, withServiceClient, type ConnectionOptions } from '../wiring/api-wiring.js';
 import { EXIT } from '../exit-codes.js';
-import { countLine, listingTable } from '../output/format-listings.js';
+import { countLines, listingTable } from '../output/format-listings.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { asObject, chatbotFrom, allowedValue, required, wholeNumber } from '../input/option-values.js';
 import { readJsonFile } from '../input/read-json-file.js';
 import { validateInput } from '../input/validate-input.js';
+import { count, plural } from '../../shared/counts.js';
 
 interface ListOptions extends ConnectionOptions {
   chatbot?: string;
@@ -108,10 +109,13 @@ function registerList(listings: Command, host: Parameters<RegisterCommands>[1]):
               listings: items.map(normaliseReadItem),
               items,
             });
-          else io.stdout.write([...listingTable(items), countLine(items.length, virtualCount)].map((line) => `${line}\n`).join(''));
+          else {
+            const page = { number: request.PageNumber ?? 1, size: request.PageSize };
+            io.stdout.write([...listingTable(items), ...countLines(items.length, virtualCount, page)].map((line) => `${line}\n`).join(''));
+          }
           if (!options.all || items.length === virtualCount) return EXIT.ok;
           io.stderr.write(
-            `listing-sync: read ${items.length} listings but VirtualCount is ${virtualCount}: the chatbot ` +
+            `listing-sync: read ${plural(items.length, 'listing')} but VirtualCount is ${count(virtualCount)}: the chatbot ` +
               `changed while reading, run again\n`,
           );
           return EXIT.failed;
@@ -163,7 +167,7 @@ function registerWrites(listings: Command, host: Parameters<RegisterCommands>[1]
         async ({ client, json, io }, update) => {
           const updated = await client.updateListing(update);
           if (json) printJson(io, { chatbot: update.SerialNumber, key: update.Key, keyType: update.KeyType, updated });
-          else if (updated > 0) io.stdout.write(`updated ${updated} listing${updated === 1 ? '' : 's'}\n`);
+          else if (updated > 0) io.stdout.write(`updated ${plural(updated, 'listing')}\n`);
           if (updated > 0) return EXIT.ok;
           throw new ListingSyncError(
             'NOT_FOUND',
@@ -207,7 +211,7 @@ function registerDelete(listings: Command, host: Parameters<RegisterCommands>[1]
               requested: request.Keys.length,
               successCount: deleted,
             });
-          else io.stdout.write(`deleted ${deleted} of ${request.Keys.length} listing${request.Keys.length === 1 ? '' : 's'}\n`);
+          else io.stdout.write(`deleted ${count(deleted)} of ${plural(request.Keys.length, 'listing')}\n`);
           return EXIT.ok;
         },
       ),

@@ -21,6 +21,7 @@ import { waitForRunInCli, type RunWait } from '../wiring/run-waiting.js';
 import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 import { idleHints, openSyncSession, type SyncSession } from '../wiring/sync-session.js';
 import { addRedisOptions, withQueue, type RedisFlags } from '../wiring/with-queue.js';
+import { count, plural } from '../../shared/counts.js';
 
 export interface ResumeFlags extends RedisFlags, Pick<ConfigFlags, 'apiBaseUrl' | 'concurrency' | 'globalConcurrency' | 'rate'> {
   work?: boolean;
@@ -127,7 +128,8 @@ export function registerRunControl(runs: Command, host: CommandHost): void {
       else if (result.status !== 'cancelled') host.io.stdout.write(`run ${id} had already ended (${result.status}); nothing to cancel\n`);
       else
         host.io.stdout.write(
-          `run ${id} cancelled: ${result.removed} job(s) removed from the queue, ${result.running} left to finish; its chatbot is free\n`,
+          `run ${id} cancelled: ${plural(result.removed, 'job')} removed from the queue, ` +
+            `${count(result.running)} left to finish; its chatbot is free\n`,
         );
       return EXIT.ok;
     }),

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
 import { EXIT } from '../exit-codes.js';
-import { runLine } from '../output/format-run.js';
+import { runsTable } from '../output/format-run.js';
 import { runDetails } from '../output/format-run-details.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
@@ -25,11 +25,8 @@ export const registerRunsCommands: RegisterCommands = (program: Command, host: C
           displayedFleet(ctx, config),
         ]);
         const sources = list.map((run) => runSourceOf(run, fleet));
-        // Why a column only when one run has a source: an installation without a fleet reads as before.
-        const sourceColumn = sources.some((source) => source !== undefined);
         if (json) printJson(host.io, { runs: list.map((run, i) => ({ ...run, source: sources[i] ?? null })) });
-        else if (list.length === 0) host.io.stdout.write('no runs\n');
-        else host.io.stdout.write(`${list.map((run, i) => runLine(run, sourceColumn ? (sources[i] ?? '-') : undefined)).join('\n')}\n`);
+        else host.io.stdout.write(runsTable(list, sources, limit));
       }),
     );
   addRedisOptions(runs.command('show').argument('<id>', 'run id').description('one run: summary and live counts')).action(

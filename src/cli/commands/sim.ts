@@ -17,6 +17,7 @@ import { integerFlag } from '../input/integer-flag.js';
 import { allowedValue } from '../input/option-values.js';
 import { resoExportLines, simExportLines } from '../output/sim-exports.js';
 import { resoSimOptionsFrom, resoCredentialsFromEnv, type ResoSimFlags } from '../input/reso-sim-options.js';
+import { plural } from '../../shared/counts.js';
 
 export interface SimFlags extends ResoSimFlags {
   reso?: boolean;
@@ -140,7 +141,7 @@ export const registerSimCommands: RegisterCommands = (program: Command, host) =>
           const fromEnv = resoCredentialsFromEnv(host.io.env);
           const given = Object.keys(fromEnv).length === 2 ? 'FEED_OAUTH_CLIENT_ID/SECRET' : 'default credentials';
           host.io.stdout.write(`RESO simulator Property URL ${reso.propertyUrl}\n`);
-          host.io.stdout.write(`RESO simulator token URL ${reso.tokenUrl} (${given}, ${reso.state.records.size} records)\n`);
+          host.io.stdout.write(`RESO simulator token URL ${reso.tokenUrl} (${given}, ${plural(reso.state.records.size, 'record')})\n`);
           host.io.stdout.write(`${resoExportLines(reso.propertyUrl, reso.tokenUrl, fromEnv).join('\n')}\n`);
         }
         await stopped;

@@ -14,9 +14,10 @@ import type { SyncOutcome } from '../../sync/summary.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
 import { EXIT, exitCodeOfVerdict, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
-import { printJson, type CliIo } from '../io.js';
+import { printJson, sameDestination, type CliIo } from '../io.js';
 import { durationMs } from '../input/option-values.js';
 import { createProgressBars } from '../output/progress.js';
+import { withoutShown } from '../output/shown-once.js';
 import { syncDeps } from '../wiring/queue-wiring.js';
 import { enqueueRouteOf } from '../wiring/enqueue-route.js';
 import { waitForRunInCli } from '../wiring/run-waiting.js';
@@ -44,11 +45,15 @@ interface SyncFlags extends RawSyncOptions, ConfigFlags {
 /** What is printed at the end: the outcome without its plan. */
 type PrintedOutcome = Pick<SyncOutcome, 'summary' | 'rejected' | 'replication'>;
 
-function printOutcome(io: CliIo, json: boolean | undefined, outcome: PrintedOutcome): void {
+/** The summary, less the lines the progress display already showed on the same screen (`shown`). */
+function printOutcome(io: CliIo, json: boolean | undefined, outcome: PrintedOutcome, shown: readonly string[]): void {
   const { replication } = outcome;
   if (json) printJson(io, replication === undefined ? outcome.summary : { ...outcome.summary, replication });
-  else
-    io.stdout.write(`${formatSummary(outcome.summary, outcome.rejected)}${replication === undefined ? '' : replicationLine(replication)}`);
+  else {
+    const summary = formatSummary(outcome.summary, outcome.rejected);
+    const text = sameDestination(io) ? withoutShown(summary, shown) : summary;
+    io.stdout.write(`${text}${replication === undefined ? '' : replicationLine(replication)}`);
+  }
 }
 
 /**
@@ -118,7 +123,7 @@ export async function performSync(
   }
   await bars.stop();
   if (!request.dryRun) await announceRun(session, request.chatbot, summary.runId, session.workers !== undefined);
-  printOutcome(io, flags.json, outcome);
+  printOutcome(io, flags.json, outcome, bars.shown());
   if (!waiting && summary.jobs !== undefined && !flags.json) io.stdout.write(`follow it with: listing-sync runs show ${summary.runId}\n`);
   const verdictCode = exitCodeOfVerdict(syncVerdict(summary));
   const cutShort = outcome.replication === undefined ? undefined : cutShortLine(outcome.replication);

@@ -5,6 +5,7 @@ import { EXIT } from '../exit-codes.js';
 import type { RegisterCommands } from '../host.js';
 import { printJson } from '../io.js';
 import { required } from '../input/option-values.js';
+import { plural } from '../../shared/counts.js';
 
 interface TablesOptions extends ConnectionOptions {
   randomCode?: string;
@@ -34,7 +35,7 @@ export const registerTablesCommands: RegisterCommands = (program: Command, host)
               `${table.TableName} (${table.TableDisplayName}, id ${table.ID}): ` +
               `${table.FieldDefinitions.map((field) => field.FieldName).join(', ') || 'no fields'}`,
           );
-          io.stdout.write([...lines, `${tables.length} table${tables.length === 1 ? '' : 's'}`].map((line) => `${line}\n`).join(''));
+          io.stdout.write([...lines, plural(tables.length, 'table')].map((line) => `${line}\n`).join(''));
           return EXIT.ok;
         },
       ),

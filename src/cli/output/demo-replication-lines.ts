@@ -7,7 +7,7 @@ import type { FeedSource } from '../../store/feed-sources.js';
 import type { SyncResult } from '../../store/run-summary.js';
 import type { ReplicationOutcome } from '../../sync/replication.js';
 import { sourceBlock } from './format-sources.js';
-import { plural } from './plural.js';
+import { count, plural } from '../../shared/counts.js';
 
 /** One pull of the act, as the demo saw it end. */
 export interface DemoPull {
@@ -20,7 +20,7 @@ export function firstPullLine(pull: DemoPull, chatbot: string): string {
   const { replication, result } = pull;
   return (
     `replication  first run: ${plural(replication.recordsPulled, 'record')} pulled (everything, ` +
-    `${plural(replication.requests, 'request')}), ${result.created} listings created on ${chatbot}\n`
+    `${plural(replication.requests, 'request')}), ${plural(result.created, 'listing')} created on ${chatbot}\n`
   );
 }
 
@@ -30,8 +30,8 @@ export function nextPullLine(pull: DemoPull, mlsRecords: number): string {
   const skipped = mlsRecords - replication.recordsPulled;
   return [
     `replication  next run: ${plural(replication.recordsPulled, 'record')} pulled, only the changed ones ` +
-      `(${skipped} unchanged not fetched), `,
-    `${result.updated} updated, ${result.deleted} deleted because Withdrawn\n`,
+      `(${count(skipped)} unchanged not fetched), `,
+    `${count(result.updated)} updated, ${count(result.deleted)} deleted because Withdrawn\n`,
   ].join('');
 }
 

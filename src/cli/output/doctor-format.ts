@@ -1,6 +1,7 @@
 /** The `doctor` report as text: a few lines on the server's settings, then a table of key kinds. */
 import type { RedisReport } from '../../store/redis-report.js';
 import type { RedisSettingValue } from '../../store/redis-settings.js';
+import { count, plural } from '../../shared/counts.js';
 
 const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
@@ -43,18 +44,18 @@ export function formatRedisReport(report: RedisReport, redis: string): string {
     `  maxmemory-policy: ${settingText(settings.maxmemoryPolicy)}`,
     `  appendonly:       ${settingText(settings.appendonly)}`,
     `  appendfsync:      ${settingText(settings.appendfsync)}`,
-    `  retention:        ${retention.keepDays} days or the newest ${retention.keepRuns} runs per chatbot; ` +
-      `${retention.runsPastRetention} run(s) more than a day past it`,
+    `  retention:        ${plural(retention.keepDays, 'day')} or the newest ${plural(retention.keepRuns, 'run')} per chatbot; ` +
+      `${plural(retention.runsPastRetention, 'run')} more than a day past it`,
     '',
   ];
   const rows: Array<readonly [string, string, string]> = [['kind', 'keys', 'bytes']];
   for (const kind of keys.kinds)
-    rows.push([kind.kind, kind.keys.toLocaleString('en-US'), `${kind.measuredKeys < kind.keys ? '~' : ''}${formatBytes(kind.bytes)}`]);
-  rows.push(['total', keys.total.toLocaleString('en-US'), `${keys.estimated ? '~' : ''}${formatBytes(keys.bytes)}`]);
+    rows.push([kind.kind, count(kind.keys), `${kind.measuredKeys < kind.keys ? '~' : ''}${formatBytes(kind.bytes)}`]);
+  rows.push(['total', count(keys.total), `${keys.estimated ? '~' : ''}${formatBytes(keys.bytes)}`]);
   lines.push(...table(rows));
   if (keys.estimated) {
     lines.push(
-      `~ estimated: ${keys.measuredKeys.toLocaleString('en-US')} of ${keys.total.toLocaleString('en-US')} keys ` +
+      `~ estimated: ${count(keys.measuredKeys)} of ${plural(keys.total, 'key')} ` +
         `measured (MEMORY USAGE), the rest counted and sized by the average of their kind`,
     );
   }

@@ -3,7 +3,7 @@ import type { FleetPullFigures } from '../../sync/fleet-run.js';
 import type { ReplicationOutcome } from '../../sync/replication.js';
 import type { SyncSummary } from '../../store/run-summary.js';
 import type { ExitCode } from '../exit-codes.js';
-import { plural } from './plural.js';
+import { count as n, plural } from '../../shared/counts.js';
 
 /** One chatbot's part of the fan-out as printed and as --json gives it. */
 export interface FleetRunLine {
@@ -23,13 +23,14 @@ const VERDICT: Readonly<Record<ExitCode, string>> = { 0: 'ok', 1: 'FAILED', 2: '
 
 function planText(summary: SyncSummary): string {
   const { plan, feed } = summary;
-  const outside = feed.outsideFilter === undefined ? '' : `, ${feed.outsideFilter} outside its where`;
+  const outside = feed.outsideFilter === undefined ? '' : `, ${n(feed.outsideFilter)} outside its where`;
   const done =
     summary.result === undefined
       ? ''
-      : ` · done: ${summary.result.created} created, ${summary.result.updated} updated, ` +
-        `${summary.result.deleted} deleted, ${summary.result.failed} failed`;
-  return `${feed.valid} listings in view${outside} · plan +${plan.create} ~${plan.update} -${plan.delete} =${plan.unchanged}${done}`;
+      : ` · done: ${n(summary.result.created)} created, ${n(summary.result.updated)} updated, ` +
+        `${n(summary.result.deleted)} deleted, ${n(summary.result.failed)} failed`;
+  const planned = `plan +${n(plan.create)} ~${n(plan.update)} -${n(plan.delete)} =${n(plan.unchanged)}`;
+  return `${plural(feed.valid, 'listing')} in view${outside} · ${planned}${done}`;
 }
 
 function chatbotLines(line: FleetRunLine): string[] {
@@ -57,10 +58,10 @@ export function fleetRunText(source: string, pull: FleetPullFigures | undefined,
   const pulled =
     pull === undefined
       ? `source ${source}: read by each chatbot's sync`
-      : `source ${source}: ${pullHow(pull)}: ${pull.records} records, ${pull.requests} requests, ${pull.bytes} bytes`;
+      : `source ${source}: ${pullHow(pull)}: ` +
+        `${plural(pull.records, 'record')}, ${plural(pull.requests, 'request')}, ${plural(pull.bytes, 'byte')}`;
   const count = (exit: ExitCode): number => lines.filter((line) => line.exitCode === exit).length;
   const total =
-    `${lines.length} chatbot${lines.length === 1 ? '' : 's'}: ${count(0)} ok, ${count(3)} refused, ` +
-    `${count(1) + count(2)} failed · exit ${code}`;
+    `${plural(lines.length, 'chatbot')}: ${n(count(0))} ok, ${n(count(3))} refused, ` + `${n(count(1) + count(2))} failed · exit ${code}`;
   return `${[pulled, ...lines.flatMap(chatbotLines), total].join('\n')}\n`;
 }

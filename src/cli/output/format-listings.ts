@@ -3,6 +3,7 @@
  * Values are shown as the service returned them (read shape), so what you see is what it holds.
  */
 import type { ListingRead } from '../../api/schemas.js';
+import { count, plural } from '../../shared/counts.js';
 
 const COLUMNS = ['ID', 'MLSNumber', 'Status', 'SaleType', 'City', 'Price', 'Url'] as const satisfies ReadonlyArray<keyof ListingRead>;
 
@@ -27,7 +28,16 @@ export function listingTable(items: readonly ListingRead[]): string[] {
   );
 }
 
-/** "3 of 42 listings" — the items shown against the service's VirtualCount. */
-export function countLine(shown: number, virtualCount: number): string {
-  return `${shown} of ${virtualCount} listing${virtualCount === 1 ? '' : 's'}`;
+/**
+ * "3 of 42 listings" — the items shown against the service's VirtualCount; when that is one page
+ * of more, a second line says which page and how to see the rest.
+ */
+export function countLines(shown: number, virtualCount: number, page: { number: number; size: number | undefined }): string[] {
+  const total = `${count(shown)} of ${plural(virtualCount, 'listing')}`;
+  if (shown >= virtualCount || shown === 0) return [total];
+  const size = page.size ?? shown;
+  const pages = Math.max(1, Math.ceil(virtualCount / Math.max(size, 1)));
+  const sized = page.size === undefined ? '' : ` --page-size ${page.size}`;
+  const next = page.number < pages ? `, the next page with --page ${page.number + 1}${sized}` : '';
+  return [`${total} (page ${count(page.number)} of ${count(pages)})`, `see them all with --all${next}`];
 }

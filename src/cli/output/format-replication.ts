@@ -1,12 +1,10 @@
 /** The lines `sync --replicate` adds to its summary: what was pulled and what it cost, the watermark, why a pull fell short. */
 import type { ReplicationOutcome } from '../../sync/replication.js';
-import { plural } from './plural.js';
-
-const count = (n: number): string => n.toLocaleString('en-US');
+import { count, plural } from '../../shared/counts.js';
 
 function sweepPart(outcome: ReplicationOutcome): string {
   if (outcome.sweep === undefined) return '';
-  return outcome.sweep.complete ? `, sweep complete (${outcome.sweep.deleted} deleted)` : ', sweep incomplete (nothing deleted)';
+  return outcome.sweep.complete ? `, sweep complete (${count(outcome.sweep.deleted)} deleted)` : ', sweep incomplete (nothing deleted)';
 }
 
 function shortfallPart(outcome: ReplicationOutcome): string {
@@ -40,8 +38,9 @@ export function replicationLine(outcome: ReplicationOutcome): string {
  */
 export function cutShortLine(outcome: ReplicationOutcome): string | undefined {
   const resume = `the next run resumes from watermark ${outcome.watermark ?? '-'}`;
+  const received = plural(outcome.recordsPulled, 'record');
   if (outcome.status === 'budget-exhausted')
-    return `feed request budget exhausted: ${outcome.recordsPulled} records received were applied, nothing was deleted; ${resume}`;
+    return `feed request budget exhausted: ${received} received were applied, nothing was deleted; ${resume}`;
   if (outcome.status !== 'incomplete') return undefined;
   const short = outcome.shortfall;
   const numbers = short === undefined ? '' : ` (${short.of} received ${count(short.received)} of ${count(short.expected)} records)`;

@@ -10,7 +10,8 @@ import type { RunSummary } from '../../store/run-summary.js';
 import { syncSummaryOf } from '../../sync/summary.js';
 import { formatSummary } from '../../sync/format-summary.js';
 import { runLine, when } from './format-run.js';
-import { count, humanBytes } from './progress-format.js';
+import { count } from '../../shared/counts.js';
+import { humanBytes } from './progress-format.js';
 
 /** What a replicating run records beside its summary (sync-stores.ts recordReplication; ReplicationOutcome). */
 const replicationSchema = z.object({

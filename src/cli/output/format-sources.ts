@@ -4,7 +4,7 @@ import type { FeedBudgetUsage } from '../../store/feed-budget.js';
 import type { FeedSource } from '../../store/feed-sources.js';
 import type { FleetSequence } from '../../sync/fleet-sequence.js';
 import { when } from './format-run.js';
-import { plural } from './plural.js';
+import { count, plural } from '../../shared/counts.js';
 
 const WINDOW_NAMES: Readonly<Record<string, string>> = { perSecond: '/s', perHour: '/h', perDay: '/d' };
 
@@ -15,16 +15,21 @@ export function sourceLine(source: FeedSource, usage?: FeedBudgetUsage): string 
   const budget = usage === undefined ? '' : `  ${budgetLine(usage)}`;
   return (
     `${source.chatbot}  ${displaySource(source.feed)}  watermark ${source.watermark ?? '-'}  ${run}  ` +
-    `records ${source.totals.recordsPulled}  requests ${source.totals.requests}  bytes ` +
-    `${source.totals.bytes}${budget}`
+    `records ${count(source.totals.recordsPulled)}  requests ${count(source.totals.requests)}  bytes ` +
+    `${count(source.totals.bytes)}${budget}`
   );
 }
 
-/** Budget usage, e.g. "1/2 per /s, 40/7200 per /h; 1200 bytes this hour of 4000000000". */
+/**
+ * Budget usage, e.g. "1/2/s, 40/7200/h, 1,200 bytes this hour of 4,000,000,000". Why the windows'
+ * figures are not grouped: they read as the --feed-budget spec is written (2/s,7200/h), where a
+ * comma separates windows.
+ */
 export function budgetLine(usage: FeedBudgetUsage | undefined): string {
   if (usage === undefined) return 'budget: pass --feed-budget SPEC (or a preset) to show its usage';
   const windows = usage.requests.map(({ window, limit, used }) => `${used}/${limit}${WINDOW_NAMES[window] ?? window}`);
-  const bytes = `${usage.bytesThisHour} bytes this hour${usage.bytesPerHour === undefined ? '' : ` of ${usage.bytesPerHour}`}`;
+  const cap = usage.bytesPerHour === undefined ? '' : ` of ${count(usage.bytesPerHour)}`;
+  const bytes = `${plural(usage.bytesThisHour, 'byte')} this hour${cap}`;
   const wait = usage.exhausted === undefined ? '' : `; exhausted (${usage.exhausted.window}) until ${when(usage.exhausted.retryAtMs)}`;
   return `budget: ${[...windows, bytes].join(', ')}${wait}`;
 }
@@ -52,7 +57,7 @@ export function sourceBlock(source: FeedSource, usage: FeedBudgetUsage | undefin
       `${plural(source.totals.requests, 'request')}, ${plural(source.totals.bytes, 'byte')}`,
     ...(sweep === undefined
       ? []
-      : [`last sweep: ${when(sweep.at)} ${sweep.complete ? 'complete' : 'incomplete'}, ${sweep.deleted} deleted`]),
+      : [`last sweep: ${when(sweep.at)} ${sweep.complete ? 'complete' : 'incomplete'}, ${count(sweep.deleted)} deleted`]),
     ...(source.resetAt === undefined ? [] : [`reset: ${when(source.resetAt)}`]),
     budgetLine(usage),
   ];

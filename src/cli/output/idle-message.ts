@@ -4,6 +4,7 @@
  */
 import { humanDuration } from '../../domain/human-duration.js';
 import type { QueueActivity } from '../../queue/queue-activity.js';
+import { plural } from '../../shared/counts.js';
 
 export interface IdleFacts {
   runId: string;
@@ -33,7 +34,8 @@ export function idleMessage(facts: IdleFacts): string {
     // Why say "stopped": after a crash its jobs look exactly like this, and waiting is the fix.
     const upTo = facts.heldForMs === undefined ? '' : ` (up to ~${Math.ceil(facts.heldForMs / 1000)} s after it stopped)`;
     return (
-      `run ${runId}: no job started or finished for ${idle}: ${queue.active} job(s) are held by another worker process, ` +
+      `run ${runId}: no job started or finished for ${idle}: ${plural(queue.active, 'job')} ` +
+      `${queue.active === 1 ? 'is' : 'are'} held by another worker process, ` +
       `or by one that stopped; those of a stopped process run here once their locks and key claims expire${upTo}, ` +
       'so that nothing it may have sent is sent twice'
     );

@@ -3,6 +3,7 @@
  * jobs; bytes only as MB beside the rows), the rate, the elapsed time and an ETA. Pure, so the
  * terminal bars and the periodic line a non-terminal gets say the same thing.
  */
+import { count } from '../../shared/counts.js';
 
 /** One bar: a stage of the command (feed, remote, jobs). */
 export interface BarState {
@@ -30,13 +31,6 @@ export interface BarFigures {
   /** Time left; undefined when unknown or done. */
   etaMs?: number;
 }
-
-/**
- * 12,345: thousands grouped with commas, as en-US writes them. Why not toLocaleString: its first
- * call in a process sets up ICU's number formatting, about 15 ms of CPU in every command that
- * shows progress, for a format this simple.
- */
-export const count = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** 16.1 MB: bytes in a unit people read. */
 export function humanBytes(bytes: number): string {
@@ -94,25 +88,44 @@ export function isComplete(bar: BarState): boolean {
   return bar.bytes?.total !== undefined && bar.bytes.read >= bar.bytes.total;
 }
 
+/** What a line leaves out to fit a narrow terminal; the full line leaves out nothing. */
+export interface Trim {
+  /** Cells of the bar's graphic (0: none). */
+  graphic: number;
+  /** The stage's own elapsed time ("elapsed 0:04", a finished stage's "in 0:03"). */
+  elapsed: boolean;
+  /** The share in percent (the graphic shows it too). */
+  share: boolean;
+  /** The unit after the count ("1,071/1,200" instead of "1,071/1,200 jobs") and the feed's size in bytes. */
+  unit: boolean;
+  /** The stage's name: padded to line up, as it is, or its first three letters. */
+  label: 'padded' | 'bare' | 'short';
+}
+
+const FULL: Trim = { graphic: 20, elapsed: true, share: true, unit: true, label: 'padded' };
+
 /** "3,000/12,345 rows" or "3,000 rows · 4.1/16.1 MB" or "0 listings". */
-function amount(bar: BarState): string {
-  const counted = bar.total === undefined ? `${count(bar.value)} ${bar.unit}` : `${count(bar.value)}/${count(bar.total)} ${bar.unit}`;
-  if (bar.bytes === undefined) return counted;
+function amount(bar: BarState, trim: Trim): string {
+  const unit = trim.unit ? ` ${bar.unit}` : '';
+  const counted = bar.total === undefined ? `${count(bar.value)} ${bar.unit}` : `${count(bar.value)}/${count(bar.total)}${unit}`;
+  if (bar.bytes === undefined || !trim.unit) return counted;
   const size = bar.bytes.total === undefined ? humanBytes(bar.bytes.read) : `${humanBytes(bar.bytes.read)}/${humanBytes(bar.bytes.total)}`;
   return `${counted} · ${size}`;
 }
 
 /** The words after the bar: amount, share, rate, elapsed, ETA; a finished stage's frozen totals. */
-export function barDetails(bar: BarState, now: number): string {
+export function barDetails(bar: BarState, now: number, trim: Trim = FULL): string {
   const figures = figuresOf(bar, now);
   const rate = figures.rate === undefined ? [] : [`${count(figures.rate)} ${bar.unit}/s`];
   if (isDone(bar)) {
-    const size = bar.bytes === undefined ? '' : ` (${humanBytes(bar.bytes.total ?? bar.bytes.read)})`;
-    return [`${count(bar.value)} ${bar.unit}${size}, done`, ...rate, `in ${clock(figures.elapsedMs)}`].join(' · ');
+    const size = bar.bytes === undefined || !trim.unit ? '' : ` (${humanBytes(bar.bytes.total ?? bar.bytes.read)})`;
+    const took = trim.elapsed ? [`in ${clock(figures.elapsedMs)}`] : [];
+    return [`${count(bar.value)} ${bar.unit}${size}, done`, ...rate, ...took].join(' · ');
   }
-  const share = figures.fraction === undefined ? [] : [`${Math.floor(figures.fraction * 100)}%`];
+  const share = figures.fraction === undefined || !trim.share ? [] : [`${Math.floor(figures.fraction * 100)}%`];
+  const elapsed = trim.elapsed ? [`elapsed ${clock(figures.elapsedMs)}`] : [];
   const eta = figures.etaMs === undefined ? [] : [`ETA ${clock(Math.ceil(figures.etaMs / 1000) * 1000)}`];
-  return [amount(bar), ...share, ...rate, `elapsed ${clock(figures.elapsedMs)}`, ...eta].join(' · ');
+  return [amount(bar, trim), ...share, ...rate, ...elapsed, ...eta].join(' · ');
 }
 
 /** A bar's graphic, `width` cells wide; empty when nothing tells the share. */
@@ -123,13 +136,53 @@ export function barGraphic(bar: BarState, now: number, width: number): string {
   return `[${'#'.repeat(full)}${'-'.repeat(width - full)}] `;
 }
 
+const LABELS: Readonly<Record<Trim['label'], (name: string) => string>> = {
+  padded: (name) => name.padEnd(7),
+  bare: (name) => name,
+  short: (name) => name.slice(0, 3),
+};
+
 /** One terminal line for a bar: name, graphic, details. */
-export function barLine(bar: BarState, now: number, graphicWidth = 20): string {
-  return ` ${bar.name.padEnd(7)} ${barGraphic(bar, now, graphicWidth)}${barDetails(bar, now)}`;
+export function barLine(bar: BarState, now: number, trim: Partial<Trim> = {}): string {
+  const shape = { ...FULL, ...trim };
+  return ` ${LABELS[shape.label](bar.name)} ${barGraphic(bar, now, shape.graphic)}${barDetails(bar, now, shape)}`;
 }
 
-/** The periodic line a non-terminal gets: elapsed time, then each stage in a few words. */
+/**
+ * What goes first when a line is too wide, in order. Why this order: the bar, the rate and the ETA
+ * are what a person looks at a running stage for; the stage's elapsed time, the share (the bar
+ * shows it), the unit and the label's padding are what they can do without.
+ */
+const NARROWER: readonly Partial<Trim>[] = [
+  {},
+  { graphic: 10 },
+  { graphic: 10, elapsed: false },
+  { graphic: 10, elapsed: false, share: false },
+  { graphic: 10, elapsed: false, share: false, unit: false },
+  { graphic: 10, elapsed: false, share: false, unit: false, label: 'bare' },
+  { graphic: 6, elapsed: false, share: false, unit: false, label: 'bare' },
+  { graphic: 6, elapsed: false, share: false, unit: false, label: 'short' },
+  { graphic: 4, elapsed: false, share: false, unit: false, label: 'short' },
+];
+
+/**
+ * The bars' lines, each shorter than `columns` (so the terminal never wraps one): the first step of
+ * NARROWER at which every line fits, so the bars stay aligned; a line that fits at none is the
+ * narrowest, cut at the edge.
+ */
+export function fittedBarLines(bars: readonly BarState[], now: number, columns: number | undefined): string[] {
+  if (columns === undefined) return bars.map((bar) => barLine(bar, now));
+  let lines: string[] = [];
+  for (const trim of NARROWER) {
+    lines = bars.map((bar) => barLine(bar, now, trim));
+    if (lines.every((line) => line.length < columns)) return lines;
+  }
+  return lines.map((line) => line.slice(0, Math.max(0, columns - 1)));
+}
+
+/** The periodic line a non-terminal gets: the command's elapsed time, then each stage in a few words. */
 export function statusLine(bars: readonly BarState[], startedAt: number, now: number): string {
-  const stages = bars.map((bar) => `${bar.name} ${barDetails(bar, now)}`);
+  // Why without each stage's own elapsed time: one line, one elapsed value (the command's).
+  const stages = bars.map((bar) => `${bar.name} ${barDetails(bar, now, { ...FULL, elapsed: false })}`);
   return `progress, elapsed ${clock(now - startedAt)}: ${stages.length === 0 ? 'starting' : stages.join('; ')}`;
 }

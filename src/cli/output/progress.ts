@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../../runtime/logger.js';
 import type { CliIo } from '../io.js';
-import { barLine, figuresOf, isComplete, isDone, statusLine, type BarState } from './progress-format.js';
+import { figuresOf, fittedBarLines, isComplete, isDone, statusLine, type BarState } from './progress-format.js';
 import { ttyBars, type TtyBars } from './tty-bars.js';
 import { terminalWidth } from './wrap-text.js';
 
@@ -18,6 +18,8 @@ export interface ProgressBars {
   finish(name: string): void;
   /** Lines to show now, above the bars (the plan as soon as it exists). */
   note(lines: readonly string[]): void;
+  /** The noted lines that were written out (a non-terminal's wait until its first status line). */
+  shown(): readonly string[];
   /** Stops drawing (before the result is printed); the release stack stops them too, on every path. */
   stop(): Promise<void>;
 }
@@ -36,27 +38,26 @@ const UNITS: Readonly<Record<string, string>> = { feed: 'rows', remote: 'listing
 interface Sink {
   show(bars: readonly BarState[], now: number): void;
   note(lines: readonly string[]): void;
+  /** The noted lines written out so far. */
+  shown(): readonly string[];
   close(bars: readonly BarState[], now: number): void;
-}
-
-/** A bar's line that fits the terminal: a narrower graphic, or none, before the words run past the edge. */
-function fittedBarLine(bar: BarState, now: number, columns: number | undefined): string {
-  const widest = barLine(bar, now);
-  if (columns === undefined || widest.length < columns) return widest;
-  const narrow = barLine(bar, now, 10);
-  return narrow.length < columns ? narrow : barLine(bar, now, 0);
 }
 
 function terminalSink(io: CliIo): Sink {
   let drawn: TtyBars | undefined;
+  const written: string[] = [];
   const draw = (bars: readonly BarState[], now: number): void => {
     drawn ??= ttyBars(io.stderr, () => terminalWidth(io.stderr));
     const columns = terminalWidth(io.stderr);
-    drawn.draw(bars.map((bar) => fittedBarLine(bar, now, columns)));
+    drawn.draw(fittedBarLines(bars, now, columns));
   };
   return {
     show: draw,
-    note: (lines) => void io.stderr.write(`${lines.join('\n')}\n`),
+    note(lines) {
+      io.stderr.write(`${lines.join('\n')}\n`);
+      written.push(...lines);
+    },
+    shown: () => written,
     close(bars, now) {
       if (bars.length > 0) draw(bars, now);
       drawn?.release();
@@ -67,6 +68,7 @@ function terminalSink(io: CliIo): Sink {
 function periodicSink(io: CliIo, logger: Logger | undefined, startedAt: number): Sink {
   let spoken = false;
   let held: readonly string[] = [];
+  const written: string[] = [];
   const say = (text: string, fields: Record<string, unknown>): void => {
     if (logger === undefined) io.stderr.write(`${text}\n`);
     else logger.info(fields, text);
@@ -82,13 +84,18 @@ function periodicSink(io: CliIo, logger: Logger | undefined, startedAt: number):
         ...(figures?.etaMs === undefined ? {} : { etaSeconds: Math.round(figures.etaMs / 1000) }),
       });
       if (!spoken && held.length > 0) for (const line of held) say(line, {});
+      if (!spoken) written.push(...held);
       spoken = true;
     },
     // Why held until the first periodic line: a short run prints its whole summary a moment later.
     note(lines) {
-      if (spoken) for (const line of lines) say(line, {});
-      else held = lines;
+      if (!spoken) held = lines;
+      else {
+        for (const line of lines) say(line, {});
+        written.push(...lines);
+      }
     },
+    shown: () => written,
     close: () => undefined,
   };
 }
@@ -145,6 +152,7 @@ export function createProgressBars(io: CliIo, json: boolean | undefined, logger?
       if (bar !== undefined) bar.finishedAt ??= now();
     },
     note: (lines) => sink.note(lines),
+    shown: () => sink.shown(),
     stop,
   };
 }

@@ -10,6 +10,7 @@
  * service-down (a run of it is paused because the service is down for everyone).
  */
 import { endedUnfinished, runFailed } from '../run-outcome.js';
+import { plural } from '../../shared/counts.js';
 
 export const HEALTH_STATUSES = ['healthy', 'refused', 'failed', 'skipped', 'stale', 'budget', 'service-down'] as const;
 export type HealthStatus = (typeof HEALTH_STATUSES)[number];
@@ -85,7 +86,7 @@ export function statusOfRun(run: RunFacts, thresholds: HealthThresholds): { stat
   if (runFailed({ status: run.status, failedJobs: run.counts.failed }))
     return {
       status: 'failed',
-      reasons: [endedUnfinished(run.status) ? `the run ended ${run.status}` : `${run.counts.failed} listing(s) failed for good`],
+      reasons: [endedUnfinished(run.status) ? `the run ended ${run.status}` : `${plural(run.counts.failed, 'listing')} failed for good`],
     };
   const limit = thresholds.failedRowsPercent;
   const rows = run.feed?.rows ?? 0;

@@ -21,6 +21,7 @@ import { alertField, HEALTH_FIELD, type AlertStore } from '../../store/alert-sto
 import type { RunStore } from '../../store/runs.js';
 import { alertJobId } from '../../queue/alert-jobs.js';
 import { isSyncRun, runFactsOf } from './run-facts.js';
+import { plural } from '../../shared/counts.js';
 
 /**
  * Runs read per evaluation: the newest ended sync run decides (a healthy one is also the last
@@ -75,7 +76,7 @@ function messageOf(
 /** `ENVELOPE_FAILURE 500: 2 listing(s)`, most frequent Code first. */
 async function codeReasons(deps: HealthDeps, chatbot: string, runId: string): Promise<string[]> {
   const codes = (await deps.failureCodes?.(chatbot, runId)) ?? new Map<string, number>();
-  return [...codes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([code, n]) => `${code}: ${n} listing(s)`);
+  return [...codes].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([code, n]) => `${code}: ${plural(n, 'listing')}`);
 }
 
 /**
