@@ -1,8 +1,9 @@
 /**
  * A run's enqueue under a stop (SIGINT/SIGTERM of `sync --work`). Once the stop is asked, the
  * rest of the run goes in at once (enqueue-pace.ts lets it), so that "the run goes on in the
- * queue" stays true; but only for STOP_GRACE_MS. After that, every step still waiting is given
- * up and the enqueue ends with INTERRUPTED, naming how many of the run's jobs are in.
+ * queue" stays true; but only while Redis takes it: once no step completed for STOP_GRACE_MS (or
+ * STOP_LIMIT_MS passed since the stop, inside the forced-exit bound), every step still waiting is
+ * given up and the enqueue ends with INTERRUPTED, naming how many of the run's jobs are in.
  *
  * Why a bound: a step of the enqueue waits for Redis (the chunk's key index and job list in the
  * chatbot's slot, the jobs in the queue's), and during a Redis Cluster failover a command for
@@ -16,11 +17,14 @@
 import { ListingSyncError } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
 
-/** How long a stopped enqueue goes on adding the rest of its run before it gives up. */
+/** How long a stopped enqueue waits for its next step to complete before it gives up. */
 export const STOP_GRACE_MS = 5000;
 
+/** The most a stopped enqueue goes on adding the rest of its run, however well Redis answers. */
+export const STOP_LIMIT_MS = 15_000;
+
 export interface EnqueueStop {
-  /** `step`, or a rejection (see `gaveUp`) once STOP_GRACE_MS passed since the stop. */
+  /** `step`, or a rejection (see `gaveUp`) once the stop's bounds passed. */
   within<T>(step: Promise<T>): Promise<T>;
   /** Whether `thrown` is what `within` rejects with when it gives up. */
   gaveUp(thrown: unknown): boolean;
@@ -32,19 +36,31 @@ class GaveUp extends Error {}
 
 const ignore = (): void => undefined;
 
-/** The stop of one run's enqueue; without a signal it never gives up. */
-export function enqueueStop(signal: AbortSignal | undefined, graceMs = STOP_GRACE_MS): EnqueueStop {
+/** The stop of one run's enqueue; without a signal it never gives up. `graceMs`, `limitMs`: STOP_GRACE_MS, STOP_LIMIT_MS. */
+export function enqueueStop(signal: AbortSignal | undefined, graceMs = STOP_GRACE_MS, limitMs = STOP_LIMIT_MS): EnqueueStop {
   let expired = false;
-  let timer: NodeJS.Timeout | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  let limit: NodeJS.Timeout | undefined;
   let giveUp: (reason: Error) => void = ignore;
   const given = new Promise<never>((_, reject) => (giveUp = reject));
   given.catch(ignore);
+  const expire = (): void => {
+    expired = true;
+    clearTimeout(idle);
+    clearTimeout(limit);
+    giveUp(new GaveUp('the enqueue was stopped'));
+  };
+  /** (Re)starts the wait for the next step, once the stop was asked. */
+  const waitForProgress = (): void => {
+    if (signal?.aborted !== true || expired) return;
+    clearTimeout(idle);
+    idle = setTimeout(expire, graceMs);
+    idle.unref();
+  };
   const start = (): void => {
-    timer = setTimeout(() => {
-      expired = true;
-      giveUp(new GaveUp('the enqueue was stopped'));
-    }, graceMs);
-    timer.unref();
+    limit = setTimeout(expire, limitMs);
+    limit.unref();
+    waitForProgress();
   };
   if (signal?.aborted) start();
   else signal?.addEventListener('abort', start, { once: true });
@@ -53,12 +69,15 @@ export function enqueueStop(signal: AbortSignal | undefined, graceMs = STOP_GRAC
       if (signal === undefined) return await step;
       step.catch(ignore);
       if (expired) throw new GaveUp('the enqueue was stopped');
-      return await Promise.race([step, given]);
+      const done = await Promise.race([step, given]);
+      waitForProgress();
+      return done;
     },
     gaveUp: (thrown) => thrown instanceof GaveUp,
     end() {
       signal?.removeEventListener('abort', start);
-      clearTimeout(timer);
+      clearTimeout(idle);
+      clearTimeout(limit);
     },
   };
 }
@@ -67,8 +86,8 @@ export function enqueueStop(signal: AbortSignal | undefined, graceMs = STOP_GRAC
 export function interruptedWhileEnqueuing(runId: string, added: number, total: number): ListingSyncError {
   return new ListingSyncError(
     ErrorCode.INTERRUPTED,
-    `interrupted while enqueuing run ${runId}: at least ${added} of its ${total} jobs are in the queue (Redis did not take ` +
-      `the rest within ${STOP_GRACE_MS / 1000} s of the stop); finish them with \`listing-sync runs resume ${runId} ` +
+    `interrupted while enqueuing run ${runId}: at least ${added} of its ${total} jobs are in the queue (Redis did not ` +
+      `take the rest in time after the stop); finish them with \`listing-sync runs resume ${runId} ` +
       `--work\`, and sync again for the rest`,
     { details: { runId, added, total } },
   );

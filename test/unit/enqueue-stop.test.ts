@@ -1,7 +1,7 @@
 /**
- * A stopped enqueue's bound (src/queue/enqueue-stop.ts): once the stop is asked, a step that
- * answers still goes through, one that does not is given up after the grace, and later steps
- * are given up at once; without a stop nothing is ever given up.
+ * A stopped enqueue's bounds (src/queue/enqueue-stop.ts): once the stop is asked, steps that
+ * answer still go through (up to an overall limit), one that does not is given up after the
+ * grace, and later steps are given up at once; without a stop nothing is ever given up.
  */
 import { describe, expect, it } from 'vitest';
 import { enqueueStop, interruptedWhileEnqueuing } from '../../src/queue/enqueue-stop.js';
@@ -21,6 +21,21 @@ describe('a stopped enqueue', () => {
     expect(stop.gaveUp(hung)).toBe(true);
     expect(Date.now() - started).toBeGreaterThanOrEqual(GRACE_MS - 5);
     expect(stop.gaveUp(await stop.within(Promise.resolve(3)).catch((thrown: unknown) => thrown))).toBe(true);
+    stop.end();
+  });
+
+  it('goes on past the grace while steps keep completing, and gives up at the overall limit', async () => {
+    const controller = new AbortController();
+    const stop = enqueueStop(controller.signal, GRACE_MS, 4 * GRACE_MS);
+    controller.abort();
+    const started = Date.now();
+    const step = (): Promise<string> => new Promise((resolve) => setTimeout(() => resolve('in'), GRACE_MS / 2));
+    while (Date.now() - started < 2 * GRACE_MS) expect(await stop.within(step())).toBe('in');
+    const late = await (async () => {
+      for (;;) await stop.within(step());
+    })().catch((thrown: unknown) => thrown);
+    expect(stop.gaveUp(late)).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4 * GRACE_MS - 5);
     stop.end();
   });
 
