@@ -18,6 +18,7 @@
  */
 import type { Queue } from 'bullmq';
 import { sleep } from '../net/abortable-sleep.js';
+import { untilAborted } from '../net/bounded-wait.js';
 import type { Store } from '../store/store.js';
 
 /** Waits that keep the enqueue a little ahead of the workers (see enqueue.ts `addRunJobs`). */
@@ -105,15 +106,18 @@ export function paceEnqueue(options: PaceOptions): PacedEnqueue {
     return added - finished - delayed >= aheadAt(now, finished);
   }
 
+  // Why a look ends at the stop: a read waiting for Redis (a Cluster failover) must not hold the rest back.
+  const lookedAt = (look: Promise<boolean>): Promise<boolean> => (options.signal ? untilAborted(look, options.signal) : look);
+
   return {
     startedAt: () => startedAt,
     async beforeChunk(runId, added, total) {
       startedAt ??= Date.now();
       if (added < minAhead) return;
       try {
-        while (!mustRelease(Date.now()) && (await fedWithout(runId, added, total))) await sleep(LOOK_MS, options.signal);
+        while (!mustRelease(Date.now()) && (await lookedAt(fedWithout(runId, added, total)))) await sleep(LOOK_MS, options.signal);
       } catch {
-        // Why silent: the enqueue's own next step meets the same Redis and reports it.
+        // Why silent: the enqueue's own next step meets the same Redis and reports it (a stop: see enqueue-stop.ts).
         released = true;
       }
       if (mustRelease(Date.now())) released = true;

@@ -14,6 +14,7 @@ import { listedEntry, type ListedJob } from '../store/carried-ids.js';
 import type { NewRun } from '../store/run-types.js';
 import { BACKOFF_TYPE } from './backoff.js';
 import { UNPACED, type EnqueuePace } from './enqueue-pace.js';
+import { enqueueStop, interruptedWhileEnqueuing } from './enqueue-stop.js';
 import { runTurns, type TurnStep } from './fair-turns.js';
 import { jobCountOf, perChatbotJobSpecs, runJobIdsOf, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
 import { queueJobSpecs } from './job-carriers.js';
@@ -50,6 +51,8 @@ export interface EnqueueOptions {
   sink?: ChunkSink;
   /** When each chunk of a sync's run may go in (default: at once; enqueue-pace.ts for `sync --work`). */
   pace?: EnqueuePace;
+  /** The command's stop: the rest goes in at once, for a bounded time (enqueue-stop.ts). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -159,15 +162,26 @@ async function addRunJobs(
   // Why each chunk takes its turns just before it goes in (not the whole run at once): a paced
   // chunk added late starts from the queue's clock of that moment (see fair-turns.ts).
   const turns = runTurns(options.store.redis, options.writes, run.step);
+  const stop = enqueueStop(options.signal);
   let added = 0;
+  /** Jobs whose chunk the sink took (for a thread's sink: handed over, acknowledged by `settle`). */
+  let taken = 0;
   sink.begin?.(total);
-  for (const part of chunksOf(specs, Math.max(1, options.chunkSize ?? CHUNK))) {
-    await pace.beforeChunk(runId, added, total);
-    for (const spec of part) added += runJobIdsOf(spec).length;
-    await sink.add(await turns.take(part), runId, chatbot, at);
+  try {
+    for (const part of chunksOf(specs, Math.max(1, options.chunkSize ?? CHUNK))) {
+      await stop.within(pace.beforeChunk(runId, added, total));
+      for (const spec of part) added += runJobIdsOf(spec).length;
+      await stop.within(sink.add(await stop.within(turns.take(part)), runId, chatbot, at));
+      taken = added;
+    }
+    await stop.within(sink.settle());
+    await stop.within(options.store.runs.sealRun(runId, chatbot, added, Date.now()));
+  } catch (thrown) {
+    if (stop.gaveUp(thrown)) throw interruptedWhileEnqueuing(runId, taken, total);
+    throw thrown;
+  } finally {
+    stop.end();
   }
-  await sink.settle();
-  await options.store.runs.sealRun(runId, chatbot, added, Date.now());
   return added;
 }
 

@@ -3,6 +3,7 @@
  * the jobs hold it until the run ends). Dry runs hold nothing: they change nothing.
  */
 import type { Logger } from '../runtime/logger.js';
+import { settledWithin } from '../net/bounded-wait.js';
 
 /** The lease operations a sync needs (wired to src/queue/chatbot-lease.ts and the lease store). */
 export interface SyncLease {
@@ -12,7 +13,16 @@ export interface SyncLease {
   beat(chatbot: string, runId: string): Promise<void>;
   /** Releases the chatbot unless the run's jobs now hold it. */
   release(chatbot: string, runId: string): Promise<void>;
+  /** Says this process stopped working on the run: the lease is stale at once (a resume takes it without waiting). */
+  markIdle(chatbot: string, runId: string): Promise<void>;
 }
+
+/**
+ * How long a stopped sync tries to leave its lease. Why a bound: during a Redis Cluster failover
+ * the chatbot's slot answers only once its replica took over; a stop must not wait for that, and
+ * the lease then goes stale by itself.
+ */
+export const STOP_RELEASE_MS = 3000;
 
 /** How often a planning sync beats: well inside the reconciler's 30 s staleness. */
 export const PLANNING_BEAT_MS = 5000;
@@ -37,13 +47,25 @@ export async function holdingChatbot<T>(
     return await body();
   } finally {
     clearInterval(beat);
-    await lease
-      .release(chatbot, runId)
-      .catch((err: unknown) =>
-        logger.warn(
-          { err: err instanceof Error ? err.message : String(err), chatbot, runId },
-          'could not release the chatbot; it is freed once the lease goes stale',
-        ),
-      );
+    if (hold.signal?.aborted === true) await settledWithin(leaveStopped(lease, chatbot, runId), STOP_RELEASE_MS);
+    else
+      await lease
+        .release(chatbot, runId)
+        .catch((err: unknown) =>
+          logger.warn(
+            { err: err instanceof Error ? err.message : String(err), chatbot, runId },
+            'could not release the chatbot; it is freed once the lease goes stale',
+          ),
+        );
   }
+}
+
+/**
+ * A stopped sync's lease: marked idle (a run stopped while enqueuing is resumed or sealed at
+ * once), then released unless the run's jobs hold it. Why silent: the stop's own line says what
+ * to do next, and an unreachable Redis is the watch's to report.
+ */
+async function leaveStopped(lease: SyncLease, chatbot: string, runId: string): Promise<void> {
+  await lease.markIdle(chatbot, runId);
+  await lease.release(chatbot, runId);
 }

@@ -3,7 +3,9 @@
  * run's remaining jobs and frees the chatbot; resume makes an interrupted run workable again
  * (Ctrl-C or a crash of `sync --work`) and judges it once it has finished.
  */
-import { UsageError } from '../shared/errors.js';
+import { ListingSyncError, UsageError } from '../shared/errors.js';
+import { ErrorCode } from '../shared/error-codes.js';
+import { sleep } from '../net/abortable-sleep.js';
 import { acquireChatbot } from '../queue/chatbot-lease.js';
 import { cancelRun, type CancelResult } from '../queue/cancel-run.js';
 import type { Queues } from '../queue/queues.js';
@@ -12,7 +14,8 @@ import { syncSummaryOf, type SyncResult, type SyncSummary } from '../store/run-s
 import { isFinalStatus, type RunCounts, type RunRecord, type RunStatus } from '../store/run-types.js';
 import type { Store } from '../store/store.js';
 import { jobsVerdict, resultOf, syncVerdict, type RunVerdict } from './run-verdict.js';
-import { processHolder } from './sync-lease.js';
+import { holderIsGone, processHolder } from './sync-lease.js';
+import { PLANNING_BEAT_MS } from './hold-chatbot.js';
 
 /** The store and queue a run-control step works on. */
 export interface RunControlDeps {
@@ -39,15 +42,44 @@ export async function cancelRunNow(deps: RunControlDeps, id: string): Promise<Ca
   return result;
 }
 
-/** Makes an interrupted run workable again and takes its chatbot for it. */
-export async function takeBackRun(deps: RunControlDeps, run: RunRecord, signal: AbortSignal | undefined): Promise<void> {
+/** A lease without a beat for this long is its stopped holder's (the reconciler's staleness). */
+const STALE_LEASE_MS = 30_000;
+
+/**
+ * Seals a run whose sync stopped while enqueuing, with the jobs that made it into the queue.
+ * Why it may wait: a sync stopped while its chatbot's Redis was away (a Cluster failover) could
+ * not mark its lease idle, and a lease that still looks alive may be a sync still enqueuing. It
+ * is taken as stopped when its holder is a process of this host that is gone, or once it has
+ * not beaten for STALE_LEASE_MS (a sync beats every 5 s, and so does each job of the run that
+ * finishes, wherever it is worked).
+ */
+async function sealStoppedEnqueue(deps: RunControlDeps, run: RunRecord, signal: AbortSignal | undefined): Promise<void> {
   const { store, writes } = deps;
-  if (run.status === 'enqueuing')
-    await reconcileRun(store, writes, run.id, Date.now(), {
-      staleLeaseMs: 30_000,
+  const end = Date.now() + STALE_LEASE_MS + PLANNING_BEAT_MS;
+  for (;;) {
+    const lease = await store.leases.holder(run.chatbot);
+    // Its sync's process gone (this host's): the lease is stale whatever beat it last.
+    const staleLeaseMs = lease?.runId === run.id && holderIsGone(lease.holder) ? -1 : STALE_LEASE_MS;
+    const { status } = await reconcileRun(store, writes, run.id, Date.now(), {
+      staleLeaseMs,
       inspectAfterMs: 0,
       stuckAfterMs: Number.POSITIVE_INFINITY,
     });
+    if (status !== 'enqueuing') return;
+    if (Date.now() >= end)
+      throw new ListingSyncError(
+        ErrorCode.CHATBOT_BUSY,
+        `run ${run.id} is still being enqueued (its sync's lease on ${run.chatbot} beats): let that sync finish, or stop it first`,
+      );
+    await sleep(1000, signal);
+    signal?.throwIfAborted();
+  }
+}
+
+/** Makes an interrupted run workable again and takes its chatbot for it. */
+export async function takeBackRun(deps: RunControlDeps, run: RunRecord, signal: AbortSignal | undefined): Promise<void> {
+  const { store, writes } = deps;
+  if (run.status === 'enqueuing') await sealStoppedEnqueue(deps, run, signal);
   if (run.status === 'stuck') await store.runs.reopenStuck(run.id);
   // Re-entrant for the run's own lease, stale or not; refused when another run took the chatbot meanwhile.
   await acquireChatbot(store, writes, {

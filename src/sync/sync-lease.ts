@@ -10,6 +10,22 @@ export function processHolder(note?: string): string {
   return `${hostname()} pid ${process.pid}${note === undefined ? '' : ` (${note})`}`;
 }
 
+/**
+ * Whether `holder` (as processHolder wrote it) names a process of this host that no longer runs.
+ * Why: a lease beats with every job of its run that finishes, wherever it is worked, so only the
+ * holder's own process can tell a sync still enqueuing from one that was stopped.
+ */
+export function holderIsGone(holder: string): boolean {
+  const named = /^(.+) pid (\d+)(?: \(.*\))?$/.exec(holder);
+  if (named === null || named[1] !== hostname()) return false;
+  try {
+    process.kill(Number(named[2]), 0);
+    return false;
+  } catch (thrown) {
+    return (thrown as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 export function syncLease(store: Store, writes: Queues['writes']): SyncLease {
   const holder = processHolder();
   return {
@@ -18,5 +34,6 @@ export function syncLease(store: Store, writes: Queues['writes']): SyncLease {
     beat: async (chatbot, runId) => void (await store.leases.beat(chatbot, runId)),
     // Why only if idle: once the run's jobs are in the queue, they hold the chatbot until the run ends.
     release: async (chatbot, runId) => void (await store.leases.releaseIfIdle(chatbot, runId)),
+    markIdle: (chatbot, runId) => store.leases.markIdle(chatbot, runId),
   };
 }

@@ -197,13 +197,18 @@ describe.skipIf(!hasRedisClusterTools())('sync --work and worker on a Redis Clus
     }, 240_000);
   }
 
-  it("a stop asked while the chatbot's master is failing over ends within the forced-exit bound, saying how to resume", async () => {
+  it("a stop while the run is still enqueuing and the chatbot's master fails over: prompt exit 1, one line; resume finishes what was queued, a new sync the rest, every listing once", async () => {
     // A node timeout of 10 s: the stop comes well inside the pause (the line below is said at
     // its start), and what it judges is that the stop does not wait for the replica to end it.
-    const sc = await startScenario({ replicas: 1, rows: ROWS, seed: 7, nodeTimeoutMs: 10_000 });
+    // Twice the rows: the paced enqueue (enqueue-pace.ts) is still adding chunks at the kill.
+    const rows = 2 * ROWS;
+    const sc = await startScenario({ replicas: 1, rows, seed: 7, nodeTimeoutMs: 10_000 });
+    const keys = storeKeys(sc.prefix, 'cluster');
     const victim = await chatbotMaster(sc.prefix, BOT, true);
     sync = startCli(['sync', '--chatbot', BOT, '--feed', sc.feed, '--work'], sc.env);
     await until(() => sc.s.state.listings(BOT).length >= ROWS / 5, 60_000);
+    const runId = (await client?.zrange(keys.runsOfChatbot(BOT), '0', '-1'))?.[0] ?? '';
+    expect(await client?.hget(keys.run(BOT, runId), 'status'), 'still enqueuing at the kill').toBe('enqueuing');
     await sc.started.kill(victim);
     await sync.waitFor(WAITING_FOR_REDIS, 30_000);
     const stopped = await sync.stop('SIGTERM');
@@ -211,11 +216,34 @@ describe.skipIf(!hasRedisClusterTools())('sync --work and worker on a Redis Clus
     expect(stopped.ms, stderr).toBeLessThan(PROMPT_EXIT_MS);
     // Interrupted is exit 1 (src/shared/error-codes.ts INTERRUPTED), the run left to `runs resume`.
     expect(stopped.code, stderr).toBe(1);
-    expect(stderr).toMatch(/interrupted: run run-\S+ goes on in the queue; finish it with `listing-sync runs resume/);
+    const said = stderr.split('\n').filter((line) => /interrupted/.test(line));
+    expect(said, stderr).toHaveLength(1);
+    expect(said[0]).toMatch(
+      new RegExp(
+        `interrupted while enqueuing run ${runId}: at least \\d+ of its ${rows} jobs are in the queue .*\`listing-sync runs resume ${runId} --work\``,
+      ),
+    );
     expect(stderr).not.toMatch(/forcing exit/);
     expect(stackTraceLines(stderr), stderr).toEqual([]);
+
+    // Once the replica took the slots over: the resume works what was queued, to done.
+    const promoted = Date.now() + 30_000;
+    while ((await masterPortOf(keys.lease(BOT)).catch(() => victim)) === victim && Date.now() < promoted)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    const resumed = await runCli(['runs', 'resume', runId, '--work', '--json'], sc.env, 120_000);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const summary = jsonOf<Summary & { status: string }>(resumed);
+    expect(summary.status).toBe('done');
+    const held = sc.s.state.listings(BOT).length;
+    expect(summary.result?.failed).toBe(0);
+    expect(held, 'the rest was never queued').toBeLessThan(rows);
     expect(sc.s.state.duplicateCreates(BOT)).toEqual([]);
-  }, 180_000);
+    // The rest: planned by the next sync, and nothing twice.
+    const rest = await runCli(['sync', '--chatbot', BOT, '--feed', sc.feed, '--work', '--json'], sc.env, 120_000);
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(jsonOf<Summary>(rest).result).toMatchObject({ created: rows - held, failed: 0 });
+    await expectConverged(sc.s, BOT, rows, sc.feed, sc.env);
+  }, 240_000);
 
   it("a worker and a dashboard through the chatbot's own master's failover: the run worked to done, zero duplicate creates, pages answer again, prompt stop", async () => {
     const sc = await startScenario({ replicas: 1, rows: ROWS, seed: 5, extra: { LOG_LEVEL: 'info' } });

@@ -19,5 +19,5 @@ export function enqueueRouteOf(
     ...(timeoutMs === undefined ? {} : { releaseAfterMs: timeoutMs }),
     onProgress: (finished, total) => bars.update('jobs', finished, total),
   });
-  return { route: { ...(sink ? { sink } : {}), pace }, pace };
+  return { route: { ...(sink ? { sink } : {}), pace, signal: session.signal }, pace };
 }

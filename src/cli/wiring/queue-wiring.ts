@@ -181,7 +181,7 @@ export function jobSettings(config: Config): JobQueueSettings {
 }
 
 /** How a sync's enqueue runs besides the defaults: where its chunks go, and at what pace. */
-export type EnqueueRoute = Pick<EnqueueOptions, 'sink' | 'pace'>;
+export type EnqueueRoute = Pick<EnqueueOptions, 'sink' | 'pace' | 'signal'>;
 
 /** How a command wants its syncs wired (syncDeps). */
 export interface SyncWiringOptions {

@@ -10,6 +10,7 @@ import type { RunningWorkers } from '../../queue/worker.js';
 import { waitForRun } from '../../sync/wait-for-run.js';
 import type { QueueActivity } from '../../queue/queue-activity.js';
 import { idleMessage } from '../output/idle-message.js';
+import { settledWithin, untilAborted } from '../../net/bounded-wait.js';
 import type { ProgressBars } from '../output/progress.js';
 
 export interface RunWait {
@@ -83,38 +84,6 @@ async function explainIdle(options: RunWaitOptions, idleMs: number): Promise<voi
  */
 const MARK_IDLE_MS = 3000;
 
-/**
- * `work`, or the signal's reason as soon as it aborts. Why: the wait's reads go to the chatbot's
- * slot, and during a failover a read waits for the replica to take over; a Ctrl-C then must not
- * wait with it before the workers are stopped.
- */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  let onAbort: () => void = () => undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
-}
-
-/** Resolves once `work` settles or after `ms`, whichever is first (never rejects). */
-async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  try {
-    await Promise.race([
-      work.then(
-        () => undefined,
-        () => undefined,
-      ),
-      late,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Waits for the run, reporting on stderr what a person needs to know; returns counts and status. */
 export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait> {
   const { store, runId, chatbot, logger } = options;
@@ -127,8 +96,6 @@ export async function waitForRunInCli(options: RunWaitOptions): Promise<RunWait>
       onProgress: (c) => options.bars.update('jobs', c.finishedJobs, c.totalJobs),
       onIdle: (idleMs) => void explainIdle(options, idleMs),
     });
-    // The wait's own rejection after an abort is the signal's, already handled below.
-    waited.catch(() => undefined);
     const counts = await untilAborted(waited, options.signal);
     return { counts, status: (await store.runs.runState(runId)).status };
   } catch (thrown) {
