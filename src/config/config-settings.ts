@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { retryTableOverrideSchema } from '../api/retry-policy.js';
 import { feedAuthSettings } from './feed-auth-config.js';
 import { parseClusterNodes } from './redis-cluster-config.js';
+import { mediaStoreProblem } from '../shared/media-store-url.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -163,6 +164,19 @@ export const settingsSchema = z.object({
     )
     .optional(),
   ...feedAuthSettings(httpUrl(), credential),
+  // Hosted photos (docs/photos.md): where they are stored, the public address they are served at.
+  LISTING_SYNC_MEDIA_STORE: z
+    .string()
+    .trim()
+    .superRefine((text, context) => {
+      const problem = mediaStoreProblem(text);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  LISTING_SYNC_MEDIA_BASE_URL: httpUrl().optional(),
+  FEED_MEDIA_USER_AGENT: credential.optional(),
+  // Why a deadline per download: a media host that hangs must not hold the run; the photo is fetched next run.
+  LISTING_SYNC_MEDIA_TIMEOUT: durationSetting(1).default(60_000),
   DASHBOARD_PUBLIC_URL: httpUrl().optional(),
   // Why 30 s: a run that ended in a worker is announced within half a minute, at one small read per chatbot.
   LISTING_SYNC_HEALTH_CHECK_MS: intSetting(100, 86_400_000).default(30_000),

@@ -94,6 +94,10 @@ export interface StoreKeys {
   feedSource(chatbot: string, feedId: string): string;
   /** Index of every replication source, so listing them needs no SCAN. */
   feedSources(): string;
+  /** The photos a feed source's downloads became: photo identity → object key (photo-memory.ts). */
+  photoMemory(feedId: string): string;
+  /** ListingKeys of a (chatbot, feed) whose photos were not all fetched: read again by the next run. */
+  photosPending(chatbot: string, feedId: string): string;
   /** The request permit pool every worker process leases from (permit-pool.ts); one key, its own hash tag. */
   requestPermits(): string;
   /** The service breaker every process shares (service-breaker.ts); one key, its own hash tag. */
@@ -144,6 +148,8 @@ export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKe
     feedBudgetBytes: (budgetId) => `${base}:budget:{${budgetId}}:bytes`,
     feedSource: (chatbot, feedId) => `${base}:source:{${chatbot}}:${feedId}`,
     feedSources: () => `${base}:sources`,
+    photoMemory: (feedId) => `${base}:photos:{${feedId}}`,
+    photosPending: (chatbot, feedId) => `${base}:photos-pending:{${chatbot}}:${feedId}`,
     // Why a literal tag in both layouts: the pool's scripts touch this one key; on a cluster the
     // tag names its slot, and on one Redis no earlier key had this name to keep.
     requestPermits: () => `${base}:{request-permits}`,

@@ -13,6 +13,7 @@ import { storeKeys, type StoreKeys } from './keys.js';
 import { LeaseStore } from './lease.js';
 import { LeaseBeats } from './lease-beats.js';
 import { LedgerStore } from './ledger.js';
+import { PhotoMemory } from './photo-memory.js';
 import { RunStore } from './runs.js';
 import { ServiceBreakerStore } from './service-breaker.js';
 import { WriteClaimStore } from './write-claims.js';
@@ -33,6 +34,8 @@ export interface Store {
   breaker: ServiceBreakerStore;
   /** The shape of each (chatbot, feed) after its last run allowed to proceed. */
   feedShapes: FeedShapeStore;
+  /** Hosted photos: what each source photo became, and the listings whose photos are still to fetch. */
+  photos: PhotoMemory;
   /** The Redis-held request budget of one feed credential (`id`: a stable hash, never the secret). */
   feedBudget(id: string, windows: FeedBudgetWindows, options?: FeedBudgetOptions): FeedBudget;
 }
@@ -56,6 +59,7 @@ export function createStore(redis: RedisClient, prefix: string): Store {
     feedSources: new FeedSourceStore(redis, keys),
     breaker: new ServiceBreakerStore(redis, keys),
     feedShapes: new FeedShapeStore(redis, keys),
+    photos: new PhotoMemory(redis, keys),
     feedBudget: (id, windows, options) => new FeedBudget(redis, keys, id, windows, options),
   };
 }

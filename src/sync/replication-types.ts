@@ -7,11 +7,20 @@ import type { EventPull } from '../feed/reso-api/event-pull.js';
 import type { ReplicationRun } from '../feed/reso-api/replicate.js';
 import type { ServiceMetadata } from '../feed/reso-api/service-metadata.js';
 import type { EventMode, FeedSourceStore } from '../store/feed-sources.js';
+import type { PhotoHosting } from '../feed/media/photo-hosting.js';
 
 /** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
 export interface ReplicationDeps {
   /** Starts a pull since `watermark` (everything when absent), or a key sweep of `keyFields` (default the reso profile's). */
-  start(options: { watermark?: string; sweep: boolean; keyFields?: readonly string[]; metadata?: ServiceMetadata }): ReplicationRun;
+  start(options: {
+    watermark?: string;
+    sweep: boolean;
+    keyFields?: readonly string[];
+    metadata?: ServiceMetadata;
+    recheckKeys?: readonly string[];
+  }): ReplicationRun;
+  /** Set with a media store: hosts each page's photos before it is mapped (photo-hosting.ts). */
+  photos?: PhotoDeps;
   /** The server's `$metadata` (kept a day per process; `metadata` undefined when it publishes none) and what reading it cost. */
   metadata?(): Promise<MetadataRead>;
   sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
@@ -19,6 +28,15 @@ export interface ReplicationDeps {
   feedId: string;
   /** Set for `--events` requests: the EntityEvent reads (event-replication.ts). */
   events?: EventDeps;
+}
+
+/** The hosted-photos side of a replication: the hosting step and the listings still missing photos. */
+export interface PhotoDeps {
+  hosting: PhotoHosting;
+  /** ListingKeys whose photos were not all hosted by an earlier run (read again by this one). */
+  pending(): Promise<string[]>;
+  /** Releases the media store. */
+  close(): Promise<void>;
 }
 
 /** A replication under way. */
@@ -32,6 +50,8 @@ export interface StartedReplication {
   events?: EventRun;
   /** What reading `$metadata` cost this run (0 when it was kept from an earlier one). */
   metadataSpent?: { requests: number; bytes: number };
+  /** Set when the run hosts photos. */
+  photos?: PhotoHosting;
 }
 
 export interface MetadataRead {

@@ -1,6 +1,7 @@
 /** The lines `sync --replicate` adds to its summary: what was pulled and what it cost, the watermark, why a pull fell short. */
 import type { ReplicationOutcome } from '../../sync/replication.js';
 import { plural } from './plural.js';
+import { photosLine } from './format-photos.js';
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
@@ -30,7 +31,7 @@ export function replicationLine(outcome: ReplicationOutcome): string {
   return (
     `replication (${from}): ${outcome.status}, ${plural(outcome.recordsPulled, 'record')}, ` +
     `${plural(outcome.requests, 'request')}, ${plural(outcome.bytes, 'byte')}${sweepPart(outcome)}${shortfallPart(outcome)}; ` +
-    `watermark ${outcome.watermark ?? '-'}\n`
+    `watermark ${outcome.watermark ?? '-'}\n${photosLine(outcome.photos)}`
   );
 }
 

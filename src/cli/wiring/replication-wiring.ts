@@ -8,7 +8,10 @@ import { ListingSyncError, UsageError } from '../../shared/errors.js';
 import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
 import { eventBounds, pullEvents } from '../../feed/reso-api/event-pull.js';
 import { FeedClient } from '../../feed/reso-api/feed-client.js';
-import { replicate, type ReplicateOptions } from '../../feed/reso-api/replicate.js';
+import { mediaUrlBeside, replicate, type ReplicateOptions } from '../../feed/reso-api/replicate.js';
+import { attachMediaFromResource } from '../../feed/reso-api/media.js';
+import type { ResoRecord } from '../../feed/reso-api/types.js';
+import { photoWiring } from './photo-wiring.js';
 import { readMetadata, type ServiceMetadata } from '../../feed/reso-api/service-metadata.js';
 import { clientCredentialsTokens, staticBearerToken, type TokenProvider } from '../../feed/reso-api/token-provider.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -87,8 +90,24 @@ export function replicationWiring(wiring: {
     };
     const client = (): FeedClient => new FeedClient(common);
     const { feedSources } = wiring.store;
+    const feedId = replicationFeedId(feed);
+    const photos = photoWiring({
+      config: wiring.config,
+      store: wiring.store,
+      request,
+      feedId,
+      tokens,
+      ...(budget === undefined ? {} : { budget }),
+      ...(signal === undefined ? {} : { signal }),
+      refreshMedia: async (keys) => {
+        const rows: ResoRecord[] = keys.map((key) => ({ ListingKey: key }));
+        await attachMediaFromResource(client(), rows, { mediaUrl: mediaUrlBeside(feed), pageSize: options.pageSize ?? 1000 });
+        return new Map(rows.map((row) => [String(row.ListingKey), Array.isArray(row.Media) ? (row.Media as unknown[]) : []]));
+      },
+    });
     return {
-      feedId: replicationFeedId(feed),
+      feedId,
+      ...(photos === undefined ? {} : { photos }),
       sources: feedSources,
       metadata: () =>
         keptMetadata(feed, async () => {
@@ -96,10 +115,11 @@ export function replicationWiring(wiring: {
           const metadata = await readMetadata(reader, feed, wiring.logger);
           return { ...(metadata === undefined ? {} : { metadata }), requests: reader.requests, bytes: reader.bytes };
         }),
-      start: ({ watermark, sweep, keyFields, metadata }) =>
+      start: ({ watermark, sweep, keyFields, metadata, recheckKeys }) =>
         replicate({
           ...common,
           sweep,
+          ...(recheckKeys === undefined ? {} : { recheckKeys }),
           ...(keyFields === undefined ? {} : { keyFields }),
           ...(metadata === undefined ? {} : { metadata }),
           ...(watermark === undefined ? {} : { watermark }),

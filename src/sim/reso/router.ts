@@ -89,6 +89,7 @@ function serveResource(state: ResoSimState, serviceRoot: string, request: ResoRe
     serviceRoot,
     params: url.searchParams,
     ...(preferred === undefined ? {} : { preferredPageSize: preferred }),
+    ...(state.media.enabled ? { photoUrl: (photo) => state.media.urlFor(serviceRoot.slice(0, -SERVICE_PATH.length), photo) } : {}),
   };
   if (spec === ENTITY_EVENT_SPEC) return answerEntityEvents(state.records.events.rows(), query.value, context);
   return spec === PROPERTY_SPEC
