@@ -174,6 +174,10 @@ export const settingsSchema = z.object({
     })
     .optional(),
   LISTING_SYNC_MEDIA_BASE_URL: httpUrl().optional(),
+  // The S3 store's endpoint and region, as the AWS SDKs name them (credentials: the SDK's own chain).
+  AWS_ENDPOINT_URL_S3: httpUrl().optional(),
+  AWS_ENDPOINT_URL: httpUrl().optional(),
+  AWS_REGION: z.string().trim().optional(),
   FEED_MEDIA_USER_AGENT: credential.optional(),
   // Why a deadline per download: a media host that hangs must not hold the run; the photo is fetched next run.
   LISTING_SYNC_MEDIA_TIMEOUT: durationSetting(1).default(60_000),

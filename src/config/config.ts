@@ -49,7 +49,14 @@ export interface Config {
   /** Credentials of the feed server (RESO Web API replication): FEED_OAUTH_* or FEED_TOKEN. */
   feedAuth: FeedAuth;
   /** Hosted photos (docs/photos.md): no `store`, Images are the source's own URLs. */
-  media: { store?: string; baseUrl?: string; userAgent?: string; timeoutMs: number };
+  media: {
+    store?: string;
+    baseUrl?: string;
+    userAgent?: string;
+    timeoutMs: number;
+    /** An S3-compatible endpoint other than AWS's (AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL), and AWS_REGION. */
+    s3: { endpoint?: string; region?: string };
+  };
   /** Hosts besides loopback that credentials may be sent to over plain http (LISTING_SYNC_PLAIN_HTTP_HOSTS). */
   plainHttpHosts: string[];
   /** How long history is kept in Redis (src/store/retention.ts; BullMQ job ages in cli/queue-wiring.ts). */
@@ -309,6 +316,7 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
       baseUrl: s.LISTING_SYNC_MEDIA_BASE_URL,
       userAgent: s.FEED_MEDIA_USER_AGENT,
       timeoutMs: s.LISTING_SYNC_MEDIA_TIMEOUT,
+      s3: { endpoint: s.AWS_ENDPOINT_URL_S3 ?? s.AWS_ENDPOINT_URL, region: s.AWS_REGION },
     },
     plainHttpHosts: s.LISTING_SYNC_PLAIN_HTTP_HOSTS ?? [],
     alerts: { dashboardUrl: s.DASHBOARD_PUBLIC_URL, checkMs: s.LISTING_SYNC_HEALTH_CHECK_MS, timeoutMs: s.LISTING_SYNC_ALERT_TIMEOUT_MS },

@@ -126,7 +126,8 @@ export async function runReplicationAct(io: CliIo, session: SyncSession, mls: De
       `FEED_OAUTH_* (never printed)`,
   );
   const command =
-    `listing-sync sync --chatbot ${DEMO_MLS_CHATBOT} --feed ${feed} --profile reso --replicate ` + `--feed-budget ${BUDGET} --hotlink-media --work`;
+    `listing-sync sync --chatbot ${DEMO_MLS_CHATBOT} --feed ${feed} --profile reso --replicate ` +
+    `--feed-budget ${BUDGET} --hotlink-media --work`;
   say(`demo: ${command}`);
   const first = await pull(io, session, feed);
   if (first.pulled === undefined) return first.code;

@@ -15,6 +15,8 @@ import { photoHosting } from '../../feed/media/photo-hosting.js';
 import type { Store } from '../../store/store.js';
 import type { PhotoDeps } from '../../sync/replication-types.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
+import { s3MediaStore } from '../../feed/media/s3-store.js';
+import type { MediaStore } from '../../feed/media/media-store.js';
 
 /** Largest photo stored: far above any listing photo, low enough that a wrong URL (a video) is refused. */
 const MAX_PHOTO_BYTES = 50 * 1024 * 1024;
@@ -54,13 +56,21 @@ function userAgentOf(
   return async () => (await tokens.authorization(signal)).replace(/^\S+\s+/, '');
 }
 
+/** The store `url` names, an S3 one at the configured endpoint and region. */
+export function openConfiguredStore(config: Config, url: string): MediaStore {
+  const { endpoint, region } = config.media.s3;
+  return openMediaStore(url, (bucket, prefix) =>
+    s3MediaStore({ bucket, prefix, url, ...(endpoint === undefined ? {} : { endpoint }), ...(region === undefined ? {} : { region }) }),
+  );
+}
+
 /** The photo deps of a replicating request, or undefined without a media store. */
 export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
   const { config, request, feedId } = wiring;
   checkMediaRules(config, request);
   const { store: storeUrl, baseUrl } = config.media;
   if (storeUrl === undefined || baseUrl === undefined) return undefined;
-  const media = openMediaStore(storeUrl);
+  const media = openConfiguredStore(config, storeUrl);
   const memory = wiring.store.photos;
   const userAgent = userAgentOf(config, request, wiring.tokens, wiring.signal);
   const hosting = photoHosting({
