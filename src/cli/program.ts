@@ -19,6 +19,7 @@ import { registerRunsCommands } from './commands/runs.js';
 import { registerJobsCommands } from './commands/jobs.js';
 import { registerScheduleCommands } from './commands/schedule.js';
 import { registerSourcesCommands } from './commands/sources.js';
+import { registerMediaCommands } from './commands/media.js';
 import { registerDashboardCommands } from './commands/dashboard.js';
 import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
@@ -37,6 +38,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerScheduleCommands,
   registerAlertsCommands,
   registerSourcesCommands,
+  registerMediaCommands,
   registerDashboardCommands,
   registerDoctorCommands,
   registerFleetCommands,

@@ -6,6 +6,7 @@
  */
 import type { RedisClient } from './redis-client.js';
 import type { StoreKeys } from './keys.js';
+import { scanHash, scanKeys, startsWithPattern } from './scan.js';
 
 export class PhotoMemory {
   constructor(
@@ -31,9 +32,50 @@ export class PhotoMemory {
     await this.redis.hset(this.keys.photoMemory(feedId), Object.fromEntries(learned));
   }
 
-  /** Every object key the source's photos became (media gc keeps these while a listing may show them). */
-  async objectKeys(feedId: string): Promise<Set<string>> {
-    return new Set(Object.values(await this.redis.hgetall(this.keys.photoMemory(feedId))));
+  /** Records the objects each listing of `chatbot` shows now (an empty list: none). */
+  async reference(chatbot: string, listings: ReadonlyMap<string, readonly string[]>): Promise<void> {
+    if (listings.size === 0) return;
+    const fields = Object.fromEntries([...listings].map(([listing, keys]) => [listing, keys.join(',')]));
+    await this.redis.hset(this.keys.photoRefs(chatbot), fields);
+  }
+
+  /** Every object key some listing of some chatbot shows. */
+  async referenced(): Promise<Set<string>> {
+    const keys = new Set<string>();
+    for await (const batch of scanKeys(this.redis, startsWithPattern(this.keys.photoRefsHead())))
+      for (const hash of batch)
+        for await (const pairs of scanHash(this.redis, hash))
+          for (const [, value] of pairs) for (const key of value.split(',')) if (key !== '') keys.add(key);
+    return keys;
+  }
+
+  /** When each object was first found unreferenced (media gc's grace period runs from then). */
+  async orphans(): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    for await (const pairs of scanHash(this.redis, this.keys.photoOrphans())) for (const [key, at] of pairs) found.set(key, Number(at));
+    return found;
+  }
+
+  /** Marks objects unreferenced since `atMs` (`found`), or referenced again / removed (`cleared`). */
+  async markOrphans(found: readonly string[], atMs: number, cleared: readonly string[]): Promise<void> {
+    const key = this.keys.photoOrphans();
+    const batch = this.redis.multi();
+    if (cleared.length > 0) batch.hdel(key, ...cleared);
+    for (const object of found) batch.hsetnx(key, object, String(atMs));
+    if (cleared.length + found.length > 0) await batch.exec();
+  }
+
+  /** Forgets every photo that became one of `removed` (so a later run downloads it again rather than link a removed object). */
+  async forgetObjects(removed: ReadonlySet<string>): Promise<number> {
+    let forgotten = 0;
+    if (removed.size === 0) return 0;
+    for await (const batch of scanKeys(this.redis, startsWithPattern(this.keys.photoMemoryHead())))
+      for (const hash of batch)
+        for await (const pairs of scanHash(this.redis, hash)) {
+          const stale = pairs.filter(([, object]) => removed.has(object)).map(([identity]) => identity);
+          if (stale.length > 0) forgotten += await this.redis.hdel(hash, ...stale);
+        }
+    return forgotten;
   }
 
   /** ListingKeys of (chatbot, feed) whose photos are not all hosted yet. */

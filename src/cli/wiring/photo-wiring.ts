@@ -79,6 +79,7 @@ export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
       recall: (identities) => memory.recall(feedId, identities),
       remember: (learned) => memory.remember(feedId, learned),
       markPending: (change) => memory.markPending(request.chatbot, feedId, change),
+      reference: (listings) => memory.reference(request.chatbot, listings),
     },
     download: {
       store: media,

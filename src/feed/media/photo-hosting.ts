@@ -21,6 +21,8 @@ export interface PhotoMemoryPort {
   recall(identities: readonly string[]): Promise<Map<string, string>>;
   remember(learned: ReadonlyMap<string, string>): Promise<void>;
   markPending(change: { add: readonly string[]; done: readonly string[] }): Promise<void>;
+  /** The objects each listing of the page shows now (media gc keeps every object some listing shows). */
+  reference(listings: ReadonlyMap<string, readonly string[]>): Promise<void>;
 }
 
 export interface PhotoHostingOptions {
@@ -138,10 +140,12 @@ export function photoHosting(options: PhotoHostingOptions): PhotoHosting {
       }
     }
     const learned = new Map<string, string>();
+    const references = new Map<string, string[]>();
     const pending: string[] = [];
     const complete: string[] = [];
     for (const { record, photos } of photosByRecord) {
       const hosted: unknown[] = [];
+      const objects: string[] = [];
       let short = false;
       for (const photo of photos) {
         const result = results.get(photo.identity);
@@ -157,13 +161,18 @@ export function photoHosting(options: PhotoHostingOptions): PhotoHosting {
           learned.set(photo.identity, key);
         }
         hosted.push({ ...photo.item, MediaURL: hostedUrl(options.baseUrl, key) });
+        objects.push(key);
       }
       // Why the other Media items go: only photos become Images, and no source media URL may leave this step.
       if (MEDIA_FIELD in record) record[MEDIA_FIELD] = hosted;
       const listingKey = record[KEY_FIELD];
-      if (typeof listingKey === 'string') (short ? pending : complete).push(listingKey);
+      if (typeof listingKey === 'string') {
+        (short ? pending : complete).push(listingKey);
+        if (MEDIA_FIELD in record) references.set(listingKey, objects);
+      }
     }
     await options.memory.remember(learned);
+    await options.memory.reference(references);
     await options.memory.markPending({ add: pending, done: complete });
   }
 
