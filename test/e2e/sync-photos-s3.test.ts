@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { photoBytes } from '../../src/sim/reso/server.js';
-import { startS3, type RunningS3 } from '../helpers/s3rver.js';
+import { startS3, type RunningS3 } from '../../bench/s3rver.js';
 import { resoFixtures, type Replicated } from './reso-fixture.js';
 import { jsonOf } from './run-cli.js';
 

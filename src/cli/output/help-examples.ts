@@ -89,6 +89,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly HelpExample[]>> = {
       'sources show --chatbot acme-bot --feed https://mls.example/odata/Property --feed-budget mls-grid',
     ),
   ],
+  'media gc': [
+    ex('what would go: photos no listing shows, unreferenced 7 days', 'media gc --media-store file:///srv/photos --dry-run'),
+    ex('remove them', 'media gc --media-store file:///srv/photos'),
+  ],
   dashboard: [ex('the ops dashboard on port 8080', 'dashboard --port 8080')],
   demo: [ex('the demo, ending after the summaries', 'demo --exit-after-sync')],
   doctor: [

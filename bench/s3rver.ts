@@ -1,5 +1,5 @@
 /**
- * A real S3-compatible server on loopback for tests: s3rver (npm), in this process, over a temp
+ * A real S3-compatible server on loopback for tests and bench:media: s3rver (npm), in this process, over a temp
  * directory, with one bucket. Objects are files `<dir>/<bucket>/<key>._S3rver_object`, so a test
  * reads the bytes the server stored, not what a client says it sent.
  */
