@@ -111,7 +111,17 @@ function failureOfStatus(status: number, headers: Readonly<Record<string, string
 }
 
 async function attempt(url: string, settings: DownloadSettings): Promise<DownloadResult> {
-  const deadline = AbortSignal.timeout(settings.timeoutMs);
+  // Why a timer of our own, cleared when the attempt ends: nothing may abort a request already answered.
+  const timer = new AbortController();
+  const clock = setTimeout(() => timer.abort(), settings.timeoutMs);
+  try {
+    return await attemptWithin(url, settings, timer.signal);
+  } finally {
+    clearTimeout(clock);
+  }
+}
+
+async function attemptWithin(url: string, settings: DownloadSettings, deadline: AbortSignal): Promise<DownloadResult> {
   const signal = settings.signal === undefined ? deadline : AbortSignal.any([deadline, settings.signal]);
   const userAgent = await settings.userAgent?.();
   let response: Dispatcher.ResponseData;
@@ -128,8 +138,9 @@ async function attempt(url: string, settings: DownloadSettings): Promise<Downloa
     throw new PhotoFailure(deadline.aborted || /TIMEOUT/.test(errorCode(thrown)) ? 'timeout' : 'connection', !deadline.aborted);
   }
   const { statusCode, headers, body } = response;
+  body.on('error', () => undefined);
   if (statusCode !== 200) {
-    body.resume();
+    await body.dump().catch(() => undefined);
     throw failureOfStatus(statusCode, headers);
   }
   const type = mediaTypeOf(headers['content-type']);
