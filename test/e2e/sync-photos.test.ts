@@ -140,6 +140,26 @@ describe('hosted photos', () => {
     expect(heldImages(f)).toEqual(expectedImages(f));
   });
 
+  it('--events: the records an event run reads are hosted too (reused, no download, no write naming the media host)', async () => {
+    const { f, env } = await setUp();
+    const first = await f.replicate(BOT, { env, extra: ['--events'] });
+    expect(first.code, first.stderr).toBe(0);
+    expect(heldImages(f)).toEqual(expectedImages(f));
+    const [key = ''] = f.keys();
+    f.reso.state.records.modify({ keys: [key], timestamp: new Date(Date.now() + 60_000).toISOString() });
+    f.reso.state.media.clearLog();
+    f.sim.state.resetCounters();
+    const next = await f.replicate(BOT, { env, extra: ['--events'] });
+    expect(next.code, next.stderr).toBe(0);
+    const out = jsonOf<WithPhotos>(next);
+    expect(out.plan).toMatchObject({ update: 1 });
+    expect(out.replication.photos).toMatchObject({ hosted: 0, reused: 3, notFetched: 0 });
+    expect(f.reso.state.media.downloads()).toEqual([]);
+    expect(heldImages(f)).toEqual(expectedImages(f));
+    const mediaHost = new URL(f.reso.baseUrl).host;
+    for (const call of f.sim.state.calls()) expect(JSON.stringify(call.body ?? null)).not.toContain(mediaHost);
+  });
+
   it('refuses the mls-grid preset without a store (exit 2, naming --media-store), unless --hotlink-media', async () => {
     const f = await start({ chatbots: [BOT], records: 2, photos: 1, label: 'photos-grid' });
     const args = ['sync', '--chatbot', BOT, '--feed', f.reso.propertyUrl, '--profile', 'reso', '--replicate', '--feed-budget', 'mls-grid'];
