@@ -67,6 +67,8 @@ const PACKAGE_OWNERS = {
   'prom-client': ['dashboard'],
   commander: ['cli'],
   yaml: ['fleet'],
+  // The S3 media store (src/feed/media/s3-store.ts).
+  '@aws-sdk/client-s3': ['feed'],
 };
 
 /** Node modules that do I/O: the pure domain may not use them. */

@@ -21,6 +21,7 @@ import { registerRunsCommands } from './commands/runs.js';
 import { registerJobsCommands } from './commands/jobs.js';
 import { registerScheduleCommands } from './commands/schedule.js';
 import { registerSourcesCommands } from './commands/sources.js';
+import { registerMediaCommands } from './commands/media.js';
 import { registerDashboardCommands } from './commands/dashboard.js';
 import { registerDemoCommands } from './commands/demo.js';
 import { registerDoctorCommands } from './commands/doctor.js';
@@ -39,6 +40,7 @@ const COMMAND_MODULES: readonly RegisterCommands[] = [
   registerScheduleCommands,
   registerAlertsCommands,
   registerSourcesCommands,
+  registerMediaCommands,
   registerDashboardCommands,
   registerDoctorCommands,
   registerFleetCommands,

@@ -7,6 +7,7 @@ import { retryTableOverrideSchema } from '../api/retry-policy.js';
 import { feedAuthSettings } from './feed-auth-config.js';
 import { plainHttpHostList } from './clear-credentials.js';
 import { parseClusterNodes } from './redis-cluster-config.js';
+import { mediaStoreProblem } from '../shared/media-store-url.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -156,6 +157,23 @@ export const settingsSchema = z.object({
   // container network, e.g. compose's `sim`): comma-separated hostnames.
   LISTING_SYNC_PLAIN_HTTP_HOSTS: z.string().transform(plainHttpHostList).optional(),
   ...feedAuthSettings(httpUrl(), credential),
+  // Hosted photos (docs/photos.md): where they are stored, the public address they are served at.
+  LISTING_SYNC_MEDIA_STORE: z
+    .string()
+    .trim()
+    .superRefine((text, context) => {
+      const problem = mediaStoreProblem(text);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  LISTING_SYNC_MEDIA_BASE_URL: httpUrl().optional(),
+  // The S3 store's endpoint and region, as the AWS SDKs name them (credentials: the SDK's own chain).
+  AWS_ENDPOINT_URL_S3: httpUrl().optional(),
+  AWS_ENDPOINT_URL: httpUrl().optional(),
+  AWS_REGION: z.string().trim().optional(),
+  FEED_MEDIA_USER_AGENT: credential.optional(),
+  // Why a deadline per download: a media host that hangs must not hold the run; the photo is fetched next run.
+  LISTING_SYNC_MEDIA_TIMEOUT: durationSetting(1).default(60_000),
   DASHBOARD_PUBLIC_URL: httpUrl().optional(),
   // Why 30 s: a run that ended in a worker is announced within half a minute, at one small read per chatbot.
   LISTING_SYNC_HEALTH_CHECK_MS: intSetting(100, 86_400_000).default(30_000),

@@ -48,6 +48,15 @@ export interface Config {
   feed: { maxPages: number; maxBytes: number; deadlineMs: number };
   /** Credentials of the feed server (RESO Web API replication): FEED_OAUTH_* or FEED_TOKEN. */
   feedAuth: FeedAuth;
+  /** Hosted photos (docs/photos.md): no `store`, Images are the source's own URLs. */
+  media: {
+    store?: string;
+    baseUrl?: string;
+    userAgent?: string;
+    timeoutMs: number;
+    /** An S3-compatible endpoint other than AWS's (AWS_ENDPOINT_URL_S3, else AWS_ENDPOINT_URL), and AWS_REGION. */
+    s3: { endpoint?: string; region?: string };
+  };
   /** Hosts besides loopback that credentials may be sent to over plain http (LISTING_SYNC_PLAIN_HTTP_HOSTS). */
   plainHttpHosts: string[];
   /** How long history is kept in Redis (src/store/retention.ts; BullMQ job ages in cli/queue-wiring.ts). */
@@ -86,6 +95,10 @@ export const CONFIG_FLAG_ENV = {
   globalConcurrency: 'LISTING_SYNC_GLOBAL_CONCURRENCY',
   rate: 'LISTING_SYNC_RATE',
   feedTimeout: 'LISTING_SYNC_FEED_TIMEOUT',
+  mediaStore: 'LISTING_SYNC_MEDIA_STORE',
+  mediaBaseUrl: 'LISTING_SYNC_MEDIA_BASE_URL',
+  mediaUserAgent: 'FEED_MEDIA_USER_AGENT',
+  mediaTimeout: 'LISTING_SYNC_MEDIA_TIMEOUT',
   logLevel: 'LOG_LEVEL',
 } as const;
 
@@ -213,11 +226,33 @@ export function resolveConfig(input: ConfigInput): Config {
       ),
     );
   }
-  if (parsed.success) problems.push(...feedAuthProblems(parsed.data), ...clearCredentialProblems(parsed.data));
+  if (parsed.success)
+    problems.push(...feedAuthProblems(parsed.data), ...clearCredentialProblems(parsed.data), ...mediaProblems(parsed.data, raw));
   if (!parsed.success || problems.length > 0) {
     throw new ListingSyncError(ErrorCode.CONFIG, ['invalid configuration:', ...problems].join('\n'), { details: { problems } });
   }
   return toConfig(parsed.data);
+}
+
+/** A store needs the address its objects are served at, and an address without a store hosts nothing. */
+function mediaProblems(s: z.infer<typeof settingsSchema>, raw: Partial<Record<SettingName, RawSetting>>): string[] {
+  if (s.LISTING_SYNC_MEDIA_STORE !== undefined && s.LISTING_SYNC_MEDIA_BASE_URL === undefined)
+    return [
+      problemLine(
+        'LISTING_SYNC_MEDIA_BASE_URL',
+        'is required with --media-store (LISTING_SYNC_MEDIA_STORE): the public address the stored photos are served at, e.g. https://photos.example.com',
+        undefined,
+      ),
+    ];
+  if (s.LISTING_SYNC_MEDIA_STORE === undefined && s.LISTING_SYNC_MEDIA_BASE_URL !== undefined)
+    return [
+      problemLine(
+        'LISTING_SYNC_MEDIA_BASE_URL',
+        'does nothing without --media-store (LISTING_SYNC_MEDIA_STORE): name the store, or drop it',
+        raw.LISTING_SYNC_MEDIA_BASE_URL,
+      ),
+    ];
+  return [];
 }
 
 /** Keep-alive connections to the service per process when LISTING_SYNC_CONNECTIONS is unset (and --concurrency is not larger). */
@@ -276,6 +311,13 @@ function toConfig(s: z.infer<typeof settingsSchema>): Config {
     },
     feed: { maxPages: s.LISTING_SYNC_FEED_MAX_PAGES, maxBytes: s.LISTING_SYNC_FEED_MAX_BYTES, deadlineMs: s.LISTING_SYNC_FEED_TIMEOUT },
     feedAuth: toFeedAuth(s),
+    media: {
+      store: s.LISTING_SYNC_MEDIA_STORE,
+      baseUrl: s.LISTING_SYNC_MEDIA_BASE_URL,
+      userAgent: s.FEED_MEDIA_USER_AGENT,
+      timeoutMs: s.LISTING_SYNC_MEDIA_TIMEOUT,
+      s3: { endpoint: s.AWS_ENDPOINT_URL_S3 ?? s.AWS_ENDPOINT_URL, region: s.AWS_REGION },
+    },
     plainHttpHosts: s.LISTING_SYNC_PLAIN_HTTP_HOSTS ?? [],
     alerts: { dashboardUrl: s.DASHBOARD_PUBLIC_URL, checkMs: s.LISTING_SYNC_HEALTH_CHECK_MS, timeoutMs: s.LISTING_SYNC_ALERT_TIMEOUT_MS },
     logLevel: s.LOG_LEVEL,

@@ -95,6 +95,18 @@ export interface StoreKeys {
   feedSource(chatbot: string, feedId: string): string;
   /** Index of every replication source, so listing them needs no SCAN. */
   feedSources(): string;
+  /** The photos a feed source's downloads became: photo identity → object key (photo-memory.ts). */
+  photoMemory(feedId: string): string;
+  /** ListingKeys of a (chatbot, feed) whose photos were not all fetched: read again by the next run. */
+  photosPending(chatbot: string, feedId: string): string;
+  /** The objects each listing of a chatbot shows: ListingKey → object keys, comma-joined (media gc keeps these). */
+  photoRefs(chatbot: string): string;
+  /** What every photoRefs hash starts with, for SCAN. */
+  photoRefsHead(): string;
+  /** What every photoMemory hash starts with, for SCAN. */
+  photoMemoryHead(): string;
+  /** Objects found unreferenced by media gc: object key → when first found so (epoch ms). */
+  photoOrphans(): string;
   /** The request permit pool every worker process leases from (permit-pool.ts); one key, its own hash tag. */
   requestPermits(): string;
   /** The service breaker every process shares (service-breaker.ts); one key, its own hash tag. */
@@ -147,6 +159,12 @@ export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKe
     feedBudgetBytes: (budgetId) => `${base}:budget:{${budgetId}}:bytes`,
     feedSource: (chatbot, feedId) => `${base}:source:{${chatbot}}:${feedId}`,
     feedSources: () => `${base}:sources`,
+    photoMemory: (feedId) => `${base}:photos:{${feedId}}`,
+    photosPending: (chatbot, feedId) => `${base}:photos-pending:{${chatbot}}:${feedId}`,
+    photoRefs: (chatbot) => `${base}:photo-refs:{${chatbot}}`,
+    photoRefsHead: () => `${base}:photo-refs:`,
+    photoMemoryHead: () => `${base}:photos:`,
+    photoOrphans: () => `${base}:{photo-orphans}`,
     // Why a literal tag in both layouts: the pool's scripts touch this one key; on a cluster the
     // tag names its slot, and on one Redis no earlier key had this name to keep.
     requestPermits: () => `${base}:{request-permits}`,

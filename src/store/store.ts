@@ -14,6 +14,7 @@ import { storeKeys, type StoreKeys } from './keys.js';
 import { LeaseStore } from './lease.js';
 import { LeaseBeats } from './lease-beats.js';
 import { LedgerStore } from './ledger.js';
+import { PhotoMemory } from './photo-memory.js';
 import { RunStore } from './runs.js';
 import { ServiceBreakerStore } from './service-breaker.js';
 import { WriteClaimStore } from './write-claims.js';
@@ -36,6 +37,8 @@ export interface Store {
   feedShapes: FeedShapeStore;
   /** What each RESO service root published about itself, kept a day for every process. */
   feedMetadata: FeedMetadataStore;
+  /** Hosted photos: what each source photo became, and the listings whose photos are still to fetch. */
+  photos: PhotoMemory;
   /** The Redis-held request budget of one feed credential (`id`: a stable hash, never the secret). */
   feedBudget(id: string, windows: FeedBudgetWindows, options?: FeedBudgetOptions): FeedBudget;
 }
@@ -60,6 +63,7 @@ export function createStore(redis: RedisClient, prefix: string): Store {
     breaker: new ServiceBreakerStore(redis, keys),
     feedShapes: new FeedShapeStore(redis, keys),
     feedMetadata: new FeedMetadataStore(redis, keys),
+    photos: new PhotoMemory(redis, keys),
     feedBudget: (id, windows, options) => new FeedBudget(redis, keys, id, windows, options),
   };
 }

@@ -21,6 +21,7 @@
 import type { DisplaySettings } from '../feed/display-step.js';
 import { replicationMapping } from '../feed/reso-api/replication-mapping.js';
 import { replicatedFeed, sweptKeys } from '../feed/reso-api/replicated-feed.js';
+import { hostedRun } from '../feed/media/hosted-run.js';
 import { retentionGap } from '../feed/reso-api/entity-events.js';
 import { propertyFields } from '../feed/reso-api/service-metadata.js';
 import type { SourceMetadata } from '../feed/reso-api/source-metadata.js';
@@ -85,8 +86,17 @@ export async function startEventReplication(
     gone: pulled.gone.length,
   };
   const mapping = await replicationMapping(request.keyType, request.feed.mapping, propertyFields(known.metadata));
-  const feed = replicatedFeed(pulled.run, request.keyType, request.feed.where, mapping, display);
-  if (pulled.gone.length === 0) return { feed, events, ...(source?.watermark === undefined ? {} : { since: source.watermark }) };
+  // With a media store the events' records are hosted like a pull's (photo-hosting.ts).
+  const hosting = deps.photos?.hosting;
+  const feed = replicatedFeed(
+    hosting === undefined ? pulled.run : hostedRun(pulled.run, hosting),
+    request.keyType,
+    request.feed.where,
+    mapping,
+    display,
+  );
+  const photos = hosting === undefined ? {} : { photos: hosting };
+  if (pulled.gone.length === 0) return { feed, events, ...photos, ...(source?.watermark === undefined ? {} : { since: source.watermark }) };
   const run = deps.start({ sweep: true, keyFields: mapping.keyFields, ...known });
   progress.sweepRun = run;
   const swept = await sweptKeys(run, mapping.keyOf);
@@ -94,6 +104,7 @@ export async function startEventReplication(
   return {
     feed,
     events,
+    ...photos,
     ...(swept.complete ? { sweptKeys: swept.keys } : {}),
     sweep: { complete: swept.complete, requests, bytes, ...(!swept.complete && swept.halt ? { halt: swept.halt } : {}) },
     ...(source?.watermark === undefined ? {} : { since: source.watermark }),

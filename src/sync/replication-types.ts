@@ -7,14 +7,20 @@ import type { EventPull } from '../feed/reso-api/event-pull.js';
 import type { ReplicationRun } from '../feed/reso-api/replicate.js';
 import type { SourceMetadata } from '../feed/reso-api/source-metadata.js';
 import type { EventMode, FeedSourceStore } from '../store/feed-sources.js';
+import type { PhotoHosting } from '../feed/media/photo-hosting.js';
 
 /** What the composition root gives a replicating sync: the pull (auth, budget and paging wired) and the source records. */
 export interface ReplicationDeps {
   /**
    * Starts a pull since `watermark` (everything when absent), or a key sweep of `keyFields` (default
-   * the reso profile's), by the field names and lookups of the server's metadata.
+   * the reso profile's), by the field names and lookups of the server's metadata; `recheckKeys`:
+   * listings an earlier run left short of photos, read again by key.
    */
-  start(options: { watermark?: string; sweep: boolean; keyFields?: readonly string[] } & SourceMetadata): ReplicationRun;
+  start(
+    options: { watermark?: string; sweep: boolean; keyFields?: readonly string[]; recheckKeys?: readonly string[] } & SourceMetadata,
+  ): ReplicationRun;
+  /** Set with a media store: hosts each page's photos before it is mapped (photo-hosting.ts). */
+  photos?: PhotoDeps;
   /** What the server publishes about itself (kept a day per service root in Redis) and what reading it cost this run. */
   metadata?(): Promise<MetadataRead>;
   sources: Pick<FeedSourceStore, 'show' | 'advanceWatermark' | 'recordRun'>;
@@ -29,6 +35,15 @@ export interface ReplicationDeps {
   sharedEvents?: () => Promise<EventRead>;
 }
 
+/** The hosted-photos side of a replication: the hosting step and the listings still missing photos. */
+export interface PhotoDeps {
+  hosting: PhotoHosting;
+  /** ListingKeys whose photos were not all hosted by an earlier run (read again by this one). */
+  pending(): Promise<string[]>;
+  /** Releases the media store. */
+  close(): Promise<void>;
+}
+
 /** A replication under way. */
 export interface StartedReplication {
   feed: ReplicatedFeed;
@@ -40,6 +55,8 @@ export interface StartedReplication {
   events?: EventRun;
   /** What reading `$metadata` cost this run (0 when it was kept from an earlier one). */
   metadataSpent?: { requests: number; bytes: number };
+  /** Set when the run hosts photos. */
+  photos?: PhotoHosting;
 }
 
 /** `metadata` undefined: the server publishes no `$metadata` (the Data Dictionary names are used). */

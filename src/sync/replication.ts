@@ -17,6 +17,8 @@ import type { EventRun, MetadataRead, ReplicationDeps, ReplicationProgress, Star
 import { sourceOf } from './kept-metadata.js';
 import { propertyFields } from '../feed/reso-api/service-metadata.js';
 import type { DisplaySettings } from '../feed/display-step.js';
+import { hostedRun } from '../feed/media/hosted-run.js';
+import type { PhotoCounts } from '../feed/media/photo-counts.js';
 
 export type { ReplicationDeps, ReplicationProgress, StartedReplication } from './replication-types.js';
 
@@ -37,6 +39,8 @@ export interface ReplicationOutcome {
   shortfall?: { of: 'pull' | 'sweep'; received: number; expected: number };
   /** `--events`: the mode, why a resync, the sequence stored after the run, and what the events named. */
   events?: Omit<EventRun, 'requests' | 'bytes' | 'after'> & { sequence?: number };
+  /** With a media store: the photos hosted, reused and not fetched (absent: Images are the source's own URLs). */
+  photos?: PhotoCounts;
 }
 
 /**
@@ -99,11 +103,18 @@ export async function startReplication(
     const { requests, bytes } = run.result();
     sweep = { complete: swept.complete, requests, bytes, ...(!swept.complete && swept.halt ? { halt: swept.halt } : {}) };
   }
-  const pull = deps.start(since === undefined ? { sweep: false, ...known } : { watermark: since, sweep: false, ...known });
+  const recheck = since === undefined || deps.photos === undefined ? [] : await deps.photos.pending();
+  const pulled = deps.start(
+    since === undefined
+      ? { sweep: false, ...known }
+      : { watermark: since, sweep: false, ...known, ...(recheck.length === 0 ? {} : { recheckKeys: recheck }) },
+  );
+  const pull = deps.photos === undefined ? pulled : hostedRun(pulled, deps.photos.hosting);
   const feed = replicatedFeed(pull, request.keyType, request.feed.where, mapping, options.display);
   return {
     feed,
     ...spent,
+    ...(deps.photos === undefined ? {} : { photos: deps.photos.hosting }),
     ...(keys === undefined ? {} : { sweptKeys: keys }),
     ...(sweep ? { sweep } : {}),
     ...(since === undefined ? {} : { since }),
@@ -166,7 +177,9 @@ export async function finishReplication(
     ...(halt === undefined ? {} : { halted: halt.message }),
     ...(shortfall === undefined ? {} : { shortfall }),
     ...(started.events === undefined ? {} : { events: eventsOutcome(started.events, sequence) }),
+    ...(started.photos === undefined ? {} : { photos: started.photos.counts() }),
   };
+  await deps.photos?.close();
   if (!request.dryRun) {
     await deps.sources.recordRun(request.chatbot, deps.feedId, {
       feed: request.feed.source,

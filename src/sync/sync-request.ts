@@ -53,6 +53,8 @@ const replicateSchema = z.object({
   budget: z.string().min(1).optional(),
   /** `--events`: read the EntityEvent resource after the stored sequence instead of pulling by timestamp (event-replication.ts). */
   events: z.boolean().optional(),
+  /** `--hotlink-media`: the provider gave leave to link its media URLs (the mls-grid preset refuses a run without a store otherwise). */
+  hotlinkMedia: z.boolean().optional(),
 });
 
 /** Serialisable: it is also a sync-run job's payload (a schedule stores it). */

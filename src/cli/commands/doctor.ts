@@ -10,6 +10,7 @@ import type { ConfigFlags } from '../../config/config.js';
 import { displayRedis } from '../../config/config-display.js';
 import { configFromCli } from '../input/config-from-cli.js';
 import { formatRedisReport } from '../output/doctor-format.js';
+import { LINKED_PHOTOS_LINE } from '../output/format-photos.js';
 import { connectChecks } from '../wiring/doctor-connect.js';
 import { formatChecks } from '../output/doctor-connect-format.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -56,7 +57,12 @@ export function registerDoctorCommands(program: Command, host: CommandHost): voi
       const report = await redisReportOf(host.io, config);
       const shownUrl = displayRedis(config.redis);
       if (flags.json === true) printJson(host.io, { redis: shownUrl, ...report });
-      else host.io.stdout.write(formatRedisReport(report, shownUrl));
+      else {
+        const { store, baseUrl } = config.media;
+        // Said once here, as in a run's summary: without a store the chatbot links the source's photo URLs.
+        const photos = store === undefined ? LINKED_PHOTOS_LINE : `photos: hosted in ${store}, served at ${baseUrl ?? '-'}`;
+        host.io.stdout.write(`${formatRedisReport(report, shownUrl)}${photos}\n`);
+      }
       return report.warnings.length > 0 ? EXIT.failed : EXIT.ok;
     }),
   );

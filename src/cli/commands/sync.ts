@@ -21,7 +21,7 @@ import { withoutShown } from '../output/shown-once.js';
 import { syncDeps } from '../wiring/queue-wiring.js';
 import { enqueueRouteOf } from '../wiring/enqueue-route.js';
 import { waitForRunInCli } from '../wiring/run-waiting.js';
-import { addSharedFlags, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
+import { addSharedFlags, MEDIA_FLAGS, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 import { heapPolicyPays, keepHeapNearLive } from '../wiring/heap-growth.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../input/sync-options.js';
 import { idleHints, openSyncSession, type SyncSession } from '../wiring/sync-session.js';
@@ -167,6 +167,7 @@ export const registerSyncCommands: RegisterCommands = (program: Command, host: C
     .option('--accept-shape', 'go on once although the feed lost a column (or its values) since the last run, and record its new shape');
   addSharedFlags(sync, ['json', 'apiBaseUrl', 'redisUrl', 'redisClusterNodes', 'prefix'], { json: 'the summary' });
   addSharedFlags(sync, ['feedTimeout']);
+  addSharedFlags(sync, MEDIA_FLAGS);
   addSharedFlags(sync, WORKER_LIMIT_FLAGS, { when: 'with --work' });
   addSharedFlags(sync, ['logLevel']).action((flags: SyncFlags) => host.run(() => executeSync(host, flags)));
 };

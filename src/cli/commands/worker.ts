@@ -11,7 +11,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
 import { wholeNumber } from '../input/option-values.js';
 import { queueContextOnStack, recordedClientOnStack, workersOnStack } from '../wiring/on-stack.js';
-import { addSharedFlags, REDIS_FLAGS, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
+import { addSharedFlags, MEDIA_FLAGS, REDIS_FLAGS, WORKER_LIMIT_FLAGS } from '../input/shared-flags.js';
 
 interface WorkerFlags extends ConfigFlags {
   json?: boolean;
@@ -57,7 +57,7 @@ async function runWorker(host: CommandHost, flags: WorkerFlags): Promise<ExitCod
 
 export const registerWorkerCommands: RegisterCommands = (program: Command, host: CommandHost) => {
   const worker = program.command('worker').description('run workers until SIGINT/SIGTERM, then finish the jobs in flight and exit');
-  addSharedFlags(worker, [...REDIS_FLAGS.filter((name) => name !== 'json'), 'apiBaseUrl', 'siteUrl', ...WORKER_LIMIT_FLAGS])
+  addSharedFlags(worker, [...REDIS_FLAGS.filter((name) => name !== 'json'), 'apiBaseUrl', 'siteUrl', ...WORKER_LIMIT_FLAGS, ...MEDIA_FLAGS])
     // Why kept but hidden: a worker prints no result, so --json only ever meant JSON log lines on a
     // terminal (LOG_FORMAT=json says so); scripts that pass it keep working.
     .addOption(new Option('--json', 'log lines as JSON (same as LOG_FORMAT=json)').hideHelp())

@@ -77,6 +77,8 @@ function replicateRequest(feed: string): SyncRequest {
       replicate: true,
       feedBudget: BUDGET,
       overlap: OVERLAP,
+      // The simulator's seeded photo URLs name no real host: the demo links them rather than hosting them.
+      hotlinkMedia: true,
     },
     { dryRun: false, trigger: 'demo' },
   );
@@ -124,7 +126,8 @@ export async function runReplicationAct(io: CliIo, session: SyncSession, mls: De
       `FEED_OAUTH_* (never printed)`,
   );
   const command =
-    `listing-sync sync --chatbot ${DEMO_MLS_CHATBOT} --feed ${feed} --profile reso --replicate ` + `--feed-budget ${BUDGET} --work`;
+    `listing-sync sync --chatbot ${DEMO_MLS_CHATBOT} --feed ${feed} --profile reso --replicate ` +
+    `--feed-budget ${BUDGET} --hotlink-media --work`;
   say(`demo: ${command}`);
   const first = await pull(io, session, feed);
   if (first.pulled === undefined) return first.code;

@@ -19,6 +19,7 @@ export interface ReplicateFlags {
   feedPageSize?: string;
   overlap?: string;
   events?: boolean;
+  hotlinkMedia?: boolean;
 }
 
 /** Default overlap: a record committed late by the MLS, stamped a little before the watermark, is still pulled. */
@@ -48,6 +49,11 @@ export function addReplicateOptions(command: Command): Command {
       '--events',
       'with --replicate: read the EntityEvent resource (RESO RCP-027) after the stored sequence and fetch only the ' +
         'listings it names; a first run or a gap in the retained events resyncs in full',
+    )
+    .option(
+      '--hotlink-media',
+      'with --replicate --feed-budget mls-grid: run without --media-store, the Images linking the MLS media URLs ' +
+        "(only with the provider's written leave: its rules say subscribers host media themselves)",
     );
 }
 
@@ -59,7 +65,9 @@ const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLo
  */
 export function replicateRequest(flags: ReplicateFlags, feed: SyncRequest['feed'], mode: string | undefined): SyncRequest['replicate'] {
   if (flags.replicate !== true) {
-    const stray = (['sweep', 'feedBudget', 'feedPageSize', 'overlap', 'events'] as const).find((name) => flags[name] !== undefined);
+    const stray = (['sweep', 'feedBudget', 'feedPageSize', 'overlap', 'events', 'hotlinkMedia'] as const).find(
+      (name) => flags[name] !== undefined,
+    );
     if (stray !== undefined) throw new UsageError(`--${kebab(stray)} needs --replicate`);
     return undefined;
   }
@@ -93,5 +101,6 @@ export function replicateRequest(flags: ReplicateFlags, feed: SyncRequest['feed'
     ...(pageSize === undefined ? {} : { pageSize }),
     ...(flags.feedBudget === undefined ? {} : { budget: flags.feedBudget }),
     ...(flags.events === true ? { events: true } : {}),
+    ...(flags.hotlinkMedia === true ? { hotlinkMedia: true } : {}),
   };
 }

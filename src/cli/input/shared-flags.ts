@@ -33,6 +33,13 @@ const SHARED_FLAGS = {
   globalConcurrency: { arg: '<n>', help: 'requests in flight across every worker process' },
   rate: { arg: '<n/s>', help: 'global cap on requests started per second' },
   feedTimeout: { arg: '<duration>', help: 'the longest reading the feed may take in all (e.g. 90s, 10m, 2h)', note: 'default: 30m' },
+  mediaStore: { arg: '<url>', help: 'host photos in this store: file:///ABS/DIR or s3://BUCKET[/PREFIX] (docs/photos.md)' },
+  mediaBaseUrl: { arg: '<url>', help: 'with --media-store: the public address its objects are served at (each Image is <url>/<key>)' },
+  mediaUserAgent: {
+    arg: '<token|value>',
+    help: "User-Agent of photo downloads: 'token' sends the feed's OAuth access token (MLS Grid's rule), anything else as it is",
+  },
+  mediaTimeout: { arg: '<duration>', help: 'the longest one photo download may take', note: 'default: 60s' },
   logLevel: { arg: '<level>', help: `${LOG_LEVELS.slice(0, -1).join(', ')} or ${LOG_LEVELS.at(-1) ?? ''}` },
   json: { help: 'print the result as one JSON object on stdout' },
 } as const satisfies Record<SharedFlagName, SharedFlag>;
@@ -41,6 +48,8 @@ const SHARED_FLAGS = {
 export const CONNECTION_FLAGS: readonly SharedFlagName[] = ['apiBaseUrl', 'siteUrl', 'logLevel', 'json'];
 /** The flags of every command that works on the queues and run records. */
 export const REDIS_FLAGS: readonly SharedFlagName[] = ['redisUrl', 'redisClusterNodes', 'prefix', 'logLevel', 'json'];
+/** The hosted-photo settings of a process that pulls a feed (docs/photos.md). */
+export const MEDIA_FLAGS: readonly SharedFlagName[] = ['mediaStore', 'mediaBaseUrl', 'mediaUserAgent', 'mediaTimeout'];
 /** The limits of a process that runs workers. */
 export const WORKER_LIMIT_FLAGS: readonly SharedFlagName[] = ['concurrency', 'globalConcurrency', 'rate'];
 

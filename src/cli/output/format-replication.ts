@@ -1,6 +1,7 @@
 /** The lines `sync --replicate` adds to its summary: what was pulled and what it cost, the watermark, why a pull fell short. */
 import type { ReplicationOutcome } from '../../sync/replication.js';
 import { count, plural } from '../../shared/counts.js';
+import { photosLine } from './format-photos.js';
 
 function sweepPart(outcome: ReplicationOutcome): string {
   if (outcome.sweep === undefined) return '';
@@ -28,7 +29,7 @@ export function replicationLine(outcome: ReplicationOutcome): string {
   return (
     `replication (${from}): ${outcome.status}, ${plural(outcome.recordsPulled, 'record')}, ` +
     `${plural(outcome.requests, 'request')}, ${plural(outcome.bytes, 'byte')}${sweepPart(outcome)}${shortfallPart(outcome)}; ` +
-    `watermark ${outcome.watermark ?? '-'}\n`
+    `watermark ${outcome.watermark ?? '-'}\n${photosLine(outcome.photos)}`
   );
 }
 

@@ -39,7 +39,8 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly HelpExample[]>> = {
     ex('sync and work the jobs in this process', 'sync --chatbot acme-bot --feed /feeds/acme.csv --profile redfin --work'),
     ex(
       'replicate from an MLS (RESO Web API) within its request budget',
-      'sync --chatbot acme-bot --feed https://mls.example/odata/Property --profile reso --replicate --feed-budget mls-grid --work',
+      'sync --chatbot acme-bot --feed https://mls.example/odata/Property --profile reso --replicate --feed-budget mls-grid ' +
+        '--media-store file:///srv/photos --media-base-url https://photos.example.com --work',
     ),
   ],
   worker: [ex('work queued jobs, 8 requests in flight', 'worker --concurrency 8')],
@@ -87,6 +88,10 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly HelpExample[]>> = {
       "one feed, with its budget's usage",
       'sources show --chatbot acme-bot --feed https://mls.example/odata/Property --feed-budget mls-grid',
     ),
+  ],
+  'media gc': [
+    ex('what would go: photos no listing shows, unreferenced 7 days', 'media gc --media-store file:///srv/photos --dry-run'),
+    ex('remove them', 'media gc --media-store file:///srv/photos'),
   ],
   dashboard: [
     ex('the ops dashboard on port 8080', 'dashboard --port 8080'),

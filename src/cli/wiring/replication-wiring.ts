@@ -8,8 +8,12 @@ import { ListingSyncError, UsageError } from '../../shared/errors.js';
 import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
 import { eventBounds, pullEvents } from '../../feed/reso-api/event-pull.js';
 import { FeedClient } from '../../feed/reso-api/feed-client.js';
-import { replicate, type ReplicateOptions } from '../../feed/reso-api/replicate.js';
+import { mediaUrlBeside, replicate, type ReplicateOptions } from '../../feed/reso-api/replicate.js';
 import { readSourceMetadata } from '../../feed/reso-api/source-metadata.js';
+import { replicationFields } from '../../feed/reso-api/replication-fields.js';
+import { attachMediaFromResource } from '../../feed/reso-api/media.js';
+import type { ResoRecord } from '../../feed/reso-api/types.js';
+import { photoWiring } from './photo-wiring.js';
 import { clientCredentialsTokens, staticBearerToken, type TokenProvider } from '../../feed/reso-api/token-provider.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { Store } from '../../store/store.js';
@@ -17,6 +21,7 @@ import { feedBudgetId, replicationFeedId } from '../../sync/replication-ids.js';
 import type { ReplicationDeps } from '../../sync/replication.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
 import { keptMetadata } from '../../sync/kept-metadata.js';
+import type { MetadataRead } from '../../sync/replication-types.js';
 import { plainHttpHost, plainHttpRefusal } from '../../shared/plain-http.js';
 
 function tokensOf(config: Config): TokenProvider {
@@ -63,20 +68,40 @@ export function replicationWiring(wiring: {
     };
     const client = (): FeedClient => new FeedClient(common);
     const { feedSources } = wiring.store;
+    const feedId = replicationFeedId(feed);
+    const metadata = (): Promise<MetadataRead> =>
+      keptMetadata(wiring.store.feedMetadata, feed, async () => {
+        const reader = client();
+        const read = await readSourceMetadata(reader, feed, { pageSize: common.pageSize ?? 1000, logger: wiring.logger });
+        return { ...read, requests: reader.requests, bytes: reader.bytes };
+      });
+    const photos = photoWiring({
+      config: wiring.config,
+      store: wiring.store,
+      request,
+      feedId,
+      tokens,
+      ...(budget === undefined ? {} : { budget }),
+      ...(signal === undefined ? {} : { signal }),
+      refreshMedia: async (keys) => {
+        // Why the kept metadata: the records are keyed, and their photos paged, by the server's own field names.
+        const fields = replicationFields((await metadata()).metadata);
+        const rows: ResoRecord[] = keys.map((key) => ({ [fields.key]: key }));
+        await attachMediaFromResource(client(), rows, { mediaUrl: mediaUrlBeside(feed), pageSize: options.pageSize ?? 1000, fields });
+        return new Map(rows.map((row) => [String(row[fields.key]), Array.isArray(row.Media) ? (row.Media as unknown[]) : []]));
+      },
+    });
     return {
-      feedId: replicationFeedId(feed),
+      feedId,
+      ...(photos === undefined ? {} : { photos }),
       sources: feedSources,
-      metadata: () =>
-        keptMetadata(wiring.store.feedMetadata, feed, async () => {
-          const reader = client();
-          const read = await readSourceMetadata(reader, feed, { pageSize: common.pageSize ?? 1000, logger: wiring.logger });
-          return { ...read, requests: reader.requests, bytes: reader.bytes };
-        }),
-      start: ({ watermark, sweep, keyFields, ...known }) =>
+      metadata,
+      start: ({ watermark, sweep, keyFields, recheckKeys, ...known }) =>
         replicate({
           ...common,
           ...known,
           sweep,
+          ...(recheckKeys === undefined ? {} : { recheckKeys }),
           ...(keyFields === undefined ? {} : { keyFields }),
           ...(watermark === undefined ? {} : { watermark }),
         }),

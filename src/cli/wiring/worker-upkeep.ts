@@ -8,6 +8,8 @@ import { DEFAULT_RECONCILE } from '../../queue/reconcile-run.js';
 import { startReconciler, type RunningReconciler } from '../../queue/reconciler.js';
 import { runRetentionOnce } from '../../store/retention.js';
 import type { QueueContext } from './queue-context.js';
+import { mediaGc } from '../../sync/media-gc.js';
+import { openConfiguredStore } from './photo-wiring.js';
 
 const HOUR_MS = 3_600_000;
 const CLEAN_BATCH = 1000;
@@ -36,6 +38,21 @@ async function applyRetentionHourly(ctx: QueueContext, config: Config, logger: L
     }
   }
   logger.debug({ ...result, jobs }, 'retention applied');
+  await collectMedia(ctx, config, logger);
+}
+
+/** Media gc with the retention pass (once an hour per installation), when this worker hosts photos. */
+async function collectMedia(ctx: QueueContext, config: Config, logger: Logger): Promise<void> {
+  if (config.media.store === undefined) return;
+  const store = openConfiguredStore(config, config.media.store);
+  try {
+    const { removed, waiting, referenced } = await mediaGc({ store, photos: ctx.store.photos });
+    logger.debug({ removed: removed.length, waiting, referenced }, 'media gc applied');
+  } catch (thrown) {
+    logger.warn({ err: thrown, store: config.media.store }, 'media gc failed; the next upkeep tries again');
+  } finally {
+    await store.close();
+  }
 }
 
 /**

@@ -98,6 +98,13 @@ interface MediaItem {
   readonly order: number;
 }
 
+/** Whether a RESO Media item is a photo (its MediaCategory, or else its MimeType, says so): what Images holds. */
+export function isPhotoItem(entry: Readonly<Record<string, unknown>>): boolean {
+  const category = toText(entry.MediaCategory);
+  const mime = toText(entry.MimeType);
+  return category !== undefined ? squash(category) === 'photo' : mime === undefined || mime.startsWith('image/');
+}
+
 /** Photo URLs of a RESO Media array, in `Order`; other media (documents, videos) are left out. */
 export function photoUrls(media: unknown): string[] | undefined {
   if (!Array.isArray(media)) return undefined;
@@ -106,10 +113,7 @@ export function photoUrls(media: unknown): string[] | undefined {
     if (typeof item !== 'object' || item === null) return;
     const entry = item as Readonly<Record<string, unknown>>;
     const url = toText(entry.MediaURL);
-    const category = toText(entry.MediaCategory);
-    const mime = toText(entry.MimeType);
-    const isPhoto = category !== undefined ? squash(category) === 'photo' : mime === undefined || mime.startsWith('image/');
-    if (url === undefined || !isPhoto) return;
+    if (url === undefined || !isPhotoItem(entry)) return;
     const order = toNumber(entry.Order);
     photos.push({ url, order: order === undefined || Number.isNaN(order) ? Number.MAX_SAFE_INTEGER - media.length + index : order });
   });

@@ -94,3 +94,21 @@ export function parseFeedBudget(text: string): FeedBudgetSpec {
   }
   return spec;
 }
+
+/** What a preset's platform rules say of media: the User-Agent its downloads must send, and whether hot-linking is forbidden. */
+export interface FeedMediaRules {
+  userAgent?: 'token';
+  mustHost: boolean;
+}
+
+/**
+ * MLS Grid's rules: subscribers host media themselves, never hot-link it; since 2026-06-01 a media
+ * download may be denied unless its User-Agent is the OAuth access token.
+ */
+const MEDIA_RULES: Partial<Record<FeedBudgetPreset, FeedMediaRules>> = { 'mls-grid': { userAgent: 'token', mustHost: true } };
+
+/** The media rules of `--feed-budget` text when it names a preset that has some. */
+export function feedMediaRules(text: string | undefined): FeedMediaRules | undefined {
+  const name = text?.trim().toLowerCase();
+  return name !== undefined && Object.hasOwn(MEDIA_RULES, name) ? MEDIA_RULES[name as FeedBudgetPreset] : undefined;
+}

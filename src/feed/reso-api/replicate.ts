@@ -50,6 +50,8 @@ export interface ReplicateOptions extends FeedClientOptions {
   lookups?: LookupTable;
   /** An incremental pull also reads the listings whose photos changed alone (default true; photo-changes.ts). */
   photoChanges?: boolean;
+  /** ListingKeys an incremental pull reads again whatever their stamps (listings whose photos were not all hosted). */
+  recheckKeys?: readonly string[];
   logger?: Logger;
 }
 
@@ -160,10 +162,11 @@ export function replicate(options: ReplicateOptions): ReplicationRun {
     };
     for (; step.done !== true; step = await pages.next()) yield await withPhotos(step.value);
     if (!progress.complete) throw pullIncomplete(displaySource(options.propertyUrl), progress.received, progress.expected);
-    if (pulled !== undefined && media !== 'none' && options.photoChanges !== false) {
+    if (pulled !== undefined && media !== 'none') {
       const since = stampLiteral(pullStart(options.watermark ?? '', options.overlapMs));
       const photoOptions = { mediaUrl, since, pageSize, fields, ...logger };
-      const changed = await photoChangedKeys(client, photoOptions);
+      const changed = options.photoChanges === false ? new Set<string>() : await photoChangedKeys(client, photoOptions);
+      for (const key of options.recheckKeys ?? []) changed.add(key);
       const keys = [...changed].filter((key) => !pulled.has(key));
       for (let at = 0; at < keys.length; at += KEYS_PER_REQUEST) {
         const byKey = newProgress();

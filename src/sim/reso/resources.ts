@@ -97,6 +97,13 @@ export interface PageContext {
   params: URLSearchParams;
   /** `Prefer: odata.maxpagesize` of the request. */
   preferredPageSize?: number;
+  /** Set while the media host is on: the MediaURL of a photo (signed, expiring). */
+  photoUrl?: (photo: ResoMedia) => string;
+}
+
+/** A photo as a read answers it: its MediaURL the media host's when that is on. */
+function shownPhoto(photo: ResoMedia, context: PageContext): ResoMedia {
+  return context.photoUrl === undefined ? { ...photo } : { ...photo, MediaURL: context.photoUrl(photo) };
 }
 
 /** One resource's rows as the page builder sees them. */
@@ -191,7 +198,7 @@ export function answerProperty(rows: ResourceView<StoredRecord>['ordered'], quer
       read: readProperty,
       project: (row, q) => ({
         ...(q.select === undefined ? { ...row.property } : pick(row.property, q.select)),
-        ...(q.expand.includes('Media') ? { Media: row.media.map((photo) => ({ ...photo })) } : {}),
+        ...(q.expand.includes('Media') ? { Media: row.media.map((photo) => shownPhoto(photo, context)) } : {}),
       }),
     },
     query,
@@ -210,7 +217,7 @@ export function answerMedia(rows: ResourceView<ResoMedia>['ordered'], query: ODa
           : field === 'Order'
             ? row.Order
             : String(row[field as keyof ResoMedia]),
-      project: (row, q) => (q.select === undefined ? { ...row } : pick(row, q.select)),
+      project: (row, q) => (q.select === undefined ? { ...shownPhoto(row, context) } : pick(shownPhoto(row, context), q.select)),
     },
     query,
     context,

@@ -101,6 +101,7 @@ function serveResource(state: ResoSimState, serviceRoot: string, request: ResoRe
     serviceRoot,
     params: url.searchParams,
     ...(preferred === undefined ? {} : { preferredPageSize: preferred }),
+    ...(state.media.enabled ? { photoUrl: (photo) => state.media.urlFor(serviceRoot.slice(0, -SERVICE_PATH.length), photo) } : {}),
   };
   if (spec === ENTITY_EVENT_SPEC) return answerEntityEvents(state.records.events.rows(), query.value, context);
   if (spec === LOOKUP_SPEC) return answerLookups(lookupRecords(config.lookups ?? []), query.value, context);

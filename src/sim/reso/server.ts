@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listenHttp, readBodyWithin } from '../http-host.js';
 import { handleResoRequest, SERVICE_PATH, TOKEN_PATH, type ResoResponse } from './router.js';
 import { ResoSimState } from './state.js';
+import { MEDIA_PATH } from './media-host.js';
 import type { ResoCredentials, ResoSimOptions } from './types.js';
 
 export type {
@@ -24,6 +25,7 @@ export type {
 } from './types.js';
 export { DEFAULT_RESO_CONFIG, DEFAULT_RESO_CREDENTIALS } from './config.js';
 export { ResoSimState } from './state.js';
+export { photoBytes, type MediaDownload, type MediaHostModes } from './media-host.js';
 
 export interface RunningResoSimulator {
   /** e.g. http://127.0.0.1:PORT (admin routes at `${baseUrl}/__reso/...`). */
@@ -56,7 +58,25 @@ const failure = (status: number, message: string): ResoResponse => ({
   payload: JSON.stringify({ error: { code: String(status), message } }),
 });
 
+/** One download from the media host; a hanging one is left open until the client gives up or the server closes. */
+function serveMedia(state: ResoSimState, req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  const userAgent = req.headers['user-agent'];
+  const answer = state.media.answer(
+    new URL(req.url ?? '/', 'http://reso-sim.invalid'),
+    userAgent,
+    (token) => state.internals.tokens.check(`Bearer ${token}`).ok,
+  );
+  if (answer.kind === 'hang') return;
+  res.writeHead(answer.status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body) });
+  res.end(answer.body);
+}
+
 async function serve(state: ResoSimState, serviceUrl: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.url?.startsWith(MEDIA_PATH) === true && req.method === 'GET') {
+    serveMedia(state, req, res);
+    return;
+  }
   try {
     const body = await readBodyWithin(req, MAX_BODY_BYTES);
     if (body === undefined) {

@@ -11,6 +11,7 @@ import { ResoCounterBook } from './counters.js';
 import { ResoFaultPlan } from './faults.js';
 import { ResoRecords } from './store.js';
 import { TokenIssuer } from './token.js';
+import { ResoMediaHost } from './media-host.js';
 import type { ResoConfig, ResoCounters, ResoCredentials, ResoRequestLog, ResoSimOptions } from './types.js';
 
 export class ResoSimState {
@@ -19,6 +20,8 @@ export class ResoSimState {
   readonly credentials: ResoCredentials;
   /** The simulator's clock (epoch ms). */
   readonly now: () => number;
+  /** The media host (`/media/…`): photo bytes and the MLS media rules, each a mode (media-host.ts). */
+  readonly media: ResoMediaHost;
   private config: ResoConfig;
   private readonly tokens: TokenIssuer;
   private readonly budget: RequestBudget;
@@ -30,6 +33,7 @@ export class ResoSimState {
     this.config = resoConfigOf(options);
     this.credentials = { ...DEFAULT_RESO_CREDENTIALS, ...options.credentials };
     this.records = new ResoRecords(seededRandom(options.seed ?? 1), this.now);
+    this.media = new ResoMediaHost(this.now);
     this.tokens = new TokenIssuer(this.now);
     this.budget = new RequestBudget(this.config.budget);
     this.plan = new ResoFaultPlan(this.config.faults);

@@ -108,6 +108,29 @@ export class ResoRecords {
     this.changed();
   }
 
+  /**
+   * One photo of a record changed (`change`: new bytes, its ModificationTimestamp moved) or
+   * removed (`remove`), as an MLS edits a photo on its own: the Property keeps its stamp, the
+   * Media record's own stamp (or its absence) is what an incremental pull finds.
+   */
+  editPhoto(input: { key: string; order: number; action: 'change' | 'remove'; timestamp?: string }): void {
+    this.requireKnown([input.key]);
+    const record = this.byKey.get(input.key) as StoredRecord;
+    const photo = record.media.find((item) => item.Order === input.order);
+    if (photo === undefined) throw new Error(`record '${input.key}' has no photo of Order ${input.order}`);
+    const stampMs = input.timestamp === undefined ? this.now() : this.stampOf(input.timestamp);
+    this.events.append('Media', photo.MediaKey);
+    if (input.action === 'remove') {
+      record.media = record.media.filter((item) => item !== photo);
+      record.property.PhotosCount = record.media.length;
+      // Why the Property is stamped: a removed Media record leaves nothing for a Media pull to find.
+      this.stamp(record, stampMs);
+      this.events.append('Property', input.key);
+    } else photo.ModificationTimestamp = formatStamp(stampMs);
+    record.property.PhotosChangeTimestamp = formatStamp(stampMs);
+    this.changed();
+  }
+
   /** Keys of `keys` that name no record. */
   unknownKeys(keys: readonly string[]): string[] {
     return keys.filter((key) => !this.byKey.has(key));

@@ -1,0 +1,96 @@
+/**
+ * The hosted-photos side of a replicating sync: the media store (`--media-store`), the photo
+ * memory of the source, the downloads' User-Agent (`--media-user-agent token`: the feed's current
+ * access token) and the budget their bytes count against. A feed whose platform forbids
+ * hot-linking (the mls-grid preset) is refused without a store unless `--hotlink-media`.
+ */
+import type { Config } from '../../config/config.js';
+import { UsageError } from '../../shared/errors.js';
+import { feedMediaRules } from '../../feed/reso-api/budget-spec.js';
+import type { FeedRequestBudget } from '../../feed/reso-api/budget.js';
+import type { TokenProvider } from '../../feed/reso-api/token-provider.js';
+import { hostHolds } from '../../feed/media/host-holds.js';
+import { openMediaStore } from '../../feed/media/open-media-store.js';
+import { photoHosting } from '../../feed/media/photo-hosting.js';
+import type { Store } from '../../store/store.js';
+import type { PhotoDeps } from '../../sync/replication-types.js';
+import type { SyncRequest } from '../../sync/sync-request.js';
+import { s3MediaStore } from '../../feed/media/s3-store.js';
+import type { MediaStore } from '../../feed/media/media-store.js';
+
+/** Largest photo stored: far above any listing photo, low enough that a wrong URL (a video) is refused. */
+const MAX_PHOTO_BYTES = 50 * 1024 * 1024;
+
+export interface PhotoWiring {
+  config: Config;
+  store: Store;
+  request: SyncRequest;
+  feedId: string;
+  tokens: TokenProvider;
+  budget?: FeedRequestBudget;
+  refreshMedia: (listingKeys: readonly string[]) => Promise<Map<string, unknown[]>>;
+  signal?: AbortSignal;
+}
+
+/** Refuses a run the feed's rules forbid: hot-linked media of a platform that requires hosting. */
+export function checkMediaRules(config: Config, request: SyncRequest): void {
+  const rules = feedMediaRules(request.replicate?.budget);
+  if (rules?.mustHost !== true || config.media.store !== undefined || request.replicate?.hotlinkMedia === true) return;
+  throw new UsageError(
+    `--feed-budget ${request.replicate?.budget ?? ''}: the platform's rules forbid hot-linking its media URLs; pass --media-store ` +
+      'file:///DIR or s3://BUCKET with --media-base-url URL (or LISTING_SYNC_MEDIA_STORE and LISTING_SYNC_MEDIA_BASE_URL) ' +
+      'to host the photos, or --hotlink-media if the provider gave you leave to link them',
+  );
+}
+
+/** The User-Agent of downloads: `token` is the feed's current access token (the Authorization header without its scheme). */
+function userAgentOf(
+  config: Config,
+  request: SyncRequest,
+  tokens: TokenProvider,
+  signal?: AbortSignal,
+): (() => Promise<string>) | undefined {
+  const chosen = config.media.userAgent ?? feedMediaRules(request.replicate?.budget)?.userAgent;
+  if (chosen === undefined) return undefined;
+  if (chosen.trim().toLowerCase() !== 'token') return () => Promise.resolve(chosen);
+  return async () => (await tokens.authorization(signal)).replace(/^\S+\s+/, '');
+}
+
+/** The store `url` names, an S3 one at the configured endpoint and region. */
+export function openConfiguredStore(config: Config, url: string): MediaStore {
+  const { endpoint, region } = config.media.s3;
+  return openMediaStore(url, (bucket, prefix) =>
+    s3MediaStore({ bucket, prefix, url, ...(endpoint === undefined ? {} : { endpoint }), ...(region === undefined ? {} : { region }) }),
+  );
+}
+
+/** The photo deps of a replicating request, or undefined without a media store. */
+export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
+  const { config, request, feedId } = wiring;
+  checkMediaRules(config, request);
+  const { store: storeUrl, baseUrl } = config.media;
+  if (storeUrl === undefined || baseUrl === undefined) return undefined;
+  const media = openConfiguredStore(config, storeUrl);
+  const memory = wiring.store.photos;
+  const userAgent = userAgentOf(config, request, wiring.tokens, wiring.signal);
+  const hosting = photoHosting({
+    baseUrl,
+    memory: {
+      recall: (identities) => memory.recall(feedId, identities),
+      remember: (learned) => memory.remember(feedId, learned),
+      markPending: (change) => memory.markPending(request.chatbot, feedId, change),
+      reference: (listings) => memory.reference(request.chatbot, listings),
+    },
+    download: {
+      store: media,
+      holds: hostHolds(),
+      timeoutMs: config.media.timeoutMs,
+      maxBytes: MAX_PHOTO_BYTES,
+      ...(userAgent === undefined ? {} : { userAgent }),
+      ...(wiring.signal === undefined ? {} : { signal: wiring.signal }),
+    },
+    ...(wiring.budget === undefined ? {} : { budget: wiring.budget }),
+    refreshMedia: wiring.refreshMedia,
+  });
+  return { hosting, pending: () => memory.pending(request.chatbot, feedId), close: () => media.close() };
+}

@@ -1,0 +1,65 @@
+/**
+ * `listing-sync media gc` as a process over a file store filled by two chatbots replicating the
+ * same feed: only objects no listing of either shows, and only once unreferenced past the grace
+ * period, are removed; `--dry-run` removes nothing.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { photoBytes } from '../../src/sim/reso/server.js';
+import { resoFixtures } from '../helpers/reso-fixture.js';
+import { jsonOf, runCli } from '../helpers/run-cli.js';
+
+const [A, B] = ['bot-gc-a', 'bot-gc-b'] as const;
+const start = resoFixtures();
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+interface GcResult {
+  dryRun: boolean;
+  removed: Array<{ key: string }>;
+  waiting: number;
+  referenced: number;
+}
+
+describe('media gc', () => {
+  it('keeps a photo another chatbot still shows, removes it once none does and the grace period passed', async () => {
+    const f = await start({ chatbots: [A, B], records: 3, photos: 2, reso: { tokenTtlSeconds: 3600 }, label: 'media-gc' });
+    f.reso.state.media.configure({ enabled: true });
+    const dir = mkdtempSync(join(tmpdir(), 'ls-gc-'));
+    dirs.push(dir);
+    const env = { LISTING_SYNC_MEDIA_STORE: pathToFileURL(dir).href, LISTING_SYNC_MEDIA_BASE_URL: 'https://photos.example.test' };
+    for (const bot of [A, B]) expect((await f.replicate(bot, { env })).code).toBe(0);
+    const [key = ''] = f.keys();
+    const dropped = f.reso.state.records.get(key)?.media.find((photo) => photo.Order === 1);
+    const object = `${createHash('sha256')
+      .update(photoBytes(dropped?.MediaKey ?? '', dropped?.ModificationTimestamp ?? ''))
+      .digest('hex')}.jpg`;
+    expect(existsSync(join(dir, object))).toBe(true);
+    f.reso.state.records.editPhoto({ key, order: 1, action: 'remove', timestamp: new Date(Date.now() + 60_000).toISOString() });
+    const gc = async (extra: string[]): Promise<GcResult> => {
+      const run = await runCli(['media', 'gc', '--json', ...extra], f.env(env));
+      expect(run.code, run.stderr).toBe(0);
+      return jsonOf<GcResult>(run);
+    };
+
+    // A drops the photo; B still shows it.
+    expect((await f.replicate(A, { env })).code).toBe(0);
+    expect(await gc(['--grace', '0s'])).toMatchObject({ removed: [], referenced: 6 });
+    // B drops it too: unreferenced now, but within the default grace period.
+    expect((await f.replicate(B, { env })).code).toBe(0);
+    expect(await gc([])).toMatchObject({ removed: [], waiting: 1, referenced: 5 });
+    expect(await gc(['--grace', '0s', '--dry-run'])).toMatchObject({ dryRun: true, removed: [{ key: object }] });
+    expect(existsSync(join(dir, object))).toBe(true);
+    expect(await gc(['--grace', '0s'])).toMatchObject({ removed: [{ key: object }], waiting: 0, referenced: 5 });
+    expect(existsSync(join(dir, object))).toBe(false);
+    // Nothing a listing shows was touched.
+    for (const listing of [...f.sim.state.listings(A), ...f.sim.state.listings(B)])
+      for (const image of listing.Images ?? []) expect(existsSync(join(dir, image.split('/').pop() ?? ''))).toBe(true);
+  });
+});
