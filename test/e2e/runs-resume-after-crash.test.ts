@@ -45,7 +45,7 @@ describe('runs resume --work after a crash of sync --work', () => {
     expect(idle.length, resumed.stderr).toBeGreaterThanOrEqual(1);
     for (const line of idle) {
       expect(String(line.msg)).toMatch(
-        /job\(s\) are held by another worker process, or by one that stopped|the run is not all in the queue yet, and the process adding its jobs may have stopped/,
+        /jobs? (is|are) held by another worker process, or by one that stopped|the run is not all in the queue yet, and the process adding its jobs may have stopped/,
       );
       expect(String(line.msg)).not.toMatch(/is Redis answering/);
     }
