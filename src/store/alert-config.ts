@@ -5,11 +5,19 @@
 import { z } from 'zod';
 import { ALERT_FORMATS } from '../domain/health/alert-body.js';
 import { ALERT_EVENTS } from '../domain/health/status.js';
+import { maskWebhookUrl } from '../domain/health/webhook-url.js';
+
+export const sealedWebhookSchema = z.object({ v: z.literal(1), iv: z.string(), tag: z.string(), data: z.string() });
 
 export const alertConfigSchema = z.object({
   name: z.string().min(1),
-  /** The webhook URL: a secret, shown only through maskWebhookUrl. */
-  webhook: z.string().min(1),
+  /**
+   * The webhook: a secret. Sealed as stored (webhook-seal.ts); the plain URL as `alerts add` and a
+   * fleet file give it, and as configurations stored before sealing hold it (re-sealed when saved).
+   */
+  webhook: z.union([z.string().min(1), sealedWebhookSchema]),
+  /** What may be shown of it: scheme and host (maskWebhookUrl), stored beside the sealed URL. */
+  webhookShown: z.string().optional(),
   format: z.enum(ALERT_FORMATS),
   /** Events sent; the status machine still follows the others (they change what "a change" is). */
   on: z.array(z.enum(ALERT_EVENTS)),
@@ -36,6 +44,12 @@ export const alertDeliverySchema = z.object({
   jobId: z.string().optional(),
 });
 export type AlertDelivery = z.infer<typeof alertDeliverySchema>;
+
+/** The webhook as it may be shown: `https://hooks.example.com/***`. */
+export function shownWebhook(config: Pick<AlertConfig, 'webhook' | 'webhookShown'>): string {
+  if (config.webhookShown !== undefined) return config.webhookShown;
+  return typeof config.webhook === 'string' ? maskWebhookUrl(config.webhook) : '***';
+}
 
 /** Whether `config` watches `chatbot`. */
 export function watches(config: Pick<AlertConfig, 'chatbots'>, chatbot: string): boolean {
