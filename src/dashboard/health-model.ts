@@ -14,7 +14,7 @@ import {
   type ServiceOutage,
 } from '../domain/health/status.js';
 import { HEALTH_FIELD, type AlertStore } from '../store/alert-store.js';
-import { shownWebhook } from '../store/alert-config.js';
+import { shownWebhook } from '../domain/health/webhook-url.js';
 import type { Store } from '../store/store.js';
 import { isSyncRun, runFactsOf } from '../sync/health/run-facts.js';
 import { runListItemOf } from './run-list-item.js';

@@ -5,7 +5,6 @@
 import { z } from 'zod';
 import { ALERT_FORMATS } from '../domain/health/alert-body.js';
 import { ALERT_EVENTS } from '../domain/health/status.js';
-import { maskWebhookUrl } from '../domain/health/webhook-url.js';
 
 export const sealedWebhookSchema = z.object({ v: z.literal(1), iv: z.string(), tag: z.string(), data: z.string() });
 
@@ -44,12 +43,6 @@ export const alertDeliverySchema = z.object({
   jobId: z.string().optional(),
 });
 export type AlertDelivery = z.infer<typeof alertDeliverySchema>;
-
-/** The webhook as it may be shown: `https://hooks.example.com/***`. */
-export function shownWebhook(config: Pick<AlertConfig, 'webhook' | 'webhookShown'>): string {
-  if (config.webhookShown !== undefined) return config.webhookShown;
-  return typeof config.webhook === 'string' ? maskWebhookUrl(config.webhook) : '***';
-}
 
 /** Whether `config` watches `chatbot`. */
 export function watches(config: Pick<AlertConfig, 'chatbots'>, chatbot: string): boolean {

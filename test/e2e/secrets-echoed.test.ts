@@ -293,7 +293,10 @@ describe.skipIf(!available)('a service that echoes the request', () => {
     const reader = new Redis(r.url);
     const configs = Object.values(await reader.hgetall(`${prefix}:ls:alerts`)).map((text) => JSON.parse(text) as unknown);
     reader.disconnect();
-    const sealed = { webhook: expect.objectContaining({ v: 1 }), webhookShown: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\*\*\*$/) };
+    const sealed = {
+      webhook: expect.objectContaining({ v: 1 }),
+      webhookShown: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\*\*\*$/),
+    };
     expect(configs).toEqual([expect.objectContaining(sealed), expect.objectContaining(sealed)]);
 
     const texts: Record<string, string> = { redis: await redisTexts(r.url), ...pages, ...outputsOf(runs) };

@@ -163,7 +163,10 @@ describe('alert delivery', () => {
     if (legacy !== undefined) await alerts.saveConfig(legacy);
     const raw = (await bench?.redis.hget(alerts.keys.configs(), 'ops')) ?? '';
     expect(raw).not.toContain('"webhook":"http');
-    expect(JSON.parse(raw)).toMatchObject({ webhook: { v: 1 }, webhookShown: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\*\*\*$/) });
+    expect(JSON.parse(raw)).toMatchObject({
+      webhook: { v: 1 },
+      webhookShown: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\*\*\*$/),
+    });
     passed = true;
   }, 30_000);
 });

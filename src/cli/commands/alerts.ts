@@ -1,15 +1,15 @@
 /**
  * `listing-sync alerts add|list|remove|test`: webhooks told when a chatbot's health changes
- * (src/sync/health). The webhook URL is a secret: stored in Redis, shown only masked.
+ * (src/sync/health). The webhook URL is a secret: stored in Redis sealed, shown only masked.
  */
 import type { Command } from 'commander';
 import { ALERT_FORMATS } from '../../domain/health/alert-body.js';
 import { ALERT_EVENTS, type AlertEvent } from '../../domain/health/status.js';
-import { maskWebhookUrl, webhookSecrets, webhookUrlProblem } from '../../domain/health/webhook-url.js';
+import { maskWebhookUrl, shownWebhook, webhookSecrets, webhookUrlProblem } from '../../domain/health/webhook-url.js';
 import { webhookClearProblem } from '../../config/clear-credentials.js';
 import { registerSecrets } from '../../shared/secret-scrub.js';
 import { UsageError } from '../../shared/errors.js';
-import { shownWebhook, type AlertConfig } from '../../store/alert-config.js';
+import type { AlertConfig } from '../../store/alert-config.js';
 import { alertOrUsageError, listAlerts, removeAlert, saveAlert, sendTestAlert } from '../../sync/alerts-admin.js';
 import { alertStoreOf, deliverNow } from '../wiring/alert-wiring.js';
 import { EXIT } from '../exit-codes.js';
