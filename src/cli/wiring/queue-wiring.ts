@@ -66,7 +66,9 @@ async function connectFor(config: Config, role: QueueRole, watch: RedisWatch): P
 export async function openQueueContext(config: Config, role: QueueRole, logger?: Logger): Promise<QueueContext> {
   const watch = createProcessWatch(config, logger);
   const ctx = queueContextOn(await connectFor(config, role, watch), config, watch);
-  await learnWebhookSecrets(ctx, config);
+  // Why only while Redis answers: down at start, the read would wait for it, and the command must
+  // still report the outage and stop promptly; the store registers each webhook as it reads one.
+  if (watch.isUp()) await learnWebhookSecrets(ctx, config);
   return ctx;
 }
 
