@@ -31,7 +31,7 @@ export const deliverAlertDataSchema = z.object({ alert: z.string().min(1), messa
 export type DeliverAlertData = z.infer<typeof deliverAlertDataSchema>;
 
 export interface DeliverAlertDeps {
-  alerts: Pick<AlertStore, 'getConfig' | 'recordDelivery'>;
+  alerts: Pick<AlertStore, 'getConfig' | 'recordDelivery' | 'webhookUrl'>;
   post(url: string, body: unknown, timeoutMs: number): Promise<WebhookAnswer>;
   /** DASHBOARD_PUBLIC_URL: links in the bodies; none without it. */
   dashboardUrl?: string;
@@ -65,7 +65,7 @@ export async function deliverTo(
   config: AlertConfig,
   message: AlertMessage,
   attempt: DeliveryAttempt,
-  deps: Omit<DeliverAlertDeps, 'alerts'> & { alerts: Pick<AlertStore, 'recordDelivery'> },
+  deps: Omit<DeliverAlertDeps, 'alerts'> & { alerts: Pick<AlertStore, 'recordDelivery' | 'webhookUrl'> },
 ): Promise<'sent'> {
   const record = {
     alert: config.name,
@@ -75,7 +75,7 @@ export async function deliverTo(
     ...(attempt.jobId === undefined ? {} : { jobId: attempt.jobId }),
   };
   try {
-    const answer = await deps.post(config.webhook, alertBody(config.format, message, deps.dashboardUrl), deps.timeoutMs);
+    const answer = await deps.post(deps.alerts.webhookUrl(config), alertBody(config.format, message, deps.dashboardUrl), deps.timeoutMs);
     await deps.alerts.recordDelivery({ ...record, at: deps.now(), ok: true, httpStatus: answer.status });
     return 'sent';
   } catch (thrown) {

@@ -13,8 +13,8 @@ import {
   type RunFacts,
   type ServiceOutage,
 } from '../domain/health/status.js';
-import { maskWebhookUrl } from '../domain/health/webhook-url.js';
 import { HEALTH_FIELD, type AlertStore } from '../store/alert-store.js';
+import { shownWebhook } from '../domain/health/webhook-url.js';
 import type { Store } from '../store/store.js';
 import { isSyncRun, runFactsOf } from '../sync/health/run-facts.js';
 import { runListItemOf } from './run-list-item.js';
@@ -101,7 +101,7 @@ export function createHealthData(store: Store, alerts: AlertStore, alertsQueue: 
         configs: configs.map((config) => ({
           name: config.name,
           format: config.format,
-          webhook: maskWebhookUrl(config.webhook),
+          webhook: shownWebhook(config),
           on: config.on,
           chatbots: config.chatbots,
           staleAfterMs: config.staleAfterMs,

@@ -66,17 +66,24 @@ export function targetUrl(baseUrl: string): string {
   }
 }
 
+/** The job key: LISTING_SYNC_JOB_KEY, or derived from API_SECRET_KEY; undefined when neither is set. */
+export function jobKeyOf(source: Pick<SealSource, 'secretKey' | 'jobKey'>): string | undefined {
+  const { secretKey, jobKey } = source;
+  if (jobKey !== undefined && jobKey !== '') return jobKey;
+  return secretKey !== undefined && secretKey !== '' ? hmacHex(secretKey, DERIVATION) : undefined;
+}
+
 /**
  * The seal of a process configured with `source`, or why it has none (no key: neither
  * LISTING_SYNC_JOB_KEY nor API_SECRET_KEY is set; no target: API_BASE_URL is unset).
  */
 export function jobSealOf(source: SealSource): JobSeal | NoSeal {
-  const { secretKey, jobKey, baseUrl } = source;
-  if ((jobKey === undefined || jobKey === '') && (secretKey === undefined || secretKey === '')) {
+  const { secretKey, baseUrl } = source;
+  const key = jobKeyOf(source);
+  if (key === undefined) {
     return { missing: 'jobs are signed with LISTING_SYNC_JOB_KEY, or a key derived from API_SECRET_KEY: set one of them' };
   }
   if (baseUrl === undefined || baseUrl === '') return { missing: 'jobs record the service they are for: set API_BASE_URL' };
-  const key = jobKey !== undefined && jobKey !== '' ? jobKey : hmacHex(secretKey ?? '', DERIVATION);
   // Why all three credentials: two installations with one secret key but another session key or
   // project token act as other accounts; the fingerprint is keyed with the secret, so it reveals none.
   const fingerprint = hmacHex(secretKey ?? '', [source.sessionKey ?? '', source.projectAuthToken ?? '', FINGERPRINT].join('\0'));

@@ -6,10 +6,17 @@ import { z } from 'zod';
 import { ALERT_FORMATS } from '../domain/health/alert-body.js';
 import { ALERT_EVENTS } from '../domain/health/status.js';
 
+export const sealedWebhookSchema = z.object({ v: z.literal(1), iv: z.string(), tag: z.string(), data: z.string() });
+
 export const alertConfigSchema = z.object({
   name: z.string().min(1),
-  /** The webhook URL: a secret, shown only through maskWebhookUrl. */
-  webhook: z.string().min(1),
+  /**
+   * The webhook: a secret. Sealed as stored (webhook-seal.ts); the plain URL as `alerts add` and a
+   * fleet file give it, and as configurations stored before sealing hold it (re-sealed when saved).
+   */
+  webhook: z.union([z.string().min(1), sealedWebhookSchema]),
+  /** What may be shown of it: scheme and host (maskWebhookUrl), stored beside the sealed URL. */
+  webhookShown: z.string().optional(),
   format: z.enum(ALERT_FORMATS),
   /** Events sent; the status machine still follows the others (they change what "a change" is). */
   on: z.array(z.enum(ALERT_EVENTS)),

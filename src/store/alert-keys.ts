@@ -3,7 +3,7 @@
  *
  * | key                                  | type | holds                                                    |
  * |--------------------------------------|------|----------------------------------------------------------|
- * | `{p}:ls:alerts`                      | hash | alert name → JSON AlertConfig (webhook URL included)     |
+ * | `{p}:ls:alerts`                      | hash | alert name → JSON AlertConfig (webhook sealed)           |
  * | `{p}:ls:alert-deliveries`            | list | JSON AlertDelivery, newest first, capped                 |
  * | `{p}:ls:alert-state:{{chatbot}}`     | hash | `health` / `c:{alert name}` → JSON HealthState           |
  * | `{p}:ls:health-chatbots`             | set  | chatbots whose health is tracked (no SCAN needed)        |

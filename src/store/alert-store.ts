@@ -9,19 +9,11 @@ import { HEALTH_STATUSES } from '../domain/health/status.js';
 import { alertConfigSchema, alertDeliverySchema, type AlertConfig, type AlertDelivery } from './alert-config.js';
 import { alertKeys, type AlertKeys } from './alert-keys.js';
 import { luaScript, runLua } from './lua.js';
-import { webhookSecrets } from '../domain/health/webhook-url.js';
+import { maskWebhookUrl, webhookSecrets } from '../domain/health/webhook-url.js';
+import type { WebhookSeal } from '../domain/health/webhook-seal.js';
 import { registerSecrets } from '../shared/secret-scrub.js';
-
-/**
- * A stored configuration, its webhook's secret parts registered with the scrubber as it is read:
- * whatever this process writes after reading it (a log line, a job failure, a page) cannot show them.
- */
-function readConfig(text: string): AlertConfig | undefined {
-  const parsed = alertConfigSchema.safeParse(parseJson(text));
-  if (!parsed.success) return undefined;
-  registerSecrets(webhookSecrets(parsed.data.webhook));
-  return parsed.data;
-}
+import { ErrorCode } from '../shared/error-codes.js';
+import { ListingSyncError } from '../shared/errors.js';
 
 /** Deliveries kept in the log (newest first): enough for the dashboard to show recent trouble. */
 export const DELIVERIES_KEPT = 500;
@@ -72,17 +64,64 @@ export interface StoredState {
 export class AlertStore {
   readonly keys: AlertKeys;
 
+  /** `webhooks`: the seal of a process holding the job key; without it (the dashboard) configurations are read for showing only. */
   constructor(
     readonly redis: RedisClient,
     prefix: string,
+    private readonly webhooks?: WebhookSeal,
   ) {
     this.keys = alertKeys(prefix);
   }
 
-  /** Adds or replaces a configuration; true when one of that name existed. */
+  /** Adds or replaces a configuration, its webhook sealed; true when one of that name existed. */
   async saveConfig(config: AlertConfig): Promise<boolean> {
-    registerSecrets(webhookSecrets(config.webhook));
-    return (await this.redis.hset(this.keys.configs(), config.name, JSON.stringify(config))) === 0;
+    const url = this.webhookUrl(config);
+    registerSecrets(webhookSecrets(url));
+    if (this.webhooks === undefined)
+      throw new ListingSyncError(
+        ErrorCode.CONFIG,
+        'alert webhooks are stored sealed with the job key: set LISTING_SYNC_JOB_KEY (or API_SECRET_KEY) as the workers have it',
+      );
+    const stored: AlertConfig = { ...config, webhook: this.webhooks.seal(url), webhookShown: maskWebhookUrl(url) };
+    return (await this.redis.hset(this.keys.configs(), config.name, JSON.stringify(stored))) === 0;
+  }
+
+  /**
+   * The webhook URL to post to. Fails, not retryable, with one line naming the setting and the
+   * command when it was sealed under another job key (or this process has none).
+   */
+  webhookUrl(config: AlertConfig): string {
+    const url = this.openedWebhook(config);
+    if (url !== undefined) return url;
+    throw new ListingSyncError(
+      ErrorCode.CONFIG,
+      `alert ${config.name}'s webhook cannot be opened with this process's job key: set the LISTING_SYNC_JOB_KEY it was stored with, ` +
+        `or enter the webhook again with \`listing-sync alerts add ${config.name} --webhook URL\``,
+      { retryable: false },
+    );
+  }
+
+  /** The webhook URL, or undefined when it does not open here. */
+  openedWebhook(config: Pick<AlertConfig, 'webhook'>): string | undefined {
+    if (typeof config.webhook === 'string') return config.webhook;
+    try {
+      return this.webhooks?.open(config.webhook);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * A stored configuration, its webhook's secret parts registered with the scrubber as it is read
+   * (when it opens here): whatever this process writes after reading it (a log line, a job
+   * failure, a page) cannot show them.
+   */
+  private readConfig(text: string): AlertConfig | undefined {
+    const parsed = alertConfigSchema.safeParse(parseJson(text));
+    if (!parsed.success) return undefined;
+    const url = this.openedWebhook(parsed.data);
+    if (url !== undefined) registerSecrets(webhookSecrets(url));
+    return parsed.data;
   }
 
   async removeConfig(name: string): Promise<boolean> {
@@ -91,14 +130,14 @@ export class AlertStore {
 
   async getConfig(name: string): Promise<AlertConfig | undefined> {
     const text = await this.redis.hget(this.keys.configs(), name);
-    return text === null ? undefined : readConfig(text);
+    return text === null ? undefined : this.readConfig(text);
   }
 
   /** Every readable configuration, by name. */
   async listConfigs(): Promise<AlertConfig[]> {
     const hash = await this.redis.hgetall(this.keys.configs());
     return Object.values(hash)
-      .flatMap((text) => readConfig(text) ?? [])
+      .flatMap((text) => this.readConfig(text) ?? [])
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 

@@ -34,10 +34,13 @@ export async function appliedFleet(deps: Pick<FleetDeps, 'records'>): Promise<{ 
   return { fleet, applied: true };
 }
 
-/** An alert as the plan compares it: its settings and webhook, without its creation time. */
-function comparableAlert(config: AlertConfig): Record<string, unknown> {
-  const { createdAt: _createdAt, ...settings } = config;
-  return settings;
+/**
+ * An alert as the plan compares it: its settings and webhook URL, without its creation time or
+ * shown form (a webhook that does not open here stays sealed: a change, which re-enters it).
+ */
+function comparableAlert(config: AlertConfig, alerts: Pick<AlertStore, 'openedWebhook'>): Record<string, unknown> {
+  const { createdAt: _createdAt, webhookShown: _shown, ...settings } = config;
+  return { ...settings, webhook: alerts.openedWebhook(config) ?? config.webhook };
 }
 
 /** The installation as the fleet sees it. */
@@ -46,7 +49,7 @@ export async function currentFleetSide(deps: FleetDeps): Promise<FleetSide> {
   const schedules: Record<string, ScheduleSpec> = {};
   for (const schedule of await listSchedules(deps.syncRuns))
     schedules[schedule.name] = { cron: schedule.cron, ...(schedule.tz ? { tz: schedule.tz } : {}), request: schedule.request };
-  const alerts = Object.fromEntries((await deps.alerts.listConfigs()).map((config) => [config.name, comparableAlert(config)]));
+  const alerts = Object.fromEntries((await deps.alerts.listConfigs()).map((config) => [config.name, comparableAlert(config, deps.alerts)]));
   return { fleet, schedules, alerts };
 }
 

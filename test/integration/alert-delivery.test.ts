@@ -13,6 +13,8 @@ import { addAlertJob, waitForAlertJobs } from '../../src/queue/alert-jobs.js';
 import { startAlertWorker, type RunningAlertWorker } from '../../src/queue/alert-worker.js';
 import { createRedisWatch } from '../../src/queue/redis-watch.js';
 import { AlertStore } from '../../src/store/alert-store.js';
+import type { AlertConfig } from '../../src/store/alert-config.js';
+import { webhookSealOf } from '../../src/domain/health/webhook-seal.js';
 import { deliveryDeps } from '../../src/cli/wiring/alert-wiring.js';
 import { resolveConfig } from '../../src/config/config.js';
 import { openQueueBench, type QueueBench } from '../helpers/queue.js';
@@ -59,24 +61,20 @@ const message: AlertMessage = {
   reasons: ['1 listing failed for good'],
 };
 
+/** How a test stores the configuration (default: saved by the worker's own store, sealed under its key). */
+type Save = (config: AlertConfig, alerts: AlertStore, b: QueueBench) => Promise<unknown>;
+
 /** `stored`: the webhook saved instead of the local hook's URL, delivered through the CLI's wiring (deliveryDeps). */
 async function deliver(
   script: Array<number | 'hang'>,
   jobId: string,
   stored?: string,
+  save: Save = (config, alerts) => alerts.saveConfig(config),
 ): Promise<{ state: string; hits: number; alerts: AlertStore }> {
   bench ??= await openQueueBench(redisUrl, {}, 'alert-delivery');
   const hook = await startHook(script);
-  const alerts = new AlertStore(bench.redis, bench.prefix);
-  await alerts.saveConfig({
-    name: 'ops',
-    webhook: stored ?? hook.url,
-    format: 'json',
-    on: ['failed'],
-    chatbots: [],
-    staleAfterMs: 3_600_000,
-    createdAt: 0,
-  });
+  const alerts = new AlertStore(bench.redis, bench.prefix, webhookSealOf(bench.seal.key));
+  await save(configOf(stored ?? hook.url), alerts, bench);
   const watch = createRedisWatch(silentLogger(), { label: 'redis', intervalMs: 5000 });
   worker = await startAlertWorker({
     redis: { url: redisUrl, prefix: bench.prefix },
@@ -91,6 +89,10 @@ async function deliver(
   await addAlertJob(bench.queues.alerts, jobId, { alert: 'ops', message }, { attempts: 4, backoffMs: 10, keepFailedDays: 1 });
   expect(await waitForAlertJobs(bench.queues.alerts, [jobId], 15_000)).toEqual([]);
   return { state: await bench.queues.alerts.getJobState(jobId), hits: hook.hits(), alerts };
+}
+
+function configOf(webhook: string): AlertConfig {
+  return { name: 'ops', webhook, format: 'json', on: ['failed'], chatbots: [], staleAfterMs: 3_600_000, createdAt: 0 };
 }
 
 describe('alert delivery', () => {
@@ -132,6 +134,39 @@ describe('alert delivery', () => {
     expect(job?.attemptsMade).toBe(1);
     expect((await alerts.deliveries())[0]).toMatchObject({ ok: false, attempt: 1, error: refusal });
     expect(JSON.stringify(job)).not.toContain(SECRET);
+    passed = true;
+  }, 30_000);
+
+  it('fails at once, unretried, naming LISTING_SYNC_JOB_KEY, a webhook sealed under another job key', async () => {
+    const { state, hits, alerts } = await deliver([200], 'alert.other-key', undefined, (config, _alerts, b) =>
+      new AlertStore(b.redis, b.prefix, webhookSealOf('another installation key')).saveConfig(config),
+    );
+    expect(state).toBe('failed');
+    expect(hits).toBe(0);
+    const refusal =
+      "alert ops's webhook cannot be opened with this process's job key: set the LISTING_SYNC_JOB_KEY it was stored with, " +
+      'or enter the webhook again with `listing-sync alerts add ops --webhook URL`';
+    const job = await bench?.queues.alerts.getJob('alert.other-key');
+    expect(job?.failedReason).toBe(refusal);
+    expect(job?.attemptsMade).toBe(1);
+    expect((await alerts.deliveries())[0]).toMatchObject({ ok: false, attempt: 1, error: refusal });
+    passed = true;
+  }, 30_000);
+
+  it('still delivers to a configuration stored before sealing (a plain webhook), and seals it when saved again', async () => {
+    const { state, hits, alerts } = await deliver([200], 'alert.legacy', undefined, (config, a, b) =>
+      b.redis.hset(a.keys.configs(), config.name, JSON.stringify(config)),
+    );
+    expect([state, hits]).toEqual(['completed', 1]);
+    const legacy = await alerts.getConfig('ops');
+    expect(typeof legacy?.webhook).toBe('string');
+    if (legacy !== undefined) await alerts.saveConfig(legacy);
+    const raw = (await bench?.redis.hget(alerts.keys.configs(), 'ops')) ?? '';
+    expect(raw).not.toContain('"webhook":"http');
+    expect(JSON.parse(raw)).toMatchObject({
+      webhook: { v: 1 },
+      webhookShown: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/\*\*\*$/),
+    });
     passed = true;
   }, 30_000);
 });

@@ -9,6 +9,7 @@ import { planFleet, type FleetSide } from '../../src/fleet/fleet-diff.js';
 import type { Fleet } from '../../src/fleet/fleet-model.js';
 import { openQueues, type Queues } from '../../src/queue/queues.js';
 import { addSchedule, listSchedules } from '../../src/queue/schedules.js';
+import { webhookSealOf } from '../../src/domain/health/webhook-seal.js';
 import { AlertStore } from '../../src/store/alert-store.js';
 import { FleetRecordStore } from '../../src/store/fleet-record-store.js';
 import { appliedFleet, applyFleetPlan, currentFleetSide, type FleetDeps } from '../../src/sync/fleet-apply.js';
@@ -36,7 +37,7 @@ function open(): { deps: FleetDeps; redis: Redis; queues: Queues } {
   let clock = 1_000;
   const deps: FleetDeps = {
     syncRuns: queues.syncRuns,
-    alerts: new AlertStore(redis, prefix),
+    alerts: new AlertStore(redis, prefix, webhookSealOf(TEST_SEAL.key)),
     records: new FleetRecordStore(redis, prefix),
     now: () => (clock += 1_000),
   };

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { AlertMessage } from '../../src/domain/health/alert-body.js';
 import { silentLogger } from '../../src/runtime/logger.js';
 import { addAlertJob, DEFAULT_ALERT_JOBS } from '../../src/queue/alert-jobs.js';
+import { webhookSealOf } from '../../src/domain/health/webhook-seal.js';
 import { AlertStore, alertField, HEALTH_FIELD } from '../../src/store/alert-store.js';
 import type { SyncSummary } from '../../src/store/run-summary.js';
 import { evaluateChatbot, type HealthDeps } from '../../src/sync/health/evaluate.js';
@@ -79,7 +80,7 @@ function depsOf(b: QueueBench, alerts: AlertStore): HealthDeps {
 describe('health evaluation', () => {
   it('announces a change once however many evaluate at once, and knows a budget halt', async () => {
     bench = await openQueueBench(redisUrl, {}, 'health-eval');
-    const alerts = new AlertStore(bench.redis, bench.prefix);
+    const alerts = new AlertStore(bench.redis, bench.prefix, webhookSealOf(bench.seal.key));
     await alerts.saveConfig({
       name: 'ops',
       webhook: 'https://hooks.example.com/x',

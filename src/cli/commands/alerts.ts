@@ -1,11 +1,11 @@
 /**
  * `listing-sync alerts add|list|remove|test`: webhooks told when a chatbot's health changes
- * (src/sync/health). The webhook URL is a secret: stored in Redis, shown only masked.
+ * (src/sync/health). The webhook URL is a secret: stored in Redis sealed, shown only masked.
  */
 import type { Command } from 'commander';
 import { ALERT_FORMATS } from '../../domain/health/alert-body.js';
 import { ALERT_EVENTS, type AlertEvent } from '../../domain/health/status.js';
-import { maskWebhookUrl, webhookSecrets, webhookUrlProblem } from '../../domain/health/webhook-url.js';
+import { maskWebhookUrl, shownWebhook, webhookSecrets, webhookUrlProblem } from '../../domain/health/webhook-url.js';
 import { webhookClearProblem } from '../../config/clear-credentials.js';
 import { registerSecrets } from '../../shared/secret-scrub.js';
 import { UsageError } from '../../shared/errors.js';
@@ -91,8 +91,9 @@ export function alertConfigFrom(name: string, flags: AddFlags, now: number, plai
 }
 
 /** A configuration as shown: its webhook masked. */
-export function shownConfig(config: AlertConfig): Omit<AlertConfig, 'webhook'> & { webhook: string } {
-  return { ...config, webhook: maskWebhookUrl(config.webhook) };
+export function shownConfig(config: AlertConfig): Omit<AlertConfig, 'webhook' | 'webhookShown'> & { webhook: string } {
+  const { webhookShown: _shown, ...settings } = config;
+  return { ...settings, webhook: shownWebhook(config) };
 }
 
 function hours(ms: number): string {
@@ -103,7 +104,7 @@ function describe(config: AlertConfig): string {
   const parts = [
     config.name,
     config.format,
-    maskWebhookUrl(config.webhook),
+    shownWebhook(config),
     `on ${config.on.join(',')}`,
     config.chatbots.length === 0 ? 'every chatbot' : `chatbots ${config.chatbots.join(',')}`,
     `stale after ${hours(config.staleAfterMs)}`,
@@ -160,8 +161,8 @@ export const registerAlertsCommands: RegisterCommands = (program: Command, host:
       withQueueConfig(host, flags, async (ctx, config, json) => {
         const store = alertStoreOf(ctx, config);
         const alert = await alertOrUsageError(store, checkName(name));
-        const where = maskWebhookUrl(alert.webhook);
-        const clear = webhookClearProblem(alert.webhook, `alert ${name}'s webhook`, config.plainHttpHosts);
+        const where = shownWebhook(alert);
+        const clear = webhookClearProblem(store.webhookUrl(alert), `alert ${name}'s webhook`, config.plainHttpHosts);
         if (clear !== undefined) throw new UsageError(`${clear}; replace it with \`listing-sync alerts add ${name} --webhook https://…\``);
         const outcome = await sendTestAlert(alert, deliverNow(store, config), Date.now());
         if (!outcome.sent) {

@@ -12,7 +12,7 @@ import { deliverTo, type DeliverAlertDeps } from '../../../jobs/deliver-alert.js
 import type { Logger } from '../../runtime/logger.js';
 import { addAlertJob, DEFAULT_ALERT_JOBS, type AlertJobSettings } from '../../queue/alert-jobs.js';
 import { startAlertWorker } from '../../queue/alert-worker.js';
-import { requireSeal } from './job-seal-wiring.js';
+import { requireSeal, webhookSealFor } from './job-seal-wiring.js';
 import { AlertStore } from '../../store/alert-store.js';
 import { evaluateChatbot, type HealthDeps } from '../../sync/health/evaluate.js';
 import { startHealthMonitor } from '../../sync/health/monitor.js';
@@ -30,7 +30,7 @@ export function alertJobSettings(config: Config): AlertJobSettings {
 }
 
 export function alertStoreOf(ctx: Pick<QueueContext, 'redis'>, config: Config): AlertStore {
-  return new AlertStore(ctx.redis, config.redis.prefix);
+  return new AlertStore(ctx.redis, config.redis.prefix, webhookSealFor(config));
 }
 
 /**

@@ -1,6 +1,7 @@
 /** This process's job seal (src/queue/job-seal.ts) from Config: its key and the service it is for. */
 import type { Config } from '../../config/config.js';
-import { jobSealOf, type JobSeal, type JobTarget, type NoSeal } from '../../queue/job-seal.js';
+import { jobKeyOf, jobSealOf, type JobSeal, type JobTarget, type NoSeal } from '../../queue/job-seal.js';
+import { webhookSealOf, type WebhookSeal } from '../../domain/health/webhook-seal.js';
 import { ErrorCode } from '../../shared/error-codes.js';
 import { ListingSyncError } from '../../shared/errors.js';
 
@@ -21,4 +22,10 @@ export function requireSeal(config: Config): JobSeal {
 export function configuredTarget(config: Config): JobTarget | undefined {
   const seal = sealingOf(config);
   return 'missing' in seal ? undefined : seal.target;
+}
+
+/** The seal of alert webhooks in Redis, under this process's job key (undefined without one). */
+export function webhookSealFor(config: Config): WebhookSeal | undefined {
+  const key = jobKeyOf({ ...config.api.credentials, jobKey: config.api.jobKey });
+  return key === undefined ? undefined : webhookSealOf(key);
 }

@@ -26,6 +26,12 @@ export function maskWebhookUrl(text: string): string {
   }
 }
 
+/** A stored webhook as it may be shown: its kept scheme and host, or a plain (older) URL masked. */
+export function shownWebhook(config: { webhook: string | object; webhookShown?: string | undefined }): string {
+  if (config.webhookShown !== undefined) return config.webhookShown;
+  return typeof config.webhook === 'string' ? maskWebhookUrl(config.webhook) : '***';
+}
+
 /** A path segment at least this long is taken for a token (Slack's, Discord's); shorter ones are words like `services`. */
 const TOKEN_SEGMENT_LENGTH = 16;
 /** A user name or query value at least this long is taken for a credential; shorter ones are words like `json`. */
