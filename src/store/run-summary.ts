@@ -73,6 +73,20 @@ const shapeSchema = z.object({
   ),
 });
 
+/**
+ * What hosting a file feed's photos did (src/feed/media/photo-counts.ts PhotoCounts); a replicating
+ * run's counts are its `replication.photos`.
+ */
+export const photoCountsSchema = z.object({
+  hosted: count,
+  reused: count,
+  notFetched: count,
+  bytes: count,
+  refreshed: count,
+  wouldFetch: count.optional(),
+  failures: z.record(z.string(), z.record(z.string(), count)),
+});
+
 const resultSchema = z.object({
   created: count,
   updated: count,
@@ -114,6 +128,8 @@ export const syncSummarySchema = z.object({
   source: z.string().optional(),
   /** What the MLS display policy withheld, did not publish and blanked (absent on runs recorded before it). */
   display: displaySummarySchema.optional(),
+  /** A file feed's sync with a media store: photos hosted, reused and not fetched (absent: Images are the feed's URLs). */
+  photos: photoCountsSchema.optional(),
 });
 
 export type SyncSummary = z.infer<typeof syncSummarySchema>;
@@ -154,6 +170,7 @@ export const runSummarySchema = z
     skipped: part(z.string()),
     source: part(z.string()),
     display: part(displaySummarySchema),
+    photos: part(photoCountsSchema),
   })
   .loose();
 

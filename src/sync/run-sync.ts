@@ -29,6 +29,7 @@ import {
   type StartedReplication,
 } from './replication.js';
 import type { SyncDeps, SyncProgress } from './sync-deps.js';
+import { hostedFeed, type FeedPhotos } from '../feed/media/hosted-feed.js';
 import { displaySettingsOf, displaySummaryOf } from './display-run.js';
 
 async function readFeed(
@@ -66,8 +67,10 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
   // Opened before the chatbot is held and anything is read: a temp directory that cannot hold
   // the plan stops the sync with one line before a single request.
   const spool = deps.openPlanSpool?.();
+  // Opened before anything is read too: a media store that cannot be opened stops the sync first.
+  const photos = replication === undefined ? deps.photosFor?.(request, deadline.signal) : undefined;
   try {
-    const side = { runId, replication, spool, deadline };
+    const side = { runId, replication, spool, deadline, photos };
     if (request.dryRun || deps.lease === undefined) return withoutPlan(await syncRecorded(deps, request, side));
     const hold = {
       chatbot: request.chatbot,
@@ -80,6 +83,7 @@ export async function runSync(deps: SyncDeps, request: SyncRequest): Promise<Syn
   } finally {
     deadline.stop();
     spool?.close();
+    await photos?.close();
   }
 }
 
@@ -95,6 +99,8 @@ interface SyncSide {
   replication: ReplicationDeps | undefined;
   spool: PlanSpool | undefined;
   deadline: FeedDeadline;
+  /** A file feed's photo hosting (with a media store). */
+  photos: FeedPhotos | undefined;
 }
 
 /** syncAs, with a replicating run that fails recorded as `failed` on its source (what it pulled and spent included). */
@@ -102,7 +108,7 @@ async function syncRecorded(deps: SyncDeps, request: SyncRequest, side: SyncSide
   const held: ReplicationProgress = {};
   const { runId, replication } = side;
   try {
-    return await syncAs(deps, request, runId, { replication, held, spool: side.spool, deadline: side.deadline });
+    return await syncAs(deps, request, runId, { ...side, held });
   } catch (caught) {
     const thrown = side.deadline.explain(caught, displaySource(request.feed.source));
     if (replication !== undefined && !request.dryRun) await recordFailedReplication(replication, request, runId, held, deps.logger);
@@ -122,7 +128,7 @@ async function syncAs(
   deps: SyncDeps,
   request: SyncRequest,
   runId: string,
-  side: { replication: ReplicationDeps | undefined; held: ReplicationProgress; spool: PlanSpool | undefined; deadline: FeedDeadline },
+  side: SyncSide & { held: ReplicationProgress },
 ): Promise<SyncOutcome> {
   const maxDeletes = parseMaxDeletes(request.maxDeletes);
   const startedAt = new Date(deps.now()).toISOString();
@@ -146,6 +152,7 @@ async function syncAs(
       { ...request.feed, ...deps.feedLimits, keyType: request.keyType, display },
       { signal: deadline.signal, ...(deps.urlCopies ? { urlCopies: deps.urlCopies } : {}) },
     ));
+  const hosting = side.photos?.hosting;
   deps.logger.debug(
     { runId, chatbot: request.chatbot, readIn: openedFeed.readIn },
     openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened',
@@ -190,7 +197,15 @@ async function syncAs(
     },
   );
   const [feed, snapshot, , lastRows] = await Promise.all([
-    readFeed(request, openedFeed, planner, deps.progress, deadline.signal, replication, deps.onRejected).finally(() => deadline.stop()),
+    readFeed(
+      request,
+      hosting === undefined ? openedFeed : hostedFeed(openedFeed, hosting),
+      planner,
+      deps.progress,
+      deadline.signal,
+      replication,
+      deps.onRejected,
+    ).finally(() => deadline.stop()),
     snapshotRead,
     ledgerRead,
     deps.stores.lastSuccessfulFeedRows(request.chatbot),
@@ -244,6 +259,7 @@ async function syncAs(
     guard: { ok: verdict.ok, reasons: verdict.reasons, forced: verdict.forced },
     wipes: wipesSummary(wipeLimits, guard.wipes),
     ...(shape === undefined ? {} : { shape: shape.summary }),
+    ...(hosting === undefined ? {} : { photos: hosting.counts() }),
   };
   const shown = displaySummaryOf(feed.stats.display, feed.planned.displayBlanks, display);
   if (shown !== undefined) summary.display = shown;

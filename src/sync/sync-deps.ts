@@ -12,6 +12,7 @@ import type { SyncKeyType } from '../domain/listing.js';
 import type { Plan } from '../domain/plan.js';
 import type { PlanResult } from '../domain/planner.js';
 import type { FeedOptions } from '../feed/open-feed.js';
+import type { FeedPhotos } from '../feed/media/hosted-feed.js';
 import type { Logger } from '../runtime/logger.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { FeedShapeRecords } from './feed-shape-check.js';
@@ -95,4 +96,9 @@ export interface SyncDeps {
    * worker's scheduled sync wire it the same way); a request that replicates without it fails.
    */
   replicationFor?: (request: SyncRequest, signal?: AbortSignal) => ReplicationDeps;
+  /**
+   * The photo hosting of a file feed's sync (a request that does not replicate) with a media store;
+   * undefined (or absent) leaves Images the feed's own URLs.
+   */
+  photosFor?: (request: SyncRequest, signal?: AbortSignal) => FeedPhotos | undefined;
 }

@@ -57,6 +57,16 @@ const replicateSchema = z.object({
   hotlinkMedia: z.boolean().optional(),
 });
 
+/**
+ * A fleet source's own media store (`mediaStore`, `mediaBaseUrl`, `mediaUserAgent`): its photos are
+ * hosted there whatever the process's --media-store. Addresses and a mode, never a secret.
+ */
+const mediaSchema = z.object({
+  store: z.string().min(1),
+  baseUrl: z.string().min(1),
+  userAgent: z.string().min(1).optional(),
+});
+
 /** Serialisable: it is also a sync-run job's payload (a schedule stores it). */
 export const syncRequestSchema = z.object({
   chatbot: z.string().min(1),
@@ -83,6 +93,8 @@ export const syncRequestSchema = z.object({
   fleetSource: z.string().min(1).optional(),
   /** Go on although the feed lost columns (or their values) since the last run, and record its new shape (`--accept-shape`). */
   acceptShape: z.boolean().optional(),
+  /** Where this request's photos are hosted (a fleet source's `mediaStore`); absent: the process's --media-store. */
+  media: mediaSchema.optional(),
 });
 
 export type SyncRequest = z.infer<typeof syncRequestSchema>;

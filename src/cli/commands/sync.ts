@@ -26,6 +26,7 @@ import { heapPolicyPays, keepHeapNearLive } from '../wiring/heap-growth.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from '../input/sync-options.js';
 import { idleHints, openSyncSession, type SyncSession } from '../wiring/sync-session.js';
 import { cutShortLine, replicationLine } from '../output/format-replication.js';
+import { photosLine } from '../output/format-photos.js';
 import { announceRun } from '../wiring/run-alerts.js';
 
 /** `--wait-for-lock` without a value. */
@@ -52,7 +53,8 @@ function printOutcome(io: CliIo, json: boolean | undefined, outcome: PrintedOutc
   else {
     const summary = formatSummary(outcome.summary, outcome.rejected);
     const text = sameDestination(io) ? withoutShown(summary, shown) : summary;
-    io.stdout.write(`${text}${replication === undefined ? '' : replicationLine(replication)}`);
+    const photos = outcome.summary.photos === undefined ? '' : photosLine(outcome.summary.photos);
+    io.stdout.write(`${text}${replication === undefined ? '' : replicationLine(replication)}${photos}`);
   }
 }
 

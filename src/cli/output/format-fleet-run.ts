@@ -4,6 +4,7 @@ import type { ReplicationOutcome } from '../../sync/replication.js';
 import type { SyncSummary } from '../../store/run-summary.js';
 import type { ExitCode } from '../exit-codes.js';
 import { count as n, plural } from '../../shared/counts.js';
+import { photosLine } from './format-photos.js';
 
 /** One chatbot's part of the fan-out as printed and as --json gives it. */
 export interface FleetRunLine {
@@ -40,6 +41,7 @@ function chatbotLines(line: FleetRunLine): string[] {
   return [
     `${head} · run ${line.summary.runId}${dry} · ${planText(line.summary)}`,
     ...line.summary.guard.reasons.map((reason) => `    ${reason}`),
+    ...(line.summary.photos === undefined ? [] : [`    ${photosLine(line.summary.photos).trimEnd()}`]),
     ...(line.halted === undefined ? [] : [`    ${line.halted}`]),
   ];
 }

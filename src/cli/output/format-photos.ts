@@ -15,6 +15,8 @@ function failuresPart(counts: PhotoCounts): string {
 
 export function photosLine(counts: PhotoCounts | undefined): string {
   if (counts === undefined) return `${LINKED_PHOTOS_LINE}\n`;
+  if (counts.wouldFetch !== undefined)
+    return `photos: ${counts.reused} hosted already, ${plural(counts.wouldFetch, 'photo')} to fetch (dry run: nothing downloaded)\n`;
   const refreshed = counts.refreshed === 0 ? '' : `, ${plural(counts.refreshed, 'expired URL')} refreshed`;
   return (
     `photos: ${counts.hosted} hosted, ${counts.reused} reused, ${counts.notFetched} not fetched${failuresPart(counts)}, ` +

@@ -11,7 +11,9 @@ import type { FeedRequestBudget } from '../../feed/reso-api/budget.js';
 import type { TokenProvider } from '../../feed/reso-api/token-provider.js';
 import { hostHolds } from '../../feed/media/host-holds.js';
 import { openMediaStore } from '../../feed/media/open-media-store.js';
-import { photoHosting } from '../../feed/media/photo-hosting.js';
+import { photoHosting, type PhotoHosting } from '../../feed/media/photo-hosting.js';
+import type { FeedPhotos } from '../../feed/media/hosted-feed.js';
+import { replicationFeedId } from '../../sync/replication-ids.js';
 import type { Store } from '../../store/store.js';
 import type { PhotoDeps } from '../../sync/replication-types.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
@@ -20,6 +22,17 @@ import type { MediaStore } from '../../feed/media/media-store.js';
 
 /** Largest photo stored: far above any listing photo, low enough that a wrong URL (a video) is refused. */
 const MAX_PHOTO_BYTES = 50 * 1024 * 1024;
+
+/** The media settings a request runs with: a fleet source's own store, else the process's (--media-store). */
+export function mediaOf(config: Config, request: SyncRequest): { store?: string; baseUrl?: string; userAgent?: string } {
+  const own = request.media;
+  if (own === undefined) return config.media;
+  return {
+    store: own.store,
+    baseUrl: own.baseUrl,
+    ...((own.userAgent ?? config.media.userAgent) ? { userAgent: own.userAgent ?? config.media.userAgent } : {}),
+  };
+}
 
 export interface PhotoWiring {
   config: Config;
@@ -35,7 +48,7 @@ export interface PhotoWiring {
 /** Refuses a run the feed's rules forbid: hot-linked media of a platform that requires hosting. */
 export function checkMediaRules(config: Config, request: SyncRequest): void {
   const rules = feedMediaRules(request.replicate?.budget);
-  if (rules?.mustHost !== true || config.media.store !== undefined || request.replicate?.hotlinkMedia === true) return;
+  if (rules?.mustHost !== true || mediaOf(config, request).store !== undefined || request.replicate?.hotlinkMedia === true) return;
   throw new UsageError(
     `--feed-budget ${request.replicate?.budget ?? ''}: the platform's rules forbid hot-linking its media URLs; pass --media-store ` +
       'file:///DIR or s3://BUCKET with --media-base-url URL (or LISTING_SYNC_MEDIA_STORE and LISTING_SYNC_MEDIA_BASE_URL) ' +
@@ -47,12 +60,14 @@ export function checkMediaRules(config: Config, request: SyncRequest): void {
 function userAgentOf(
   config: Config,
   request: SyncRequest,
-  tokens: TokenProvider,
+  tokens: TokenProvider | undefined,
   signal?: AbortSignal,
 ): (() => Promise<string>) | undefined {
-  const chosen = config.media.userAgent ?? feedMediaRules(request.replicate?.budget)?.userAgent;
+  const chosen = mediaOf(config, request).userAgent ?? feedMediaRules(request.replicate?.budget)?.userAgent;
   if (chosen === undefined) return undefined;
   if (chosen.trim().toLowerCase() !== 'token') return () => Promise.resolve(chosen);
+  // Why nothing for a file feed: it has no access token to send; its downloads go with the default User-Agent.
+  if (tokens === undefined) return undefined;
   return async () => (await tokens.authorization(signal)).replace(/^\S+\s+/, '');
 }
 
@@ -64,11 +79,13 @@ export function openConfiguredStore(config: Config, url: string): MediaStore {
   );
 }
 
-/** The photo deps of a replicating request, or undefined without a media store. */
-export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
+/** The hosting step of a request over its store and the source's photo memory; undefined without a store. */
+function hostingOf(
+  wiring: Omit<PhotoWiring, 'tokens' | 'refreshMedia'> & { tokens?: TokenProvider; refreshMedia?: PhotoWiring['refreshMedia'] },
+  recordsPending: boolean,
+): { hosting: PhotoHosting; media: MediaStore } | undefined {
   const { config, request, feedId } = wiring;
-  checkMediaRules(config, request);
-  const { store: storeUrl, baseUrl } = config.media;
+  const { store: storeUrl, baseUrl } = mediaOf(config, request);
   if (storeUrl === undefined || baseUrl === undefined) return undefined;
   const media = openConfiguredStore(config, storeUrl);
   const memory = wiring.store.photos;
@@ -78,7 +95,8 @@ export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
     memory: {
       recall: (identities) => memory.recall(feedId, identities),
       remember: (learned) => memory.remember(feedId, learned),
-      markPending: (change) => memory.markPending(request.chatbot, feedId, change),
+      // Why a file feed records none: every run reads the whole file again, and so every photo still missing.
+      markPending: (change) => (recordsPending ? memory.markPending(request.chatbot, feedId, change) : Promise.resolve()),
       reference: (listings) => memory.reference(request.chatbot, listings),
     },
     download: {
@@ -90,7 +108,30 @@ export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
       ...(wiring.signal === undefined ? {} : { signal: wiring.signal }),
     },
     ...(wiring.budget === undefined ? {} : { budget: wiring.budget }),
-    refreshMedia: wiring.refreshMedia,
+    ...(wiring.refreshMedia === undefined ? {} : { refreshMedia: wiring.refreshMedia }),
+    dryRun: request.dryRun,
   });
-  return { hosting, pending: () => memory.pending(request.chatbot, feedId), close: () => media.close() };
+  return { hosting, media };
+}
+
+/** The photo deps of a replicating request, or undefined without a media store. */
+export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
+  checkMediaRules(wiring.config, wiring.request);
+  const hosted = hostingOf(wiring, true);
+  if (hosted === undefined) return undefined;
+  const { hosting, media } = hosted;
+  return { hosting, pending: () => wiring.store.photos.pending(wiring.request.chatbot, wiring.feedId), close: () => media.close() };
+}
+
+/**
+ * The photos of a file feed's sync (SyncDeps.photosFor), or undefined without a media store: known
+ * per feed (its path or URL without credentials), so every chatbot of a fleet source shares them.
+ */
+export function filePhotoWiring(
+  wiring: Pick<PhotoWiring, 'config' | 'store'>,
+): (request: SyncRequest, signal?: AbortSignal) => FeedPhotos | undefined {
+  return (request, signal) => {
+    const hosted = hostingOf({ ...wiring, request, feedId: replicationFeedId(request.feed.source), ...(signal ? { signal } : {}) }, false);
+    return hosted === undefined ? undefined : { hosting: hosted.hosting, close: () => hosted.media.close() };
+  };
 }

@@ -35,6 +35,7 @@ import { scheduledRunSync } from '../../sync/scheduled-run.js';
 import { syncLease } from '../../sync/sync-lease.js';
 import { syncStores } from '../../sync/sync-stores.js';
 import { openPlanSpool } from '../../sync/plan-spool.js';
+import { filePhotoWiring } from './photo-wiring.js';
 import { replicationWiring } from './replication-wiring.js';
 import { startWorkerUpkeep } from './worker-upkeep.js';
 import { evaluatingAfter, healthDeps, learnWebhookSecrets, startAlerting } from './alert-wiring.js';
@@ -224,6 +225,7 @@ export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logg
     newRunId: () => newRunId(Date.now(), randomBytes(4).toString('hex')),
     feedLimits: config.feed,
     replicationFor: replicationWiring({ config, store: ctx.store, logger }),
+    photosFor: filePhotoWiring({ config, store: ctx.store }),
   };
 }
 

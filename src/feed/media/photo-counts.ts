@@ -12,12 +12,14 @@ export interface PhotoCounts {
   bytes: number;
   /** Signed URLs found expired and read again from the record's Media. */
   refreshed: number;
+  /** A dry run: photos not hosted yet, which a real run would download (absent on a real run). */
+  wouldFetch?: number;
   /** Photos not fetched, by source host and reason. */
   failures: Record<string, Partial<Record<PhotoFailureReason, number>>>;
 }
 
-export function emptyPhotoCounts(): PhotoCounts {
-  return { hosted: 0, reused: 0, notFetched: 0, bytes: 0, refreshed: 0, failures: {} };
+export function emptyPhotoCounts(dryRun = false): PhotoCounts {
+  return { hosted: 0, reused: 0, notFetched: 0, bytes: 0, refreshed: 0, ...(dryRun ? { wouldFetch: 0 } : {}), failures: {} };
 }
 
 /** Counts one photo not fetched from `host` for `reason`. */

@@ -41,6 +41,11 @@ export interface PhotoHostingOptions {
   budget?: FeedRequestBudget;
   /** Reads the Media of these ListingKeys again (fresh signed URLs), through the feed's budget. */
   refreshMedia?: (listingKeys: readonly string[]) => Promise<Map<string, unknown[]>>;
+  /**
+   * A dry run: nothing is downloaded and nothing is recorded; a photo not known yet keeps its
+   * source URL (so the plan still sees the listing change) and is counted in `wouldFetch`.
+   */
+  dryRun?: boolean;
 }
 
 export interface PhotoHosting {
@@ -86,7 +91,7 @@ function hostOf(url: string): string {
 }
 
 export function photoHosting(options: PhotoHostingOptions): PhotoHosting {
-  const counts = emptyPhotoCounts();
+  const counts = emptyPhotoCounts(options.dryRun === true);
   const limit = pLimit(Math.max(1, options.concurrency ?? 8));
 
   const fetchOne = (url: string): Promise<DownloadResult> =>
@@ -121,10 +126,27 @@ export function photoHosting(options: PhotoHostingOptions): PhotoHosting {
     return urls;
   };
 
+  /** A dry run's page: known photos become their hosted URLs, the others are counted once and keep their source URL. */
+  function planPage(photosByRecord: ReadonlyArray<{ record: ResoRecord; photos: Photo[] }>, known: ReadonlyMap<string, string>): void {
+    const unknown = new Set<string>();
+    for (const { record, photos } of photosByRecord) {
+      const shown: unknown[] = [];
+      for (const photo of photos) {
+        const key = known.get(photo.identity);
+        if (key !== undefined) counts.reused += 1;
+        else unknown.add(photo.identity);
+        shown.push(key === undefined ? photo.item : { ...photo.item, MediaURL: hostedUrl(options.baseUrl, key) });
+      }
+      if (MEDIA_FIELD in record) record[MEDIA_FIELD] = shown;
+    }
+    counts.wouldFetch = (counts.wouldFetch ?? 0) + unknown.size;
+  }
+
   async function hostPage(records: ResoRecord[]): Promise<void> {
     const photosByRecord = records.map((record) => ({ record, photos: photosOf(record) }));
     const all = photosByRecord.flatMap(({ photos }) => photos);
     const known = await options.memory.recall([...new Set(all.map((photo) => photo.identity))]);
+    if (options.dryRun === true) return planPage(photosByRecord, known);
     const missing = all.filter((photo) => !known.has(photo.identity));
     const results = await download(missing);
     const expired = new Map<string, Photo>();
