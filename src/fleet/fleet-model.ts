@@ -29,6 +29,12 @@ export interface FleetSource {
   budget?: string;
   feedPageSize?: string;
   overlap?: string;
+  /** --media-store: where the source's photos are hosted (`file:///ABS/DIR` or `s3://BUCKET[/PREFIX]`), for every chatbot on it. */
+  mediaStore?: string;
+  /** --media-base-url: the public address the store's objects are served at (required with mediaStore). */
+  mediaBaseUrl?: string;
+  /** --media-user-agent: `token` (the feed's access token) or a value sent as it is. */
+  mediaUserAgent?: string;
   schedule?: FleetSchedule;
 }
 
@@ -73,6 +79,9 @@ export const SOURCE_TEXT_SETTINGS = [
   'budget',
   'feedPageSize',
   'overlap',
+  'mediaStore',
+  'mediaBaseUrl',
+  'mediaUserAgent',
 ] as const;
 export const SOURCE_FLAG_SETTINGS = ['replicate', 'sweep', 'events'] as const;
 export const SOURCE_KEYS = ['feed', ...SOURCE_TEXT_SETTINGS, ...SOURCE_FLAG_SETTINGS, 'schedule'] as const;

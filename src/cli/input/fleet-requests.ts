@@ -10,6 +10,7 @@ import type { FleetChatbot, FleetSource } from '../../fleet/fleet-model.js';
 import type { FleetPath, ShapeProblem } from '../../fleet/fleet-shape.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
 import { addSyncOptions, toSyncRequest, type RawSyncOptions } from './sync-options.js';
+import { mediaStoreProblem } from '../../shared/media-store-url.js';
 
 /** Fleet setting → the flag it means (sources first, then chatbots). */
 const SOURCE_FLAGS = {
@@ -34,6 +35,9 @@ const CHATBOT_FLAGS = {
   maxWipes: '--max-wipes',
 } as const;
 const SWITCHES = { replicate: '--replicate', sweep: '--sweep', events: '--events' } as const;
+
+/** Source settings that are no sync option (the store is the process's, or the source's own): checked here, kept in `request.media`. */
+type MediaSetting = 'mediaStore' | 'mediaBaseUrl' | 'mediaUserAgent';
 
 /** flag → [section, setting]. */
 const SETTING_OF_FLAG = new Map<string, ['source' | 'chatbot', string]>([
@@ -91,6 +95,40 @@ function placed(message: string, sourcePath: FleetPath, chatbotPath: FleetPath |
   });
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A source's own media store as a request's `media`, or the problems of its settings (each at its setting). */
+function mediaOfSource(
+  source: FleetSource,
+  sourcePath: FleetPath,
+): { media?: NonNullable<SyncRequest['media']>; problems: ShapeProblem[] } {
+  const { mediaStore: store, mediaBaseUrl: baseUrl, mediaUserAgent: userAgent } = source;
+  const problems: ShapeProblem[] = [];
+  const at = (setting: MediaSetting, message: string): void => {
+    problems.push({ path: [...sourcePath, setting], message });
+  };
+  if (store === undefined) {
+    for (const setting of ['mediaBaseUrl', 'mediaUserAgent'] as const)
+      if (source[setting] !== undefined)
+        at(setting, 'does nothing without mediaStore: name the store (file:///DIR or s3://BUCKET), or drop it');
+    return { problems };
+  }
+  const problem = mediaStoreProblem(store);
+  if (problem !== undefined) at('mediaStore', problem);
+  if (baseUrl === undefined)
+    at('mediaStore', 'needs mediaBaseUrl: the public address the stored photos are served at, e.g. https://photos.example.com');
+  else if (!isHttpUrl(baseUrl)) at('mediaBaseUrl', 'must be an http(s) URL: the public address the stored photos are served at');
+  if (problems.length > 0 || baseUrl === undefined) return { problems };
+  return { media: { store, baseUrl, ...(userAgent === undefined ? {} : { userAgent }) }, problems };
+}
+
 export type RequestOutcome = { request: SyncRequest; problems: [] } | { request?: undefined; problems: ShapeProblem[] };
 
 /**
@@ -104,12 +142,15 @@ export function fleetSyncRequest(
 ): RequestOutcome {
   const sourcePath = ['sources', names.source];
   const chatbotPath = names.chatbot === undefined ? undefined : ['chatbots', names.chatbot];
+  const { media, problems } = mediaOfSource(source, sourcePath);
+  let request: SyncRequest;
   try {
-    const raw = rawOptions(argvOf(names.chatbot ?? 'fleet-check', source, settings));
-    return { request: toSyncRequest(raw, { dryRun: false, trigger: 'schedule' }), problems: [] };
+    request = toSyncRequest(rawOptions(argvOf(names.chatbot ?? 'fleet-check', source, settings)), { dryRun: false, trigger: 'schedule' });
   } catch (thrown) {
-    return { problems: placed(coerceError(thrown).message, sourcePath, chatbotPath) };
+    return { problems: [...placed(coerceError(thrown).message, sourcePath, chatbotPath), ...problems] };
   }
+  if (problems.length > 0) return { problems };
+  return { request: media === undefined ? request : { ...request, media }, problems: [] };
 }
 
 /**
