@@ -31,6 +31,7 @@ interface PhotoCounts {
   failures: Record<string, Record<string, number>>;
 }
 interface Synced {
+  runId: string;
   plan: { create: number; update: number; delete: number };
   photos?: PhotoCounts;
 }
@@ -214,6 +215,9 @@ describe('hosted photos of file feeds', () => {
     expect(heldImages(f)).toEqual(expectedImages(photos));
     expectStoreHoldsSourceBytes(dir, 18);
     expectNoMediaHostWritten(f);
+    // The run record keeps the counts: `runs show` says them.
+    const shown = await runCli(['runs', 'show', jsonOf<Synced>(run).runId], env);
+    expect(shown.stdout).toMatch(/photos\s+18 hosted, 0 reused, 0 not fetched, /);
     const text = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--profile', 'reso', '--dry-run'], env, 60_000);
     expect(text.stdout).toContain('photos: 18 hosted already, 0 photos to fetch');
   });

@@ -12,6 +12,7 @@ import { formatSummary } from '../../sync/format-summary.js';
 import { runLine, when } from './format-run.js';
 import { count } from '../../shared/counts.js';
 import { humanBytes } from './progress-format.js';
+import { photosLine } from './format-photos.js';
 
 /** What a replicating run records beside its summary (sync-stores.ts recordReplication; ReplicationOutcome). */
 const replicationSchema = z.object({
@@ -115,6 +116,16 @@ export function runDetails(run: RunRecord): string {
     ...countLines(run.counts, run.rejectedCount),
     ...summaryLines(run.summary),
     ...replicationLines(run.summary),
+    ...(run.summary?.photos === undefined || run.summary.photos === null
+      ? []
+      : [
+          labelled(
+            'photos',
+            photosLine(run.summary.photos)
+              .trimEnd()
+              .replace(/^photos: /, ''),
+          ),
+        ]),
   ];
   return `${lines.join('\n')}\n`;
 }
