@@ -107,6 +107,14 @@ describe('fleet photos', () => {
     );
     const applied = await cli(f, ['fleet', 'apply', file]);
     expect(applied.code, applied.stderr).toBe(0);
+    // The media settings are kept with the fleet: `fleet show` names them, and its output diffs as no change.
+    const shown = await cli(f, ['fleet', 'show']);
+    expect(shown.stdout).toContain(`mediaStore: ${pathToFileURL(store).href}`);
+    const shownFile = join(tempDir('ls-fleet-shown-'), 'shown.yaml');
+    writeFileSync(shownFile, shown.stdout);
+    const diff = await cli(f, ['fleet', 'diff', shownFile]);
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).toMatch(/^no changes: the installation matches /);
 
     const dry = await cli(f, ['fleet', 'run', 'photos', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
