@@ -264,6 +264,8 @@ async function syncAs(
   const shown = displaySummaryOf(feed.stats.display, feed.planned.displayBlanks, display);
   if (shown !== undefined) summary.display = shown;
   const outcome: SyncOutcome = { summary, plan, rejected: feed.rejected, remoteDuplicates, remoteUnkeyed };
+  // Why from the shape: it already counts the rows whose Images came from the feed, at no cost per row.
+  if (hosting === undefined && replication === undefined && (openedFeed.shape()?.fields.Images ?? 0) > 0) outcome.photosLinked = true;
 
   const gone = plan.deletes.filter((planned) => planned.reason === 'gone').length;
   const finish = async (enqueued: boolean): Promise<SyncOutcome> => {

@@ -26,6 +26,8 @@ export interface SyncOutcome {
   remoteUnkeyed: string[];
   /** Set on a `--replicate` run: what was pulled and where the watermark stands. */
   replication?: ReplicationOutcome;
+  /** A file feed's listings carried Images and no media store hosted them: the chatbot links the source's photo URLs. */
+  photosLinked?: true;
 }
 
 /** What runSync returns: the outcome without its plan (spooled, and closed once the sync is decided). */

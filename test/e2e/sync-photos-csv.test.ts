@@ -116,6 +116,11 @@ describe('hosted photos of file feeds', () => {
     const feed = join(tempDir('ls-file-feed-'), 'listings.csv');
     writeFileSync(feed, csvOf(photos));
 
+    // Without a store the Images are the feed's URLs, and the summary says so once.
+    const linked = await runCli(['sync', '--chatbot', BOT, '--feed', feed, '--profile', 'native', '--dry-run'], f.env(), 60_000);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.stdout.split('photos: linked, not hosted')).toHaveLength(2);
+
     const dry = await sync(feed, 'native', env, ['--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(jsonOf<Synced>(dry).photos).toMatchObject({ hosted: 0, reused: 0, wouldFetch: 30 });

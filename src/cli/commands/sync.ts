@@ -44,7 +44,7 @@ interface SyncFlags extends RawSyncOptions, ConfigFlags {
 }
 
 /** What is printed at the end: the outcome without its plan. */
-type PrintedOutcome = Pick<SyncOutcome, 'summary' | 'rejected' | 'replication'>;
+type PrintedOutcome = Pick<SyncOutcome, 'summary' | 'rejected' | 'replication' | 'photosLinked'>;
 
 /** The summary, less the lines the progress display already showed on the same screen (`shown`). */
 function printOutcome(io: CliIo, json: boolean | undefined, outcome: PrintedOutcome, shown: readonly string[]): void {
@@ -53,7 +53,8 @@ function printOutcome(io: CliIo, json: boolean | undefined, outcome: PrintedOutc
   else {
     const summary = formatSummary(outcome.summary, outcome.rejected);
     const text = sameDestination(io) ? withoutShown(summary, shown) : summary;
-    const photos = outcome.summary.photos === undefined ? '' : photosLine(outcome.summary.photos);
+    const { photos: counts } = outcome.summary;
+    const photos = counts !== undefined || outcome.photosLinked === true ? photosLine(counts) : '';
     io.stdout.write(`${text}${replication === undefined ? '' : replicationLine(replication)}${photos}`);
   }
 }
@@ -70,7 +71,12 @@ async function syncAndReport(deps: SyncDeps, request: SyncRequest, report: strin
       { ...deps, ...(file === undefined ? {} : { report: (outcome) => file.write(outcome), onRejected: (row) => file.add(row) }) },
       request,
     );
-    return { summary: planned.summary, rejected: planned.rejected, replication: planned.replication };
+    return {
+      summary: planned.summary,
+      rejected: planned.rejected,
+      replication: planned.replication,
+      ...(planned.photosLinked === true ? { photosLinked: true } : {}),
+    };
   } finally {
     file?.close();
   }
