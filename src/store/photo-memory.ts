@@ -39,6 +39,12 @@ export class PhotoMemory {
     await this.redis.hset(this.keys.photoRefs(chatbot), fields);
   }
 
+  /** Forgets what `listings` of `chatbot` show (deleted listings: their objects may go once no other listing shows them). */
+  async unreference(chatbot: string, listings: readonly string[]): Promise<void> {
+    // Why in chunks: one HDEL of a whole feed's deletes would be one huge command.
+    for (let i = 0; i < listings.length; i += 1000) await this.redis.hdel(this.keys.photoRefs(chatbot), ...listings.slice(i, i + 1000));
+  }
+
   /** Every object key some listing of some chatbot shows. */
   async referenced(): Promise<Set<string>> {
     const keys = new Set<string>();

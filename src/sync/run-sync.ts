@@ -298,6 +298,7 @@ async function syncAs(
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
   summary.plan.adopted = adopt.length;
   summary.jobs = await deps.enqueuer.enqueue(plan, runId);
+  if (gone > 0) await side.photos?.forget(plan.deletes.flatMap((planned) => (planned.reason === 'gone' ? [planned.key] : [])));
   // Debug: the command prints the same as its summary; a scheduled run's worker says it in its own line.
   deps.logger.debug({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');
   return await finish(true);

@@ -175,6 +175,18 @@ describe('hosted photos of file feeds', () => {
     expect(heldImages(f)).toEqual(expectedImages(edited));
     expect(heldImages(f).get(second)).toHaveLength(2);
     expectNoMediaHostWritten(f);
+
+    // A listing gone from the file: deleted, and its photos no longer referenced (media gc may remove them).
+    const last = [...edited.keys()].at(-1) ?? '';
+    edited.delete(last);
+    writeFileSync(feed, csvOf(edited));
+    const deleted = await sync(feed, 'native', env);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(jsonOf<Synced>(deleted).plan).toMatchObject({ delete: 1 });
+    const gc = await runCli(['media', 'gc', '--json', '--dry-run'], env);
+    expect(gc.code, gc.stderr).toBe(0);
+    // 30 hosted + 1 new, less the one replaced, the one removed and the deleted listing's 3.
+    expect(jsonOf<{ referenced: number }>(gc).referenced).toBe(26);
   });
 
   it('a photo not fetched leaves the listing written with the hosted ones; the next run fetches the rest', async () => {

@@ -132,6 +132,11 @@ export function filePhotoWiring(
 ): (request: SyncRequest, signal?: AbortSignal) => FeedPhotos | undefined {
   return (request, signal) => {
     const hosted = hostingOf({ ...wiring, request, feedId: replicationFeedId(request.feed.source), ...(signal ? { signal } : {}) }, false);
-    return hosted === undefined ? undefined : { hosting: hosted.hosting, close: () => hosted.media.close() };
+    if (hosted === undefined) return undefined;
+    return {
+      hosting: hosted.hosting,
+      forget: (keys) => wiring.store.photos.unreference(request.chatbot, keys),
+      close: () => hosted.media.close(),
+    };
   };
 }

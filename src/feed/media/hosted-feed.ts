@@ -14,6 +14,8 @@ import type { PhotoHosting } from './photo-hosting.js';
 /** The hosting of one file-feed sync, and the store it holds open. */
 export interface FeedPhotos {
   hosting: PhotoHosting;
+  /** Forgets the photos the listings deleted by this run showed (media gc may then remove them). */
+  forget(listingKeys: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
