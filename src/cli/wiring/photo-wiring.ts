@@ -27,11 +27,8 @@ const MAX_PHOTO_BYTES = 50 * 1024 * 1024;
 export function mediaOf(config: Config, request: SyncRequest): { store?: string; baseUrl?: string; userAgent?: string } {
   const own = request.media;
   if (own === undefined) return config.media;
-  return {
-    store: own.store,
-    baseUrl: own.baseUrl,
-    ...((own.userAgent ?? config.media.userAgent) ? { userAgent: own.userAgent ?? config.media.userAgent } : {}),
-  };
+  const userAgent = own.userAgent ?? config.media.userAgent;
+  return { store: own.store, baseUrl: own.baseUrl, ...(userAgent === undefined ? {} : { userAgent }) };
 }
 
 export interface PhotoWiring {
