@@ -153,6 +153,14 @@ export interface CallMetricsView {
   failures: Readonly<Record<string, number>>;
 }
 
+/** Photo downloads of every process, for /metrics. */
+export interface MediaMetricsView {
+  downloads: number;
+  bytes: number;
+  /** reason → failed downloads */
+  failures: Readonly<Record<string, number>>;
+}
+
 /** The fields of one run that /metrics needs. Times are epoch milliseconds. */
 export interface RunSampleView {
   chatbot: string;
@@ -176,6 +184,8 @@ export interface DashboardData {
   jobCounts(): Promise<Record<string, Record<string, number>>>;
   /** Service calls recorded by every process (Redis), read on every /metrics scrape. */
   callMetrics?(): Promise<CallMetricsView>;
+  /** Photo downloads recorded by every process (Redis), read on every /metrics scrape. */
+  mediaMetrics?(): Promise<MediaMetricsView>;
   /** The newest runs, read on every /metrics scrape. */
   runMetrics?(): Promise<readonly RunSampleView[]>;
   /** Every chatbot's health, read on every /metrics scrape. */
@@ -302,6 +312,7 @@ export interface MetricsSources {
   /** queue → state → count */
   jobCounts(): Promise<Record<string, Record<string, number>>>;
   callMetrics?(): Promise<CallMetricsView>;
+  mediaMetrics?(): Promise<MediaMetricsView>;
   runMetrics?(): Promise<readonly RunSampleView[]>;
   chatbotHealth?(): Promise<readonly ChatbotHealthView[]>;
   /** The service outage going on now (undefined: the service is up). */

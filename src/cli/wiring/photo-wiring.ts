@@ -17,6 +17,7 @@ import type { PhotoDeps } from '../../sync/replication-types.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
 import { s3MediaStore } from '../../feed/media/s3-store.js';
 import type { MediaStore } from '../../feed/media/media-store.js';
+import { createMediaRecorder } from '../../store/media-metrics.js';
 
 /** Largest photo stored: far above any listing photo, low enough that a wrong URL (a video) is refused. */
 const MAX_PHOTO_BYTES = 50 * 1024 * 1024;
@@ -73,6 +74,7 @@ export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
   const media = openConfiguredStore(config, storeUrl);
   const memory = wiring.store.photos;
   const userAgent = userAgentOf(config, request, wiring.tokens, wiring.signal);
+  const recorder = createMediaRecorder(wiring.store.redis, config.redis.prefix);
   const hosting = photoHosting({
     baseUrl,
     memory: {
@@ -86,11 +88,16 @@ export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
       holds: hostHolds(),
       timeoutMs: config.media.timeoutMs,
       maxBytes: MAX_PHOTO_BYTES,
+      onSettled: (result, bytes) => recorder.observe({ ok: result.ok, bytes, ...(result.ok ? {} : { reason: result.reason }) }),
       ...(userAgent === undefined ? {} : { userAgent }),
       ...(wiring.signal === undefined ? {} : { signal: wiring.signal }),
     },
     ...(wiring.budget === undefined ? {} : { budget: wiring.budget }),
     refreshMedia: wiring.refreshMedia,
   });
-  return { hosting, pending: () => memory.pending(request.chatbot, feedId), close: () => media.close() };
+  const close = async (): Promise<void> => {
+    await recorder.close();
+    await media.close();
+  };
+  return { hosting, pending: () => memory.pending(request.chatbot, feedId), close };
 }
