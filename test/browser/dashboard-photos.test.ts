@@ -3,7 +3,9 @@
  * against the RESO simulator's media host, one photo of which hangs; then the built dashboard.
  * - the run page's Photos card says hosted, reused and not fetched, and lists the photo not
  *   fetched by host and reason with what happens next, in words (chromium);
- * - /metrics counts the downloads, their bytes and the failure by reason, as the run did.
+ * - /metrics counts the downloads, their bytes and the failure by reason, as the run did;
+ * - a chatbot's Photos page shows its listings' hosted photos as images the browser loads from the
+ *   media base URL (a web server over the file store, the demo's).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SKIP_REASON, artifactPath, hasChromium, launchChromium } from '../helpers/browser.js';
 import { resoFixtures, type Replicated } from '../helpers/reso-fixture.js';
 import { jsonOf } from '../helpers/run-cli.js';
+import { startDemoPhotos, type DemoPhotos } from '../../src/cli/demo/demo-photos.js';
 import { DASHBOARD_PASSWORD, DASHBOARD_USER, startDashboardProcess, type DashboardProcess } from '../helpers/dashboard-process.js';
 
 const BOT = 'bot-photos-page';
@@ -21,13 +24,16 @@ const BASE = 'https://photos.brokerage.test/p';
 const start = resoFixtures();
 let browser: Browser | undefined;
 let dashboard: DashboardProcess | undefined;
+let served: DemoPhotos | undefined;
 const dirs: string[] = [];
 
 afterEach(async () => {
   await browser?.close();
   await dashboard?.stop();
+  await served?.close();
   browser = undefined;
   dashboard = undefined;
+  served = undefined;
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -97,5 +103,42 @@ describe.skipIf(!hasChromium())('hosted photos on the dashboard', () => {
     expect(sample(metrics, 'listing_sync_photo_download_failures_total{reason="connection"}')).toBe(0);
     // Bounded labels: the reason only, never the media host.
     expect(metrics).not.toContain(mediaHost);
+  }, 120_000);
+
+  it("the chatbot's Photos page shows each listing's hosted photos as images from the base URL (the CSP lets them load)", async () => {
+    const f = await start({ chatbots: [BOT], records: 3, photos: 2, label: 'browser-photos-page' });
+    f.reso.state.media.configure({ enabled: true });
+    served = await startDemoPhotos();
+    const env = { LISTING_SYNC_MEDIA_STORE: served.storeUrl, LISTING_SYNC_MEDIA_BASE_URL: served.baseUrl, LOG_LEVEL: 'warn' };
+    const run = await f.replicate(BOT, { env });
+    expect(run.code, run.stderr).toBe(0);
+    const held = f.sim.state.listings(BOT).flatMap((listing) => listing.Images ?? []);
+    expect(held).toHaveLength(6);
+
+    dashboard = await startDashboardProcess(f.env().REDIS_URL ?? '', f.prefix, { env });
+    browser = await launchChromium();
+    const context = await browser.newContext({ httpCredentials: { username: DASHBOARD_USER, password: DASHBOARD_PASSWORD } });
+    const page = await context.newPage();
+    const loaded: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().startsWith(`${served?.baseUrl ?? '-'}/`) && response.status() === 200) loaded.push(response.url());
+    });
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto(`${dashboard.url}/chatbots/${BOT}`);
+    await page.getByRole('link', { name: 'Photos of its listings' }).click();
+    expect(await page.title()).toBe(`Photos of ${BOT} · listing-sync`);
+    expect(await page.locator('#listing-photos tbody tr').count()).toBe(3);
+    const sources = await page
+      .locator('img.photo')
+      .evaluateAll((images: ReadonlyArray<{ getAttribute(name: string): string | null }>) =>
+        images.map((image) => image.getAttribute('src') ?? ''),
+      );
+    expect(new Set(sources)).toEqual(new Set(held));
+    await expect.poll(() => new Set(loaded).size, { timeout: 10_000 }).toBe(6);
+    expect(blocked).toEqual([]);
+    await page.screenshot({ path: await artifactPath('dashboard-photos-listings.png'), fullPage: true });
   }, 120_000);
 });

@@ -34,7 +34,9 @@ async function expectRehostedPhotos(url: string, authorization: string, stdout: 
   const base = /rehosted at (http:\/\/127\.0\.0\.1:\d+\/photos)\//.exec(stdout)?.[1] ?? '';
   expect(base).not.toBe('');
   const simUrl = /demo: simulator at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1] ?? '';
-  const state = (await (await fetch(`${simUrl}/__sim/state`)).json()) as { Data: { listings: Record<string, Array<{ Images?: string[] }>> } };
+  const state = (await (await fetch(`${simUrl}/__sim/state`)).json()) as {
+    Data: { listings: Record<string, Array<{ Images?: string[] }>> };
+  };
   const listings = state.Data.listings['demo-mls'] ?? [];
   expect(listings).toHaveLength(24);
   const images = listings.flatMap((listing) => listing.Images ?? []);
@@ -118,7 +120,7 @@ describe('npm run demo', () => {
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
-    let photoDir = '';
+    let photoDir: string | undefined;
     try {
       const line = await new Promise<RegExpMatchArray>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no dashboard line in ${stdout}`)), 60_000);
@@ -141,14 +143,15 @@ describe('npm run demo', () => {
       expect(html).not.toContain(DEFAULT_RESO_CREDENTIALS.clientSecret);
       await expectRehostedPhotos(url ?? '', `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, stdout, stderr);
       photoDir = /photos are hosted in a file store at (\S+),/.exec(stderr)?.[1] ?? '';
-      expect(existsSync(photoDir)).toBe(true);
+      expect(existsSync(photoDir ?? '')).toBe(true);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
       child.kill('SIGKILL');
     }
     // The photo store was the demo's own temporary directory: gone with it.
-    expect(existsSync(photoDir)).toBe(false);
+    expect(photoDir).toBeDefined();
+    expect(existsSync(photoDir ?? '')).toBe(false);
     // The demo's runs are visible to the CLI afterwards (same Redis, the demo's prefix): the file sync and the two pulls.
     const env = { REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: 'listing-sync-demo' };
     const runs = await runCli(['runs', 'list', '--json'], env);
