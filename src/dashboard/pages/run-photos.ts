@@ -33,6 +33,7 @@ const REASONS: Readonly<Record<string, string>> = {
   'not-an-image': `the URL answered something other than an image; tried again by the next run (tell the provider if it stays so)`,
   'too-large': `the photo is larger than the 50 MB cap; tried again by the next run (tell the provider if it stays so)`,
   'store-failed': `the media store refused the write; check --media-store (disk space, bucket permissions); ${NEXT}`,
+  budget: `the feed's media byte window (--feed-budget, e.g. mls-grid's 4 GB/h) was used up, so it was not asked for; ${NEXT}`,
 };
 
 const n = (value: number): string => value.toLocaleString('en-US');

@@ -20,9 +20,21 @@ import type { HostHolds } from './host-holds.js';
 import type { MediaStore } from './media-store.js';
 import { isImageType, mediaTypeOf, objectKey } from './object-key.js';
 
-/** Why a photo was not fetched (the run summary counts them by host and reason). */
+/**
+ * Why a photo was not fetched (the run summary counts them by host and reason); `budget`: the
+ * feed's media byte window was full, so it was not asked for (photo-hosting.ts).
+ */
 export type PhotoFailureReason =
-  'timeout' | 'connection' | 'rate-limited' | 'server-error' | 'expired' | 'refused' | 'not-an-image' | 'too-large' | 'store-failed';
+  | 'timeout'
+  | 'connection'
+  | 'rate-limited'
+  | 'server-error'
+  | 'expired'
+  | 'refused'
+  | 'not-an-image'
+  | 'too-large'
+  | 'store-failed'
+  | 'budget';
 
 export interface DownloadSettings {
   store: MediaStore;
