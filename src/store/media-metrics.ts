@@ -59,8 +59,19 @@ export function createMediaRecorder(redis: RedisClient, prefix: string, options:
   }
 
   const flush = (): Promise<void> => (chain = chain.then(send));
-  const timer = setInterval(() => void flush(), options.flushMs ?? 5000);
-  timer.unref(); // never what keeps a process alive; close() sends the rest
+  // Why a timer armed by the first count rather than an interval: a run that ended without close()
+  // (it threw) then leaves no timer behind in a long-lived worker, once its counts are sent.
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    if (timer !== undefined || closed) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void flush().then(() => {
+        if (counts.size > 0) arm();
+      });
+    }, options.flushMs ?? 5000);
+    timer.unref(); // never what keeps a process alive; close() sends the rest
+  };
 
   return {
     observe(event) {
@@ -68,11 +79,13 @@ export function createMediaRecorder(redis: RedisClient, prefix: string, options:
       if (event.ok) add(counts, 'downloads', 1);
       else add(counts, `${FAILURE}${event.reason ?? 'connection'}`, 1);
       if (event.bytes > 0) add(counts, 'bytes', event.bytes);
+      arm();
     },
     flush,
     async close() {
       closed = true;
-      clearInterval(timer);
+      clearTimeout(timer);
+      timer = undefined;
       await flush();
     },
   };
