@@ -143,7 +143,7 @@ export function createHandlers(ctx: HandlerContext) {
   };
 
   const photos: Handler = async (req) => {
-    if (ctx.data.shownPhotos === undefined) return notAvailable(req);
+    if (ctx.data.shownPhotos === undefined) return notFound(req, 'This dashboard has no photo data (no Redis store).');
     const name = req.params.chatbot ?? '';
     const shown = await ctx.data.shownPhotos(name, PHOTOS_SHOWN);
     const body = photosPage(pageContext(req), name, shown, ctx.mediaBaseUrl);
