@@ -59,7 +59,14 @@ export function createDashboardApp(options: DashboardOptions): Express {
   const throttle = createLoginThrottle(options.logger);
   const redisAvailable = options.redisAvailable ?? (() => true);
   options.metrics.setSources(whileRedisAnswers(options.data, redisAvailable));
-  const handlers = createHandlers({ data: options.data, metrics: options.metrics, readOnly: options.readOnly, basePath, csrf });
+  const handlers = createHandlers({
+    data: options.data,
+    metrics: options.metrics,
+    readOnly: options.readOnly,
+    basePath,
+    csrf,
+    ...(options.mediaBaseUrl === undefined ? {} : { mediaBaseUrl: options.mediaBaseUrl }),
+  });
 
   const app = express();
   app.disable('x-powered-by');
@@ -125,6 +132,7 @@ export function createDashboardApp(options: DashboardOptions): Express {
   router.get('/health', adapt(handlers.health));
   router.get('/fleet', adapt(handlers.fleet));
   router.get('/chatbots/:chatbot', adapt(handlers.chatbot));
+  router.get('/chatbots/:chatbot/photos', adapt(handlers.photos));
   router.get('/alerts', adapt(handlers.alerts));
   router.get('/metrics', adapt(handlers.metrics));
   router.get('/healthz', adapt(handlers.healthz));

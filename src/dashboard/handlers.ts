@@ -15,6 +15,7 @@ import { CHART_DAYS, chatbotPage } from './pages/chatbot.js';
 import { healthPage } from './pages/health.js';
 import { fleetPage } from './pages/fleet.js';
 import { DASHBOARD_CSS } from './pages/style.js';
+import { PHOTOS_SHOWN, photosCsp, photosPage } from './pages/photos.js';
 import type { DashboardData, DashboardRequest, HandlerResult } from './types.js';
 
 export type Handler = (req: DashboardRequest) => Promise<HandlerResult>;
@@ -25,6 +26,8 @@ export interface HandlerContext {
   readOnly: boolean;
   basePath: string;
   csrf: Csrf;
+  /** Where hosted photos are served (the Photos page's images). */
+  mediaBaseUrl?: string;
 }
 
 const HTML = { 'content-type': 'text/html; charset=utf-8' } as const;
@@ -139,6 +142,14 @@ export function createHandlers(ctx: HandlerContext) {
     return htmlPage(200, chatbotPage(pageContext(req), name, view, runs, failures, now));
   };
 
+  const photos: Handler = async (req) => {
+    if (ctx.data.shownPhotos === undefined) return notFound(req, 'This dashboard has no photo data (no Redis store).');
+    const name = req.params.chatbot ?? '';
+    const shown = await ctx.data.shownPhotos(name, PHOTOS_SHOWN);
+    const body = photosPage(pageContext(req), name, shown, ctx.mediaBaseUrl);
+    return { status: 200, headers: { ...HTML, ...photosCsp(ctx.mediaBaseUrl) }, body };
+  };
+
   const fleet: Handler = async (req) => {
     if (ctx.data.fleet === undefined) return notFound(req, 'This dashboard has no fleet data (no Redis prefix).');
     return htmlPage(200, fleetPage(pageContext(req), await ctx.data.fleet()));
@@ -154,7 +165,7 @@ export function createHandlers(ctx: HandlerContext) {
   const stylesheet: Handler = () =>
     Promise.resolve({ status: 200, headers: { 'content-type': 'text/css; charset=utf-8' }, body: DASHBOARD_CSS });
 
-  return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet, health, chatbot, alerts, fleet };
+  return { runsList, runDetail, rejectedCsv, retryFailed, search, metrics, healthz, stylesheet, health, chatbot, photos, alerts, fleet };
 }
 
 export type DashboardHandlers = ReturnType<typeof createHandlers>;

@@ -10,10 +10,12 @@
  *
  * Everything about the work is read from Redis on each scrape, because the work is done by
  * other processes (`worker`, `sync --work`): job counts from the queues, service calls from the
- * totals every calling process flushes (src/store/call-metrics.ts), runs from the run records.
+ * totals every calling process flushes (src/store/call-metrics.ts), photo downloads from the totals
+ * every hosting process flushes (src/store/media-metrics.ts), runs from the run records.
  */
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { renderCallMetrics } from './call-exposition.js';
+import { renderMediaMetrics } from './media-exposition.js';
 import { registerRunMetrics } from './run-metrics.js';
 import { registerHealthMetrics, registerServiceMetric } from './health-metrics.js';
 import { registerFleetMetrics } from './fleet-metrics.js';
@@ -76,8 +78,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     },
     async render() {
       const from = sources;
-      const [calls, samples, healthViews, up, fleetViews] = await Promise.all([
+      const [calls, media, samples, healthViews, up, fleetViews] = await Promise.all([
         attempt(from?.callMetrics?.bind(from)),
+        attempt(from?.mediaMetrics?.bind(from)),
         attempt(from?.runMetrics?.bind(from)),
         attempt(from?.chatbotHealth?.bind(from)),
         attempt(from?.serviceOutage && (async () => ((await from.serviceOutage?.()) === undefined ? 1 : 0))),
@@ -87,7 +90,10 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       serviceUp = up;
       runSamples = samples ?? [];
       health = healthViews ?? [];
-      return { contentType: registry.contentType, body: `${await registry.metrics()}\n${renderCallMetrics(calls)}` };
+      return {
+        contentType: registry.contentType,
+        body: `${await registry.metrics()}\n${renderCallMetrics(calls)}${renderMediaMetrics(media)}`,
+      };
     },
   };
 }

@@ -9,6 +9,8 @@ import { queueDisplayName, type Queues } from '../queue/queues.js';
 import { describeTarget, type JobTarget } from '../queue/job-seal.js';
 import { waitingTargets } from '../queue/waiting-targets.js';
 import { readCallMetrics } from '../store/call-metrics.js';
+import { readMediaMetrics } from '../store/media-metrics.js';
+import { readShownPhotos } from '../store/shown-photos.js';
 import { readRunSamples } from '../store/run-metrics.js';
 import type { Store } from '../store/store.js';
 import { AlertStore } from '../store/alert-store.js';
@@ -176,6 +178,7 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
       }
     },
     serviceOutage: () => store.breaker.outage(),
+    shownPhotos: (chatbot, limit) => readShownPhotos(store.redis, store.keys, chatbot, limit),
     async jobCounts() {
       const counts: Record<string, Record<string, number>> = {};
       for (const queue of [queues.writes, queues.syncRuns, queues.alerts])
@@ -191,6 +194,7 @@ export function createStoreDashboardData(store: Store, queues: Queues, prefix?: 
     fleetMembers: async () =>
       Object.entries((await fleetForDisplay(records)).chatbots).map(([chatbot, settings]) => ({ chatbot, source: settings.source })),
     callMetrics: () => readCallMetrics(store.redis, prefix),
+    mediaMetrics: () => readMediaMetrics(store.redis, prefix),
     runMetrics: () => readRunSamples(store),
     healthData: {
       ...healthData,

@@ -53,6 +53,7 @@ export function whileRedisAnswers(sources: MetricsSources, available: () => bool
   return {
     jobCounts: read((from) => from.jobCounts()),
     callMetrics: read((from) => from.callMetrics?.()),
+    mediaMetrics: read((from) => from.mediaMetrics?.()),
     runMetrics: read((from) => from.runMetrics?.()),
     chatbotHealth: read((from) => from.chatbotHealth?.()),
     serviceOutage: read((from) => from.serviceOutage?.()),

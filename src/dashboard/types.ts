@@ -153,6 +153,21 @@ export interface CallMetricsView {
   failures: Readonly<Record<string, number>>;
 }
 
+/** The hosted photos a chatbot's listings show (the Photos page): object keys in Order, by the feed's ListingKey. */
+export interface ShownPhotosView {
+  listings: ReadonlyArray<{ listingKey: string; objects: readonly string[] }>;
+  /** Listings with photo references in all (the page shows a bounded number). */
+  total: number;
+}
+
+/** Photo downloads of every process, for /metrics. */
+export interface MediaMetricsView {
+  downloads: number;
+  bytes: number;
+  /** reason → failed downloads */
+  failures: Readonly<Record<string, number>>;
+}
+
 /** The fields of one run that /metrics needs. Times are epoch milliseconds. */
 export interface RunSampleView {
   chatbot: string;
@@ -176,6 +191,10 @@ export interface DashboardData {
   jobCounts(): Promise<Record<string, Record<string, number>>>;
   /** Service calls recorded by every process (Redis), read on every /metrics scrape. */
   callMetrics?(): Promise<CallMetricsView>;
+  /** Photo downloads recorded by every process (Redis), read on every /metrics scrape. */
+  mediaMetrics?(): Promise<MediaMetricsView>;
+  /** The hosted photos of up to `limit` listings of a chatbot. */
+  shownPhotos?(chatbot: string, limit: number): Promise<ShownPhotosView>;
   /** The newest runs, read on every /metrics scrape. */
   runMetrics?(): Promise<readonly RunSampleView[]>;
   /** Every chatbot's health, read on every /metrics scrape. */
@@ -210,6 +229,8 @@ export interface DashboardOptions {
   logger: Logger;
   /** Mount path when behind a reverse proxy (e.g. '/ops'); default ''. */
   basePath?: string;
+  /** Where hosted photos are served (LISTING_SYNC_MEDIA_BASE_URL): the Photos page shows them from there. */
+  mediaBaseUrl?: string;
   /**
    * Whether Redis answers now (the connection is up). While false, pages answer 503 with a clear
    * message instead of failing (see redis-gate.ts). Default: always true.
@@ -302,6 +323,7 @@ export interface MetricsSources {
   /** queue → state → count */
   jobCounts(): Promise<Record<string, Record<string, number>>>;
   callMetrics?(): Promise<CallMetricsView>;
+  mediaMetrics?(): Promise<MediaMetricsView>;
   runMetrics?(): Promise<readonly RunSampleView[]>;
   chatbotHealth?(): Promise<readonly ChatbotHealthView[]>;
   /** The service outage going on now (undefined: the service is up). */

@@ -183,6 +183,12 @@ export class FeedBudget {
     await runLua(this.redis, BUDGET_ADD_BYTES, [this.bytesKey], [bytes, spanUs, Math.ceil(this.bytesSpanUs / BYTE_BUCKETS)]);
   }
 
+  /** Whether the bytes-per-hour window holds less than its limit now (true without one). Records nothing. */
+  async bytesRoom(): Promise<boolean> {
+    if (this.bytesPerHour === undefined) return true;
+    return (await this.usage()).bytesThisHour < this.bytesPerHour;
+  }
+
   /** Counts per window, bytes this hour and whether (until when) the next request must wait. Records nothing. */
   async usage(): Promise<FeedBudgetUsage> {
     const reply = (await this.check('peek')) as [number, number, string, number, ...number[]];

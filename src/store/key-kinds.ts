@@ -21,6 +21,7 @@ const STORE_KINDS: Readonly<Record<string, string>> = {
   keytouch: 'key-index',
   'keytouch-days': 'key-index',
   calls: 'call-metrics',
+  media: 'media-metrics',
   'retention-lock': 'locks',
   alerts: 'alerts',
   'alert-deliveries': 'alerts',

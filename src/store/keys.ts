@@ -30,6 +30,7 @@ export type KeyLayout = 'single' | 'cluster';
  * | `{p}:ls:keytouch-days`                | zset | `day\tchatbot` of every keytouch set, scored by day     |
  * | `{p}:ls:keyidx:{listing key}`         | zset | JSON {chatbot, runId, jobId} by time (former key index) |
  * | `{p}:ls:calls`                        | hash | service-call counters of every process (call-metrics.ts) |
+ * | `{p}:ls:media`                        | hash | photo download counters of every process (media-metrics.ts) |
  * | `{p}:ls:budget:{{id}}:req`            | zset | a feed budget's request times, µs (feed-budget.ts)      |
  * | `{p}:ls:budget:{{id}}:bytes`          | hash | minute bucket → response bytes (feed-budget.ts)         |
  * | `{p}:ls:source:{{chatbot}}:{feedId}`  | hash | a replication source: watermark, last run, totals       |
@@ -55,7 +56,7 @@ export type KeyLayout = 'single' | 'cluster';
  * every key of one chatbot carries the chatbot as a hash tag, its runs' keys included
  * (`{p}:ls:ledger:{S}`, `{p}:ls:lease:{S}`, `{p}:ls:run:{S}:{runId}`, …), so each script and
  * MULTI touches one slot while many chatbots spread over the masters. Keys of the whole
- * installation (`runs`, `runs:open`, `calls`, `retention-lock`, `sources`, `keytouch-days`, `keyidx:*`, and
+ * installation (`runs`, `runs:open`, `calls`, `media`, `retention-lock`, `sources`, `keytouch-days`, `keyidx:*`, and
  * `run-chatbot`, the runId → chatbot map that finds a run's slot from its id) are only ever read
  * or written by single-key commands. The single-Redis layout keeps the original names, so
  * ledgers and runs written before the cluster layout existed stay where they are.
@@ -87,6 +88,8 @@ export interface StoreKeys {
   /** Every keyTouches set, as `day\tchatbot` scored by day. */
   keyTouchDays(): string;
   callMetrics(): string;
+  /** Photo download counters of every process (media-metrics.ts). */
+  mediaMetrics(): string;
   /** Request times of a feed request budget (`budgetId`: a stable hash, never a secret). */
   feedBudgetRequests(budgetId: string): string;
   /** Response bytes of a feed request budget, per minute bucket. */
@@ -155,6 +158,7 @@ export function storeKeys(prefix: string, layout: KeyLayout = 'single'): StoreKe
     keyTouches: (chatbot, day) => `${base}:keytouch:${tag(chatbot)}:${day}`,
     keyTouchDays: () => `${base}:keytouch-days`,
     callMetrics: () => `${base}:calls`,
+    mediaMetrics: () => `${base}:media`,
     feedBudgetRequests: (budgetId) => `${base}:budget:{${budgetId}}:req`,
     feedBudgetBytes: (budgetId) => `${base}:budget:{${budgetId}}:bytes`,
     feedSource: (chatbot, feedId) => `${base}:source:{${chatbot}}:${feedId}`,

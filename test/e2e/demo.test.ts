@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_RESO_CREDENTIALS } from '../../src/sim/reso/server.js';
@@ -22,6 +24,39 @@ beforeAll(async () => {
 afterAll(async () => {
   await ownRedis?.close();
 });
+
+/**
+ * The MLS chatbot's Images are rehosted photos: every one under the demo's base URL (the service
+ * simulator's own view of the listings), served as the JPEG bytes whose sha256 names them; the
+ * dashboard's Photos page shows them as images from that address.
+ */
+async function expectRehostedPhotos(url: string, authorization: string, stdout: string, stderr: string): Promise<void> {
+  const base = /rehosted at (http:\/\/127\.0\.0\.1:\d+\/photos)\//.exec(stdout)?.[1] ?? '';
+  expect(base).not.toBe('');
+  const simUrl = /demo: simulator at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1] ?? '';
+  const state = (await (await fetch(`${simUrl}/__sim/state`)).json()) as {
+    Data: { listings: Record<string, Array<{ Images?: string[] }>> };
+  };
+  const listings = state.Data.listings['demo-mls'] ?? [];
+  expect(listings).toHaveLength(24);
+  const images = listings.flatMap((listing) => listing.Images ?? []);
+  expect(images).toHaveLength(24 * 3);
+  for (const image of images) expect(image).toMatch(new RegExp(`^${base}/[0-9a-f]{64}\\.jpg$`));
+  const first = images[0] ?? '';
+  const photo = await fetch(first);
+  expect(photo.status).toBe(200);
+  expect(photo.headers.get('content-type')).toBe('image/jpeg');
+  const bytes = Buffer.from(await photo.arrayBuffer());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  expect(`${base}/${createHash('sha256').update(bytes).digest('hex')}.jpg`).toBe(first);
+  expect((await fetch(`${base}/../package.json`)).status).toBe(404);
+  const page = await fetch(`${url}/chatbots/demo-mls/photos`, { headers: { authorization } });
+  expect(page.status).toBe(200);
+  expect(page.headers.get('content-security-policy')).toContain(`img-src 'self' ${new URL(base).origin}`);
+  const html = await page.text();
+  const shown = new Set([...html.matchAll(/<img class="photo" src="([^"]+)"/g)].map((match) => match[1]));
+  for (const image of images) expect(shown.has(image), image).toBe(true);
+}
 
 describe('npm run demo', () => {
   it('the README command syncs the sample feed through injected faults, converges, then replicates an MLS', async () => {
@@ -81,8 +116,11 @@ describe('npm run demo', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    let photoDir: string | undefined;
     try {
       const line = await new Promise<RegExpMatchArray>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no dashboard line in ${stdout}`)), 60_000);
@@ -103,11 +141,17 @@ describe('npm run demo', () => {
       expect(html).toContain('demo-bot');
       expect(html).not.toContain('sim-secret-key');
       expect(html).not.toContain(DEFAULT_RESO_CREDENTIALS.clientSecret);
+      await expectRehostedPhotos(url ?? '', `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, stdout, stderr);
+      photoDir = /photos are hosted in a file store at (\S+),/.exec(stderr)?.[1] ?? '';
+      expect(existsSync(photoDir ?? '')).toBe(true);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
       child.kill('SIGKILL');
     }
+    // The photo store was the demo's own temporary directory: gone with it.
+    expect(photoDir).toBeDefined();
+    expect(existsSync(photoDir ?? '')).toBe(false);
     // The demo's runs are visible to the CLI afterwards (same Redis, the demo's prefix): the file sync and the two pulls.
     const env = { REDIS_URL: redisUrl, LISTING_SYNC_PREFIX: 'listing-sync-demo' };
     const runs = await runCli(['runs', 'list', '--json'], env);

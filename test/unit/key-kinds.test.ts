@@ -33,6 +33,7 @@ describe('keyKind', () => {
     [storeKeys(P, 'cluster').keyTouches('bot', 20000), 'key-index'],
     [keys.keyTouchDays(), 'key-index'],
     [keys.callMetrics(), 'call-metrics'],
+    [keys.mediaMetrics(), 'media-metrics'],
     [keys.requestPermits(), 'request-permits'],
     [storeKeys(P, 'cluster').requestPermits(), 'request-permits'],
     [keys.feedShape('bot:1', 'abc123'), 'feed-shapes'],

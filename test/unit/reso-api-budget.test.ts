@@ -87,7 +87,10 @@ describe('memoryBudget', () => {
     await budget.acquire({ maxWaitMs: 10_000 });
     expect(time.slept).toEqual([1251]);
     await budget.addBytes(600);
+    expect(await budget.bytesRoom?.()).toBe(true);
     await budget.addBytes(500);
+    expect(await budget.bytesRoom?.()).toBe(false);
+    expect(await memoryBudget({ perSecond: 1 }, time).bytesRoom?.()).toBe(true);
     await expect(budget.acquire({ maxWaitMs: 60_000 })).rejects.toMatchObject({
       code: ErrorCode.BUDGET_EXHAUSTED,
       details: { window: 'bytesPerHour', retryAtMs: time.now() + 3_600_250 + 1 },

@@ -4,7 +4,10 @@
  * replication wiring as `sync --replicate --work`. Then the MLS changes a few records and
  * withdraws one through the simulator's admin API, and the next run pulls only those. The feed
  * credentials are the simulator's own test client; they reach the sync through the session's
- * config (FEED_OAUTH_*), as a user's would, and are never printed.
+ * config (FEED_OAUTH_*), as a user's would, and are never printed. The MLS's photos come from the
+ * simulator's media host (its downloads need the access token as User-Agent, as MLS Grid's do) and
+ * are hosted in the demo's file store, served on loopback (demo-photos.ts): the chatbot's Images
+ * are rehosted ones, never the MLS's URLs.
  */
 import { sleep } from '../../net/abortable-sleep.js';
 import { parseFeedBudget } from '../../feed/reso-api/budget-spec.js';
@@ -22,10 +25,14 @@ import type { CliIo } from '../io.js';
 import { syncDeps } from '../wiring/queue-wiring.js';
 import { toSyncRequest } from '../input/sync-options.js';
 import type { SyncSession } from '../wiring/sync-session.js';
+import type { Config } from '../../config/config.js';
+import { photosPullLine } from '../output/demo-replication-lines.js';
+import type { DemoPhotos } from './demo-photos.js';
 
 /** The chatbot the MLS is replicated into (beside the file demo's chatbot). */
 export const DEMO_MLS_CHATBOT = 'demo-mls';
 const MLS_RECORDS = 25;
+const PHOTOS_PER_RECORD = 3;
 /**
  * Why an hour apart: further apart than the default overlap (20 min), so the second run's
  * `ge watermark − overlap` holds only the records the MLS changed, as a nightly pull would.
@@ -48,7 +55,9 @@ export interface DemoMls {
 /** Starts the MLS (RESO simulator on a free loopback port) holding MLS_RECORDS records stamped an hour apart up to now. */
 export async function startDemoMls(): Promise<DemoMls> {
   const reso = await startResoSimulator({ port: 0, host: '127.0.0.1' });
-  const keys = reso.state.records.seed({ count: MLS_RECORDS, stepMs: SEED_STEP_MS });
+  // Why the media host on, with its User-Agent rule: the demo hosts the photos the way an MLS Grid feed requires.
+  reso.state.media.configure({ enabled: true, tokenUserAgent: true });
+  const keys = reso.state.records.seed({ count: MLS_RECORDS, stepMs: SEED_STEP_MS, photos: PHOTOS_PER_RECORD });
   return { reso, keys };
 }
 
@@ -77,17 +86,20 @@ function replicateRequest(feed: string): SyncRequest {
       replicate: true,
       feedBudget: BUDGET,
       overlap: OVERLAP,
-      // The simulator's seeded photo URLs name no real host: the demo links them rather than hosting them.
-      hotlinkMedia: true,
     },
     { dryRun: false, trigger: 'demo' },
   );
 }
 
+/** The session's settings with the demo's photo store and its address (as --media-store and --media-base-url would set them). */
+function withPhotos(config: Config, photos: DemoPhotos): Config {
+  return { ...config, media: { ...config.media, store: photos.storeUrl, baseUrl: photos.baseUrl } };
+}
+
 /** One `sync --replicate --work`: runSync with the session's wiring, then its jobs worked by the session's workers. */
-async function pull(io: CliIo, session: SyncSession, feed: string): Promise<{ pulled?: DemoPull; code: ExitCode }> {
+async function pull(io: CliIo, session: SyncSession, feed: string, photos: DemoPhotos): Promise<{ pulled?: DemoPull; code: ExitCode }> {
   const request = replicateRequest(feed);
-  const deps = { ...syncDeps(session.api, session.ctx, session.config, session.logger), signal: session.signal };
+  const deps = { ...syncDeps(session.api, session.ctx, withPhotos(session.config, photos), session.logger), signal: session.signal };
   const outcome = await runSync(deps, request);
   const { summary, replication } = outcome;
   if (summary.guard.ok) {
@@ -118,20 +130,27 @@ async function sourcesShow(session: SyncSession, feed: string): Promise<string> 
 }
 
 /** Runs the act in an open session (workers in this process); `say` narrates on stderr. */
-export async function runReplicationAct(io: CliIo, session: SyncSession, mls: DemoMls, say: (line: string) => void): Promise<ExitCode> {
+export async function runReplicationAct(
+  io: CliIo,
+  session: SyncSession,
+  mls: DemoMls,
+  photos: DemoPhotos,
+  say: (line: string) => void,
+): Promise<ExitCode> {
   const { reso, keys } = mls;
   const feed = reso.propertyUrl;
   say(
     `demo: an MLS (RESO Web API simulator) at ${feed} holds ${MLS_RECORDS} records; its OAuth2 test client is in ` +
       `FEED_OAUTH_* (never printed)`,
   );
+  say(`demo: its photos are hosted in a file store at ${photos.dir}, served at ${photos.baseUrl}/ (a web server over the directory)`);
   const command =
     `listing-sync sync --chatbot ${DEMO_MLS_CHATBOT} --feed ${feed} --profile reso --replicate ` +
-    `--feed-budget ${BUDGET} --hotlink-media --work`;
+    `--feed-budget ${BUDGET} --media-store ${photos.storeUrl} --media-base-url ${photos.baseUrl} --work`;
   say(`demo: ${command}`);
-  const first = await pull(io, session, feed);
+  const first = await pull(io, session, feed, photos);
   if (first.pulled === undefined) return first.code;
-  io.stdout.write(`\n${firstPullLine(first.pulled, DEMO_MLS_CHATBOT)}`);
+  io.stdout.write(`\n${firstPullLine(first.pulled, DEMO_MLS_CHATBOT)}${photosPullLine(first.pulled, photos.baseUrl)}`);
 
   const pick = (index: number): string => keys[index] ?? '';
   reso.state.records.modify({ keys: CHANGED.map(pick) });
@@ -140,9 +159,9 @@ export async function runReplicationAct(io: CliIo, session: SyncSession, mls: De
     `demo: the MLS changes ${CHANGED.length} records (a new ListPrice) and withdraws 1 (StandardStatus ` +
       `Withdrawn) through the simulator's admin API; the same command again:`,
   );
-  const next = await pull(io, session, feed);
+  const next = await pull(io, session, feed, photos);
   if (next.pulled === undefined) return next.code;
-  io.stdout.write(nextPullLine(next.pulled, MLS_RECORDS));
+  io.stdout.write(`${nextPullLine(next.pulled, MLS_RECORDS)}${photosPullLine(next.pulled, photos.baseUrl)}`);
   io.stdout.write(watermarkLine(next.pulled.replication.watermark, OVERLAP));
   io.stdout.write(await sourcesShow(session, feed));
   return EXIT.ok;

@@ -16,6 +16,7 @@ import { createStoreDashboardData } from '../../dashboard/read-model.js';
 import { cleanDemoPrefix, findDemoRedis } from './demo-redis.js';
 import { checkDemoPort, demoPrefix } from './demo-port.js';
 import { DEMO_MLS_CHATBOT, demoFeedEnv, runReplicationAct, startDemoMls } from './demo-replication.js';
+import { startDemoPhotos } from './demo-photos.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { CommandHost } from '../host.js';
 import type { CliIo } from '../io.js';
@@ -114,6 +115,8 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
   host.io.releases.push('simulator', () => sim.close());
   const mls = await startDemoMls();
   host.io.releases.push('RESO simulator', () => mls.reso.close());
+  const photos = await startDemoPhotos();
+  host.io.releases.push('photo server', () => photos.close());
   const say = (line: string): void => void host.io.stderr.write(`${line}\n`);
   say(`demo: simulator at ${sim.baseUrl} holding ${SEEDED_LISTINGS} listings for chatbot ${DEMO_CHATBOT}`);
   say(`demo: Redis from ${redis.origin} (BullMQ prefix ${prefix}, cleaned first; other prefixes are kept)`);
@@ -162,7 +165,7 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
   sim.state.setFaults(DEMO_FAULTS);
   const synced = await performSync(io, session, request, { work: true });
   sim.state.setFaults({});
-  const replicated = await runReplicationAct(io, session, mls, say);
+  const replicated = await runReplicationAct(io, session, mls, photos, say);
   const code = synced === EXIT.ok ? replicated : synced;
   if (flags.exitAfterSync) return code;
   const user = 'demo';
@@ -177,11 +180,13 @@ export async function runDemo(host: CommandHost, flags: DemoFlags): Promise<Exit
     redisAvailable: () => session.ctx.watch.isUp(),
     metrics: createMetrics(),
     logger: session.logger,
+    mediaBaseUrl: photos.baseUrl,
   });
   host.io.releases.push('dashboard server', () => dashboard.close());
   host.io.stdout.write(
-    `\ndashboard: ${dashboard.url}/  (user ${user}, password ${password})\nworkers keep running: retry failed ` +
-      `jobs from the dashboard. Ctrl-C to stop.\n`,
+    `\ndashboard: ${dashboard.url}/  (user ${user}, password ${password})\nphotos: ${dashboard.url}/chatbots/` +
+      `${DEMO_MLS_CHATBOT}/photos shows the MLS's photos as the chatbot's Images, rehosted at ${photos.baseUrl}/\n` +
+      `workers keep running: retry failed jobs from the dashboard. Ctrl-C to stop.\n`,
   );
   await stopped;
   return code;

@@ -35,6 +35,17 @@ export function nextPullLine(pull: DemoPull, mlsRecords: number): string {
   ].join('');
 }
 
+/** What a pull did with the photos: hosted (downloaded into the demo's store), reused, not fetched, and where Images point. */
+export function photosPullLine(pull: DemoPull, baseUrl: string): string {
+  const photos = pull.replication.photos;
+  if (photos === undefined) return '';
+  const missing = photos.notFetched === 0 ? '' : ` (${plural(photos.notFetched, 'photo')} not fetched: the next run fetches them)`;
+  return (
+    `replication  photos: ${count(photos.hosted)} hosted, ${count(photos.reused)} reused${missing}, ` +
+    `${plural(photos.bytes, 'byte')} downloaded; Images are ${baseUrl}/<sha256>.jpg\n`
+  );
+}
+
 /** Where the next run starts. */
 export function watermarkLine(watermark: string | undefined, overlap: string): string {
   return `replication  watermark ${watermark ?? '-'}: the next run asks for ModificationTimestamp ge the watermark minus ${overlap}\n`;

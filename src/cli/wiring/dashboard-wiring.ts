@@ -75,6 +75,7 @@ export async function serveDashboard(io: CliIo, config: Config, logger: Logger, 
     redisAvailable: wiring.redisAvailable,
     metrics: createMetrics(),
     logger,
+    ...(config.media.baseUrl === undefined ? {} : { mediaBaseUrl: config.media.baseUrl }),
   });
   io.releases.push('dashboard server', () => dashboard.close());
   return dashboard;

@@ -19,6 +19,7 @@ import type { PhotoDeps } from '../../sync/replication-types.js';
 import type { SyncRequest } from '../../sync/sync-request.js';
 import { s3MediaStore } from '../../feed/media/s3-store.js';
 import type { MediaStore } from '../../feed/media/media-store.js';
+import { createMediaRecorder } from '../../store/media-metrics.js';
 
 /** Largest photo stored: far above any listing photo, low enough that a wrong URL (a video) is refused. */
 const MAX_PHOTO_BYTES = 50 * 1024 * 1024;
@@ -80,13 +81,14 @@ export function openConfiguredStore(config: Config, url: string): MediaStore {
 function hostingOf(
   wiring: Omit<PhotoWiring, 'tokens' | 'refreshMedia'> & { tokens?: TokenProvider; refreshMedia?: PhotoWiring['refreshMedia'] },
   recordsPending: boolean,
-): { hosting: PhotoHosting; media: MediaStore } | undefined {
+): { hosting: PhotoHosting; close(): Promise<void> } | undefined {
   const { config, request, feedId } = wiring;
   const { store: storeUrl, baseUrl } = mediaOf(config, request);
   if (storeUrl === undefined || baseUrl === undefined) return undefined;
   const media = openConfiguredStore(config, storeUrl);
   const memory = wiring.store.photos;
   const userAgent = userAgentOf(config, request, wiring.tokens, wiring.signal);
+  const recorder = createMediaRecorder(wiring.store.redis, config.redis.prefix);
   const hosting = photoHosting({
     baseUrl,
     memory: {
@@ -101,6 +103,7 @@ function hostingOf(
       holds: hostHolds(),
       timeoutMs: config.media.timeoutMs,
       maxBytes: MAX_PHOTO_BYTES,
+      onSettled: (result, bytes) => recorder.observe({ ok: result.ok, bytes, ...(result.ok ? {} : { reason: result.reason }) }),
       ...(userAgent === undefined ? {} : { userAgent }),
       ...(wiring.signal === undefined ? {} : { signal: wiring.signal }),
     },
@@ -108,7 +111,11 @@ function hostingOf(
     ...(wiring.refreshMedia === undefined ? {} : { refreshMedia: wiring.refreshMedia }),
     dryRun: request.dryRun,
   });
-  return { hosting, media };
+  const close = async (): Promise<void> => {
+    await recorder.close();
+    await media.close();
+  };
+  return { hosting, close };
 }
 
 /** The photo deps of a replicating request, or undefined without a media store. */
@@ -116,8 +123,8 @@ export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
   checkMediaRules(wiring.config, wiring.request);
   const hosted = hostingOf(wiring, true);
   if (hosted === undefined) return undefined;
-  const { hosting, media } = hosted;
-  return { hosting, pending: () => wiring.store.photos.pending(wiring.request.chatbot, wiring.feedId), close: () => media.close() };
+  const { hosting, close } = hosted;
+  return { hosting, pending: () => wiring.store.photos.pending(wiring.request.chatbot, wiring.feedId), close };
 }
 
 /**
@@ -133,7 +140,7 @@ export function filePhotoWiring(
     return {
       hosting: hosted.hosting,
       forget: (keys) => wiring.store.photos.unreference(request.chatbot, keys),
-      close: () => hosted.media.close(),
+      close: hosted.close,
     };
   };
 }

@@ -88,7 +88,7 @@ export function chatbotPage(
 ): string {
   const failuresChart = failureBars(failures, now);
   const body = html`<h1>Chatbot <span class="mono">${chatbot}</span> ${health ? healthStatusCell(health.status) : ''}</h1>
-<p><a href="${ctx.base}/?chatbot=${encodeURIComponent(chatbot)}">All its runs</a> · <a href="${ctx.base}/health">Health of every chatbot</a></p>
+<p><a href="${ctx.base}/?chatbot=${encodeURIComponent(chatbot)}">All its runs</a> · <a href="${ctx.base}/health">Health of every chatbot</a> · <a href="${ctx.base}/chatbots/${encodeURIComponent(chatbot)}/photos">Photos of its listings</a></p>
 <h2>Runs of the last ${CHART_DAYS} days</h2>
 ${stackedBarChart({
   id: 'runs-chart',

@@ -7,6 +7,7 @@ import { changesSection, wipesSection } from './run-fields.js';
 import { displaySection } from './run-display.js';
 import { elsewhereMark, elsewhereNotice, serviceRow } from './run-service.js';
 import { feedFigures, remoteFigures, replicationCard } from './run-figures.js';
+import { photosCard } from './run-photos.js';
 import { guardCell, statusCell } from './runs-list.js';
 
 /** Rows shown inline; the CSV download always holds every rejected row. */
@@ -68,6 +69,7 @@ function overview(view: RunPageView): SafeHtml {
 <div class="card" id="feed"><h2>Feed</h2>${feedFigures(run.summary.feed)}</div>
 <div class="card" id="remote"><h2>Remote</h2>${remoteFigures(run.summary.remote)}</div>
 ${replicationCard(run.summary.replication)}
+${photosCard(run.summary)}
 </div>`;
 }
 

@@ -133,8 +133,9 @@ export function remoteFigures(remote: Readonly<Record<string, unknown>> | undefi
   return figures(remote, REMOTE);
 }
 
-/** A `--replicate` run's pull as a card; nothing for other runs. */
+/** A `--replicate` run's pull as a card; nothing for other runs. Its photos have a card of their own (run-photos.ts). */
 export function replicationCard(replication: Readonly<Record<string, unknown>> | undefined): SafeHtml {
   if (replication === undefined) return html``;
-  return html`<div class="card" id="replication"><h2>Replication</h2>${figures(replication, REPLICATION)}</div>`;
+  const pull = Object.fromEntries(Object.entries(replication).filter(([name]) => name !== 'photos'));
+  return html`<div class="card" id="replication"><h2>Replication</h2>${figures(pull, REPLICATION)}</div>`;
 }

@@ -30,5 +30,6 @@ figure.chart { margin: 0 0 1rem; background: #fff; border: 1px solid var(--line)
 figure.chart svg.plot { display: block; width: 100%; height: auto; }
 .legend { margin-right: 1rem; white-space: nowrap; } progress { width: 28rem; max-width: 100%; height: 1rem; vertical-align: middle; }
 tr.group th { background: #f6f7fa; text-transform: none; letter-spacing: 0; color: var(--ink); font-size: 13px; }
+img.photo { object-fit: cover; margin: 0 4px 4px 0; border: 1px solid var(--line); background: #eef1f6; }
 form.inline { display: inline; } input[type=search] { font: inherit; padding: 5px 8px; width: 28rem; max-width: 100%; }
 `;

@@ -51,3 +51,10 @@ export function isObjectKey(name: string): boolean {
 export function hostedUrl(baseUrl: string, key: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/${key}`;
 }
+
+/** The content type to serve an object key with (a web server over a file store): the first type its extension comes from. */
+export function contentTypeOfKey(key: string): string {
+  const extension = key.slice(key.lastIndexOf('.') + 1);
+  const named = Object.entries(EXTENSIONS).find(([, ext]) => ext === extension)?.[0];
+  return named ?? (extension === 'img' ? 'application/octet-stream' : `image/${extension}`);
+}

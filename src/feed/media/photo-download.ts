@@ -20,9 +20,21 @@ import type { HostHolds } from './host-holds.js';
 import type { MediaStore } from './media-store.js';
 import { isImageType, mediaTypeOf, objectKey } from './object-key.js';
 
-/** Why a photo was not fetched (the run summary counts them by host and reason). */
+/**
+ * Why a photo was not fetched (the run summary counts them by host and reason); `budget`: the
+ * feed's media byte window was full, so it was not asked for (photo-hosting.ts).
+ */
 export type PhotoFailureReason =
-  'timeout' | 'connection' | 'rate-limited' | 'server-error' | 'expired' | 'refused' | 'not-an-image' | 'too-large' | 'store-failed';
+  | 'timeout'
+  | 'connection'
+  | 'rate-limited'
+  | 'server-error'
+  | 'expired'
+  | 'refused'
+  | 'not-an-image'
+  | 'too-large'
+  | 'store-failed'
+  | 'budget';
 
 export interface DownloadSettings {
   store: MediaStore;
@@ -39,6 +51,8 @@ export interface DownloadSettings {
   maxRetryAfterMs?: number;
   /** Told the size of every chunk received (the media byte budget). */
   onBytes?: (bytes: number) => void;
+  /** Told how each download ended, with the bytes all its attempts received (the /metrics counters). */
+  onSettled?: (result: DownloadResult, bytes: number) => void;
   signal?: AbortSignal;
 }
 
@@ -65,6 +79,20 @@ function dispatcher(): Dispatcher {
 
 /** Downloads `url` into the store; the object key, or why not. */
 export async function downloadPhoto(url: string, settings: DownloadSettings): Promise<DownloadResult> {
+  if (settings.onSettled === undefined) return downloadOnce(url, settings);
+  let received = 0;
+  const result = await downloadOnce(url, {
+    ...settings,
+    onBytes: (bytes) => {
+      received += bytes;
+      settings.onBytes?.(bytes);
+    },
+  });
+  settings.onSettled(result, received);
+  return result;
+}
+
+async function downloadOnce(url: string, settings: DownloadSettings): Promise<DownloadResult> {
   const host = new URL(url).host;
   const maxRetryAfterMs = settings.maxRetryAfterMs ?? 30_000;
   try {

@@ -95,7 +95,10 @@ export function photoHosting(options: PhotoHostingOptions): PhotoHosting {
   const limit = pLimit(Math.max(1, options.concurrency ?? 8));
 
   const fetchOne = (url: string): Promise<DownloadResult> =>
-    limit(async () => {
+    limit(async (): Promise<DownloadResult> => {
+      // Why ask before each download: the feed's media byte window (MLS Grid's 4 GB/h) must not be
+      // passed; a photo left out is fetched by the next run, once the window has room again.
+      if ((await options.budget?.bytesRoom?.()) === false) return { ok: false, reason: 'budget' };
       let received = 0;
       const result = await downloadPhoto(url, { ...options.download, onBytes: (bytes) => (received += bytes) });
       counts.bytes += received;

@@ -17,6 +17,11 @@ export interface FeedRequestBudget {
   acquire(options: { maxWaitMs: number; signal?: AbortSignal }): Promise<void>;
   /** Counts the bytes of a response received (for bytes-per-hour windows). */
   addBytes(bytes: number): Promise<void>;
+  /**
+   * Whether the bytes-per-hour window has room now (true without one); counts nothing. Photo
+   * downloads ask before they start (src/feed/media/photo-hosting.ts).
+   */
+  bytesRoom?(): Promise<boolean>;
 }
 
 /** The BUDGET_EXHAUSTED error: `window` is used up until `retryAtMs` (epoch ms). */

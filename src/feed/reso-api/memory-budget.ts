@@ -90,5 +90,8 @@ export function memoryBudget(spec: FeedBudgetSpec, options: MemoryBudgetOptions 
       bytesWindow?.record(now(), bytes);
       return Promise.resolve();
     },
+    bytesRoom() {
+      return Promise.resolve(bytesWindow === undefined || bytesWindow.waitAt(now()) === 0);
+    },
   };
 }
