@@ -195,8 +195,9 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     if (finished) throw new Error('Planner.add called after finish()');
     const position = index.kept.get(key);
     if (position === undefined) {
-      // A create repeated is caught by the collector's finish (repeatedKeyError), in key order:
-      // a set of every created key here held 1M strings through a migration's writes.
+      // A create repeated is caught by the collector's finish (repeatedKeyError), in key order.
+      // Why not a set of created keys here: it would keep every new key's string for as long as
+      // the planner lives, through a migration's writes.
       writes.addCreate({ key, listing });
       return;
     }
