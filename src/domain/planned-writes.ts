@@ -12,8 +12,24 @@ import type { PlannedWrites } from './planned-writes-list.js';
 export interface PlannedWritesCollector<C extends PlannedWrites<PlannedCreate>, U extends PlannedWrites<PlannedUpdate>> {
   addCreate(create: PlannedCreate): void;
   addUpdate(update: PlannedUpdate): void;
-  /** Everything added, each kind ordered by key (compareText); called once, after the last add. */
+  /**
+   * Everything added, each kind ordered by key (compareText); called once, after the last add.
+   * Throws repeatedKeyError when a key was added twice.
+   */
   finish(): { creates: C; updates: U };
+}
+
+/** What a collector's finish throws for a key added twice: the planner plans each key once, and the importer de-duplicates. */
+export function repeatedKeyError(key: string): Error {
+  return new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
+}
+
+/** Throws repeatedKeyError for the first key of `sorted` (in key order) equal to the one before it. */
+function refuseRepeats(sorted: ReadonlyArray<{ key: string }>): void {
+  for (let i = 1; i < sorted.length; i += 1) {
+    const key = (sorted[i] as { key: string }).key;
+    if (key === (sorted[i - 1] as { key: string }).key) throw repeatedKeyError(key);
+  }
 }
 
 /** The collector of a plan held in memory: two arrays, sorted by key at the end. */
@@ -26,6 +42,8 @@ export function inMemoryWrites(): PlannedWritesCollector<PlannedCreate[], Planne
     finish() {
       creates.sort((a, b) => compareText(a.key, b.key));
       updates.sort((a, b) => compareText(a.key, b.key));
+      refuseRepeats(creates);
+      refuseRepeats(updates);
       return { creates, updates };
     },
   };

@@ -92,7 +92,8 @@ export interface PlanResult<P extends Plan = PlanInMemory> {
 
 export interface Planner<P extends Plan = PlanInMemory> {
   /**
-   * Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws.
+   * Plans one feed listing. Each key at most once (the importer de-duplicates); a repeat throws
+   * (a key the remote holds: here; a new key: in finish(), once the creates are in key order).
    * `filled`: the bits (field-changes.ts filledBit) of the fields whose value is a default filled
    * in for want of one, so filling one over a held value is a wipe; `instructed`: those the display flags blank (no wipe).
    */
@@ -163,7 +164,6 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
   // One byte per remote position: MATCHED once the feed listed the key of the copy kept there, HELD when its row was rejected.
   const seen = new Uint8Array(remote.length);
   const counter = fieldChangeCounter();
-  const createdKeys = new Set<string>();
   let unchanged = 0;
   let held = 0;
   const adopt: PlanResult['adopt'] = [];
@@ -195,8 +195,9 @@ export function createPlanner(context: PlannerContext, writes: AnyWritesCollecto
     if (finished) throw new Error('Planner.add called after finish()');
     const position = index.kept.get(key);
     if (position === undefined) {
-      if (createdKeys.has(key)) throw new Error(`Planner.add: key ${key} added twice (the importer must de-duplicate)`);
-      createdKeys.add(key);
+      // A create repeated is caught by the collector's finish (repeatedKeyError), in key order.
+      // Why not a set of created keys here: it would keep every new key's string for as long as
+      // the planner lives, through a migration's writes.
       writes.addCreate({ key, listing });
       return;
     }

@@ -1,11 +1,12 @@
 /**
  * One kind of planned write (creates, or updates) kept in a spool file: each item appended as
- * JSON when planned, only its key, offset and length kept in memory; read back in key order, a
- * run of items that lie next to each other in the file with one read. JSON is what the items
- * become anyway: a job's data is stored as JSON in Redis.
+ * JSON when planned, only its key (packed-keys.ts), offset and length kept in memory, in typed
+ * arrays; read back in key order, a run of items that lie next to each other in the file with
+ * one read. JSON is what the items become anyway: a job's data is stored as JSON in Redis.
  */
-import { compareText } from '../domain/id-order.js';
 import type { PlannedWrites } from '../domain/planned-writes-list.js';
+import { repeatedKeyError } from '../domain/planned-writes.js';
+import { packedKeys, type PackedKeys } from './packed-keys.js';
 import type { SpoolFile } from './spool-file.js';
 
 /** Most bytes read back in one call (a run of items adjacent in the file). */
@@ -13,14 +14,27 @@ const READ_BYTES = 1 << 20;
 
 export interface SpooledWrites<T extends { key: string }> {
   add(item: T): void;
-  /** Everything added, by key (compareText); readable until the spool file is closed. Call once. */
+  /**
+   * Everything added, by key (compareText); readable until the spool file is closed. Throws
+   * repeatedKeyError for a key added twice. Call once.
+   */
   finish(): PlannedWrites<T>;
 }
 
+/** `array` with room for `needed` items: itself, or a copy twice as large. */
+function withRoom<T extends Float64Array | Uint32Array>(array: T, needed: number, make: (size: number) => T): T {
+  if (needed <= array.length) return array;
+  const next = make(Math.max(needed, array.length * 2));
+  next.set(array);
+  return next;
+}
+
 export function spooledWrites<T extends { key: string }>(file: SpoolFile): SpooledWrites<T> {
-  let keys: string[] = [];
-  const offsets: number[] = [];
-  const lengths: number[] = [];
+  let keys: PackedKeys | undefined = packedKeys();
+  // Why Float64Array: a spool file may outgrow 4 GiB (offsets are exact integers up to 2^53).
+  let offsets = new Float64Array(1024);
+  let lengths = new Uint32Array(1024);
+  let count = 0;
 
   /** Items `order[from..]` adjacent in the file, up to READ_BYTES (one at least): the index past the run, and its bytes. */
   function runFrom(order: Uint32Array, from: number): { end: number; bytes: number } {
@@ -52,16 +66,26 @@ export function spooledWrites<T extends { key: string }>(file: SpoolFile): Spool
 
   return {
     add(item) {
+      if (keys === undefined) throw new Error('spooledWrites: add after finish');
       const { offset, length } = file.append(JSON.stringify(item));
-      keys.push(item.key);
-      offsets.push(offset);
-      lengths.push(length);
+      keys.add(item.key);
+      offsets = withRoom(offsets, count + 1, (size) => new Float64Array(size));
+      lengths = withRoom(lengths, count + 1, (size) => new Uint32Array(size));
+      offsets[count] = offset;
+      lengths[count] = length;
+      count += 1;
     },
     finish() {
+      if (keys === undefined) throw new Error('spooledWrites: finish called twice');
       file.flush();
-      const order = Uint32Array.from(keys, (_, i) => i).sort((a, b) => compareText(keys[a] as string, keys[b] as string));
-      // The keys are needed only to sort: the items carry them.
-      keys = [];
+      const order = keys.sortedOrder();
+      for (let i = 1; i < order.length; i += 1) {
+        if (keys.same(order[i] as number, order[i - 1] as number)) throw repeatedKeyError(keys.key(order[i] as number));
+      }
+      // The keys are needed only to sort: the items carry them. The arrays lose their room to grow.
+      keys = undefined;
+      offsets = offsets.slice(0, count);
+      lengths = lengths.slice(0, count);
       return { length: order.length, [Symbol.iterator]: () => read(order) };
     },
   };

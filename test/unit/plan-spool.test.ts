@@ -51,6 +51,14 @@ const update = (key: string): PlannedUpdate => {
 };
 
 describe('plan spool', () => {
+  it('refuses a create added twice when the plan is finished, in memory and in the file alike', () => {
+    for (const inMemoryUpTo of [0, 10]) {
+      const spool = spoolIn(freshDir(), inMemoryUpTo);
+      for (const key of ['b', 'a', 'b']) spool.addCreate(create(key));
+      expect(() => spool.finish()).toThrow(/key b added twice/);
+    }
+  });
+
   it('gives back every create and update as added, by key, however often it is read', () => {
     const spool = spoolIn(freshDir());
     const creates = ['c', 'a', 'b'].map((key) => create(key, 'ünïcode “quotes” 🏠'));

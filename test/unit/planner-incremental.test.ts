@@ -83,9 +83,13 @@ describe('createPlanner', () => {
     const known = createPlanner(context({ remote: [remote('1', listing('100'))] }));
     known.add('100', listing('100'));
     expect(() => known.add('100', listing('100'))).toThrow(/added twice/);
+    // A new key repeated is refused when the plan is finished (its creates in key order), before anything is written.
+    const repeated = createPlanner(context({}));
+    repeated.add('900', listing('900'));
+    repeated.add('900', listing('900'));
+    expect(() => repeated.finish()).toThrow(/key 900 added twice/);
     const fresh = createPlanner(context({}));
     fresh.add('900', listing('900'));
-    expect(() => fresh.add('900', listing('900'))).toThrow(/added twice/);
     fresh.finish();
     expect(() => fresh.add('901', listing('901'))).toThrow(/after finish/);
     expect(() => fresh.finish()).toThrow(/called twice/);

@@ -18,7 +18,7 @@ import { setFlagsFromString } from 'node:v8';
 import { localFileBytes } from '../../feed/feed-source.js';
 
 /** The old generation may grow to (1 + this / 100) × what survived the last full collection. */
-export const HEAP_GROWING_PERCENT = 50;
+export const HEAP_GROWING_PERCENT = 20;
 
 /**
  * A local feed file smaller than this keeps V8's own policy. Why: its plan and jobs never make
