@@ -81,7 +81,7 @@ export function openConfiguredStore(config: Config, url: string): MediaStore {
 function hostingOf(
   wiring: Omit<PhotoWiring, 'tokens' | 'refreshMedia'> & { tokens?: TokenProvider; refreshMedia?: PhotoWiring['refreshMedia'] },
   recordsPending: boolean,
-): { hosting: PhotoHosting; close(): Promise<void> } | undefined {
+): { hosting: PhotoHosting; close: () => Promise<void> } | undefined {
   const { config, request, feedId } = wiring;
   const { store: storeUrl, baseUrl } = mediaOf(config, request);
   if (storeUrl === undefined || baseUrl === undefined) return undefined;
