@@ -19,6 +19,7 @@ export type CreateListingData = z.infer<typeof createListingDataSchema>;
 
 export const createListingJob: JobKind<CreateListingData> = {
   name: CREATE_LISTING,
+  queue: 'listing-writes',
   schema: createListingDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;

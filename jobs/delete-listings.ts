@@ -25,6 +25,7 @@ export type DeleteListingsData = z.infer<typeof deleteListingsDataSchema>;
 
 export const deleteListingsJob: JobKind<DeleteListingsData> = {
   name: DELETE_LISTINGS,
+  queue: 'listing-writes',
   schema: deleteListingsDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;

@@ -15,6 +15,7 @@ export type EditChatbotData = z.infer<typeof editChatbotDataSchema>;
 
 export const editChatbotJob: JobKind<EditChatbotData> = {
   name: EDIT_CHATBOT,
+  queue: 'listing-writes',
   schema: editChatbotDataSchema,
   async process(ctx, deps) {
     await deps.api.editChatbot(ctx.data.settings, {});

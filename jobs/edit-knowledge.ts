@@ -15,6 +15,7 @@ export type EditKnowledgeData = z.infer<typeof editKnowledgeDataSchema>;
 
 export const editKnowledgeJob: JobKind<EditKnowledgeData> = {
   name: EDIT_KNOWLEDGE,
+  queue: 'listing-writes',
   schema: editKnowledgeDataSchema,
   async process(ctx, deps) {
     await deps.api.editKnowledge(ctx.data.edit, {});

@@ -19,6 +19,7 @@ export type UpdateListingData = z.infer<typeof updateListingDataSchema>;
 
 export const updateListingJob: JobKind<UpdateListingData> = {
   name: UPDATE_LISTING,
+  queue: 'listing-writes',
   schema: updateListingDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;

@@ -76,6 +76,8 @@ async function unfinished(ctx: JobContext<WriteListingsData>, deps: JobDeps): Pr
 
 export const writeListingsJob: JobKind<WriteListingsData> = {
   name: WRITE_LISTINGS,
+  queue: 'listing-writes',
+  carries: true,
   schema: writeListingsDataSchema,
   async process(ctx, deps) {
     const { carrier } = ctx;

@@ -100,11 +100,30 @@ export interface FinalFailure {
   message: string;
 }
 
-/** One job kind: its name, payload schema and processor. */
-export interface JobKind<T> {
+/** The queues job kinds run in (src/queue/queues.ts QUEUE_NAMES, which says why there are three). */
+export type JobQueueName = 'listing-writes' | 'sync-runs' | 'alerts';
+
+/**
+ * One job kind, whole: its name, the queue it runs in, payload schema, processor and final
+ * failure. `D`: what its processor is given (the alerts queue's kinds get their own); `R`: what it
+ * returns (kept as the job's return value). src/queue runs a job only through its kind (registry.ts).
+ */
+export interface JobKind<T, D = JobDeps, R = JobResult> {
   name: string;
+  /** The queue its jobs are added to; a job of this name found in another queue is refused (UNKNOWN_JOB). */
+  queue: JobQueueName;
   schema: z.ZodType<T>;
-  process(ctx: JobContext<T>, deps: JobDeps): Promise<JobResult>;
-  /** Records a final failure (failed-key memory + run outcome). */
-  onFinalFailure(ctx: JobContext<T>, deps: JobDeps, failure: FinalFailure): Promise<void>;
+  process(ctx: JobContext<T>, deps: D): Promise<R>;
+  /** Records a final failure (failed-key memory + run outcome, or a log line). */
+  onFinalFailure(ctx: JobContext<T>, deps: D, failure: FinalFailure): Promise<void>;
+  /**
+   * Whether `thrown` is final at once, whatever attempts are left (a kind of a queue without the
+   * writes queue's error mapping says so itself); unset: src/queue/error-mapping.ts decides.
+   */
+  finalOn?(thrown: unknown): boolean;
+  /**
+   * Set for a kind whose job carries several of its run's jobs (write-listings.ts): its run counts
+   * those, not it, and its processor is given the carrier hooks (`ctx.carrier`).
+   */
+  carries?: true;
 }
