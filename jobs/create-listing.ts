@@ -9,10 +9,10 @@ import { listingWriteSchema } from '../src/domain/listing.js';
 import { markParsed } from '../src/shared/parsed-marks.js';
 import { ensureListing } from './support/ensure-listing.js';
 import type { JobKind } from './support/job-context.js';
-import { listingJobBaseSchema } from './support/listing-job-data.js';
+import { CREATE_LISTING, listingJobBaseSchema } from './support/listing-job-data.js';
 import { prepareWrite, recordFailure, recordWrite } from './support/record.js';
 
-export const CREATE_LISTING = 'create-listing';
+export { CREATE_LISTING };
 
 export const createListingDataSchema = listingJobBaseSchema.extend({ listing: listingWriteSchema });
 export type CreateListingData = z.infer<typeof createListingDataSchema>;

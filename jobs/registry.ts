@@ -45,3 +45,8 @@ export function jobKind(queue: JobQueueName, name: string): ListingQueueKind | A
 export function anyJobKind(name: string): ListingQueueKind | AlertQueueKind | undefined {
   return BY_NAME.get(name);
 }
+
+/** The kinds a sync's plan becomes jobs of, in the order its jobs are enqueued (creates and updates before deletes). */
+export function planKinds(): ListingQueueKind[] {
+  return KINDS.filter((kind): kind is ListingQueueKind => kind.queue !== 'alerts' && (kind as ListingQueueKind).jobsFor !== undefined);
+}

@@ -6,10 +6,10 @@ import { z } from 'zod';
 import { listingUpdateSchema } from '../src/domain/listing.js';
 import { ensureListing } from './support/ensure-listing.js';
 import type { JobKind } from './support/job-context.js';
-import { listingJobBaseSchema } from './support/listing-job-data.js';
+import { listingJobBaseSchema, UPDATE_LISTING } from './support/listing-job-data.js';
 import { prepareWrite, recordFailure, recordWrite } from './support/record.js';
 
-export const UPDATE_LISTING = 'update-listing';
+export { UPDATE_LISTING };
 
 export const updateListingDataSchema = listingJobBaseSchema.extend({
   update: listingUpdateSchema,

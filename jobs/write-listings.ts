@@ -4,7 +4,7 @@
  * probe and key claim, the same outcome record. Why: the queue's own work per job (moving it to
  * active and to completed, its lock, its record) cost more CPU and Redis work than everything
  * listing-sync does per listing (BENCHMARKS.md, bench:sync's BullMQ floor); carried eight to a
- * job, it is paid once per eight listings (job-carriers.ts decides when).
+ * job, it is paid once per eight listings (support/listing-batches.ts decides when).
  *
  * A carrier never retries a listing itself. At the first listing that fails or must wait (its key
  * claimed, an error the retry table retries, a rejection), that listing and every one not yet
@@ -17,12 +17,15 @@
 import { z } from 'zod';
 import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
 import { outcomesAmong } from '../src/store/outcomes-among.js';
-import { CREATE_LISTING, createListingJob } from './create-listing.js';
+import { createListingJob } from './create-listing.js';
 import type { CarriedListing, JobContext, JobDeps, JobKind, JobResult } from './support/job-context.js';
+import { carried, listingsPerJob } from './support/listing-batches.js';
+import { CREATE_LISTING, UPDATE_LISTING, WRITE_LISTINGS } from './support/listing-job-data.js';
+import { listingJobSpecs, listingWriteCount } from './support/listing-job-specs.js';
 import { recordFailure } from './support/record.js';
-import { UPDATE_LISTING, updateListingJob } from './update-listing.js';
+import { updateListingJob } from './update-listing.js';
 
-export const WRITE_LISTINGS = 'write-listings';
+export { WRITE_LISTINGS };
 
 export const writeListingsDataSchema = z.object({
   runId: z.string().min(1),
@@ -100,6 +103,9 @@ export const writeListingsJob: JobKind<WriteListingsData> = {
     }
     return { outcome: 'carried', note: `${items.length} written` };
   },
+  // A plan's creates and updates, one listing job each, carried several to a job when the run is large (listing-batches.ts).
+  jobsFor: (plan, runId, options) => carried(listingJobSpecs(plan, runId), listingsPerJob(listingWriteCount(plan), options.listingsPerJob)),
+  jobCountFor: (plan) => listingWriteCount(plan),
   async onFinalFailure(ctx, deps, failure) {
     // Each listing without an outcome fails as its own job would (its key remembered for the next run).
     for (const item of await unfinished(ctx, deps)) await recordFailure({ ...ctx, id: item.id }, deps, [item.data.key], failure, 1);

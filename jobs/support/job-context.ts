@@ -10,6 +10,8 @@ import type { Store } from '../../src/store/store.js';
 import type { JobOutcome } from '../../src/store/run-types.js';
 import type { Scrubber } from '../../src/shared/secret-scrub.js';
 import type { ScheduledRun } from '../../src/domain/scheduled-run.js';
+import type { Plan } from '../../src/domain/plan.js';
+import type { JobSpec, PlanJobOptions } from './job-spec.js';
 
 export interface JobContext<T> {
   id: string;
@@ -121,6 +123,15 @@ export interface JobKind<T, D = JobDeps, R = JobResult> {
    * writes queue's error mapping says so itself); unset: src/queue/error-mapping.ts decides.
    */
   finalOn?(thrown: unknown): boolean;
+  /**
+   * The jobs of this kind a sync's plan becomes (its creates and updates, its deletes), in order,
+   * one at a time (a large plan is never held twice); unset: a plan has none.
+   */
+  jobsFor?(plan: Plan, runId: string, options: PlanJobOptions): Iterable<JobSpec>;
+  /** How many of its run's jobs `jobsFor` stands for (a carrier counts what it carries), without building them. */
+  jobCountFor?(plan: Plan, options: PlanJobOptions): number;
+  /** The jobs of a bulk edit (one request body per chatbot); unset: the kind takes none. */
+  jobsForBodies?(runId: string, bodies: readonly { serialNumber: string }[]): JobSpec[];
   /**
    * Set for a kind whose job carries several of its run's jobs (write-listings.ts): its run counts
    * those, not it, and its processor is given the carrier hooks (`ctx.carrier`).

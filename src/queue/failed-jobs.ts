@@ -6,7 +6,7 @@ import type { Job, Queue } from 'bullmq';
 import type { Store } from '../store/store.js';
 import { listedJobOf } from '../store/carried-ids.js';
 import { ErrorCode } from '../shared/error-codes.js';
-import { listingJobNameOf } from './job-specs.js';
+import { listingJobNameOf } from '../../jobs/plan-jobs.js';
 import { unsealData, type JobTarget } from './job-seal.js';
 
 export interface FailedJobRow {

@@ -4,15 +4,9 @@ import { backoffDelay } from '../../src/net/backoff.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { classifyError, describeFailure } from '../../src/queue/error-mapping.js';
 import { queueHeld } from '../../src/queue/queue-hold.js';
-import {
-  EDIT_CHATBOT_JOBS,
-  EDIT_KNOWLEDGE_JOBS,
-  jobCountOf,
-  jobSpecs,
-  jobSpecsOf,
-  listingJobNameOf,
-  perChatbotJobSpecs,
-} from '../../src/queue/job-specs.js';
+import { jobCountOf, jobSpecs, jobSpecsOf, listingJobNameOf, perChatbotJobSpecs } from '../../jobs/plan-jobs.js';
+import { EDIT_CHATBOT as EDIT_CHATBOT_JOBS } from '../../jobs/edit-chatbot.js';
+import { EDIT_KNOWLEDGE as EDIT_KNOWLEDGE_JOBS } from '../../jobs/edit-knowledge.js';
 import { ApiError } from '../../src/api/errors.js';
 import { listingHash, recordedHash } from '../../src/domain/hash.js';
 import type { Plan } from '../../src/domain/plan.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { reconcileRun } from '../../src/queue/reconcile-run.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { createListingDataSchema, createListingJob } from '../../jobs/create-listing.js';
-import { jobSpecsOf } from '../../src/queue/job-specs.js';
+import { jobSpecsOf } from '../../jobs/plan-jobs.js';
 import { silentLogger } from '../../src/runtime/logger.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { CLAIM_MS } from '../../src/store/write-claims.js';

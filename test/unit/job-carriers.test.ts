@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { carried, listingsPerJob, MAX_LISTINGS_PER_JOB, queueJobSpecs } from '../../src/queue/job-carriers.js';
-import { jobCountOf, jobSpecs, listingJobNameOf, runJobIdsOf, type JobSpec } from '../../src/queue/job-specs.js';
+import { carried, listingsPerJob, MAX_LISTINGS_PER_JOB } from '../../jobs/support/listing-batches.js';
+import { jobCountOf, jobSpecs, listingJobNameOf, queueJobSpecs } from '../../jobs/plan-jobs.js';
+import { runJobIdsOf, type JobSpec } from '../../jobs/support/job-spec.js';
 import { WRITE_LISTINGS, writeListingsDataSchema } from '../../jobs/write-listings.js';
 import { listingHash } from '../../src/domain/hash.js';
 import type { Plan } from '../../src/domain/plan.js';

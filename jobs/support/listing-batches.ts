@@ -1,18 +1,24 @@
 /**
- * When the listing jobs of a run travel several to a queue job (jobs/write-listings.ts), and how
- * they are grouped. Pure: the same plan always gives the same carriers, so the same ids (an
- * enqueue repeated after a crash adds nothing).
+ * When the listing jobs of a run travel several to a queue job (write-listings.ts), and how they
+ * are grouped. Pure: the same plan always gives the same carriers, so the same ids (an enqueue
+ * repeated after a crash adds nothing).
  */
-import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
-import type { CarriedListing } from '../../jobs/support/job-context.js';
-import { CREATE_LISTING } from '../../jobs/create-listing.js';
-import { UPDATE_LISTING } from '../../jobs/update-listing.js';
-import { jobId } from '../domain/job-id.js';
-import { jobSpecs, type JobSpec } from './job-specs.js';
-import type { Plan } from '../domain/plan.js';
+import type { SYNC_KEY_TYPES } from '../../src/domain/listing.js';
+import { jobId } from '../../src/domain/job-id.js';
+import type { CarriedListing } from './job-context.js';
+import type { JobSpec } from './job-spec.js';
+import { CREATE_LISTING, UPDATE_LISTING, WRITE_LISTINGS } from './listing-job-data.js';
 
 /** The jobs a carrier takes: listing creates and updates. */
 const CARRIED_NAMES: ReadonlySet<string> = new Set([CREATE_LISTING, UPDATE_LISTING]);
+
+/** A carrier's payload (write-listings.ts parses it). */
+type CarrierData = {
+  runId: string;
+  chatbot: string;
+  keyType: (typeof SYNC_KEY_TYPES)[number];
+  items: CarriedListing[];
+};
 
 /**
  * Most listings one carrier takes by default (LISTING_SYNC_LISTINGS_PER_JOB). Why 8: the queue's
@@ -36,7 +42,7 @@ export function listingsPerJob(writes: number, most: number = MAX_LISTINGS_PER_J
 }
 
 /** A carrier's id: its kind, chatbot and key type, its first listing's key and count, and the run (like a delete batch's). */
-function carrierId(first: JobSpec, count: number, data: WriteListingsData): string {
+function carrierId(first: JobSpec, count: number, data: CarrierData): string {
   return jobId({
     kind: 'writes',
     chatbot: data.chatbot,
@@ -50,9 +56,9 @@ function carrierId(first: JobSpec, count: number, data: WriteListingsData): stri
 function carrierOf(group: readonly JobSpec[]): JobSpec {
   const [first] = group;
   if (first === undefined) throw new RangeError('carrierOf: an empty group');
-  const { runId, chatbot, keyType } = first.data as { runId: string; chatbot: string; keyType: WriteListingsData['keyType'] };
+  const { runId, chatbot, keyType } = first.data as Pick<CarrierData, 'runId' | 'chatbot' | 'keyType'>;
   const items = group.map((spec) => ({ id: spec.id, name: spec.name, data: spec.data }) as CarriedListing);
-  const data: WriteListingsData = { runId, chatbot, keyType, items };
+  const data: CarrierData = { runId, chatbot, keyType, items };
   return {
     name: WRITE_LISTINGS,
     id: carrierId(first, group.length, data),
@@ -83,9 +89,4 @@ export function* carried(specs: Iterable<JobSpec>, perJob: number): Generator<Jo
     else yield spec;
   }
   yield* flush();
-}
-
-/** The queue jobs `plan` becomes: `jobSpecs`, with a large plan's creates and updates carried several to a job. */
-export function queueJobSpecs(plan: Plan, runId: string, deleteBatchSize: number, most?: number): Iterable<JobSpec> {
-  return carried(jobSpecs(plan, runId, deleteBatchSize), listingsPerJob(plan.creates.length + plan.updates.length, most));
 }
