@@ -2,14 +2,13 @@
  * Every job kind by name: src/queue runs a job only through the kind registered here for its
  * name and queue. A new kind is one file in jobs/ and one line below.
  */
-import { createListingJob } from './create-listing.js';
 import { deleteListingsJob } from './delete-listings.js';
 import { deliverAlertJob, type AlertJobDeps } from './deliver-alert.js';
 import { editChatbotJob } from './edit-chatbot.js';
 import { editKnowledgeJob } from './edit-knowledge.js';
+import { legacyCreateListingJob, legacyUpdateListingJob } from './legacy-listing-jobs.js';
 import type { JobKind, JobQueueName } from './support/job-context.js';
 import { syncRunJob } from './sync-run.js';
-import { updateListingJob } from './update-listing.js';
 import { writeListingsJob } from './write-listings.js';
 
 /** A kind of the writes or sync-runs queue (their processors share src/queue/processor.ts). */
@@ -21,8 +20,9 @@ export type AlertQueueKind = JobKind<unknown, AlertJobDeps, unknown>;
 // bivariantly, so a kind of a payload type T is one of unknown payload once its schema has parsed it.
 const KINDS: ReadonlyArray<ListingQueueKind | AlertQueueKind> = [
   writeListingsJob,
-  createListingJob,
-  updateListingJob,
+  // Previous release's names, still run for jobs it queued (legacy-listing-jobs.ts says why).
+  legacyCreateListingJob,
+  legacyUpdateListingJob,
   deleteListingsJob,
   editChatbotJob,
   editKnowledgeJob,

@@ -133,8 +133,19 @@ export interface JobKind<T, D = JobDeps, R = JobResult> {
   /** The jobs of a bulk edit (one request body per chatbot); unset: the kind takes none. */
   jobsForBodies?(runId: string, bodies: readonly { serialNumber: string }[]): JobSpec[];
   /**
-   * Set for a kind whose job carries several of its run's jobs (write-listings.ts): its run counts
-   * those, not it, and its processor is given the carrier hooks (`ctx.carrier`).
+   * Whether job `jobId` of this kind carries several of its run's jobs (a write-listings carrier):
+   * its run counts those, not it, and its processor is given the carrier hooks (`ctx.carrier`).
    */
-  carries?: true;
+  carries?(jobId: string): boolean;
+}
+
+/**
+ * One listing write as its batch runs it (create-listing.ts, update-listing.ts): the payload of
+ * the listing's own job and how it is written. Not a kind of its own: it runs inside a
+ * write-listings batch (write-listings.ts), whose final failure records it.
+ */
+export interface ListingWrite<T> {
+  name: string;
+  schema: z.ZodType<T>;
+  process(ctx: JobContext<T>, deps: JobDeps): Promise<JobResult>;
 }

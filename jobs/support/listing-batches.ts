@@ -52,13 +52,18 @@ function carrierId(first: JobSpec, count: number, data: CarrierData): string {
   });
 }
 
-/** One carrier of `group` (listing jobs of one run, chatbot and key type, all of one name). */
-function carrierOf(group: readonly JobSpec[]): JobSpec {
+/**
+ * The write-listings job of `group` (listing jobs of one run, chatbot and key type, all of one
+ * name). Why a group of one keeps its listing's own id and is no carrier: it IS the listing's job
+ * (`jobs find`, `jobs retry`, the failed list, the run's counts name it as such).
+ */
+function batchOf(group: readonly JobSpec[]): JobSpec {
   const [first] = group;
-  if (first === undefined) throw new RangeError('carrierOf: an empty group');
+  if (first === undefined) throw new RangeError('batchOf: an empty group');
   const { runId, chatbot, keyType } = first.data as Pick<CarrierData, 'runId' | 'chatbot' | 'keyType'>;
   const items = group.map((spec) => ({ id: spec.id, name: spec.name, data: spec.data }) as CarriedListing);
   const data: CarrierData = { runId, chatbot, keyType, items };
+  if (group.length === 1) return { name: WRITE_LISTINGS, id: first.id, data, touches: first.touches };
   return {
     name: WRITE_LISTINGS,
     id: carrierId(first, group.length, data),
@@ -69,21 +74,17 @@ function carrierOf(group: readonly JobSpec[]): JobSpec {
 }
 
 /**
- * `specs` (listing jobs of one run, in order) with every run of `perJob` consecutive jobs of the
- * same name gathered into one carrier; `perJob` 1 gives them back as they are.
+ * `specs` (listing jobs of one run, in order) as write-listings batches: every run of `perJob`
+ * consecutive jobs of the same name one carrier; `perJob` 1 makes each a batch of one.
  */
 export function* carried(specs: Iterable<JobSpec>, perJob: number): Generator<JobSpec> {
-  if (perJob <= 1) {
-    yield* specs;
-    return;
-  }
   let group: JobSpec[] = [];
   const flush = function* (): Generator<JobSpec> {
-    if (group.length > 0) yield group.length === 1 ? (group[0] as JobSpec) : carrierOf(group);
+    if (group.length > 0) yield batchOf(group);
     group = [];
   };
   for (const spec of specs) {
-    if (group.length > 0 && (group.length >= perJob || group[0]?.name !== spec.name)) yield* flush();
+    if (group.length > 0 && (group.length >= Math.max(1, perJob) || group[0]?.name !== spec.name)) yield* flush();
     // Why deletes are never carried: a delete job already sends a batch of keys in one request.
     if (CARRIED_NAMES.has(spec.name)) group.push(spec);
     else yield spec;

@@ -89,7 +89,7 @@ async function rejectMalformed(job: Job, payload: unknown, deps: JobDeps): Promi
     const runId = runIdOf(payload);
     // A carrier's run counts its listings, not the carrier: the reconciler records those of a
     // failed carrier (run-inspection.ts), as it does a job that failed unrecorded.
-    if (runId !== '' && typeof chatbot === 'string' && anyJobKind(job.name)?.carries !== true) {
+    if (runId !== '' && typeof chatbot === 'string' && anyJobKind(job.name)?.carries?.(job.id ?? '') !== true) {
       await deps.store.jobFinish.finishJob({
         chatbot,
         runId,
@@ -151,7 +151,7 @@ export function createProcessor(
     const { kind, data } = await rejectMalformed(job, await passGate(job, token, gate), deps);
     try {
       const ctx = contextOf(job, data, token);
-      if (kind.carries === true) {
+      if (kind.carries?.(ctx.id) === true) {
         ctx.carrier = carrierHooks(data as WriteListingsData, { job, queue: mapping.queue, mapping, claimWait: claimWaitMs }, deps);
       }
       return await kind.process(ctx, deps);
