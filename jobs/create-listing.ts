@@ -1,8 +1,8 @@
 /**
- * create-listing: how a listing is created (in its write-listings batch), never twice. The pre-write probe (record.ts prepareWrite)
- * claims the key, or completes the job without a request (superseded, cancelled); a possible
- * earlier reach of the service (see WriteGo.lookUpFirst) or a ledger entry makes it look the key
- * up first.
+ * create-listing: how a listing is created (in its write-listings batch), never twice. The
+ * pre-write probe (record.ts prepareWrite) claims the key, or completes the job without a request
+ * (superseded, cancelled); a possible earlier reach of the service (see WriteGo.lookUpFirst) or a
+ * ledger entry makes it look the key up first.
  */
 import type { z } from 'zod';
 import { listingWriteSchema } from '../src/domain/listing.js';
