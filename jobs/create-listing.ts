@@ -1,23 +1,23 @@
 /**
- * create-listing: creates one listing, never twice. The pre-write probe (record.ts prepareWrite)
- * claims the key, or completes the job without a request (superseded, cancelled); a possible
- * earlier reach of the service (see WriteGo.lookUpFirst) or a ledger entry makes it look the key
- * up first.
+ * create-listing: how a listing is created (in its write-listings batch), never twice. The
+ * pre-write probe (record.ts prepareWrite) claims the key, or completes the job without a request
+ * (superseded, cancelled); a possible earlier reach of the service (see WriteGo.lookUpFirst) or a
+ * ledger entry makes it look the key up first.
  */
 import type { z } from 'zod';
 import { listingWriteSchema } from '../src/domain/listing.js';
 import { markParsed } from '../src/shared/parsed-marks.js';
 import { ensureListing } from './support/ensure-listing.js';
-import type { JobKind } from './support/job-context.js';
-import { listingJobBaseSchema } from './support/listing-job-data.js';
-import { prepareWrite, recordFailure, recordWrite } from './support/record.js';
+import type { ListingWrite } from './support/job-context.js';
+import { CREATE_LISTING, listingJobBaseSchema } from './support/listing-job-data.js';
+import { prepareWrite, recordWrite } from './support/record.js';
 
-export const CREATE_LISTING = 'create-listing';
+export { CREATE_LISTING };
 
 export const createListingDataSchema = listingJobBaseSchema.extend({ listing: listingWriteSchema });
 export type CreateListingData = z.infer<typeof createListingDataSchema>;
 
-export const createListingJob: JobKind<CreateListingData> = {
+export const createListingJob: ListingWrite<CreateListingData> = {
   name: CREATE_LISTING,
   schema: createListingDataSchema,
   async process(ctx, deps) {
@@ -31,8 +31,5 @@ export const createListingJob: JobKind<CreateListingData> = {
       await recordWrite(ctx, deps, 'created', result.remoteId);
       return { outcome: 'created', remoteId: result.remoteId, ...(result.how === 'adopted' ? { note: 'found by lookup' } : {}) };
     });
-  },
-  async onFinalFailure(ctx, deps, failure) {
-    await recordFailure(ctx, deps, [ctx.data.key], failure, 1);
   },
 };

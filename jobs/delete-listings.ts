@@ -5,10 +5,11 @@
  */
 import { z } from 'zod';
 import { KEY_TYPES, SYNC_KEY_TYPES } from '../src/domain/listing.js';
+import { DELETE_LISTINGS, deleteJobCount, deleteJobSpecs } from './support/delete-batches.js';
 import type { JobKind } from './support/job-context.js';
 import { recordFailure } from './support/record.js';
 
-export const DELETE_LISTINGS = 'delete-listings';
+export { DELETE_LISTINGS };
 
 export const deleteListingsDataSchema = z.object({
   runId: z.string().min(1),
@@ -25,6 +26,7 @@ export type DeleteListingsData = z.infer<typeof deleteListingsDataSchema>;
 
 export const deleteListingsJob: JobKind<DeleteListingsData> = {
   name: DELETE_LISTINGS,
+  queue: 'listing-writes',
   schema: deleteListingsDataSchema,
   async process(ctx, deps) {
     const { data } = ctx;
@@ -50,6 +52,8 @@ export const deleteListingsJob: JobKind<DeleteListingsData> = {
     });
     return { outcome };
   },
+  jobsFor: (plan, runId, options) => deleteJobSpecs(plan, runId, options.deleteBatchSize),
+  jobCountFor: (plan, options) => deleteJobCount(plan, options.deleteBatchSize),
   async onFinalFailure(ctx, deps, failure) {
     const keys = ctx.data.ledgerKeys.length > 0 ? ctx.data.ledgerKeys : [];
     await recordFailure(ctx, deps, keys, failure, ctx.data.keys.length);

@@ -9,9 +9,11 @@ import { z } from 'zod';
 import type { WebhookAnswer } from '../src/api/webhook.js';
 import { alertBody, type AlertMessage } from '../src/domain/health/alert-body.js';
 import { ALERT_EVENTS, HEALTH_STATUSES } from '../src/domain/health/status.js';
-import { errorFields } from '../src/shared/errors.js';
+import { coerceError, errorFields } from '../src/shared/errors.js';
+import type { Logger } from '../src/runtime/logger.js';
 import type { AlertConfig } from '../src/store/alert-config.js';
 import type { AlertStore } from '../src/store/alert-store.js';
+import type { JobKind } from './support/job-context.js';
 
 export const DELIVER_ALERT = 'deliver-alert';
 
@@ -86,3 +88,32 @@ export async function deliverTo(
     throw thrown;
   }
 }
+
+/** What the alerts queue's worker gives a delivery job: the delivery's dependencies and where a given-up delivery is told. */
+export type AlertJobDeps = DeliverAlertDeps & { logger: Pick<Logger, 'warn'> };
+
+/**
+ * The deliver-alert kind. Why a failure is final at once unless the error says retrying may help:
+ * a webhook that answers 5xx/408/429, times out or cannot be reached may answer later (the job's
+ * backoff waits); one that answers another 4xx (a removed Slack webhook answers 404/410) will not.
+ */
+export const deliverAlertJob: JobKind<DeliverAlertData, AlertJobDeps, 'sent' | 'no-config'> = {
+  name: DELIVER_ALERT,
+  queue: 'alerts',
+  schema: deliverAlertDataSchema,
+  async process(ctx, deps) {
+    return await deliverAlert(ctx.data, { attempt: ctx.attemptsMade + 1, ...(ctx.id === '' ? {} : { jobId: ctx.id }) }, deps);
+  },
+  finalOn(thrown) {
+    const error = coerceError(thrown);
+    return !('retryable' in error && error.retryable === true);
+  },
+  onFinalFailure(ctx, deps, failure) {
+    // Failed deliveries stay in the queue (bull-board) and in the delivery log; the line says it now.
+    deps.logger.warn(
+      { job: ctx.id, alert: ctx.data.alert, chatbot: ctx.data.message.chatbot, err: failure.message },
+      `alert ${ctx.data.alert} could not be delivered: ${failure.message}`,
+    );
+    return Promise.resolve();
+  },
+};

@@ -14,6 +14,7 @@ export const syncRunDataSchema: z.ZodType<ScheduledSyncRequest> = z.object({ cha
 
 export const syncRunJob: JobKind<ScheduledSyncRequest> = {
   name: SYNC_RUN,
+  queue: 'sync-runs',
   schema: syncRunDataSchema,
   async process(ctx, deps) {
     if (deps.runSync === undefined) throw new Error('sync-run job needs deps.runSync (wire it in the composition root)');

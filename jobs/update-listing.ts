@@ -1,15 +1,16 @@
 /**
- * update-listing: sends the whole feed listing for a key. When nothing matched (Data 0) the plan
- * says the listing should exist, so it is created — with the same lookup-first rule as a create.
+ * update-listing: how a listing is updated (in its write-listings batch): the whole feed listing
+ * for a key. When nothing matched (Data 0) the plan says the listing should exist, so it is
+ * created — with the same lookup-first rule as a create.
  */
 import { z } from 'zod';
 import { listingUpdateSchema } from '../src/domain/listing.js';
 import { ensureListing } from './support/ensure-listing.js';
-import type { JobKind } from './support/job-context.js';
-import { listingJobBaseSchema } from './support/listing-job-data.js';
-import { prepareWrite, recordFailure, recordWrite } from './support/record.js';
+import type { ListingWrite } from './support/job-context.js';
+import { listingJobBaseSchema, UPDATE_LISTING } from './support/listing-job-data.js';
+import { prepareWrite, recordWrite } from './support/record.js';
 
-export const UPDATE_LISTING = 'update-listing';
+export { UPDATE_LISTING };
 
 export const updateListingDataSchema = listingJobBaseSchema.extend({
   update: listingUpdateSchema,
@@ -17,7 +18,7 @@ export const updateListingDataSchema = listingJobBaseSchema.extend({
 });
 export type UpdateListingData = z.infer<typeof updateListingDataSchema>;
 
-export const updateListingJob: JobKind<UpdateListingData> = {
+export const updateListingJob: ListingWrite<UpdateListingData> = {
   name: UPDATE_LISTING,
   schema: updateListingDataSchema,
   async process(ctx, deps) {
@@ -37,8 +38,5 @@ export const updateListingJob: JobKind<UpdateListingData> = {
       await recordWrite(ctx, deps, 'created', result.remoteId);
       return { outcome: 'created' as const, remoteId: result.remoteId, note: 'update matched nothing' };
     });
-  },
-  async onFinalFailure(ctx, deps, failure) {
-    await recordFailure(ctx, deps, [ctx.data.key], failure, 1);
   },
 };

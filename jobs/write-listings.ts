@@ -1,34 +1,41 @@
 /**
- * write-listings: carries several creates (or several updates) of one run in ONE queue job, each
- * run exactly as its own job would run it: the same job id (its own, `create.….<runId>`), the same
- * probe and key claim, the same outcome record. Why: the queue's own work per job (moving it to
- * active and to completed, its lock, its record) cost more CPU and Redis work than everything
- * listing-sync does per listing (BENCHMARKS.md, bench:sync's BullMQ floor); carried eight to a
- * job, it is paid once per eight listings (job-carriers.ts decides when).
+ * write-listings: every listing write (a create, or an update, of one run) travels in a batch of
+ * 1 or more listings, each written exactly as it would be alone: its own job id
+ * (`create.….<runId>`), the same probe and key claim, the same outcome record.
  *
- * A carrier never retries a listing itself. At the first listing that fails or must wait (its key
- * claimed, an error the retry table retries, a rejection), that listing and every one not yet
- * written get jobs of their own (`ctx.carrier.splitOff`), which then retry, wait, fail, show in
- * the failed list and re-run exactly as any listing job does; the carrier completes. A carrier
- * started again (a stall, a crash, a put back in an outage) splits at once every listing that
- * has no recorded outcome: any of them may have reached the service, so their creates look up
- * first.
+ * A batch of one whose item has the job's own id IS that listing's job: it retries, waits on a
+ * claimed key, fails, shows in the failed list and re-runs as the listing (`jobs find KEY`,
+ * `jobs retry`), its failures thrown to the queue. A small run is all such batches, and a large
+ * run's listings that split off become them.
+ *
+ * A larger batch (a carrier, id `writes.…`) exists because the queue's own work per job (moving it
+ * to active and to completed, its lock, its record) cost more CPU and Redis work than everything
+ * listing-sync does per listing (BENCHMARKS.md, bench:sync's BullMQ floor); carried several to a
+ * job (support/listing-batches.ts decides when), it is paid once per batch. A carrier never
+ * retries a listing itself: at the first listing that fails or must wait (its key claimed, an
+ * error the retry table retries, a rejection), that listing and every one not yet written become
+ * batches of their own (`ctx.carrier.splitOff`), and the carrier completes. A carrier started
+ * again (a stall, a crash, a put back in an outage) splits at once every listing that has no
+ * recorded outcome: any of them may have reached the service, so their creates look up first.
  */
 import { z } from 'zod';
 import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
 import { outcomesAmong } from '../src/store/outcomes-among.js';
-import { CREATE_LISTING, createListingJob } from './create-listing.js';
+import { createListingJob } from './create-listing.js';
 import type { CarriedListing, JobContext, JobDeps, JobKind, JobResult } from './support/job-context.js';
+import { carried, listingsPerJob } from './support/listing-batches.js';
+import { CREATE_LISTING, UPDATE_LISTING, WRITE_LISTINGS } from './support/listing-job-data.js';
+import { listingJobSpecs, listingWriteCount } from './support/listing-job-specs.js';
 import { recordFailure } from './support/record.js';
-import { UPDATE_LISTING, updateListingJob } from './update-listing.js';
+import { updateListingJob } from './update-listing.js';
 
-export const WRITE_LISTINGS = 'write-listings';
+export { WRITE_LISTINGS };
 
 export const writeListingsDataSchema = z.object({
   runId: z.string().min(1),
   chatbot: z.string().min(1),
   keyType: z.enum(SYNC_KEY_TYPES),
-  /** Each listing's own job: its id, name and data, exactly as it would be enqueued alone. */
+  /** Each listing's own job: its id, what it does (create or update) and its data. */
   items: z
     .array(
       z.object({
@@ -38,6 +45,11 @@ export const writeListingsDataSchema = z.object({
       }),
     )
     .min(1),
+  /**
+   * Starts its listing had inside a carrier before this batch of one (support/listing-job-data.ts
+   * `startedBefore`): counted as earlier starts (src/queue/processor.ts contextOf).
+   */
+  startedBefore: z.number().int().min(0).optional(),
 });
 export type WriteListingsData = z.infer<typeof writeListingsDataSchema>;
 
@@ -74,10 +86,26 @@ async function unfinished(ctx: JobContext<WriteListingsData>, deps: JobDeps): Pr
   });
 }
 
+/** The listing a batch of one is the own job of (its item has the job's id); undefined for a carrier. */
+export function ownListingOf(id: string, data: WriteListingsData): CarriedListing | undefined {
+  const [item, ...others] = data.items;
+  return item !== undefined && others.length === 0 && item.id === id ? item : undefined;
+}
+
+/** Whether job `id` of this kind is a carrier (several listings' jobs, counted by its run as those): its id says. */
+export function isCarrierId(id: string): boolean {
+  return id.startsWith('writes.');
+}
+
 export const writeListingsJob: JobKind<WriteListingsData> = {
   name: WRITE_LISTINGS,
+  queue: 'listing-writes',
+  carries: isCarrierId,
   schema: writeListingsDataSchema,
   async process(ctx, deps) {
+    const own = ownListingOf(ctx.id, ctx.data);
+    // A listing's own job: what it throws goes to the queue, which retries, delays or fails it.
+    if (own !== undefined) return await writeOne(ctx, own, deps);
     const { carrier } = ctx;
     const items: CarriedListing[] = ctx.data.items;
     if (carrier === undefined) throw new Error(`${WRITE_LISTINGS} needs a carrier context (src/queue/processor.ts)`);
@@ -98,7 +126,12 @@ export const writeListingsJob: JobKind<WriteListingsData> = {
     }
     return { outcome: 'carried', note: `${items.length} written` };
   },
+  // A plan's creates and updates, one listing job each, carried several to a job when the run is large (listing-batches.ts).
+  jobsFor: (plan, runId, options) => carried(listingJobSpecs(plan, runId), listingsPerJob(listingWriteCount(plan), options.listingsPerJob)),
+  jobCountFor: (plan) => listingWriteCount(plan),
   async onFinalFailure(ctx, deps, failure) {
+    const own = ownListingOf(ctx.id, ctx.data);
+    if (own !== undefined) return await recordFailure(ctx, deps, [own.data.key], failure, 1);
     // Each listing without an outcome fails as its own job would (its key remembered for the next run).
     for (const item of await unfinished(ctx, deps)) await recordFailure({ ...ctx, id: item.id }, deps, [item.data.key], failure, 1);
   },

@@ -10,6 +10,8 @@ import type { Store } from '../../src/store/store.js';
 import type { JobOutcome } from '../../src/store/run-types.js';
 import type { Scrubber } from '../../src/shared/secret-scrub.js';
 import type { ScheduledRun } from '../../src/domain/scheduled-run.js';
+import type { Plan } from '../../src/domain/plan.js';
+import type { JobSpec, PlanJobOptions } from './job-spec.js';
 
 export interface JobContext<T> {
   id: string;
@@ -100,11 +102,50 @@ export interface FinalFailure {
   message: string;
 }
 
-/** One job kind: its name, payload schema and processor. */
-export interface JobKind<T> {
+/** The queues job kinds run in (src/queue/queues.ts QUEUE_NAMES, which says why there are three). */
+export type JobQueueName = 'listing-writes' | 'sync-runs' | 'alerts';
+
+/**
+ * One job kind, whole: its name, the queue it runs in, payload schema, processor and final
+ * failure. `D`: what its processor is given (the alerts queue's kinds get their own); `R`: what it
+ * returns (kept as the job's return value). src/queue runs a job only through its kind (registry.ts).
+ */
+export interface JobKind<T, D = JobDeps, R = JobResult> {
+  name: string;
+  /** The queue its jobs are added to; a job of this name found in another queue is refused (UNKNOWN_JOB). */
+  queue: JobQueueName;
+  schema: z.ZodType<T>;
+  process(ctx: JobContext<T>, deps: D): Promise<R>;
+  /** Records a final failure (failed-key memory + run outcome, or a log line). */
+  onFinalFailure(ctx: JobContext<T>, deps: D, failure: FinalFailure): Promise<void>;
+  /**
+   * Whether `thrown` is final at once, whatever attempts are left (a kind of a queue without the
+   * writes queue's error mapping says so itself); unset: src/queue/error-mapping.ts decides.
+   */
+  finalOn?(thrown: unknown): boolean;
+  /**
+   * The jobs of this kind a sync's plan becomes (its creates and updates, its deletes), in order,
+   * one at a time (a large plan is never held twice); unset: a plan has none.
+   */
+  jobsFor?(plan: Plan, runId: string, options: PlanJobOptions): Iterable<JobSpec>;
+  /** How many of its run's jobs `jobsFor` stands for (a carrier counts what it carries), without building them. */
+  jobCountFor?(plan: Plan, options: PlanJobOptions): number;
+  /** The jobs of a bulk edit (one request body per chatbot); unset: the kind takes none. */
+  jobsForBodies?(runId: string, bodies: readonly { serialNumber: string }[]): JobSpec[];
+  /**
+   * Whether job `jobId` of this kind carries several of its run's jobs (a write-listings carrier):
+   * its run counts those, not it, and its processor is given the carrier hooks (`ctx.carrier`).
+   */
+  carries?(jobId: string): boolean;
+}
+
+/**
+ * One listing write as its batch runs it (create-listing.ts, update-listing.ts): the payload of
+ * the listing's own job and how it is written. Not a kind of its own: it runs inside a
+ * write-listings batch (write-listings.ts), whose final failure records it.
+ */
+export interface ListingWrite<T> {
   name: string;
   schema: z.ZodType<T>;
   process(ctx: JobContext<T>, deps: JobDeps): Promise<JobResult>;
-  /** Records a final failure (failed-key memory + run outcome). */
-  onFinalFailure(ctx: JobContext<T>, deps: JobDeps, failure: FinalFailure): Promise<void>;
 }

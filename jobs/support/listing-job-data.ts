@@ -2,6 +2,11 @@
 import { z } from 'zod';
 import { SYNC_KEY_TYPES } from '../../src/domain/listing.js';
 
+/** The listing jobs' names, in one place: the kinds (create-listing.ts, …) and the batching (listing-batches.ts) both need them. */
+export const CREATE_LISTING = 'create-listing';
+export const UPDATE_LISTING = 'update-listing';
+export const WRITE_LISTINGS = 'write-listings';
+
 export const listingJobBaseSchema = z.object({
   runId: z.string().min(1),
   chatbot: z.string().min(1),

@@ -23,7 +23,7 @@ export interface FieldChange {
 
 /**
  * A listing to create. Its content hash (what the ledger records once it is written) is taken when
- * its job is built (queue/job-specs.ts), not here. Why: a create is compared with nothing, so the
+ * its job is built (jobs/support/listing-job-specs.ts), not here. Why: a create is compared with nothing, so the
  * plan does not need it, and hashing every new listing of a migration held back the first write
  * by the time it took (~30 ms for 6,000 listings) while the guard waited for the whole plan.
  */

@@ -1,12 +1,14 @@
 /**
- * The worker of the 'alerts' queue: each job posts one alert (jobs/deliver-alert.ts). A webhook
- * that answers 5xx/408/429, times out or cannot be reached is retried with the job's backoff; one
- * that answers another 4xx (a removed Slack webhook answers 404/410) fails at once, since
- * retrying cannot help. Failed deliveries stay in the queue (bull-board) and in the delivery log.
+ * The worker of the 'alerts' queue: each job runs through the kind registered for its name in
+ * this queue (jobs/registry.ts; today jobs/deliver-alert.ts). A failure the kind calls final, or
+ * one on the last attempt, is given to the kind's onFinalFailure and fails the job for good;
+ * another is retried with the job's backoff. Failed deliveries stay in the queue (bull-board) and
+ * in the delivery log.
  */
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
-import { deliverAlert, deliverAlertDataSchema, type DeliverAlertDeps } from '../../jobs/deliver-alert.js';
-import { coerceError } from '../shared/errors.js';
+import type { DeliverAlertDeps } from '../../jobs/deliver-alert.js';
+import { jobKind } from '../../jobs/registry.js';
+import { coerceError, errorCode } from '../shared/errors.js';
 import { createScrubber } from '../shared/secret-scrub.js';
 import type { Logger } from '../runtime/logger.js';
 import { closeConnection, createWorkerConnection, type RedisSettings } from './connection.js';
@@ -14,6 +16,7 @@ import { QUEUE_NAMES, queueKeyName } from './queues.js';
 import type { RedisWatch } from './redis-watch.js';
 import { passGate } from './job-gate.js';
 import type { JobSeal } from './job-seal.js';
+import { contextOf } from './processor.js';
 
 export interface AlertWorkerOptions {
   redis: RedisSettings;
@@ -31,27 +34,30 @@ export interface RunningAlertWorker {
 /** Webhooks are slow compared with Redis: a few deliveries in flight keep one slow hook from delaying the rest. */
 const ALERT_CONCURRENCY = 4;
 
-function processorOf(deps: DeliverAlertDeps, logger: Logger, seal: JobSeal): (job: Job, token?: string) => Promise<string> {
+function processorOf(options: AlertWorkerOptions): (job: Job, token?: string) => Promise<unknown> {
+  const { logger, seal } = options;
+  const deps = { ...options.deps, logger };
   const gate = { seal, queue: QUEUE_NAMES.alerts, logger, told: new Set<string>() };
   const scrubber = createScrubber([]);
   return async (job, token) => {
-    const parsed = deliverAlertDataSchema.safeParse(await passGate(job, token, gate));
-    if (!parsed.success) throw new UnrecoverableError('INVALID_JOB_DATA: not an alert delivery');
+    const payload = await passGate(job, token, gate);
+    const kind = jobKind(QUEUE_NAMES.alerts, job.name);
+    if (kind === undefined)
+      throw new UnrecoverableError(`UNKNOWN_JOB: no processor for job name "${job.name}" in queue ${QUEUE_NAMES.alerts}`);
+    const parsed = kind.schema.safeParse(payload);
+    if (!parsed.success) throw new UnrecoverableError(`INVALID_JOB_DATA: not a valid ${kind.name} job`);
+    const ctx = contextOf(job, parsed.data, token);
     try {
-      return await deliverAlert(parsed.data, { attempt: job.attemptsMade + 1, ...(job.id === undefined ? {} : { jobId: job.id }) }, deps);
+      return await kind.process(ctx, deps);
     } catch (thrown) {
       const error = coerceError(thrown);
-      const retryable = 'retryable' in error && error.retryable === true;
-      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      if (!retryable || last)
-        logger.warn(
-          { job: job.id, alert: parsed.data.alert, chatbot: parsed.data.message.chatbot, err: error.message },
-          `alert ${parsed.data.alert} could not be delivered: ${error.message}`,
-        );
+      const final = kind.finalOn?.(thrown) === true;
+      if (final || job.attemptsMade + 1 >= (job.opts.attempts ?? 1))
+        await kind.onFinalFailure(ctx, deps, { code: errorCode(thrown), message: error.message });
       // The message names no URL (src/api/webhook.ts); scrubbed still (the registered webhook
       // secrets among them), since BullMQ stores it as the job's failure reason.
       const reason = scrubber.text(error.message);
-      throw retryable ? new Error(reason) : new UnrecoverableError(reason);
+      throw final ? new UnrecoverableError(reason) : new Error(reason);
     }
   };
 }
@@ -59,7 +65,7 @@ function processorOf(deps: DeliverAlertDeps, logger: Logger, seal: JobSeal): (jo
 /** Starts the alerts worker on a connection of its own. */
 export async function startAlertWorker(options: AlertWorkerOptions): Promise<RunningAlertWorker> {
   const connection = createWorkerConnection(options.redis, options.watch);
-  const worker = new Worker(queueKeyName(QUEUE_NAMES.alerts, connection), processorOf(options.deps, options.logger, options.seal), {
+  const worker = new Worker(queueKeyName(QUEUE_NAMES.alerts, connection), processorOf(options), {
     connection,
     prefix: options.redis.prefix,
     concurrency: ALERT_CONCURRENCY,

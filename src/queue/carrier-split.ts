@@ -1,11 +1,11 @@
 /**
- * What a write-listings job (jobs/write-listings.ts) asks of the queue: which failures split it,
- * and the split itself — each listing given a job of its own, under the id it would have had
- * alone, with the carrier's options (attempts ceiling, backoff, retention, turn).
+ * What a write-listings carrier (jobs/write-listings.ts) asks of the queue: which failures split
+ * it, and the split itself — each listing given a write-listings batch of its own, under the id
+ * it would have had alone, with the carrier's options (attempts ceiling, backoff, retention, turn).
  */
 import type { Job, JobsOptions, Queue } from 'bullmq';
 import type { CarriedListing, CarrierHooks, JobDeps } from '../../jobs/support/job-context.js';
-import type { WriteListingsData } from '../../jobs/write-listings.js';
+import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
 import { backoffDelay } from '../net/backoff.js';
 import { errorCode } from '../shared/errors.js';
 import { ErrorCode } from '../shared/error-codes.js';
@@ -64,14 +64,14 @@ export function carrierHooks(carrier: WriteListingsData, { job, queue, mapping, 
     async splitOff(items: readonly CarriedListing[], cause: unknown): Promise<number> {
       if (items.length === 0) return 0;
       const started = Math.max(1, job.attemptsStarted);
+      const { runId, chatbot, keyType } = carrier;
       const jobs = items.map((item, i) => {
         // The listing that failed was started by this start of the carrier; the others were
         // started by its earlier starts only (none, on a first start).
         const startedBefore = i === 0 && cause !== undefined ? started : started - 1;
-        const data = startedBefore > 0 ? { ...item.data, startedBefore } : item.data;
-        return { name: item.name, data, opts: optionsOf(job, item.id, i === 0 ? delayOf(cause, job, mapping, claimWait) : 0) };
+        const data: WriteListingsData = { runId, chatbot, keyType, items: [item], ...(startedBefore > 0 ? { startedBefore } : {}) };
+        return { name: WRITE_LISTINGS, data, opts: optionsOf(job, item.id, i === 0 ? delayOf(cause, job, mapping, claimWait) : 0) };
       });
-      const { runId, chatbot } = carrier;
       const at = deps.now();
       // The key index first, as enqueue.ts does: `jobs find KEY` then knows the job before it exists.
       await deps.store.keyIndex.recordTouches(items.map((item) => ({ chatbot, key: item.data.key, runId, jobId: item.id, at })));

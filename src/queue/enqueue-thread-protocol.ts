@@ -6,7 +6,7 @@
 import type { SentError } from '../runtime/worker-thread.js';
 import type { RedisSettings } from './connection.js';
 import type { JobQueueSettings } from './enqueue.js';
-import type { JobSpec } from './job-specs.js';
+import type { JobSpec } from '../../jobs/support/job-spec.js';
 import type { JobSeal } from './job-seal.js';
 
 /**

@@ -16,8 +16,8 @@ import { BACKOFF_TYPE } from './backoff.js';
 import { UNPACED, type EnqueuePace } from './enqueue-pace.js';
 import { enqueueStop, interruptedWhileEnqueuing } from './enqueue-stop.js';
 import { runTurns, type TurnStep } from './fair-turns.js';
-import { jobCountOf, perChatbotJobSpecs, runJobIdsOf, type JobSpec, type PerChatbotJobKind } from './job-specs.js';
-import { queueJobSpecs } from './job-carriers.js';
+import { jobCountOf, perChatbotJobSpecs, queueJobSpecs } from '../../jobs/plan-jobs.js';
+import { runJobIdsOf, type JobSpec } from '../../jobs/support/job-spec.js';
 
 /** Retention: a count of jobs to keep, `true` (remove at once) or `false` (keep all). */
 export type Retention = boolean | number | { count: number } | { age: number; count?: number };
@@ -37,7 +37,7 @@ export interface JobQueueSettings {
   keepCompleted: Retention;
   keepFailed: Retention;
   deleteBatchSize: number;
-  /** Most listings a queue job carries (job-carriers.ts; default MAX_LISTINGS_PER_JOB; 1: a job each). */
+  /** Most listings a queue job carries (jobs/support/listing-batches.ts; default MAX_LISTINGS_PER_JOB; 1: a job each). */
   listingsPerJob?: number;
 }
 
@@ -204,12 +204,12 @@ export async function enqueueRunJobs(plan: Plan, runId: string, options: Enqueue
 }
 
 /**
- * Records `run` and enqueues one `kind` job per body (a bulk edit: settings or knowledge-base
- * edits), with ids fixed by run and chatbot (see perChatbotJobSpecs).
+ * Records `run` and enqueues one job of kind `kind` per body (a bulk edit: settings or
+ * knowledge-base edits), with ids fixed by run and chatbot (jobs/support/per-chatbot-jobs.ts).
  */
-export async function enqueuePerChatbot<P extends { serialNumber: string }>(
-  kind: PerChatbotJobKind<P>,
-  payloads: readonly P[],
+export async function enqueuePerChatbot(
+  kind: string,
+  payloads: readonly { serialNumber: string }[],
   run: NewRun,
   options: EnqueueOptions,
 ): Promise<EnqueuedRun> {

@@ -6,7 +6,8 @@ import type { Job, Queue } from 'bullmq';
 import type { Store } from '../store/store.js';
 import { listedJobOf } from '../store/carried-ids.js';
 import { ErrorCode } from '../shared/error-codes.js';
-import { listingJobNameOf } from './job-specs.js';
+import { listingJobNameOf } from '../../jobs/plan-jobs.js';
+import { ownListingOf, WRITE_LISTINGS, writeListingsDataSchema } from '../../jobs/write-listings.js';
 import { unsealData, type JobTarget } from './job-seal.js';
 
 export interface FailedJobRow {
@@ -45,15 +46,27 @@ function listingOf(data: unknown): unknown {
   return typeof data === 'object' && data !== null ? (data as Record<string, unknown>).listing : undefined;
 }
 
+/**
+ * How a job shows, per listing: a listing's own write-listings batch (a batch of one under the
+ * listing's id, jobs/write-listings.ts) as the create or update it holds, every other job as it is.
+ */
+function shownJob(job: Job): { name: string; data: unknown } {
+  if (job.name !== WRITE_LISTINGS) return { name: job.name, data: job.data };
+  const parsed = writeListingsDataSchema.safeParse(unsealData(job.data).payload);
+  const own = parsed.success ? ownListingOf(job.id ?? '', parsed.data) : undefined;
+  return own === undefined ? { name: job.name, data: job.data } : { name: own.name, data: own.data };
+}
+
 function rowOf(job: Job): FailedJobRow {
   const { code, message } = splitFailure(job.failedReason);
-  const listing = listingOf(job.data);
+  const { name, data } = shownJob(job);
+  const listing = listingOf(data);
   const row: FailedJobRow = {
     jobId: job.id ?? '',
-    name: job.name,
-    runId: text(job.data, 'runId'),
-    chatbot: text(job.data, 'chatbot'),
-    key: text(job.data, 'key') || text(job.data, 'keys') || carriedKeys(job.data),
+    name,
+    runId: text(data, 'runId'),
+    chatbot: text(data, 'chatbot'),
+    key: text(data, 'key') || text(data, 'keys') || carriedKeys(data),
     attempts: job.attemptsMade,
     code,
     message,
@@ -225,7 +238,7 @@ export async function findKeyJobs(writes: Queue, store: Store, key: string, chat
         jobId: id,
         runId: touch.runId,
         chatbot: touch.chatbot,
-        name: own?.name ?? listingJobNameOf(id),
+        name: own === undefined ? listingJobNameOf(id) : shownJob(own).name,
         at: touch.at,
         state: job ? waitingAsSuch(await job.getState()) : (recorded ?? (await stateOfRemoved(store, { ...touch, jobId: id }))),
         attempts: job?.attemptsMade ?? 0,

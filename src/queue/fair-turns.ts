@@ -31,7 +31,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { RedisClient } from '../store/redis-client.js';
-import { runJobIdsOf, type JobSpec } from './job-specs.js';
+import { runJobIdsOf, type JobSpec } from '../../jobs/support/job-spec.js';
 
 /** BullMQ's highest priority (2^21 − 1; bullmq's PRIORITY_LIMIT): the last turn. */
 export const LAST_TURN = 2 ** 21 - 1;

@@ -10,10 +10,10 @@ import type { Queue } from 'bullmq';
 import type { RedisClient } from '../store/redis-client.js';
 import type { Store } from '../store/store.js';
 import type { OutcomeLookup } from './job-error-lines.js';
-import { WRITE_LISTINGS } from '../../jobs/write-listings.js';
+import { WRITE_LISTINGS } from '../../jobs/support/listing-job-data.js';
 import { runIdOfJobId } from '../domain/job-id.js';
 import { outcomesAmong } from '../store/outcomes-among.js';
-import { listingJobNameOf } from './job-specs.js';
+import { listingJobNameOf } from '../../jobs/plan-jobs.js';
 
 /**
  * The outcome recorded for `jobId` while `queue` is intact (its meta hash, written by every Queue

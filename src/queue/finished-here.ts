@@ -4,7 +4,7 @@
  * the moment its last job is done instead of up to a poll later.
  */
 import type { Job, Worker } from 'bullmq';
-import { WRITE_LISTINGS } from '../../jobs/write-listings.js';
+import { WRITE_LISTINGS } from '../../jobs/support/listing-job-data.js';
 import { runIdOf } from './processor.js';
 
 /**

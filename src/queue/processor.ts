@@ -5,16 +5,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
-import type { FinalFailure, JobContext, JobDeps, JobKind, JobResult } from '../../jobs/support/job-context.js';
-import { jobKind } from '../../jobs/registry.js';
+import type { FinalFailure, JobContext, JobDeps, JobQueueName, JobResult } from '../../jobs/support/job-context.js';
+import { anyJobKind, jobKind, type ListingQueueKind } from '../../jobs/registry.js';
 import { errorCode, errorFields } from '../shared/errors.js';
 import { describeFailure, mapError, type ErrorMappingContext } from './error-mapping.js';
 import { ErrorCode } from '../shared/error-codes.js';
 import { issueLines } from '../shared/zod-issues.js';
-import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
+import type { WriteListingsData } from '../../jobs/write-listings.js';
 import { carrierHooks } from './carrier-split.js';
 import { passGate, type JobGate } from './job-gate.js';
 import { unsealData } from './job-seal.js';
+import { queueDisplayName } from './queues.js';
 
 /** The run a job's payload names ('' when it names none). */
 export function runIdOf(data: unknown): string {
@@ -47,14 +48,16 @@ function startedBefore(data: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
 }
 
-function kindOf(job: Job): JobKind<unknown> {
-  const kind = jobKind(job.name);
-  if (kind === undefined) throw new UnrecoverableError(`UNKNOWN_JOB: no processor for job name "${job.name}"`);
+/** The kind that runs `job`: the one registered under its name for the queue it is in. */
+function kindOf(job: Job): ListingQueueKind {
+  const queue = queueDisplayName(job.queueName) as Exclude<JobQueueName, 'alerts'>;
+  const kind = jobKind(queue, job.name);
+  if (kind === undefined) throw new UnrecoverableError(`UNKNOWN_JOB: no processor for job name "${job.name}" in queue ${queue}`);
   return kind;
 }
 
 /** Parses a job's payload: `data` when the gate gave it, else the job's data without its seal. */
-function parse(kind: JobKind<unknown>, job: Job, data: unknown = unsealData(job.data).payload): unknown {
+function parse(kind: ListingQueueKind, job: Job, data: unknown = unsealData(job.data).payload): unknown {
   const parsed = kind.schema.safeParse(data);
   if (!parsed.success) throw new UnrecoverableError(`INVALID_JOB_DATA: ${issueLines(parsed.error.issues).join('; ')}`);
   return parsed.data;
@@ -77,7 +80,7 @@ export async function recordFinalFailure(job: Job, failure: FinalFailure, deps: 
  * A job whose name or payload no processor accepts fails at once; its run still counts it (from
  * the raw runId/chatbot), or the run would wait forever for a job that can never finish.
  */
-async function rejectMalformed(job: Job, payload: unknown, deps: JobDeps): Promise<{ kind: JobKind<unknown>; data: unknown }> {
+async function rejectMalformed(job: Job, payload: unknown, deps: JobDeps): Promise<{ kind: ListingQueueKind; data: unknown }> {
   try {
     const kind = kindOf(job);
     return { kind, data: parse(kind, job, payload) };
@@ -86,7 +89,7 @@ async function rejectMalformed(job: Job, payload: unknown, deps: JobDeps): Promi
     const runId = runIdOf(payload);
     // A carrier's run counts its listings, not the carrier: the reconciler records those of a
     // failed carrier (run-inspection.ts), as it does a job that failed unrecorded.
-    if (runId !== '' && typeof chatbot === 'string' && job.name !== WRITE_LISTINGS) {
+    if (runId !== '' && typeof chatbot === 'string' && anyJobKind(job.name)?.carries?.(job.id ?? '') !== true) {
       await deps.store.jobFinish.finishJob({
         chatbot,
         runId,
@@ -148,7 +151,7 @@ export function createProcessor(
     const { kind, data } = await rejectMalformed(job, await passGate(job, token, gate), deps);
     try {
       const ctx = contextOf(job, data, token);
-      if (job.name === WRITE_LISTINGS) {
+      if (kind.carries?.(ctx.id) === true) {
         ctx.carrier = carrierHooks(data as WriteListingsData, { job, queue: mapping.queue, mapping, claimWait: claimWaitMs }, deps);
       }
       return await kind.process(ctx, deps);

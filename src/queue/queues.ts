@@ -9,11 +9,15 @@
  * failing webhook must never hold a write slot, and its retries follow their own backoff.
  */
 import { Queue } from 'bullmq';
+import type { JobQueueName } from '../../jobs/support/job-context.js';
 import { isCluster, type RedisClient } from '../store/redis-client.js';
 import type { JobSeal, NoSeal } from './job-seal.js';
 import { SealedQueue } from './sealed-queue.js';
 
-export const QUEUE_NAMES = { writes: 'listing-writes', syncRuns: 'sync-runs', alerts: 'alerts' } as const;
+export const QUEUE_NAMES = { writes: 'listing-writes', syncRuns: 'sync-runs', alerts: 'alerts' } as const satisfies Record<
+  string,
+  JobQueueName
+>;
 export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];
 
 /**

@@ -13,7 +13,6 @@ import { newRunId } from '../domain/job-id.js';
 import { ListingSyncError } from '../shared/errors.js';
 import { explainIssues } from '../shared/zod-issues.js';
 import { enqueuePerChatbot, type EnqueueOptions } from '../queue/enqueue.js';
-import { EDIT_CHATBOT_JOBS, EDIT_KNOWLEDGE_JOBS, type PerChatbotJobKind } from '../queue/job-specs.js';
 import type { Store } from '../store/store.js';
 import { chatbotEditsRun } from './run-records.js';
 import { chatbotNotFoundError, unknownChatbots } from './snapshot.js';
@@ -21,7 +20,8 @@ import { waitForRun } from './wait-for-run.js';
 
 /** What a `--many` file holds and the job each of its entries becomes. */
 export interface ManyEditKind<P extends { serialNumber: string }> {
-  job: PerChatbotJobKind<P>;
+  /** The job kind each entry becomes (jobs/registry.ts: one that takes per-chatbot bodies). */
+  job: string;
   /** One entry: the request body, serialNumber included (its shape's keys feed "did you mean"). */
   schema: z.ZodType<P> & { shape: object };
   /** The file's name in help ("settings.json"). */
@@ -34,7 +34,7 @@ export interface ManyEditKind<P extends { serialNumber: string }> {
 
 /** `chatbot edit --many`: settings changes (api-spec 2.1). */
 export const SETTINGS_EDITS: ManyEditKind<ChatbotSettings> = {
-  job: EDIT_CHATBOT_JOBS,
+  job: 'edit-chatbot',
   schema: chatbotSettingsSchema,
   file: 'settings.json',
   entries: 'settings objects',
@@ -43,7 +43,7 @@ export const SETTINGS_EDITS: ManyEditKind<ChatbotSettings> = {
 
 /** `chatbot knowledge --many`: knowledge-base edits (api-spec 2.2, rule 4.4.1 included). */
 export const KNOWLEDGE_EDITS: ManyEditKind<KnowledgeEdit> = {
-  job: EDIT_KNOWLEDGE_JOBS,
+  job: 'edit-knowledge',
   schema: knowledgeEditSchema,
   file: 'knowledge.json',
   entries: 'knowledge-base edit objects',

@@ -128,9 +128,12 @@ describe('job seals', () => {
     await enqueueSync(s);
     const writes = queue('listing-writes');
     const [victim] = await writes.getJobs(['prioritized', 'wait'], 0, 0);
-    expect(victim?.name).toBe('create-listing');
+    // A listing's own job: a write-listings batch of one under the listing's id (jobs/write-listings.ts).
+    expect(victim?.name).toBe('write-listings');
     const id = victim?.id ?? '';
-    const key = (victim?.data as { key: string }).key;
+    const [item] = (victim?.data as { items: Array<{ id: string; data: { key: string } }> }).items;
+    expect(item?.id).toBe(id);
+    const key = item?.data.key ?? '';
     const edited = { ...(victim?.data as Record<string, unknown>), force: true };
     await r.hset(`${prefix}:listing-writes:${id}`, 'data', JSON.stringify(edited));
 

@@ -34,7 +34,7 @@ import { jsonOf, runCli } from '../helpers/run-cli.js';
  */
 const BOT = 'bot-demo';
 const QUEUE_BOT = 'bot-failover';
-/** Enough writes for carriers of 8 (job-carriers.ts: 512 and more). */
+/** Enough writes for carriers of 8 (jobs/support/listing-batches.ts: 512 and more). */
 const ROWS = 1_500;
 const QUEUE_KEY = (prefix: string): string => `${prefix}:{listing-writes}:meta`;
 

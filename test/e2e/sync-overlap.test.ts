@@ -72,7 +72,7 @@ async function setup(faults: SimFaults = {}): Promise<{ s: RunningSimulator; env
 
 /**
  * Removes the queue job that holds the run's first listing, as ops would in bull-board; returns
- * how many of the run's listings it took. It carries the run's first few (src/queue/job-carriers.ts):
+ * how many of the run's listings it took. It carries the run's first few (jobs/support/listing-batches.ts):
  * the run's job list names it beside each of them (`listing>carrier`).
  */
 async function removeFirstCarrier(runId: string): Promise<number> {

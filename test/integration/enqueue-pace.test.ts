@@ -4,7 +4,7 @@
  * every job, and it lets the rest in at once when the command is interrupted, its timeout passes
  * or nothing works on the run.
  */
-import { listingsPerJob } from '../../src/queue/job-carriers.js';
+import { listingsPerJob } from '../../jobs/support/listing-batches.js';
 import { describe, expect, it } from 'vitest';
 import { paceEnqueue, STALL_MS, type PaceOptions } from '../../src/queue/enqueue-pace.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
@@ -103,7 +103,7 @@ describe('the pace of a run enqueued while its workers run in this process', () 
     expect(ms).toBeGreaterThanOrEqual(STALL_MS - 50);
     expect(ms).toBeLessThan(STALL_MS + 2000);
     expect(await bench.store.runs.runState(runId)).toMatchObject({ status: 'running', totalJobs: JOBS });
-    // Every listing in, carried several to a queue job (src/queue/job-carriers.ts).
+    // Every listing in, carried several to a queue job (jobs/support/listing-batches.ts).
     expect(await waitingJobs(bench.queues.writes)).toBe(Math.ceil(JOBS / listingsPerJob(JOBS)));
   });
 });

@@ -54,7 +54,7 @@ describe('the enqueue thread', () => {
       const plan = await bench.plan(BOT, feed);
       const runId = await enqueueAsSync(bench, plan, { sink: thread.sink });
       // Sealed only once the thread acknowledged every chunk: all jobs are in when enqueue returns.
-      // 1,234 listings, eight to a queue job (src/queue/job-carriers.ts): 154 carriers of 8 and one of 2.
+      // 1,234 listings, eight to a queue job (jobs/support/listing-batches.ts): 154 carriers of 8 and one of 2.
       expect(await waitingJobs(bench.queues.writes)).toBe(155);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 1234 } });
       expect((await bench.store.keyIndex.touches(feed[1233]?.MLSNumber ?? '', BOT)).map((touch) => touch.runId)).toEqual([runId]);
@@ -137,7 +137,7 @@ describe('the enqueue thread', () => {
     try {
       const feed = feedOf(BOT, 0, 300);
       const runId = await enqueueAsSync(bench, await bench.plan(BOT, feed), { sink: thread.sink });
-      // 300 listings, four to a queue job (src/queue/job-carriers.ts).
+      // 300 listings, four to a queue job (jobs/support/listing-batches.ts).
       expect(await waitingJobs(bench.queues.writes)).toBe(75);
       expect(await bench.store.runs.getRun(runId)).toMatchObject({ status: 'running', counts: { totalJobs: 300 } });
       const closing = Date.now();

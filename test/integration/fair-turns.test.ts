@@ -5,7 +5,8 @@
  * turns stop at BullMQ's highest priority, and a job retried after a failure keeps its turn.
  */
 import { describe, expect, it } from 'vitest';
-import { EDIT_CHATBOT_JOBS, type JobSpec } from '../../src/queue/job-specs.js';
+import { EDIT_CHATBOT as EDIT_CHATBOT_JOBS } from '../../jobs/edit-chatbot.js';
+import type { JobSpec } from '../../jobs/support/job-spec.js';
 import { enqueuePerChatbot } from '../../src/queue/enqueue.js';
 import { FIRST_TURN, LAST_TURN, runTurns } from '../../src/queue/fair-turns.js';
 import { findKeyJobs } from '../../src/queue/failed-jobs.js';
@@ -27,7 +28,7 @@ async function jobIdsOf(bench: QueueBench, runId: string): Promise<string[]> {
 }
 
 const specs = (label: string, count: number): JobSpec[] =>
-  Array.from({ length: count }, (_, i) => ({ name: 'create-listing', id: `${label}-${i}`, data: {} as JobSpec['data'], touches: [] }));
+  Array.from({ length: count }, (_, i) => ({ name: 'create-listing', id: `${label}-${i}`, data: {}, touches: [] }));
 
 const range = (from: number, count: number): number[] => Array.from({ length: count }, (_, i) => from + i);
 

@@ -5,7 +5,7 @@ import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { reconcileRun } from '../../src/queue/reconcile-run.js';
 import { cancelRun } from '../../src/queue/cancel-run.js';
-import { listingsPerJob } from '../../src/queue/job-carriers.js';
+import { listingsPerJob } from '../../jobs/support/listing-batches.js';
 import { findKeyJobs, listFailedJobs, retryJobs } from '../../src/queue/failed-jobs.js';
 import { recordFinalFailure } from '../../src/queue/processor.js';
 import { feedContent, feedOf, simContent, queueBenchPerTest, type QueueBench } from '../helpers/queue.js';

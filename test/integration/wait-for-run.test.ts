@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_CARRIERS } from '../../src/queue/job-carriers.js';
+import { MIN_CARRIERS } from '../../jobs/support/listing-batches.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { feedOf, queueBenchPerTest } from '../helpers/queue.js';
 
@@ -30,7 +30,7 @@ describe('waiting for a run whose workers run in this process', () => {
   });
 
   it('ends as the last carrier completes here when the run travels several listings to a queue job', async () => {
-    // 2 × MIN_CARRIERS writes or more: two listings to a write-listings job (job-carriers.ts).
+    // 2 × MIN_CARRIERS writes or more: two listings to a write-listings job (jobs/support/listing-batches.ts).
     const count = 2 * MIN_CARRIERS;
     const { bench, finishedHere, runId } = await runWithLocalWorkers([BOT], BOT, count);
     expect(await bench.queues.writes.getJobCountByTypes('waiting', 'active', 'prioritized')).toBeLessThanOrEqual(count / 2);

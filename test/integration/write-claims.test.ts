@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { reconcileRun } from '../../src/queue/reconcile-run.js';
 import { waitForRun } from '../../src/sync/wait-for-run.js';
 import { createListingDataSchema, createListingJob } from '../../jobs/create-listing.js';
-import { jobSpecsOf } from '../../src/queue/job-specs.js';
+import { listingJobSpecs } from '../../jobs/support/listing-job-specs.js';
 import { silentLogger } from '../../src/runtime/logger.js';
 import { DEFAULT_RETRY_TABLE } from '../../src/api/retry-policy.js';
 import { CLAIM_MS } from '../../src/store/write-claims.js';
@@ -133,7 +133,7 @@ describe('key claims', () => {
     const plan = await bench.plan(BOT, [listing as NonNullable<typeof listing>]);
     const runId = nextRunId();
     await bench.store.runs.createRun({ id: runId, chatbot: BOT, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now() });
-    const [spec] = jobSpecsOf(plan, runId, 100);
+    const [spec] = listingJobSpecs(plan, runId);
     const data = createListingDataSchema.parse(spec?.data);
     const deps = { api: bench.api, retryTable: DEFAULT_RETRY_TABLE, store: bench.store, logger: silentLogger(), now: () => Date.now() };
     const start = (attemptToken: string, attemptsStarted: number) =>
@@ -157,7 +157,7 @@ describe('key claims', () => {
     const plan = await bench.plan(BOT, feedOf(BOT, 0, 1));
     const runId = nextRunId();
     await bench.store.runs.createRun({ id: runId, chatbot: BOT, trigger: 'cli', forced: false, status: 'running', startedAt: Date.now() });
-    const data = createListingDataSchema.parse(jobSpecsOf(plan, runId, 100)[0]?.data);
+    const data = createListingDataSchema.parse([...listingJobSpecs(plan, runId)][0]?.data);
     const deps = { api: bench.api, retryTable: DEFAULT_RETRY_TABLE, store: bench.store, logger: silentLogger(), now: () => Date.now() };
     const lines: string[] = [];
     // A second start: it looks the key up first, which takes longer than the fence.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { carried, listingsPerJob, MAX_LISTINGS_PER_JOB, queueJobSpecs } from '../../src/queue/job-carriers.js';
-import { jobCountOf, jobSpecs, listingJobNameOf, runJobIdsOf, type JobSpec } from '../../src/queue/job-specs.js';
+import { carried, listingsPerJob, MAX_LISTINGS_PER_JOB } from '../../jobs/support/listing-batches.js';
+import { jobCountOf, jobSpecs, listingJobNameOf, queueJobSpecs } from '../../jobs/plan-jobs.js';
+import { runJobIdsOf, type JobSpec } from '../../jobs/support/job-spec.js';
 import { WRITE_LISTINGS, writeListingsDataSchema } from '../../jobs/write-listings.js';
 import { listingHash } from '../../src/domain/hash.js';
 import type { Plan } from '../../src/domain/plan.js';
@@ -56,10 +57,13 @@ describe('listings carried several to a queue job', () => {
     expect(specs.flatMap(runJobIdsOf)).toEqual(alone.map((spec) => spec.id));
     expect(specs.flatMap((spec) => spec.touches)).toEqual(alone.flatMap((spec) => spec.touches));
     expect(jobCountOf(plan, 100)).toBe(alone.length);
-    const carriers = specs.filter((spec) => spec.name === WRITE_LISTINGS);
-    // 276 writes, four to a job: 255 creates in 63 carriers of 4 and one of 3; 21 updates in 5 of 4 and 1 left over (a plain job).
+    const carriers = specs.filter((spec) => spec.carries !== undefined);
+    // 276 writes, four to a job: 255 creates in 63 carriers of 4 and one of 3; 21 updates in 5 of 4 and 1 left over (a batch of one).
     expect(carriers.map((spec) => spec.carries?.length)).toEqual([...Array<number>(63).fill(4), 3, ...Array<number>(5).fill(4)]);
-    expect(specs.filter((spec) => spec.name === 'update-listing').length).toBe(1);
+    const alones = specs.filter((spec) => spec.name === WRITE_LISTINGS && spec.carries === undefined);
+    expect(alones.map((spec) => writeListingsDataSchema.parse(spec.data).items.map((item) => [item.id, item.name]))).toEqual([
+      [[alones[0]?.id, 'update-listing']],
+    ]);
     // Delete batches are never carried: a delete job already sends many keys in one request.
     expect(specs.filter((spec) => spec.name === 'delete-listings').length).toBe(3);
     for (const carrier of carriers) {
@@ -74,14 +78,21 @@ describe('listings carried several to a queue job', () => {
     expect([...queueJobSpecs(plan, 'run-0000000002-ab', 100)].map((spec) => spec.id)).not.toContain(specs[0]?.id);
   });
 
-  it('a carrier of one listing is that listing job itself', () => {
+  it('a batch of one listing is that listing job itself: its id, its touches, no carrier', () => {
     const one: JobSpec = {
       name: 'create-listing',
       id: 'a',
       data: { runId: RUN, chatbot: 'b', keyType: 'MLSNumber', key: 'k', hash: 'h', listing: sampleListing(1) },
       touches: ['k'],
     };
-    expect([...carried([one], 8)]).toEqual([one]);
+    const batchOfOne: JobSpec = {
+      name: WRITE_LISTINGS,
+      id: 'a',
+      data: { runId: RUN, chatbot: 'b', keyType: 'MLSNumber', items: [{ id: 'a', name: 'create-listing', data: one.data }] },
+      touches: ['k'],
+    };
+    expect([...carried([one], 8)]).toEqual([batchOfOne]);
+    expect(runJobIdsOf(batchOfOne)).toEqual(['a']);
     expect([...carried([one, { ...one, id: 'b' }], 1)].map((spec) => spec.id)).toEqual(['a', 'b']);
   });
 });

@@ -1,18 +1,24 @@
 /**
- * When the listing jobs of a run travel several to a queue job (jobs/write-listings.ts), and how
- * they are grouped. Pure: the same plan always gives the same carriers, so the same ids (an
- * enqueue repeated after a crash adds nothing).
+ * When the listing jobs of a run travel several to a queue job (write-listings.ts), and how they
+ * are grouped. Pure: the same plan always gives the same carriers, so the same ids (an enqueue
+ * repeated after a crash adds nothing).
  */
-import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
-import type { CarriedListing } from '../../jobs/support/job-context.js';
-import { CREATE_LISTING } from '../../jobs/create-listing.js';
-import { UPDATE_LISTING } from '../../jobs/update-listing.js';
-import { jobId } from '../domain/job-id.js';
-import { jobSpecs, type JobSpec } from './job-specs.js';
-import type { Plan } from '../domain/plan.js';
+import type { SYNC_KEY_TYPES } from '../../src/domain/listing.js';
+import { jobId } from '../../src/domain/job-id.js';
+import type { CarriedListing } from './job-context.js';
+import type { JobSpec } from './job-spec.js';
+import { CREATE_LISTING, UPDATE_LISTING, WRITE_LISTINGS } from './listing-job-data.js';
 
 /** The jobs a carrier takes: listing creates and updates. */
 const CARRIED_NAMES: ReadonlySet<string> = new Set([CREATE_LISTING, UPDATE_LISTING]);
+
+/** A carrier's payload (write-listings.ts parses it). */
+type CarrierData = {
+  runId: string;
+  chatbot: string;
+  keyType: (typeof SYNC_KEY_TYPES)[number];
+  items: CarriedListing[];
+};
 
 /**
  * Most listings one carrier takes by default (LISTING_SYNC_LISTINGS_PER_JOB). Why 8: the queue's
@@ -36,7 +42,7 @@ export function listingsPerJob(writes: number, most: number = MAX_LISTINGS_PER_J
 }
 
 /** A carrier's id: its kind, chatbot and key type, its first listing's key and count, and the run (like a delete batch's). */
-function carrierId(first: JobSpec, count: number, data: WriteListingsData): string {
+function carrierId(first: JobSpec, count: number, data: CarrierData): string {
   return jobId({
     kind: 'writes',
     chatbot: data.chatbot,
@@ -46,13 +52,18 @@ function carrierId(first: JobSpec, count: number, data: WriteListingsData): stri
   });
 }
 
-/** One carrier of `group` (listing jobs of one run, chatbot and key type, all of one name). */
-function carrierOf(group: readonly JobSpec[]): JobSpec {
+/**
+ * The write-listings job of `group` (listing jobs of one run, chatbot and key type, all of one
+ * name). Why a group of one keeps its listing's own id and is no carrier: it IS the listing's job
+ * (`jobs find`, `jobs retry`, the failed list, the run's counts name it as such).
+ */
+function batchOf(group: readonly JobSpec[]): JobSpec {
   const [first] = group;
-  if (first === undefined) throw new RangeError('carrierOf: an empty group');
-  const { runId, chatbot, keyType } = first.data as { runId: string; chatbot: string; keyType: WriteListingsData['keyType'] };
+  if (first === undefined) throw new RangeError('batchOf: an empty group');
+  const { runId, chatbot, keyType } = first.data as Pick<CarrierData, 'runId' | 'chatbot' | 'keyType'>;
   const items = group.map((spec) => ({ id: spec.id, name: spec.name, data: spec.data }) as CarriedListing);
-  const data: WriteListingsData = { runId, chatbot, keyType, items };
+  const data: CarrierData = { runId, chatbot, keyType, items };
+  if (group.length === 1) return { name: WRITE_LISTINGS, id: first.id, data, touches: first.touches };
   return {
     name: WRITE_LISTINGS,
     id: carrierId(first, group.length, data),
@@ -63,29 +74,20 @@ function carrierOf(group: readonly JobSpec[]): JobSpec {
 }
 
 /**
- * `specs` (listing jobs of one run, in order) with every run of `perJob` consecutive jobs of the
- * same name gathered into one carrier; `perJob` 1 gives them back as they are.
+ * `specs` (listing jobs of one run, in order) as write-listings batches: every run of `perJob`
+ * consecutive jobs of the same name one carrier; `perJob` 1 makes each a batch of one.
  */
 export function* carried(specs: Iterable<JobSpec>, perJob: number): Generator<JobSpec> {
-  if (perJob <= 1) {
-    yield* specs;
-    return;
-  }
   let group: JobSpec[] = [];
   const flush = function* (): Generator<JobSpec> {
-    if (group.length > 0) yield group.length === 1 ? (group[0] as JobSpec) : carrierOf(group);
+    if (group.length > 0) yield batchOf(group);
     group = [];
   };
   for (const spec of specs) {
-    if (group.length > 0 && (group.length >= perJob || group[0]?.name !== spec.name)) yield* flush();
+    if (group.length > 0 && (group.length >= Math.max(1, perJob) || group[0]?.name !== spec.name)) yield* flush();
     // Why deletes are never carried: a delete job already sends a batch of keys in one request.
     if (CARRIED_NAMES.has(spec.name)) group.push(spec);
     else yield spec;
   }
   yield* flush();
-}
-
-/** The queue jobs `plan` becomes: `jobSpecs`, with a large plan's creates and updates carried several to a job. */
-export function queueJobSpecs(plan: Plan, runId: string, deleteBatchSize: number, most?: number): Iterable<JobSpec> {
-  return carried(jobSpecs(plan, runId, deleteBatchSize), listingsPerJob(plan.creates.length + plan.updates.length, most));
 }
