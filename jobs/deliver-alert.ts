@@ -97,6 +97,37 @@ export type AlertJobDeps = DeliverAlertDeps & { logger: Pick<Logger, 'warn'> };
  * a webhook that answers 5xx/408/429, times out or cannot be reached may answer later (the job's
  * backoff waits); one that answers another 4xx (a removed Slack webhook answers 404/410) will not.
  */
+/** Retry settings of alert deliveries. */
+export interface AlertJobSettings {
+  attempts: number;
+  /** First backoff delay; doubled on each attempt (BullMQ's exponential backoff). */
+  backoffMs: number;
+  /** Days failed deliveries are kept (for the dashboard and bull-board). */
+  keepFailedDays: number;
+}
+
+/**
+ * Why 8 attempts with doubling backoff from 1 s: a webhook that is down for about four minutes
+ * (a deploy, a restart) still gets the alert; one down longer shows the failed delivery in the
+ * dashboard instead of retrying forever.
+ */
+export const DEFAULT_ALERT_JOBS: Readonly<AlertJobSettings> = { attempts: 8, backoffMs: 1000, keepFailedDays: 30 };
+
+/** A delivery's attempts, backoff and how long it is kept, as job options (plain data: jobs never import bullmq). */
+export function deliveryOptions(settings: AlertJobSettings): {
+  attempts: number;
+  backoff: { type: 'exponential'; delay: number };
+  removeOnComplete: { age: number; count: number };
+  removeOnFail: { age: number };
+} {
+  return {
+    attempts: settings.attempts,
+    backoff: { type: 'exponential', delay: settings.backoffMs },
+    removeOnComplete: { age: 7 * 86_400, count: 10_000 },
+    removeOnFail: { age: settings.keepFailedDays * 86_400 },
+  };
+}
+
 export const deliverAlertJob: JobKind<DeliverAlertData, AlertJobDeps, 'sent' | 'no-config'> = {
   name: DELIVER_ALERT,
   queue: 'alerts',

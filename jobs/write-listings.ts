@@ -31,6 +31,9 @@ import { updateListingJob } from './update-listing.js';
 
 export { WRITE_LISTINGS };
 
+/** Most items a write-listings job of the previous release could carry (its LISTING_SYNC_LISTINGS_PER_JOB ceiling). */
+const LEGACY_MOST_LISTINGS_PER_JOB = 64;
+
 export const writeListingsDataSchema = z.object({
   runId: z.string().min(1),
   chatbot: z.string().min(1),
@@ -44,7 +47,10 @@ export const writeListingsDataSchema = z.object({
         data: z.object({ key: z.string().min(1) }).passthrough(),
       }),
     )
-    .min(1),
+    .min(1)
+    // Why up to 64 when a batch is cut at 8 (MAX_LISTINGS_PER_JOB): the previous release let
+    // LISTING_SYNC_LISTINGS_PER_JOB carry up to 64, and its carriers still in the queue must run.
+    .max(LEGACY_MOST_LISTINGS_PER_JOB),
   /**
    * Starts its listing had inside a carrier before this batch of one (support/listing-job-data.ts
    * `startedBefore`): counted as earlier starts (src/queue/processor.ts contextOf).

@@ -133,7 +133,7 @@ export const settingsSchema = z.object({
   LISTING_SYNC_DELETE_BATCH: intSetting(1, 10_000).default(100),
   // Why 8: BullMQ's own work per job, paid once per 8 listings, is then small beside the request's
   // (bench:sync); 1 gives every listing a queue job of its own (jobs/support/listing-batches.ts).
-  LISTING_SYNC_LISTINGS_PER_JOB: intSetting(1, 64).default(8),
+  LISTING_SYNC_LISTINGS_PER_JOB: intSetting(1, 8).default(8),
   LISTING_SYNC_RECONCILE_MS: intSetting(100, 86_400_000).default(30_000),
   LISTING_SYNC_STUCK_AFTER_MIN: intSetting(1, 100_000).default(30),
   // Why 30 days or 200 runs, whichever keeps more: a month of nightly runs to look back on, and a

@@ -6,23 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { sleep } from '../net/abortable-sleep.js';
 import { encodeIdPart } from '../domain/job-id.js';
-import { DELIVER_ALERT, type DeliverAlertData } from '../../jobs/deliver-alert.js';
-
-/** Retry settings of alert deliveries. */
-export interface AlertJobSettings {
-  attempts: number;
-  /** First backoff delay; doubled on each attempt (BullMQ's exponential backoff). */
-  backoffMs: number;
-  /** Days failed deliveries are kept (for the dashboard and bull-board). */
-  keepFailedDays: number;
-}
-
-/**
- * Why 8 attempts with doubling backoff from 1 s: a webhook that is down for about four minutes
- * (a deploy, a restart) still gets the alert; one down longer shows the failed delivery in the
- * dashboard instead of retrying forever.
- */
-export const DEFAULT_ALERT_JOBS: Readonly<AlertJobSettings> = { attempts: 8, backoffMs: 1000, keepFailedDays: 30 };
+import { DELIVER_ALERT, deliveryOptions, type AlertJobSettings, type DeliverAlertData } from '../../jobs/deliver-alert.js';
 
 /**
  * The id of the job announcing one change of one chatbot to one alert: the same change seen by
@@ -35,13 +19,7 @@ export function alertJobId(alert: string, chatbot: string, changeId: string): st
 
 /** Adds a delivery; returns its job id. */
 export async function addAlertJob(queue: Queue, jobId: string, data: DeliverAlertData, settings: AlertJobSettings): Promise<string> {
-  await queue.add(DELIVER_ALERT, data, {
-    jobId,
-    attempts: settings.attempts,
-    backoff: { type: 'exponential', delay: settings.backoffMs },
-    removeOnComplete: { age: 7 * 86_400, count: 10_000 },
-    removeOnFail: { age: settings.keepFailedDays * 86_400 },
-  });
+  await queue.add(DELIVER_ALERT, data, { jobId, ...deliveryOptions(settings) });
   return jobId;
 }
 

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import type { AlertMessage } from '../../src/domain/health/alert-body.js';
 import { silentLogger } from '../../src/runtime/logger.js';
-import { addAlertJob, DEFAULT_ALERT_JOBS } from '../../src/queue/alert-jobs.js';
+import { addAlertJob } from '../../src/queue/alert-jobs.js';
+import { DEFAULT_ALERT_JOBS } from '../../jobs/deliver-alert.js';
 import { webhookSealOf } from '../../src/domain/health/webhook-seal.js';
 import { AlertStore, alertField, HEALTH_FIELD } from '../../src/store/alert-store.js';
 import type { SyncSummary } from '../../src/store/run-summary.js';

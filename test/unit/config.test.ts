@@ -117,6 +117,13 @@ describe('resolveConfig', () => {
     expect(resolveConfig({ env: { LISTING_SYNC_PERMIT_TTL_MS: '200' } }).worker.permitTtlMs).toBe(200);
   });
 
+  it('LISTING_SYNC_LISTINGS_PER_JOB: a listing write is a batch of 1 to 8', () => {
+    for (const bad of ['0', '9', '64', '2.5'])
+      expect(() => resolveConfig({ env: { LISTING_SYNC_LISTINGS_PER_JOB: bad } }), bad).toThrow(/LISTING_SYNC_LISTINGS_PER_JOB/);
+    expect(resolveConfig({ env: { LISTING_SYNC_LISTINGS_PER_JOB: '1' } }).jobs.listingsPerJob).toBe(1);
+    expect(resolveConfig({ env: {} }).jobs.listingsPerJob).toBe(8);
+  });
+
   it('defaults SITE_URL to the origin of API_BASE_URL', () => {
     expect(resolveConfig({ env: { API_BASE_URL: 'http://127.0.0.1:8080/api' } }).api.siteUrl).toBe('http://127.0.0.1:8080');
   });
