@@ -55,15 +55,8 @@ async function main(): Promise<void> {
   const used = process.cpuUsage(cpu);
   await store?.close();
   const bytes = sizes.reduce((sum, size) => sum + size, 0);
-  const figures = {
-    mode,
-    photos: count,
-    bytes,
-    wallMs,
-    cpuMs: (used.user + used.system) / 1000,
-    peakRssMiB: process.resourceUsage().maxRSS / 1024,
-  };
-  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  const [cpuMs, peakRssMiB] = [(used.user + used.system) / 1000, process.resourceUsage().maxRSS / 1024];
+  process.stdout.write(`${JSON.stringify({ mode, photos: count, bytes, wallMs, cpuMs, peakRssMiB })}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -5,8 +5,7 @@
 import { createReadStream, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import { createPlanner } from '../src/domain/planner.js';
-import { planSync } from '../src/domain/planner.js';
+import { createPlanner, planSync } from '../src/domain/planner.js';
 import { openFeed } from '../src/feed/open-feed.js';
 import { planFeedRows } from '../src/sync/plan-feed-rows.js';
 import { LedgerByPosition } from '../src/domain/snapshot/ledger-by-position.js';
@@ -57,21 +56,18 @@ const MIB = 1024 * 1024;
 /**
  * Resets the process's peak RSS to its current RSS (Linux: /proc/self/clear_refs, which getrusage
  * follows), so that the import+plan phase reports the peak of its timed part, not the peak of
- * building its input. False where that is not possible: the peak is then the whole process's.
+ * building its input. Elsewhere the peak is the whole process's.
  */
-function resetPeakRss(): boolean {
+function resetPeakRss(): void {
   try {
     writeFileSync('/proc/self/clear_refs', '5');
-    return true;
   } catch {
-    return false;
+    // Not Linux: the whole process's peak.
   }
 }
 
-function peakRssMiB(): number {
-  // resourceUsage().maxRSS is in KiB.
-  return process.resourceUsage().maxRSS / 1024;
-}
+/** resourceUsage().maxRSS is in KiB. */
+const peakRssMiB = (): number => process.resourceUsage().maxRSS / 1024;
 
 /** (a) The baseline: bare csv-parse (defaults, columns: false) streaming the file, counting records. */
 async function baseline({ file }: PhaseArgs): Promise<PhaseResult> {
@@ -102,19 +98,30 @@ async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): 
     return { rows, stats: feed.stats() };
   });
   const { stats } = run.value;
+  const extra = { valid: stats.valid, rejected: stats.rejected };
   return {
     phase: thread === 'main' ? 'importer' : 'importer-worker',
     rows: run.value.rows,
     ms: run.ms,
     cpuMs: run.cpuMs,
     peakRssMiB: peakRssMiB(),
-    extra: { valid: stats.valid, rejected: stats.rejected },
+    extra,
   };
 }
 
-function planMismatch(counts: ExpectedPlan, expected: ExpectedPlan): string {
+/** The plan's counts, and what differs from the generator's expected ones ('' when none). */
+function planCounts(plan: { creates: unknown[]; updates: unknown[]; deletes: unknown[]; unchanged: number }, expected: ExpectedPlan) {
+  const counts: ExpectedPlan = {
+    creates: plan.creates.length,
+    updates: plan.updates.length,
+    deletes: plan.deletes.length,
+    unchanged: plan.unchanged,
+  };
   const wrong = (Object.keys(expected) as Array<keyof ExpectedPlan>).filter((name) => counts[name] !== expected[name]);
-  return wrong.map((name) => `${name} ${counts[name]} (expected ${expected[name]})`).join(', ');
+  return {
+    plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
+    mismatch: wrong.map((name) => `${name} ${counts[name]} (expected ${expected[name]})`).join(', '),
+  };
 }
 
 /** The ledger as a sync reads it (LedgerStore.readLedgerByPosition): by the position of each key's remote listing. */
@@ -125,28 +132,23 @@ function ledgerByPosition(shape: FeedShape, index: RemoteKeyIndex, remote: Remot
 }
 
 /**
- * (c) Import + plan as `sync` does it (planFeedRows from src/sync/plan-feed-rows.ts), the planner fed as
- * rows arrive. The remote snapshot and the ledger are built in this process first, as a sync
- * builds them minus HTTP and Redis (JSON pages through the snapshot's page collector; the ledger
- * entry by entry by remote position, after the index, as runSync reads it). The import + plan
- * time is indexing the remote by key (indexMs, timed on its own because runSync builds the index
- * before reading the ledger) plus the planner fed from the feed until the plan is finished.
- * Placing the ledger entries, which a sync does while HSCAN pages arrive from Redis, is reported
- * on its own (ledgerMs) and not counted.
+ * (c) Import + plan as `sync` does it (planFeedRows), the planner fed as rows arrive. The remote
+ * snapshot and the ledger are built in this process first, as a sync builds them minus HTTP and
+ * Redis. The time is indexing the remote by key (runSync builds the index before reading the
+ * ledger) plus the planner fed from the feed until the plan is finished; placing the ledger
+ * entries, which a sync does while HSCAN pages arrive from Redis, is not counted.
  */
 async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
-  const generated = await timed(() => generateRemote(shape));
-  const remote = generated.value;
+  const remote = generateRemote(shape);
   const indexed = await timed(() => indexRemoteKeys(remote, 'MLSNumber'));
   const index = indexed.value;
-  const placed = await timed(() => ledgerByPosition(shape, index, remote));
-  const ledger = placed.value;
+  const ledger = ledgerByPosition(shape, index, remote);
   // Why settle: generating 1M listings in one burst leaves ~100 MiB of garbage a real sync (pages
   // arriving over minutes) would have collected long before; the planner phase does the same.
   collectGarbage();
   const resident = process.memoryUsage();
   const peakBeforeImport = peakRssMiB();
-  const windowed = resetPeakRss();
+  resetPeakRss();
   let finishMs = 0;
   const run = await timed(async () => {
     const planner = createPlanner({
@@ -161,10 +163,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
     const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
     // finish() is the only part of planning that cannot overlap the reading: time it on its own.
     const timedPlanner = {
-      add: planner.add,
-      hold: planner.hold,
-      withholdDeletes: planner.withholdDeletes,
-      remove: planner.remove,
+      ...planner,
       finish: () => {
         const start = performance.now();
         const result = planner.finish();
@@ -174,13 +173,6 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
     };
     return await planFeedRows(feed, Promise.resolve(timedPlanner));
   });
-  const { plan } = run.value.planned;
-  const counts: ExpectedPlan = {
-    creates: plan.creates.length,
-    updates: plan.updates.length,
-    deletes: plan.deletes.length,
-    unchanged: plan.unchanged,
-  };
   return {
     phase: 'import-plan',
     rows: run.value.stats.rows,
@@ -188,19 +180,10 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
     cpuMs: indexed.cpuMs + run.cpuMs,
     peakRssMiB: peakRssMiB(),
     extra: {
-      indexMs: indexed.ms,
-      remoteListings: remote.length,
-      generateRemoteMs: generated.ms,
-      ledgerMs: placed.ms,
       residentBeforeImportMiB: resident.rss / MIB,
       peakRssBeforeImportMiB: peakBeforeImport,
-      peakRss: windowed
-        ? 'import + plan only (peak reset after building the remote and the ledger)'
-        : 'whole process (could not reset the peak on this OS)',
-      heapBeforeImportMiB: resident.heapUsed / MIB,
       finishMs,
-      plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
-      mismatch: planMismatch(counts, expected),
+      ...planCounts(run.value.planned.plan, expected),
     },
   };
 }
@@ -225,21 +208,9 @@ async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult
     );
   }
   const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
-  const { plan } = best.value;
-  const counts: ExpectedPlan = {
-    creates: plan.creates.length,
-    updates: plan.updates.length,
-    deletes: plan.deletes.length,
-    unchanged: plan.unchanged,
-  };
-  return {
-    phase: 'planner',
-    rows: feed.size,
-    ms: best.ms,
-    cpuMs: best.cpuMs,
-    peakRssMiB: peakRssMiB(),
-    extra: { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch: planMismatch(counts, expected) },
-  };
+  const { mismatch } = planCounts(best.value.plan, expected);
+  const extra = { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch };
+  return { phase: 'planner', rows: feed.size, ms: best.ms, cpuMs: best.cpuMs, peakRssMiB: peakRssMiB(), extra };
 }
 
 export async function runPhase(name: PhaseName, args: PhaseArgs): Promise<PhaseResult> {

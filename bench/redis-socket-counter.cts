@@ -1,15 +1,18 @@
 /**
  * Redis commands and round trips a process sends, counted on its sockets (see
- * redis-count-preload.cts). Why on the sockets and not on ioredis's prototype (as
- * redis-client-counter.cts does for the in-process benches): the shipped CLI is a bundle with its
- * own copy of ioredis inside, which no preload can reach. ioredis writes each command, and each
+ * redis-count-preload.cts). Why on the sockets and not on ioredis's prototype: the shipped CLI is
+ * a bundle with its own copy of ioredis inside, which no preload can reach. ioredis writes each command, and each
  * pipeline as a whole, with one `write` to its socket: one write is one round trip, and the RESP
  * arrays in it are its commands. A corked socket (src/queue/coalesced-writes.ts corks a
  * connection for the rest of an event-loop turn) sends every write until its uncork at once: one
  * round trip for the whole batch.
  */
 import { Socket } from 'node:net';
-import type { ClientCounts } from './redis-client-counter.cjs';
+
+export interface ClientCounts {
+  commands: number;
+  roundTrips: number;
+}
 
 const counts: ClientCounts = { commands: 0, roundTrips: 0 };
 
