@@ -53,62 +53,15 @@ const STREETS = ['Montrose Ave', 'Pratt Blvd', 'Irving Park Rd', 'Sheridan Rd', 
 const TYPES = ['Condo/Co-op', 'Single Family Residential', 'Townhouse', 'Multi-Family (2-4 Unit)'];
 
 export const REDFIN_HEADER = [
-  'SALE TYPE',
-  'SOLD DATE',
-  'PROPERTY TYPE',
-  'ADDRESS',
-  'CITY',
-  'STATE OR PROVINCE',
-  'ZIP OR POSTAL CODE',
-  'PRICE',
-  'BEDS',
-  'BATHS',
-  'LOCATION',
-  'SQUARE FEET',
-  'LOT SIZE',
-  'YEAR BUILT',
-  'DAYS ON MARKET',
-  '$/SQUARE FEET',
-  'HOA/MONTH',
-  'STATUS',
-  'NEXT OPEN HOUSE START TIME',
-  'NEXT OPEN HOUSE END TIME',
+  ...'SALE TYPE,SOLD DATE,PROPERTY TYPE,ADDRESS,CITY,STATE OR PROVINCE,ZIP OR POSTAL CODE,PRICE,BEDS,BATHS,LOCATION,SQUARE FEET'.split(','),
+  ...'LOT SIZE,YEAR BUILT,DAYS ON MARKET,$/SQUARE FEET,HOA/MONTH,STATUS,NEXT OPEN HOUSE START TIME,NEXT OPEN HOUSE END TIME'.split(','),
   'URL (SEE https://www.redfin.com/buy-a-home/comparative-market-analysis FOR INFO ON PRICING)',
-  'SOURCE',
-  'MLS#',
-  'FAVORITE',
-  'INTERESTED',
-  'LATITUDE',
-  'LONGITUDE',
+  ...'SOURCE,MLS#,FAVORITE,INTERESTED,LATITUDE,LONGITUDE'.split(','),
 ];
 const NATIVE_HEADER = [
-  'SaleType',
-  'Status',
-  'CurrencySymbol',
-  'PropertyType',
-  'Bedrooms',
-  'Bathrooms',
-  'Url',
-  'MLSNumber',
-  'YearBuilt',
-  'DaysOnMarket',
-  'LotArea',
-  'BuildingArea',
-  'AreaUnit',
-  'Tours',
-  'ParkingSpots',
-  'Location',
-  'Address',
-  'City',
-  'State',
-  'ZIP',
-  'Latitude',
-  'Longitude',
-  'SalePrice',
-  'RentPrice',
-  'UnitAreaPrice',
-  'HOAMonth',
-] as const;
+  ...'SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,Url,MLSNumber,YearBuilt,DaysOnMarket,LotArea,BuildingArea'.split(','),
+  ...'AreaUnit,Tours,ParkingSpots,Location,Address,City,State,ZIP,Latitude,Longitude,SalePrice,RentPrice,UnitAreaPrice,HOAMonth'.split(','),
+];
 
 /** The simulator's PRNG (mulberry32) seeded from (seed, index, salt), so any listing can be made on its own. */
 function randomFor(seed: number, index: number, salt: number): () => number {
@@ -272,44 +225,33 @@ export async function writeFeedCsv(path: string, shape: FeedShape): Promise<{ ro
   return { rows, bytes, expected };
 }
 
+/** Read-shape fields that carry the write-shape field of the same name, as text. */
+const SAME_NAMED =
+  'State City Address ZIP Tours Bathrooms Bedrooms YearBuilt DaysOnMarket LotArea BuildingArea ParkingSpots RentPrice SalePrice UnitAreaPrice HOAMonth';
+
 /** The read shape the service returns for a listing it holds (api-spec 2.4: text, coordinates as numbers). */
 function readItem(id: number, listing: ListingFields): ListingRead {
+  const fields = listing as unknown as Readonly<Record<string, number | string | undefined>>;
   const text = (value: number | string | undefined): string => (value === undefined ? '' : String(value));
+  const empty = Object.fromEntries(
+    'Images Description SpaceType DepositFee ZestimatePrice ExtensionColumn'.split(' ').map((name) => [name, '']),
+  );
+  const same = Object.fromEntries(SAME_NAMED.split(' ').map((name) => [name, text(fields[name])]));
   return {
+    ...empty,
+    ...same,
     ID: id,
     PropertyType: listing.PropertyType,
     SaleType: listing.SaleType,
     Status: listing.Status,
-    Images: '',
     CurrencySymbol: listing.CurrencySymbol,
     Price: text(listing.SalePrice ?? listing.RentPrice),
-    State: text(listing.State),
-    City: text(listing.City),
-    Address: text(listing.Address),
-    ZIP: text(listing.ZIP),
     Area: text(listing.BuildingArea),
     Url: listing.Url,
-    Tours: text(listing.Tours),
-    Description: '',
-    SpaceType: '',
     LATITUDE: listing.Latitude ?? null,
     LONGITUDE: listing.Longitude ?? null,
-    Bathrooms: text(listing.Bathrooms),
-    Bedrooms: text(listing.Bedrooms),
-    YearBuilt: text(listing.YearBuilt),
     MLSNumber: listing.MLSNumber,
-    DaysOnMarket: text(listing.DaysOnMarket),
-    LotArea: text(listing.LotArea),
-    BuildingArea: text(listing.BuildingArea),
-    ParkingSpots: text(listing.ParkingSpots),
-    RentPrice: text(listing.RentPrice),
-    DepositFee: '',
-    SalePrice: text(listing.SalePrice),
-    UnitAreaPrice: text(listing.UnitAreaPrice),
-    ZestimatePrice: '',
-    HOAMonth: text(listing.HOAMonth),
-    ExtensionColumn: '',
-  };
+  } as ListingRead;
 }
 
 const PAGE_SIZE = 100;
