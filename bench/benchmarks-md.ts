@@ -28,7 +28,7 @@ function cpuFamily(): string | undefined {
 }
 
 /** CPU model (with its family), cores, RAM, Node, platform, and the load average (how shared the host was). */
-export function machineLine(): string {
+function machineLine(): string {
   const cores = cpus();
   const family = cpuFamily();
   const model = `${cores[0]?.model.trim() ?? 'unknown CPU'}${family === undefined ? '' : ` (${family})`}`;
@@ -91,7 +91,7 @@ export const verdict = (ok: boolean | undefined): string => (ok === undefined ? 
 
 // ---------------------------------------------------------------- blocks
 
-export type Cell = string | number;
+type Cell = string | number;
 
 /** A markdown table: the first column left-aligned, the others right-aligned unless `align` says otherwise. */
 export interface Table {
@@ -121,36 +121,27 @@ function tableLines(t: Table): string[] {
   ];
 }
 
-/** A target judged on the median of a bench's rounds; `pass` absent: shown for information. */
-export interface MedianTarget {
-  name: string;
-  values: readonly number[];
-  pass?: (median: number) => boolean;
-  digits?: number;
-}
+/** A target judged on the median of a bench's rounds: its name, values, pass rule (none: shown for information), digits. */
+export type MedianTarget = readonly [name: string, values: readonly number[], pass?: (median: number) => boolean, digits?: number];
 
 /** target | median | range | verdict. */
 export const medianTargets = (targets: readonly MedianTarget[]): Table =>
   table(targets, [
-    ['target', (t) => t.name],
-    ['median', (t) => fixed(median(t.values), t.digits ?? 2)],
-    ['range', (t) => range(t.values, t.digits ?? 2)],
-    ['verdict', (t) => verdict(t.pass?.(median(t.values))), 'l'],
+    ['target', ([name]) => name],
+    ['median', ([, values, , digits]) => fixed(median(values), digits ?? 2)],
+    ['range', ([, values, , digits]) => range(values, digits ?? 2)],
+    ['verdict', ([, values, pass]) => verdict(pass?.(median(values))), 'l'],
   ]);
 
-/** A target judged on one measurement; `ok` absent: shown for information. */
-export interface Measured {
-  target: string;
-  measured: string;
-  ok?: boolean;
-}
+/** A target judged on one measurement: target, measured, whether it holds (none: shown for information). */
+export type Measured = readonly [target: string, measured: string, ok?: boolean];
 
 /** target | measured | verdict. */
 export const measuredTargets = (rows: readonly Measured[]): Table =>
   table(rows, [
-    ['target', (r) => r.target],
-    ['measured', (r) => r.measured, 'l'],
-    ['verdict', (r) => verdict(r.ok), 'l'],
+    ['target', ([target]) => target],
+    ['measured', ([, measured]) => measured, 'l'],
+    ['verdict', ([, , ok]) => verdict(ok), 'l'],
   ]);
 
 /** Whether any target of the tables `blocks` holds was missed. */

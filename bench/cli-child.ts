@@ -63,6 +63,9 @@ export function cliEnv(sim: SimAddress, redisUrl: string, prefix: string, logLev
 
 export interface Spawned {
   child: ChildProcess;
+  /** What it printed so far: stdout, stderr, and both as they came. */
+  stdout(): string;
+  stderr(): string;
   output(): string;
   /** Waits until it printed `workers started` (a `listing-sync worker`). */
   started(): Promise<void>;
@@ -70,26 +73,26 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Starts the CLI with `args` and `env` (stdout and stderr collected together). */
+/** Starts the CLI with `args` and `env`. */
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []): Spawned {
   const child = spawn(process.execPath, [...nodeArgs, CLI_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  const text = { stdout: '', stderr: '', both: '' };
+  for (const stream of ['stdout', 'stderr'] as const)
+    child[stream].on('data', (chunk: Buffer) => {
+      text[stream] += chunk.toString();
+      text.both += chunk.toString();
+    });
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exitedEarly = (): boolean => {
+    if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${text.both}`);
+    return text.both.includes('workers started');
+  };
   return {
     child,
-    output: () => text,
-    started: () =>
-      waitUntil(
-        () => {
-          if (child.exitCode !== null) throw new Error(`worker exited ${child.exitCode}:\n${text}`);
-          return text.includes('workers started');
-        },
-        `worker did not start:\n${text}`,
-        60_000,
-        50,
-      ),
+    stdout: () => text.stdout,
+    stderr: () => text.stderr,
+    output: () => text.both,
+    started: () => waitUntil(exitedEarly, 'the worker did not start in a minute', 60_000, 50),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await gone;
@@ -131,11 +134,8 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): P
   const countsFile = join(tmpdir(), `bench-redis-counts-${process.pid}-${Date.now()}.json`);
   const started = performance.now();
   const spawnedAt = Date.now();
-  const { child } = spawnCli(args, { ...env, BENCH_REDIS_COUNTS: countsFile }, ['--require', PRELOAD]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const spawned = spawnCli(args, { ...env, BENCH_REDIS_COUNTS: countsFile }, ['--require', PRELOAD]);
+  const { child } = spawned;
   let peak = 0;
   const poll = setInterval(() => {
     if (child.pid !== undefined) void peakRss(child.pid).then((mib) => (peak = Math.max(peak, mib ?? 0)));
@@ -143,5 +143,14 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): P
   const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
   const seconds = (performance.now() - started) / 1000;
   clearInterval(poll);
-  return { code, stdout, stderr, seconds, spawnedAt, exitedAt: Date.now(), peakRssMiB: peak, ...takeCounts(countsFile) };
+  return {
+    code,
+    stdout: spawned.stdout(),
+    stderr: spawned.stderr(),
+    seconds,
+    spawnedAt,
+    exitedAt: Date.now(),
+    peakRssMiB: peak,
+    ...takeCounts(countsFile),
+  };
 }

@@ -101,11 +101,11 @@ const missed = await publish(
       'time per chatbot = spawn to exit ÷ N; ms per added chatbot = (wall − baseline wall) ÷ (N − 1). CPU = the CLI process, every ' +
       'thread; Redis commands counted server side (INFO commandstats).',
     measuredTargets(
-      rounds.map((r) => ({
-        target: `${r.chatbots} chatbot(s): requests to the source ≤ minimal + 2 (${minimal + 2})`,
-        measured: String(r.requests),
-        ok: r.requests <= minimal + 2,
-      })),
+      rounds.map((r) => [
+        `${r.chatbots} chatbot(s): requests to the source ≤ minimal + 2 (${minimal + 2})`,
+        String(r.requests),
+        r.requests <= minimal + 2,
+      ]),
     ),
     table(rounds, [
       ['chatbots', (r) => r.chatbots, 'r'],

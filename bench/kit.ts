@@ -1,7 +1,7 @@
 /**
  * What every bench script shares: its options, the Redis it measures against (fresh prefixes,
  * removed after; the server's own count of commands and CPU), and child processes that print one
- * JSON line of figures (the baselines, each in a process of its own so that its CPU is its own).
+ * JSON line of figures (baselines and phases, each in a process of its own so that its CPU is its own).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -67,12 +67,6 @@ export async function runJson<T>(script: string, args: readonly string[], env = 
   const line = out.trim().split('\n').at(-1) ?? '';
   if (code !== 0 || !line.startsWith('{')) throw new Error(`${script} exited ${String(code)}: ${out.slice(-2000)}`);
   return JSON.parse(line) as T;
-}
-
-/** Prints `figures` as the one JSON line a parent's runJson reads, with this process's CPU (user + system, every thread). */
-export function printFigures(figures: object): void {
-  const cpu = process.cpuUsage();
-  process.stdout.write(`${JSON.stringify({ ...figures, cpuSeconds: (cpu.user + cpu.system) / 1e6 })}\n`);
 }
 
 /** Deletes every key under `prefix` (SCAN, never KEYS). */

@@ -44,7 +44,7 @@ const SMALL_CLUSTER = 8;
  * Clusters of equal stamps: SMALL_CLUSTER records straddling every tenth page boundary, and one of
  * 2.5 pages straddling two boundaries at the middle (a cursor resuming inside one stamp).
  */
-export function clustersOf(shape: Pick<ScenarioShape, 'records' | 'maxTop'>): Cluster[] {
+function clustersOf(shape: Pick<ScenarioShape, 'records' | 'maxTop'>): Cluster[] {
   const { records, maxTop } = shape;
   const big: Cluster = { start: Math.floor(records / 2 / maxTop) * maxTop - Math.floor(maxTop * 0.7), size: Math.floor(maxTop * 2.5) };
   const clusters: Cluster[] = [];

@@ -76,41 +76,44 @@ const changed = nightly.length;
 const first = full[0] as PullFigures;
 
 const verdicts: Measured[] = [
-  ...byKey.map((pull) => ({
-    target: `${pull.spec.label}: requests ÷ minimal pages (${minimal}) = 1.00`,
-    measured: `${pull.requests} ÷ ${minimal} = ${fixed(pull.requests / minimal)}`,
-    ok: pull.requests === minimal && pull.mediaRequests === 0,
-  })),
-  {
-    target: `every full pull by key: complete, each of the ${count(records)} records served and received once, no refused request (served / distinct keys / refused, per pull)`,
-    measured: byKey.map((pull) => `${pull.recordsServed}/${pull.distinctKeys}/${pull.refusals}`).join(', '),
-    ok: byKey.every((pull) => pull.complete && pull.recordsServed === records && pull.distinctKeys === records && pull.refusals === 0),
-  },
+  ...byKey.map((pull): Measured => {
+    const measured = `${pull.requests} ÷ ${minimal} = ${fixed(pull.requests / minimal)}`;
+    return [
+      `${pull.spec.label}: requests ÷ minimal pages (${minimal}) = 1.00`,
+      measured,
+      pull.requests === minimal && pull.mediaRequests === 0,
+    ];
+  }),
+  [
+    `every full pull by key: complete, each of the ${count(records)} records served and received once, no refused request (served / distinct keys / refused, per pull)`,
+    byKey.map((pull) => `${pull.recordsServed}/${pull.distinctKeys}/${pull.refusals}`).join(', '),
+    byKey.every((pull) => pull.complete && pull.recordsServed === records && pull.distinctKeys === records && pull.refusals === 0),
+  ],
   ...incremental.flatMap((pull): Measured[] => {
     const missing = nightly.filter((key) => !pull.keys.has(key)).length;
     const pages = minimalPages(pull.recordsServed, maxTop);
     return [
-      {
-        target: `${pull.spec.label}: records served ≤ 1% + one page (${changed} + ${maxTop} = ${changed + maxTop})`,
-        measured: `${pull.recordsServed} (${fixed((pull.recordsServed / records) * 100, 3)}% of ${count(records)})`,
-        ok: pull.recordsServed <= changed + maxTop,
-      },
-      {
-        target: `${pull.spec.label}: Property requests ÷ minimal pages for what it served = 1.00, + 1 Media request (photos changed alone); every changed record received`,
-        measured: `${pull.requests} ÷ ${pages} = ${fixed(pull.requests / pages)} + ${pull.mediaRequests}; ${changed - missing}/${changed} changed`,
-        ok: pull.requests === pages && pull.mediaRequests === 1 && missing === 0 && pull.complete && pull.refusals === 0,
-      },
+      [
+        `${pull.spec.label}: records served ≤ 1% + one page (${changed} + ${maxTop} = ${changed + maxTop})`,
+        `${pull.recordsServed} (${fixed((pull.recordsServed / records) * 100, 3)}% of ${count(records)})`,
+        pull.recordsServed <= changed + maxTop,
+      ],
+      [
+        `${pull.spec.label}: Property requests ÷ minimal pages for what it served = 1.00, + 1 Media request (photos changed alone); every changed record received`,
+        `${pull.requests} ÷ ${pages} = ${fixed(pull.requests / pages)} + ${pull.mediaRequests}; ${changed - missing}/${changed} changed`,
+        pull.requests === pages && pull.mediaRequests === 1 && missing === 0 && pull.complete && pull.refusals === 0,
+      ],
     ];
   }),
-  {
-    target: `sweep (key-only $select): requests ÷ minimal pages (${minimal}) = 1.00, every key once`,
-    measured: `${sweep.requests} ÷ ${minimal} = ${fixed(sweep.requests / minimal)}; ${sweep.distinctKeys} keys`,
-    ok: sweep.requests === minimal && sweep.distinctKeys === records && sweep.complete,
-  },
-  {
-    target: 'sweep bytes ÷ full pull bytes',
-    measured: `${mib(sweep.bytesServed)} ÷ ${mib(first.bytesServed)} MiB = ${fixed(sweep.bytesServed / first.bytesServed, 3)}`,
-  },
+  [
+    `sweep (key-only $select): requests ÷ minimal pages (${minimal}) = 1.00, every key once`,
+    `${sweep.requests} ÷ ${minimal} = ${fixed(sweep.requests / minimal)}; ${sweep.distinctKeys} keys`,
+    sweep.requests === minimal && sweep.distinctKeys === records && sweep.complete,
+  ],
+  [
+    'sweep bytes ÷ full pull bytes',
+    `${mib(sweep.bytesServed)} ÷ ${mib(first.bytesServed)} MiB = ${fixed(sweep.bytesServed / first.bytesServed, 3)}`,
+  ],
 ];
 
 /** Per server mode: the pull by key at Prefer maxTop and the `$skip` baseline on the same server. */

@@ -7,17 +7,22 @@
  * - 'split': G split by hand, each --concurrency G ÷ N, no pool: the baseline of what N
  *   processes reach on this machine without sharing anything (it waits as long, to start alike).
  * The cluster figure runs 'pool' on a Redis Cluster of three masters of the bench's own
- * (REDIS_CLUSTER_NODES), beside its baseline right before it: ONE `worker --concurrency G` on the
- * single Redis. Why the baseline: on a 2-core machine shared with the simulator and the Redis
+ * (REDIS_CLUSTER_NODES; redis-server on free loopback ports, no persistence, no replicas: pace,
+ * not failover), beside its baseline right before it: ONE `worker --concurrency G` on the single Redis. Why the baseline: on a 2-core machine shared with the simulator and the Redis
  * servers, what G ÷ latency the machine allows moves by a fifth between quarter hours.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort, redisAnswers } from '../src/cli/wiring/local-redis.js';
 import { DEFAULT_PERMIT_TTL_MS } from '../src/queue/worker.js';
 import { cliEnv, runCli, spawnCli, type Spawned } from './cli-child.js';
 import { cleanPrefix, newPrefix, sleep, waitUntil } from './kit.js';
-import { startBenchCluster } from './redis-cluster.js';
 import { WIRE_CHATBOT, prepareWireScenario, removeWireScenario } from './sync-wire.js';
-import { startWireSim } from './wire-sim-child.js';
+import { startWireSim } from './sync-wire.js';
 
 export type ProcessesMode = 'pool' | 'split';
 
@@ -101,5 +106,72 @@ export async function runClusterFigure(settings: Omit<ProcessesSettings, 'mode' 
     return { cluster: onCluster, alone };
   } finally {
     await cluster.close();
+  }
+}
+
+const portFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+async function clusterOk(port: number): Promise<boolean> {
+  const node = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  node.on('error', () => undefined);
+  try {
+    await node.connect();
+    return String(await node.call('CLUSTER', 'INFO')).includes('cluster_state:ok');
+  } catch {
+    return false;
+  } finally {
+    node.disconnect();
+  }
+}
+
+/** Starts the cluster (each port + 10000, its bus, free too) until every node says cluster_state:ok; `nodes`: REDIS_CLUSTER_NODES. */
+async function startBenchCluster(): Promise<{ nodes: string; close(): Promise<void> }> {
+  const ports: number[] = [];
+  while (ports.length < 3) {
+    const port = await freePort();
+    if (port <= 55_000 && !ports.includes(port) && (await portFree(port + 10_000))) ports.push(port);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
+  const args = (port: number): string[] =>
+    `--port ${port} --bind 127.0.0.1 --dir ${dir} --cluster-enabled yes --cluster-config-file nodes-${port}.conf --appendonly no`.split(
+      ' ',
+    );
+  const children = ports.map((port) => spawn('redis-server', [...args(port), '--save', ''], { stdio: 'ignore' }));
+  const close = async (): Promise<void> => {
+    await Promise.all(
+      children.map((child) =>
+        child.exitCode !== null || child.signalCode !== null
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              child.once('exit', () => resolve());
+              child.kill('SIGKILL');
+            }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const port of ports)
+      await waitUntil(() => redisAnswers(`redis://127.0.0.1:${port}`, 200), `cluster node on port ${port} did not answer`, 5000, 50);
+    const nodes = ports.map((port) => `127.0.0.1:${port}`);
+    const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], {
+      encoding: 'utf8',
+    });
+    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+    await waitUntil(
+      async () => (await Promise.all(ports.map(clusterOk))).every(Boolean),
+      'the cluster did not reach cluster_state:ok',
+      10_000,
+      50,
+    );
+    return { nodes: nodes.join(','), close };
+  } catch (thrown) {
+    await close();
+    throw thrown;
   }
 }

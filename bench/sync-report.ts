@@ -75,51 +75,43 @@ const complete = ({ listings, run }: Migration): boolean =>
 
 function targets(info: WireInfo, all: Figures[]): MedianTarget[] {
   const pick = (f: (r: Figures) => number): number[] => all.map(f);
-  const list: MedianTarget[] = [
-    { name: 'writes phase ÷ bare keep-alive loop, same round ≥ 0.95', values: pick((r) => r.writesRatio), pass: (v) => v >= 0.95 },
-    { name: 'whole command (start to exit) ÷ same-round bare loop ≥ 0.85', values: pick((r) => r.wholeBareRatio), pass: (v) => v >= 0.85 },
-    {
-      name: `whole command (start to exit) ÷ ideal ≥ ${WHOLE_IDEAL_TARGET}`,
-      values: pick((r) => r.wholeRatio),
-      pass: (v) => v >= WHOLE_IDEAL_TARGET,
-    },
-    { name: 'Redis round trips per job (whole command) ≤ 2', values: pick((r) => r.roundTripsPerJob), pass: (v) => v <= 2 },
-    {
-      name: "CPU of sync --work per listing (every thread) ÷ the bare loop's CPU per request ≤ 3.0",
-      values: pick((r) => r.cpuRatio),
-      pass: (v) => v <= 3,
-    },
-    {
-      name: 'Redis commands per listing, server side (Lua included) ≤ 45',
-      values: pick((r) => r.serverCommandsPerListing),
-      pass: (v) => v <= 45,
-      digits: 1,
-    },
-    { name: 'Redis CPU per listing ≤ 0.3 ms', values: pick((r) => r.serverCpuPerListingMs), pass: (v) => v <= 0.3 },
-    { name: 'service calls ÷ minimal calls = 1.00', values: pick((r) => r.callsRatio), pass: (v) => Math.abs(v - 1) < 1e-9 },
-    { name: 'run counts exact, 0 failed, 0 duplicate creates', values: pick((r) => (r.exact ? 1 : 0)), pass: (v) => v === 1, digits: 0 },
-    {
-      name: `service never sees more than ${info.concurrency} in flight`,
-      values: info.rounds.map((r) => r.cli.maxInFlight),
-      pass: (v) => v <= info.concurrency,
-      digits: 0,
-    },
+  const [rss, cluster] = [info.rss, info.cluster?.cluster];
+  return [
+    ['writes phase ÷ bare keep-alive loop, same round ≥ 0.95', pick((r) => r.writesRatio), (v) => v >= 0.95],
+    ['whole command (start to exit) ÷ same-round bare loop ≥ 0.85', pick((r) => r.wholeBareRatio), (v) => v >= 0.85],
+    [`whole command (start to exit) ÷ ideal ≥ ${WHOLE_IDEAL_TARGET}`, pick((r) => r.wholeRatio), (v) => v >= WHOLE_IDEAL_TARGET],
+    ['Redis round trips per job (whole command) ≤ 2', pick((r) => r.roundTripsPerJob), (v) => v <= 2],
+    ["CPU of sync --work per listing (every thread) ÷ the bare loop's CPU per request ≤ 3.0", pick((r) => r.cpuRatio), (v) => v <= 3],
+    ['Redis commands per listing, server side (Lua included) ≤ 45', pick((r) => r.serverCommandsPerListing), (v) => v <= 45, 1],
+    ['Redis CPU per listing ≤ 0.3 ms', pick((r) => r.serverCpuPerListingMs), (v) => v <= 0.3],
+    ['service calls ÷ minimal calls = 1.00', pick((r) => r.callsRatio), (v) => Math.abs(v - 1) < 1e-9],
+    ['run counts exact, 0 failed, 0 duplicate creates', pick((r) => (r.exact ? 1 : 0)), (v) => v === 1, 0],
+    [
+      `service never sees more than ${info.concurrency} in flight`,
+      info.rounds.map((r) => r.cli.maxInFlight),
+      (v) => v <= info.concurrency,
+      0,
+    ],
+    ...(rss
+      ? [
+          [
+            `peak RSS of the CLI, ${rss.listings} listings migrated ≤ ${RSS_LIMIT_MIB} MiB`,
+            [rss.run.cli.peakRssMiB],
+            (v: number) => v <= RSS_LIMIT_MIB,
+            0,
+          ] as const,
+        ]
+      : []),
+    ...(cluster
+      ? [
+          [
+            `${cluster.processes} worker processes on a 3-master Redis Cluster sharing G = ${cluster.global}: writes/s ÷ (G ÷ latency) ≥ ${CLUSTER_TARGET}`,
+            [cluster.writesPerSecond / cluster.ideal],
+            (v: number) => v >= CLUSTER_TARGET,
+          ] as const,
+        ]
+      : []),
   ];
-  if (info.rss)
-    list.push({
-      name: `peak RSS of the CLI, ${info.rss.listings} listings migrated ≤ ${RSS_LIMIT_MIB} MiB`,
-      values: [info.rss.run.cli.peakRssMiB],
-      pass: (v) => v <= RSS_LIMIT_MIB,
-      digits: 0,
-    });
-  const cluster = info.cluster?.cluster;
-  if (cluster)
-    list.push({
-      name: `${cluster.processes} worker processes on a 3-master Redis Cluster sharing G = ${cluster.global}: writes/s ÷ (G ÷ latency) ≥ ${CLUSTER_TARGET}`,
-      values: [cluster.writesPerSecond / cluster.ideal],
-      pass: (v) => v >= CLUSTER_TARGET,
-    });
-  return list;
 }
 
 const ROUND_COLUMNS: ReadonlyArray<Column<{ round: WireRound; r: Figures }>> = [

@@ -7,17 +7,67 @@
  *   the Redis server did meanwhile; `sync --dry-run`, the plan alone.
  * The writes phase of each is timed the same way by the simulator: first create answered → last.
  */
+import { fork } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cliEnv, runCli, type CliRun } from './cli-child.js';
+import { cliEnv, runCli, type CliRun, type SimAddress } from './cli-child.js';
 import { measuringRedis, newPrefix, runJson, type RedisServerWork } from './kit.js';
 import { writeWireFiles } from './wire-feed.js';
-import { startWireSim } from './wire-sim-child.js';
+import type { FromWireSim, ToWireSim, WireSimReport } from './wire-sim.js';
 
 export const WIRE_CHATBOT = 'bench-wire';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+export interface WireSim {
+  info: SimAddress;
+  /** Starts sampling the requests in flight (the report's avgInFlight). */
+  sample(): void;
+  listings(): Promise<number>;
+  report(): Promise<WireSimReport>;
+  /** The chatbot of each create answered, in order. */
+  order(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** A fresh simulator process holding `chatbots` (empty), answering after `latencyMs`. */
+export async function startWireSim(latencyMs: number, chatbots: readonly string[]): Promise<WireSim> {
+  // Why a larger heap: in a 1,000,000-listing migration the simulator holds every listing and every call (with its body).
+  const child = fork(join(HERE, 'wire-sim.js'), [String(latencyMs), chatbots.join(',')], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: ['--max-old-space-size=8192'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  /** The next message of `type` (an answer comes as the next message of its question's type). */
+  const next = <T extends FromWireSim['type']>(type: T): Promise<Extract<FromWireSim, { type: T }>> =>
+    new Promise((resolve, reject) => {
+      const onMessage = (message: FromWireSim): void => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        resolve(message as Extract<FromWireSim, { type: T }>);
+      };
+      child.on('message', onMessage);
+      void exited.then(() => reject(new Error(`the simulator process exited (${child.exitCode})`)));
+    });
+  const ask = <T extends FromWireSim['type'] & ToWireSim['type']>(type: T): Promise<Extract<FromWireSim, { type: T }>> => {
+    const answer = next(type);
+    child.send({ type });
+    return answer;
+  };
+  const { sim } = await next('ready');
+  return {
+    info: sim,
+    sample: () => void child.send({ type: 'sample' }),
+    listings: async () => (await ask('listings')).listings,
+    report: async () => (await ask('report')).report,
+    order: async () => (await ask('order')).order,
+    close: async () => {
+      if (child.exitCode === null && child.connected) child.send({ type: 'close' });
+      await exited;
+    },
+  };
+}
 
 export interface WireScenario {
   creates: number;

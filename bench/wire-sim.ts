@@ -1,6 +1,6 @@
 /**
  * The benches' simulator, as a process of its own (its CPU is not the bench's, and the bench's
- * bookkeeping never delays an answer). Forked by wire-sim-child.ts; argv: LATENCY_MS and the
+ * bookkeeping never delays an answer). Forked by sync-wire.ts startWireSim; argv: LATENCY_MS and the
  * chatbots (comma-separated). Sends { type: 'ready', sim } once listening, then answers:
  * 'sample' starts sampling the requests in flight every 5 ms (for "slots busy"); 'listings' the
  * listings so far (for polling); 'report' what the bench reads at the end; 'order' the chatbot of
