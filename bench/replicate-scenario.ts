@@ -1,13 +1,8 @@
 /**
- * The bench:replicate scenario: a RESO simulator seeded with N records whose
- * ModificationTimestamps are spread a minute apart, with clusters of equal stamps straddling page
- * boundaries (one larger than a page), and the nightly change of 1% of them stamped after the
- * watermark of the first pull. Each pull is measured with the simulator's counters zeroed before
- * and read after, so every figure is that pull's alone:
- * - 'key': the product, the real replication client (OAuth client credentials, the default budget
- *   and retry policies): `Prefer: odata.maxpagesize`, nextLinks, then by key to `@odata.count`;
- * - 'skip': the baseline the product replaced, a bare loop paging `$top=N&$skip=S` with
- *   `$count=true`, ignoring nextLinks, until the count or a short page.
+ * The bench:replicate scenario: a RESO simulator seeded with N records stamped a minute apart, with clusters of
+ * equal stamps straddling page boundaries (one larger than a page), and a night's changes to 1% of them. Each pull
+ * is measured alone (counters zeroed before): 'key', the product's replication client (maxpagesize, nextLinks, then
+ * by key), or 'skip', the baseline it replaced ($top/$skip with $count, ignoring nextLinks).
  */
 import { replicate } from '../src/feed/reso-api/replicate.js';
 import { clientCredentialsTokens, type TokenProvider } from '../src/feed/reso-api/token-provider.js';
@@ -20,30 +15,25 @@ export interface ScenarioShape {
   maxTop: number;
 }
 
-/** A run of records sharing one ModificationTimestamp, at 0-based positions [start, start + size). */
+/** Records sharing one ModificationTimestamp, at positions [start, start + size). */
 export interface Cluster {
   start: number;
   size: number;
 }
 
-/** A started, seeded simulator and the facts the bench asserts against. */
 export interface Scenario {
   shape: ScenarioShape;
   sim: RunningResoSimulator;
-  /** ListingKeys in replication order (ModificationTimestamp, ListingKey), and the last stamp (a full pull's watermark). */
+  /** ListingKeys in replication order, and the last stamp (a full pull's watermark). */
   keys: string[];
   clusters: Cluster[];
   lastStampMs: number;
 }
 
 const STEP_MS = 60_000;
-/** Records stamped equal around every tenth page boundary. */
 const SMALL_CLUSTER = 8;
 
-/**
- * Clusters of equal stamps: SMALL_CLUSTER records straddling every tenth page boundary, and one of
- * 2.5 pages straddling two boundaries at the middle (a cursor resuming inside one stamp).
- */
+/** SMALL_CLUSTER records straddling every tenth page boundary, and 2.5 pages at the middle (a cursor resuming inside one stamp). */
 function clustersOf(shape: Pick<ScenarioShape, 'records' | 'maxTop'>): Cluster[] {
   const { records, maxTop } = shape;
   const big: Cluster = { start: Math.floor(records / 2 / maxTop) * maxTop - Math.floor(maxTop * 0.7), size: Math.floor(maxTop * 2.5) };
@@ -79,10 +69,7 @@ function seedRecords(sim: RunningResoSimulator, records: number, clusters: reado
   return { keys, lastStampMs: at - STEP_MS };
 }
 
-/**
- * Starts the simulator (OAuth tokens living `tokenTtlSeconds`) and seeds it. The last record is
- * stamped two days ago, so the nightly changes can be stamped after it and still in the past.
- */
+/** Starts and seeds the simulator; the last record stamped two days ago, so the nightly changes are after it yet past. */
 export async function startScenario(shape: ScenarioShape, tokenTtlSeconds: number): Promise<Scenario> {
   const sim = await startResoSimulator({ port: 0, seed: 11, maxTop: shape.maxTop, tokenTtlSeconds });
   const clusters = clustersOf(shape);
@@ -92,10 +79,7 @@ export async function startScenario(shape: ScenarioShape, tokenTtlSeconds: numbe
   return { shape, sim, keys, clusters, lastStampMs };
 }
 
-/**
- * Modifies `count` records spread over the whole order (ListPrice + 1000), ten per stamp, stamped
- * from one hour after `watermarkMs` on, five minutes apart: a night's changes at an MLS.
- */
+/** A night's changes at an MLS: `count` records spread over the order, ten per stamp, from `watermarkMs` + 1 h, 5 min apart. */
 export function applyNightlyChanges(scenario: Scenario, watermarkMs: number, count: number): string[] {
   const stride = Math.floor(scenario.keys.length / count);
   const keys = Array.from({ length: count }, (_, index) => scenario.keys[index * stride + ((index * 37) % stride)] as string);
@@ -110,25 +94,19 @@ export function applyNightlyChanges(scenario: Scenario, watermarkMs: number, cou
 /** The server as a pull finds it: OData's defaults, then the spec's changes. */
 const ODATA_DEFAULT: ResoConfigChange = { nextLink: true, topSemantics: 'total', skipBug: false, honourMaxPageSize: true };
 
-/** How one pull is asked for. */
 export interface PullSpec {
   label: string;
   paging: 'key' | 'skip';
-  /** 'key': asked with Prefer: odata.maxpagesize; 'skip': the `$top` of every page. The server caps it at maxTop. */
+  /** 'key': Prefer: odata.maxpagesize; 'skip': every page's `$top` (the server caps either at maxTop). */
   pageSize: number;
-  /** Server modes changed from OData's defaults for this pull (nextLink, topSemantics, skipBug). */
+  /** Server modes changed from OData's defaults. */
   server?: ResoConfigChange;
   watermark?: string;
   overlapMs?: number;
   sweep?: boolean;
 }
 
-/**
- * What one pull cost, from the simulator's counters and the pull's own result: requests to the
- * Property resource and to Media (an incremental asks once for photos changed alone), those the
- * client says it sent, token requests (not in `requests`), refusals (401, 429, 5xx, 400: 0
- * expected), records served, records handed to the caller, distinct keys and the server's count.
- */
+/** What one pull cost: the simulator's counters (requests: Property only; refusals: 401, 429, 5xx, 400) and the pull's result. */
 export interface PullFigures {
   spec: PullSpec;
   requests: number;
@@ -145,7 +123,7 @@ export interface PullFigures {
   complete: boolean;
   maxTimestamp: string | undefined;
   pagedBy: string;
-  /** The keys received (kept for the nightly pulls). */
+  /** Kept for the nightly pulls only. */
   keys: Set<string>;
 }
 
@@ -192,11 +170,7 @@ export async function measurePull(scenario: Scenario, spec: PullSpec, keepKeys =
   const { sim } = scenario;
   sim.state.configure({ ...ODATA_DEFAULT, ...spec.server });
   sim.state.reset();
-  const tokens = clientCredentialsTokens({
-    tokenUrl: sim.tokenUrl,
-    clientId: sim.credentials.clientId,
-    clientSecret: sim.credentials.clientSecret,
-  });
+  const tokens = clientCredentialsTokens({ tokenUrl: sim.tokenUrl, ...sim.credentials });
   const seen = new Set<string>();
   let received = 0;
   const onPage = (rows: Rows): void => {
@@ -208,23 +182,18 @@ export async function measurePull(scenario: Scenario, spec: PullSpec, keepKeys =
   const ms = performance.now() - started;
   const counters = sim.state.counters();
   const mediaRequests = sim.state.requests().filter((entry) => entry.url.startsWith('/odata/Media')).length;
-  const { clientRequests, expected, complete, maxTimestamp, pagedBy } = pulled;
   return {
+    ...pulled,
     spec,
     requests: counters.requests - mediaRequests,
     mediaRequests,
-    clientRequests,
     tokens: counters.tokensIssued,
     refusals: counters.unauthorized + counters.tooManyRequests + counters.serverErrors + counters.badRequests,
     recordsServed: counters.recordsServed,
     recordsReceived: received,
     distinctKeys: seen.size,
-    expected,
     bytesServed: counters.bytesServed,
     ms,
-    complete,
-    maxTimestamp,
-    pagedBy,
     keys: keepKeys ? seen : new Set(),
   };
 }

@@ -1,11 +1,8 @@
 /**
- * The measurements of bench:sync (and sync-ab.ts, which imports this module from two builds:
- * keep its exports' signatures), each against a fresh simulator in a process of its own
- * (wire-sim.ts), with the clients as their own processes too:
- * - the bare keep-alive loop (bare-loop.ts) and the BullMQ floor (bullmq-floor.ts): the baselines;
- * - the built CLI `sync --work` (start to exit), enqueueing and working in one process, with what
- *   the Redis server did meanwhile; `sync --dry-run`, the plan alone.
- * The writes phase of each is timed the same way by the simulator: first create answered → last.
+ * bench:sync's measurements, each against a fresh simulator process (wire-sim.ts), the clients their own processes:
+ * the baselines (bare-loop.ts, bullmq-floor.ts), the built CLI's `sync --work` (with what Redis did meanwhile) and
+ * `sync --dry-run`. Writes are timed by the simulator: first create answered → last. sync-ab.ts imports this module
+ * from two builds: keep its exports' signatures.
  */
 import { fork } from 'node:child_process';
 import { rm } from 'node:fs/promises';
@@ -22,11 +19,10 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 
 export interface WireSim {
   info: SimAddress;
-  /** Starts sampling the requests in flight (the report's avgInFlight). */
+  /** Starts sampling the requests in flight (avgInFlight). */
   sample(): void;
   listings(): Promise<number>;
   report(): Promise<WireSimReport>;
-  /** The chatbot of each create answered, in order. */
   order(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -39,7 +35,6 @@ export async function startWireSim(latencyMs: number, chatbots: readonly string[
     execArgv: ['--max-old-space-size=8192'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  /** The next message of `type` (an answer comes as the next message of its question's type). */
   const next = <T extends FromWireSim['type']>(type: T): Promise<Extract<FromWireSim, { type: T }>> =>
     new Promise((resolve, reject) => {
       const onMessage = (message: FromWireSim): void => {
@@ -74,7 +69,7 @@ export interface WireScenario {
   concurrency: number;
   latencyMs: number;
   feedPath: string;
-  /** The baselines' request bodies (NDJSON); absent when only the CLI runs the scenario. */
+  /** The baselines' request bodies (NDJSON), if prepared. */
   bodiesPath?: string;
 }
 
@@ -87,9 +82,9 @@ export async function prepareWireScenario(
 ): Promise<WireScenario> {
   const tag = newPrefix('wire');
   const feedPath = join(tmpdir(), `${tag}.json`);
-  const bodiesPath = bodies ? join(tmpdir(), `${tag}-bodies.ndjson`) : undefined;
-  await writeWireFiles({ feedPath, ...(bodiesPath === undefined ? {} : { bodiesPath }) }, creates, WIRE_CHATBOT);
-  return { creates, concurrency, latencyMs, feedPath, ...(bodiesPath === undefined ? {} : { bodiesPath }) };
+  const paths = { feedPath, ...(bodies ? { bodiesPath: join(tmpdir(), `${tag}-bodies.ndjson`) } : {}) };
+  await writeWireFiles(paths, creates, WIRE_CHATBOT);
+  return { creates, concurrency, latencyMs, ...paths };
 }
 
 export async function removeWireScenario(scenario: WireScenario): Promise<void> {
@@ -97,21 +92,19 @@ export async function removeWireScenario(scenario: WireScenario): Promise<void> 
   if (scenario.bodiesPath !== undefined) await rm(scenario.bodiesPath, { force: true });
 }
 
+/** perSecond, seconds, bySecond: the writes phase's; wallSeconds: the loop's own, first request → last answer. */
 export interface BareResult {
-  /** Writes/s and seconds of the writes phase, and its writes in each whole second. */
   perSecond: number;
   seconds: number;
   bySecond: number[];
-  /** The loop's own time for all creates, first request sent → last answer read. */
   wallSeconds: number;
   failures: number;
   maxInFlight: number;
-  /** Average requests in flight while the loop ran (sampled every 5 ms) ÷ concurrency. */
+  /** Average requests in flight (sampled every 5 ms) ÷ concurrency. */
   slotsBusy: number;
   cpuSeconds: number;
 }
 
-/** The BullMQ floor: its CPU (start-up included), its own time, and the simulator's checks that it did the work. */
 export interface FloorResult {
   cpuSeconds: number;
   seconds: number;
@@ -153,34 +146,26 @@ export interface CliWorkResult {
   writesPerSecond: number;
   writesSeconds: number;
   writesBySecond: number[];
-  /** Spawn → first write answered (start-up, feed, snapshot, plan, first enqueue), and last write answered → exit. */
+  /** Spawn → first write answered, and last write answered → exit. */
   leadSeconds: number;
   tailSeconds: number;
   writes: number;
   calls: number;
   minimalCalls: number;
   maxInFlight: number;
-  /** Average requests in flight from the first create to the last ÷ concurrency. */
   slotsBusy: number;
   listings: number;
   duplicateCreates: number;
-  /** The run's counts as the CLI printed them (--json). */
+  /** As the CLI printed them (--json). */
   created: number;
   failed: number;
   jobs: number;
-  /** What Redis executed while the CLI ran, server side: Lua's commands included. */
+  /** Server side, Lua's commands included. */
   redisServer: RedisServerWork;
 }
 
-const syncArgs = (scenario: WireScenario, ...extra: string[]): string[] => [
-  'sync',
-  '--chatbot',
-  WIRE_CHATBOT,
-  '--feed',
-  scenario.feedPath,
-  ...extra,
-  '--json',
-];
+const syncArgs = (scenario: WireScenario, ...extra: string[]): string[] =>
+  ['sync', '--chatbot', WIRE_CHATBOT, '--feed', scenario.feedPath].concat(extra, '--json');
 
 /** `sync --dry-run` of the scenario's feed: start-up, feed, snapshot, plan and guard; the part of `sync --work`'s CPU before the queue. */
 export async function runCliPlanOnly(scenario: WireScenario, redisUrl: string, prefix: string): Promise<CliRun> {
