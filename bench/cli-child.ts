@@ -1,8 +1,4 @@
-/**
- * Runs the built CLI as a child process the way a user does: wall time from spawn to exit, its
- * peak RSS (VmHWM polled from /proc, the last read before exit), its CPU (every thread) and the
- * Redis commands and round trips it sent, every thread's (redis-count-preload.cts).
- */
+/** Runs the built CLI as a user does, measuring spawn → exit, peak RSS (VmHWM), CPU and Redis traffic of every thread. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -28,25 +24,22 @@ export interface CliRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** Spawn → exit, and Date.now() at both (to line the run up with the simulator's call times). */
+  /** Spawn → exit, and Date.now() at both. */
   seconds: number;
   spawnedAt: number;
   exitedAt: number;
-  /** Peak resident set (VmHWM), MiB; 0 when /proc could not be read. */
   peakRssMiB: number;
   redis: ClientCounts;
-  /** CPU of the whole process, every thread, user + system (0 when it died before its exit hook). */
+  /** User + system, every thread (0 when it died before its exit hook). */
   cpuSeconds: number;
 }
 
-/** Where a simulator (src/sim or bench/wire-sim.ts) answers, and with which keys. */
 export interface SimAddress {
   baseUrl: string;
   siteUrl: string;
   credentials: { secretKey: string; sessionKey: string; projectAuthToken: string };
 }
 
-/** The env that points the CLI at `sim` and at Redis under `prefix`. */
 export function cliEnv(sim: SimAddress, redisUrl: string, prefix: string, logLevel = 'warn'): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
@@ -63,17 +56,14 @@ export function cliEnv(sim: SimAddress, redisUrl: string, prefix: string, logLev
 
 export interface Spawned {
   child: ChildProcess;
-  /** What it printed so far: stdout, stderr, and both as they came. */
   stdout(): string;
   stderr(): string;
   output(): string;
-  /** Waits until it printed `workers started` (a `listing-sync worker`). */
+  /** Waits for a `listing-sync worker`'s `workers started`. */
   started(): Promise<void>;
-  /** SIGTERM, and waits until it is gone. */
   stop(): Promise<void>;
 }
 
-/** Starts the CLI with `args` and `env`. */
 export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []): Spawned {
   const child = spawn(process.execPath, [...nodeArgs, CLI_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const text = { stdout: '', stderr: '', both: '' };
@@ -107,10 +97,7 @@ async function peakRss(pid: number): Promise<number | undefined> {
   return match ? Number(match[1]) / 1024 : undefined;
 }
 
-/**
- * The counts the CLI's threads wrote at exit (`file` from the main thread, with the process's
- * CPU; `file.thread-N` from each worker thread), added up; the files are removed.
- */
+/** The counts each of the CLI's threads wrote at exit (`file`, `file.thread-N`), added up; the files are removed. */
 function takeCounts(file: string): { redis: ClientCounts; cpuSeconds: number } {
   const redis: ClientCounts = { commands: 0, roundTrips: 0 };
   let cpuSeconds = 0;
@@ -143,14 +130,6 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): P
   const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
   const seconds = (performance.now() - started) / 1000;
   clearInterval(poll);
-  return {
-    code,
-    stdout: spawned.stdout(),
-    stderr: spawned.stderr(),
-    seconds,
-    spawnedAt,
-    exitedAt: Date.now(),
-    peakRssMiB: peak,
-    ...takeCounts(countsFile),
-  };
+  const output = { stdout: spawned.stdout(), stderr: spawned.stderr() };
+  return { code, ...output, seconds, spawnedAt, exitedAt: Date.now(), peakRssMiB: peak, ...takeCounts(countsFile) };
 }

@@ -8,7 +8,7 @@ export interface WireRound {
   bare: BareResult;
   floor: FloorResult;
   cli: CliWorkResult;
-  /** CPU of `sync --dry-run` of the same feed (start-up, feed, snapshot, plan, guard: no queue). */
+  /** CPU of `sync --dry-run` of the same feed. */
   planCpuSeconds: number;
 }
 
@@ -25,17 +25,14 @@ export interface WireInfo {
   processes: ProcessesResult[];
   rss?: Migration;
   cluster?: ClusterFigure;
-  /** The CPU split's larger run (--long-creates). */
+  /** --long-creates, for the CPU split. */
   long?: Migration;
 }
 
 const RSS_LIMIT_MIB = 256;
 const WHOLE_IDEAL_TARGET = 0.85;
 const CLUSTER_TARGET = 0.8;
-/**
- * Whole seconds of the writes phase counted as its start: the sync's writes/s climbs over about
- * that long (JIT warm-up, the enqueue thread at work) while the bare loop's is flat from its first.
- */
+/** Why 3 s count as the writes phase's start: the sync's writes/s climbs that long (JIT, enqueueing), the bare loop's is flat. */
 const START_SECONDS = 3;
 
 const steady = (bySecond: readonly number[]): number => {
@@ -69,7 +66,6 @@ function figures(info: WireInfo, { cli, bare, floor, planCpuSeconds }: WireRound
 }
 type Figures = ReturnType<typeof figures>;
 
-/** Whether a migration did all it had to: every listing created once, nothing failed, calls minimal. */
 const complete = ({ listings, run }: Migration): boolean =>
   run.created === listings && run.failed === 0 && run.listings === listings && run.duplicateCreates === 0 && run.calls === run.minimalCalls;
 
@@ -86,20 +82,11 @@ function targets(info: WireInfo, all: Figures[]): MedianTarget[] {
     ['Redis CPU per listing ≤ 0.3 ms', pick((r) => r.serverCpuPerListingMs), (v) => v <= 0.3],
     ['service calls ÷ minimal calls = 1.00', pick((r) => r.callsRatio), (v) => Math.abs(v - 1) < 1e-9],
     ['run counts exact, 0 failed, 0 duplicate creates', pick((r) => (r.exact ? 1 : 0)), (v) => v === 1, 0],
-    [
-      `service never sees more than ${info.concurrency} in flight`,
-      info.rounds.map((r) => r.cli.maxInFlight),
-      (v) => v <= info.concurrency,
-      0,
-    ],
   ];
-  if (rss)
-    list.push([
-      `peak RSS of the CLI, ${rss.listings} listings migrated ≤ ${RSS_LIMIT_MIB} MiB`,
-      [rss.run.cli.peakRssMiB],
-      (v) => v <= RSS_LIMIT_MIB,
-      0,
-    ]);
+  const inFlight = info.rounds.map((r) => r.cli.maxInFlight);
+  list.push([`service never sees more than ${info.concurrency} in flight`, inFlight, (v) => v <= info.concurrency, 0]);
+  const rssName = `peak RSS of the CLI, ${rss?.listings} listings migrated ≤ ${RSS_LIMIT_MIB} MiB`;
+  if (rss) list.push([rssName, [rss.run.cli.peakRssMiB], (v) => v <= RSS_LIMIT_MIB, 0]);
   const name = `${cluster?.processes} worker processes on a 3-master Redis Cluster sharing G = ${cluster?.global}: writes/s ÷ (G ÷ latency)`;
   if (cluster) list.push([`${name} ≥ ${CLUSTER_TARGET}`, [cluster.writesPerSecond / cluster.ideal], (v) => v >= CLUSTER_TARGET]);
   return list;
@@ -209,11 +196,7 @@ function clusterBlocks({ cluster: c, alone }: ClusterFigure, latencyMs: number):
   ];
 }
 
-/**
- * The CPU split: one more `sync --work` of a larger feed, so that the CLI's CPU separates into
- * what each further listing costs and what the command pays once whatever its size (start-up,
- * threads, JIT warm-up). Why: it shows how much of the CPU ratio a longer run or a long-lived worker spreads thinner.
- */
+/** The CPU split (one larger `sync --work`): why, it shows how much of the CPU ratio a longer run or a long-lived worker spreads thinner. */
 function cpuSplitBlocks(info: WireInfo, all: Figures[], long: Migration): Block[] {
   const shortCpu = median(info.rounds.map((round) => round.cli.cli.cpuSeconds));
   const marginal = ((long.run.cli.cpuSeconds - shortCpu) * 1000) / (long.listings - info.creates);
@@ -287,10 +270,7 @@ export function wireBlocks(info: WireInfo): Block[] {
   ];
 }
 
-/**
- * The "bench:sync scale" section: a section of its own, because a 1,000,000-listing migration takes
- * half an hour and is run apart (`--scale-only`); a bench:sync run without it leaves it as it is.
- */
+/** "bench:sync scale", a section of its own: a 1,000,000-listing migration takes half an hour and is run apart (--scale-only). */
 export function scaleBlocks(m: Migration, concurrency: number): Block[] {
   const { run } = m;
   const per = (value: number): number => value / m.listings;

@@ -1,36 +1,28 @@
 /**
- * The benches' simulator, as a process of its own (its CPU is not the bench's, and the bench's
- * bookkeeping never delays an answer). Forked by sync-wire.ts startWireSim; argv: LATENCY_MS and the
- * chatbots (comma-separated). Sends { type: 'ready', sim } once listening, then answers:
- * 'sample' starts sampling the requests in flight every 5 ms (for "slots busy"); 'listings' the
- * listings so far (for polling); 'report' what the bench reads at the end; 'order' the chatbot of
- * each create answered, in order; 'close' closes the simulator and exits.
+ * The benches' simulator as a process of its own (its CPU is not the bench's, and the bench's bookkeeping never
+ * delays an answer). Forked by startWireSim with LATENCY_MS and the chatbots; answers the ToWireSim messages.
  */
 import { startSimulator, type RunningSimulator, type SimCallLog } from '../src/sim/server.js';
 import type { SimAddress } from './cli-child.js';
 
-/** The writes phase as the simulator saw it. */
 export interface WritesPhase {
   writes: number;
   seconds: number;
   perSecond: number;
-  /** Writes answered in each whole second from the first (the last, partial second left out): a slow start or the steady pace. */
+  /** Writes answered in each whole second (the last, partial one left out). */
   bySecond: number[];
-  /** Date.now() of the first and the last write answered (0 when none). */
   firstAt: number;
   lastAt: number;
 }
 
 export interface WireSimReport {
   phase: WritesPhase;
-  /** Calls per endpoint (every status). */
   callCounts: Record<string, number>;
   maxInFlight: number;
-  /** Listings of every chatbot, and per chatbot. */
   listings: number;
   byChatbot: Record<string, number>;
   duplicateCreates: number;
-  /** Average requests in flight sampled inside the writes phase (0 when not sampled). */
+  /** Inside the writes phase (0 when not sampled). */
   avgInFlight: number;
 }
 
@@ -44,11 +36,7 @@ export type ToWireSim = { type: 'sample' } | { type: 'listings' } | { type: 'rep
 const isWrite = (call: SimCallLog): boolean =>
   call.endpoint === 'createListing' || call.endpoint === 'updateListing' || call.endpoint === 'deleteListings';
 
-/**
- * Writes per second between the first and the last write answered. Two passes over the call log
- * with running figures, never an array of times: a 1,000,000-listing run has a million calls
- * (spreading them into Math.min overflows the stack).
- */
+/** Why two passes with running figures: a 1,000,000-listing run has a million calls (spread into Math.min they overflow the stack). */
 function writesPhase(calls: readonly SimCallLog[]): WritesPhase {
   let writes = 0;
   let first = Number.POSITIVE_INFINITY;
@@ -73,7 +61,6 @@ function writesPhase(calls: readonly SimCallLog[]): WritesPhase {
   return { writes, seconds, perSecond: (writes - 1) / seconds, bySecond, firstAt: first, lastAt: last };
 }
 
-/** Requests in flight every 5 ms, with the time, from when the bench asks until the report. */
 function inFlightSampler(sim: RunningSimulator): { start(): void; averageBetween(from: number, to: number): number } {
   const samples: number[] = [];
   let timer: NodeJS.Timeout | undefined;
