@@ -1,9 +1,7 @@
 /**
- * The one writer of BENCHMARKS.md. A bench declares its section as data (paragraphs, headings,
- * tables as column lists, targets with their pass rule) and `publish` renders it the same way for
- * every bench: a head naming command, machine (CPU model) and date, verdicts (PASS/MISS) on the
- * median with the range, markdown tables; it prints the tables and replaces that bench's own
- * section, leaving the other sections (the hand-written ones, "tried and dropped") as they are.
+ * The one writer of BENCHMARKS.md. A bench declares its section as data (paragraphs, headings, column tables,
+ * targets with their pass rule); `publish` renders every one alike (command, machine, date; verdicts on the median
+ * with the range), prints its tables and replaces that section only, leaving the others (hand-written ones) as they are.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -11,11 +9,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * The CPU's family and model numbers from /proc/cpuinfo (Linux). Why: a virtual machine often
- * names its CPU only "AMD EPYC", and hosts behind that one name ran the same bare loop at 0.14 and
- * 0.31 ms of CPU per request on the same day.
- */
+/** Why family and model: a VM often names its CPU only "AMD EPYC", and hosts behind that name ran the bare loop at 0.14 and 0.31 ms/request. */
 function cpuFamily(): string | undefined {
   try {
     const info = readFileSync('/proc/cpuinfo', 'utf8');
@@ -27,7 +21,6 @@ function cpuFamily(): string | undefined {
   }
 }
 
-/** CPU model (with its family), cores, RAM, Node, platform, and the load average (how shared the host was). */
 function machineLine(): string {
   const cores = cpus();
   const family = cpuFamily();
@@ -38,7 +31,7 @@ function machineLine(): string {
   return `${model} · ${cores.length} cores · ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM · Node ${process.version} · ${process.platform}-${process.arch} · load average ${load}`;
 }
 
-/** The nearest directory at or above `start` holding a package.json (the repository root). */
+/** The repository root: the nearest directory at or above `start` holding a package.json. */
 export function packageRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
@@ -53,7 +46,6 @@ const TITLE =
   "# Benchmarks\n\nToday's figures only; their history is in git (`git log -p BENCHMARKS.md`). Each `npm run bench:*` script owns one " +
   'section, headed by its command, machine and date, and replaces it when it runs.\n';
 
-/** Replaces the section `## name` of BENCHMARKS.md with `body` (or appends it), leaving every other section untouched. */
 async function writeSection(name: string, body: string): Promise<void> {
   const before = existsSync(BENCHMARKS_MD) ? await readFile(BENCHMARKS_MD, 'utf8') : TITLE;
   const heading = `## ${name}`;
@@ -66,12 +58,9 @@ async function writeSection(name: string, body: string): Promise<void> {
   await writeFile(BENCHMARKS_MD, `${lines.slice(0, start).join('\n').trimEnd()}\n\n${section}${tail}`);
 }
 
-// ---------------------------------------------------------------- figures as text
-
 export const fixed = (value: number, digits = 2): string => value.toFixed(digits);
 export const int = (value: number): string => value.toFixed(0);
 
-/** 6000 → "6k", 1000000 → "1M"; other numbers as they are. */
 export const count = (n: number): string =>
   n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n);
 
@@ -86,10 +75,7 @@ export function median(values: readonly number[]): number {
 const range = (values: readonly number[], digits: number): string =>
   `${fixed(Math.min(...values), digits)}–${fixed(Math.max(...values), digits)}`;
 
-/** PASS or MISS; '—' for a figure shown for information (no target). */
 export const verdict = (ok: boolean | undefined): string => (ok === undefined ? '—' : ok ? 'PASS' : 'MISS');
-
-// ---------------------------------------------------------------- blocks
 
 type Cell = string | number;
 
@@ -100,10 +86,8 @@ export interface Table {
   align?: ReadonlyArray<'l' | 'r'>;
 }
 
-/** A table column as data: its heading, its cell of a row, and 'l' to left-align it. */
 export type Column<T> = readonly [head: string, cell: (row: T, index: number) => Cell, align?: 'l' | 'r'];
 
-/** The table of `rows` by `columns`, then `extra` rows as they are (e.g. a median row). */
 export function table<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>, extra: ReadonlyArray<readonly Cell[]> = []): Table {
   return {
     head: columns.map(([head]) => head),
@@ -124,7 +108,6 @@ function tableLines(t: Table): string[] {
 /** A target judged on the median of a bench's rounds: its name, values, pass rule (none: shown for information), digits. */
 export type MedianTarget = readonly [name: string, values: readonly number[], pass?: (median: number) => boolean, digits?: number];
 
-/** target | median | range | verdict. */
 export const medianTargets = (targets: readonly MedianTarget[]): Table =>
   table(targets, [
     ['target', ([name]) => name],
@@ -136,7 +119,6 @@ export const medianTargets = (targets: readonly MedianTarget[]): Table =>
 /** A target judged on one measurement: target, measured, whether it holds (none: shown for information). */
 export type Measured = readonly [target: string, measured: string, ok?: boolean];
 
-/** target | measured | verdict. */
 export const measuredTargets = (rows: readonly Measured[]): Table =>
   table(rows, [
     ['target', ([target]) => target],
@@ -144,21 +126,18 @@ export const measuredTargets = (rows: readonly Measured[]): Table =>
     ['verdict', ([, , ok]) => verdict(ok), 'l'],
   ]);
 
-/** Whether any target of the tables `blocks` holds was missed. */
 export const missed = (blocks: readonly Block[]): boolean =>
   blocks.some((b) => typeof b === 'object' && 'rows' in b && b.head.at(-1) === 'verdict' && b.rows.some((row) => row.at(-1) === 'MISS'));
 
 /** A section's block: a paragraph, a `### heading`, or a table ('' or undefined: left out). */
 export type Block = string | undefined | { heading: string } | Table;
 
-/** What heads every section: how to reproduce it, where (CPU model) and when it ran. */
 export interface SectionHead {
   command: string;
   machine: string;
   date: string;
 }
 
-/** The head of a run now: `npm run <script>` with the run's own arguments, this machine, now. */
 export function head(script: string, argv: readonly string[] = process.argv.slice(2)): SectionHead {
   return {
     command: `npm run ${script}${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
@@ -177,7 +156,6 @@ function sectionBody(at: SectionHead, blocks: readonly Block[]): string {
   return parts.join('\n\n');
 }
 
-/** The same blocks for the terminal: tables and headings, without the paragraphs. */
 function printable(blocks: readonly Block[]): string {
   return blocks
     .flatMap((block) =>
@@ -186,10 +164,7 @@ function printable(blocks: readonly Block[]): string {
     .join('\n\n');
 }
 
-/**
- * Prints the section's tables (every ratio and verdict) and, unless `write` is false, replaces the
- * section `## name` of BENCHMARKS.md. Returns whether a target was missed.
- */
+/** Prints the section's tables and headings and, unless `write` is false, replaces its section; returns whether a target was missed. */
 export async function publish(name: string, at: SectionHead, blocks: readonly Block[], write = true): Promise<boolean> {
   process.stdout.write(`${name} — ${at.machine}\n\n${printable(blocks)}\n`);
   if (write) {

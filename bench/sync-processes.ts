@@ -1,15 +1,9 @@
 /**
- * bench:sync's scaling figures: `processes` × `listing-sync worker` against a fresh simulator; the
- * CLI `sync` only enqueues. Timed by the simulator from the first create answered to the last.
- * Two ways to hold G requests in flight at most:
- * - 'pool': each --concurrency G, all under --global-concurrency G (the request permit pool). The
- *   enqueue waits until the pool is past its grace (TTL/2 after the first worker registered);
- * - 'split': G split by hand, each --concurrency G ÷ N, no pool: the baseline of what N
- *   processes reach on this machine without sharing anything (it waits as long, to start alike).
- * The cluster figure runs 'pool' on a Redis Cluster of three masters of the bench's own
- * (REDIS_CLUSTER_NODES; redis-server on free loopback ports, no persistence, no replicas: pace,
- * not failover), beside its baseline right before it: ONE `worker --concurrency G` on the single Redis. Why the baseline: on a 2-core machine shared with the simulator and the Redis
- * servers, what G ÷ latency the machine allows moves by a fifth between quarter hours.
+ * bench:sync's scaling figures: N × `listing-sync worker` against a fresh simulator, `sync` only enqueueing, timed by
+ * the simulator. 'pool': each --concurrency G under --global-concurrency G, enqueued once the pool is past its grace
+ * (TTL/2); 'split', the baseline: each --concurrency G ÷ N, no pool (waiting as long). The cluster figure runs 'pool'
+ * on a 3-master Redis Cluster of the bench's own (pace, not failover) beside ONE `worker --concurrency G` on the
+ * single Redis. Why that baseline: on a shared 2-core machine what G ÷ latency allows moves by a fifth within an hour.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,8 +15,7 @@ import { freePort, redisAnswers } from '../src/cli/wiring/local-redis.js';
 import { DEFAULT_PERMIT_TTL_MS } from '../src/queue/worker.js';
 import { cliEnv, runCli, spawnCli, type Spawned } from './cli-child.js';
 import { cleanPrefix, newPrefix, sleep, waitUntil } from './kit.js';
-import { WIRE_CHATBOT, prepareWireScenario, removeWireScenario } from './sync-wire.js';
-import { startWireSim } from './sync-wire.js';
+import { WIRE_CHATBOT, prepareWireScenario, removeWireScenario, startWireSim } from './sync-wire.js';
 
 export type ProcessesMode = 'pool' | 'split';
 
@@ -72,16 +65,8 @@ export async function runProcesses(settings: ProcessesSettings): Promise<Process
     if (enqueue.code !== 0) throw new Error(`sync exited ${enqueue.code}:\n${enqueue.stderr}`);
     await waitUntil(async () => (await sim.listings()) >= creates, `not all ${creates} created in 10 minutes`);
     const { phase, maxInFlight, listings, duplicateCreates } = await sim.report();
-    return {
-      mode,
-      processes,
-      global,
-      writesPerSecond: phase.perSecond,
-      ideal: global / (latencyMs / 1000),
-      maxInFlight,
-      listings,
-      duplicateCreates,
-    };
+    const counts = { maxInFlight, listings, duplicateCreates };
+    return { mode, processes, global, writesPerSecond: phase.perSecond, ideal: global / (latencyMs / 1000), ...counts };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
     await sim.close();
@@ -137,10 +122,8 @@ async function startBenchCluster(): Promise<{ nodes: string; close(): Promise<vo
     if (port <= 55_000 && !ports.includes(port) && (await portFree(port + 10_000))) ports.push(port);
   }
   const dir = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
-  const args = (port: number): string[] =>
-    `--port ${port} --bind 127.0.0.1 --dir ${dir} --cluster-enabled yes --cluster-config-file nodes-${port}.conf --appendonly no`.split(
-      ' ',
-    );
+  const flags = '--bind 127.0.0.1 --cluster-enabled yes --appendonly no'.split(' ');
+  const args = (port: number): string[] => [...flags, '--port', String(port), '--dir', dir, '--cluster-config-file', `nodes-${port}.conf`];
   const children = ports.map((port) => spawn('redis-server', [...args(port), '--save', ''], { stdio: 'ignore' }));
   const close = async (): Promise<void> => {
     await Promise.all(
@@ -159,16 +142,11 @@ async function startBenchCluster(): Promise<{ nodes: string; close(): Promise<vo
     for (const port of ports)
       await waitUntil(() => redisAnswers(`redis://127.0.0.1:${port}`, 200), `cluster node on port ${port} did not answer`, 5000, 50);
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
-    const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], {
-      encoding: 'utf8',
-    });
+    const createArgs = ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'];
+    const create = spawnSync('redis-cli', createArgs, { encoding: 'utf8' });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
-    await waitUntil(
-      async () => (await Promise.all(ports.map(clusterOk))).every(Boolean),
-      'the cluster did not reach cluster_state:ok',
-      10_000,
-      50,
-    );
+    const ok = async (): Promise<boolean> => (await Promise.all(ports.map(clusterOk))).every(Boolean);
+    await waitUntil(ok, 'the cluster did not reach cluster_state:ok', 10_000, 50);
     return { nodes: nodes.join(','), close };
   } catch (thrown) {
     await close();
