@@ -1,15 +1,7 @@
 /**
- * `npm run bench:fairness` (after `npm run build`): does sharing the writes queue in turns
- * (src/queue/fair-turns.ts) cost throughput? Each round, against a simulator in its own process
- * (bench/wire-sim.ts) and a fresh Redis prefix per measurement:
- * - bare: the bare keep-alive loop (bench/bare-loop.ts), the same number of creates, C in flight;
- * - alone: one chatbot's creates queued by `listing-sync sync` (no --work), then one
- *   `listing-sync worker --concurrency C` works them;
- * - shared: a migration queued first, then `others` small syncs of other chatbots, the same
- *   number of creates in all, then the same worker; how far into the migration the others were
- *   done (its creates answered before their last one).
- * Writes/s are timed by the simulator (first create answered → last).
- *
+ * `npm run bench:fairness`: does sharing the writes queue in turns (src/queue/fair-turns.ts) cost throughput?
+ * Each round: the bare loop; one chatbot's creates queued then worked ("alone"); a migration and `others` small
+ * syncs queued then worked ("shared"), and how far into the migration the others were done.
  * Usage: node dist/bench/fairness.js [--rounds N] [--migration N] [--others N] [--other-listings N]
  *   [--concurrency N] [--latency MS] [--no-write]
  */
@@ -20,9 +12,8 @@ import { Redis } from 'ioredis';
 import { fixed, head, medianTargets, publish, table } from './benchmarks-md.js';
 import { cliEnv, runCli, spawnCli, type Spawned } from './cli-child.js';
 import { cleanPrefix, newPrefix, parseOptions, REDIS_URL, waitUntil } from './kit.js';
-import { runBareLoop } from './sync-wire.js';
+import { runBareLoop, startWireSim } from './sync-wire.js';
 import { writeWireFiles } from './wire-feed.js';
-import { startWireSim } from './sync-wire.js';
 
 const argv = process.argv.slice(2);
 const options = parseOptions(argv, { rounds: 2, migration: 4000, others: 5, otherListings: 40, concurrency: 16, latency: 20, write: true });
@@ -42,7 +33,7 @@ async function queuedThenWorked(feeds: readonly Feed[]) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-fairness-'));
   const sim = await startWireSim(
     latencyMs,
-    feeds.map((feed) => feed.chatbot),
+    feeds.map(({ chatbot }) => chatbot),
   );
   const prefix = newPrefix('fair');
   const env = cliEnv(sim.info, REDIS_URL, prefix, 'info');
@@ -71,9 +62,8 @@ async function round(index: number) {
   const load = loadavg()[0] ?? 0;
   const bodiesPath = join(tmpdir(), `${newPrefix('fairness')}-bodies.ndjson`);
   await writeWireFiles({ bodiesPath }, total, MIGRATION);
-  const bare = await runBareLoop({ creates: total, concurrency, latencyMs, feedPath: '', bodiesPath }, MIGRATION).finally(() =>
-    rm(bodiesPath),
-  );
+  const scenario = { creates: total, concurrency, latencyMs, feedPath: '', bodiesPath };
+  const bare = await runBareLoop(scenario, MIGRATION).finally(() => rm(bodiesPath));
   const alone = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: total }]);
   const others = Array.from({ length: options.others }, (_, k) => ({
     chatbot: `bench-other-${k + 1}`,
@@ -93,7 +83,7 @@ async function round(index: number) {
     maxInFlight: Math.max(alone.maxInFlight, shared.maxInFlight),
   };
   process.stderr.write(
-    `round ${index}: bare ${fixed(result.bare, 0)}/s, alone ${fixed(result.alone, 0)}/s, shared ${fixed(result.shared, 0)}/s\n`,
+    `round ${index}: bare ${fixed(result.bare, 0)}, alone ${fixed(result.alone, 0)}, shared ${fixed(result.shared, 0)}/s\n`,
   );
   return result;
 }

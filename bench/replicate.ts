@@ -1,10 +1,6 @@
 /**
- * `npm run bench:replicate` (after `npm run build`): replication of 100k records from the RESO
- * simulator through the real client (paging by key), against the `$skip` paging it replaced on the
- * same records, and the targets of issue 11: requests ÷ minimal pages = 1.00 at the server's
- * largest page size, and a nightly pull with 1% changed touching ≤ 1% of the records + one page.
- * Every ratio is against the minimal figures of the same run: ceil(records ÷ maxTop) pages.
- *
+ * `npm run bench:replicate`: RESO replication by key against the `$skip` paging it replaced, on the same records,
+ * and issue 11's targets, every ratio against the same run's minimal pages (ceil(records ÷ maxTop)).
  * Usage: node dist/bench/replicate.js [--records N] [--max-top N] [--no-write]
  */
 import type { ResoConfigChange } from '../src/sim/reso/config.js';
@@ -14,11 +10,10 @@ import { applyNightlyChanges, measurePull, minimalPages, startScenario, type Pul
 
 const argv = process.argv.slice(2);
 const { records, maxTop, write } = parseOptions(argv, { records: 100_000, maxTop: 1000, write: true });
-/** Token lifetime: short, so a 100k pull renews its token as a long one does at a real MLS. */
+// Why 5 s tokens: a 100k pull renews its token as a long one does at a real MLS.
 const TOKEN_TTL_SECONDS = 5;
-/** The CLI's default --overlap (src/cli/input/replicate-options.ts). */
-const DEFAULT_OVERLAP_MS = 20 * 60_000;
-/** The servers the full pulls meet; each is pulled by key and by the `$skip` baseline, on the same records. */
+const DEFAULT_OVERLAP_MS = 20 * 60_000; // the CLI's default --overlap
+/** The servers the full pulls meet, each pulled by key and by the `$skip` baseline. */
 const SERVERS: ReadonlyArray<{ name: string; server: ResoConfigChange; capped: boolean }> = [
   { name: '$top as page size, no nextLink', server: { topSemantics: 'pageSize', nextLink: false }, capped: true },
   { name: 'nextLink (OData default)', server: {}, capped: true },
@@ -68,22 +63,19 @@ const minimal = minimalPages(records, maxTop);
 const mib = (bytes: number): string => fixed(bytes / 2 ** 20, 1);
 const isKey = (pull: PullFigures): boolean => pull.spec.paging === 'key';
 const perSecond = (pull: PullFigures): number => pull.recordsReceived / (pull.ms / 1000);
-/** Property and Media requests per 1,000 records received. */
 const perThousand = (pull: PullFigures): number => ((pull.requests + pull.mediaRequests) / Math.max(1, pull.recordsReceived)) * 1000;
 const receivedOf = (pull: PullFigures): string => `${pull.recordsReceived}/${pull.expected ?? '?'}`;
 const byKey = full.filter(isKey);
+const pagesOf = (p: PullFigures): number => (incremental.includes(p) ? minimalPages(p.recordsServed, maxTop) : minimal);
 const changed = nightly.length;
 const first = full[0] as PullFigures;
 
 const verdicts: Measured[] = [
-  ...byKey.map((pull): Measured => {
-    const measured = `${pull.requests} ÷ ${minimal} = ${fixed(pull.requests / minimal)}`;
-    return [
-      `${pull.spec.label}: requests ÷ minimal pages (${minimal}) = 1.00`,
-      measured,
-      pull.requests === minimal && pull.mediaRequests === 0,
-    ];
-  }),
+  ...byKey.map((p): Measured => [
+    `${p.spec.label}: requests ÷ minimal pages (${minimal}) = 1.00`,
+    `${p.requests} ÷ ${minimal} = ${fixed(p.requests / minimal)}`,
+    p.requests === minimal && p.mediaRequests === 0,
+  ]),
   [
     `every full pull by key: complete, each of the ${count(records)} records served and received once, no refused request (served / distinct keys / refused, per pull)`,
     byKey.map((pull) => `${pull.recordsServed}/${pull.distinctKeys}/${pull.refusals}`).join(', '),
@@ -116,7 +108,6 @@ const verdicts: Measured[] = [
   ],
 ];
 
-/** Per server mode: the pull by key at Prefer maxTop and the `$skip` baseline on the same server. */
 const pairs = full.flatMap((skip) => {
   const key = full.find((pull) => isKey(pull) && pull.spec.server === skip.spec.server && pull.spec.pageSize === maxTop);
   return isKey(skip) || key === undefined ? [] : [{ key, skip }];
@@ -155,8 +146,8 @@ const missed = await publish(
         ['paged by', (p) => p.pagedBy, 'l'],
         ['Property requests', (p) => p.requests],
         ['Media requests', (p) => p.mediaRequests],
-        ['minimal pages', (p) => (incremental.includes(p) ? minimalPages(p.recordsServed, maxTop) : minimal)],
-        ['ratio', (p) => fixed(p.requests / (incremental.includes(p) ? minimalPages(p.recordsServed, maxTop) : minimal))],
+        ['minimal pages', pagesOf],
+        ['ratio', (p) => fixed(p.requests / pagesOf(p))],
         ['received / counted', receivedOf],
         ['records served', (p) => p.recordsServed],
         ['token requests', (p) => p.tokens],
