@@ -1,12 +1,7 @@
 /**
- * `npm run bench:fleet` (after `npm run build`): one replicated fleet source fanned out to 1, 10
- * and 100 chatbots by `fleet run SOURCE --dry-run --json`, the CLI as a process against the RESO
- * simulator (the MLS), the service simulator and Redis. Each size starts on a fresh prefix, so
- * every chatbot is new and the run is a full pull. The target (issue 29): the requests to the
- * source stay those of one pull whatever the number of chatbots; the fan-out's time per chatbot
- * is reported against the 1-chatbot run of the same invocation, the baseline. Why a dry run: it
- * measures the fan-out (pull, replay, each chatbot's remote read and plan); bench:sync measures writes.
- *
+ * `npm run bench:fleet`: one replicated fleet source fanned out to N new chatbots by `fleet run SOURCE --dry-run`;
+ * target (issue 29): the source's requests stay one pull's whatever N, the 1-chatbot run the baseline. Why a dry
+ * run: it measures the fan-out (pull, replay, each chatbot's plan); bench:sync measures writes.
  * Usage: node dist/bench/fleet.js [--records N] [--max-top N] [--chatbots 1,10,100] [--no-write]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +16,7 @@ import { cleanPrefix, measuringRedis, newPrefix, parseOptions, REDIS_URL } from 
 
 const argv = process.argv.slice(2);
 const options = parseOptions(argv, { records: 10_000, maxTop: 1000, chatbots: [1, 10, 100], write: true });
-/** The simulator's cities: chatbot i keeps one of them, so each chatbot's view is about a sixth of the MLS. */
+/** Chatbot i keeps one of the simulator's cities: about a sixth of the MLS. */
 const CITIES = ['Boulder', 'Denver', 'Austin', 'Seattle', 'Chicago', 'Raleigh'];
 const chatbotName = (i: number): string => `bench-bot-${String(i).padStart(3, '0')}`;
 const minimal = Math.ceil(options.records / options.maxTop);
@@ -64,15 +59,8 @@ async function round(chatbots: number, dir: string, redis: Redis) {
     if (out.chatbots.length !== chatbots) throw new Error(`fleet run synced ${out.chatbots.length} chatbots, not ${chatbots}`);
     const { requests, recordsServed } = reso.state.counters();
     process.stderr.write(`${chatbots} chatbot(s): ${requests} requests, ${run.seconds.toFixed(2)} s\n`);
-    return {
-      chatbots,
-      requests,
-      recordsServed,
-      wallMs: run.seconds * 1000,
-      peakRssMiB: run.peakRssMiB,
-      cpuSeconds: run.cpuSeconds,
-      redis: work.commands,
-    };
+    const { peakRssMiB, cpuSeconds } = run;
+    return { chatbots, requests, recordsServed, wallMs: run.seconds * 1000, peakRssMiB, cpuSeconds, redis: work.commands };
   } finally {
     await sim.close();
     await reso.close();
@@ -116,11 +104,7 @@ const missed = await publish(
       ['wall s', (r) => fixed(r.wallMs / 1000)],
       ['ms per chatbot', (r) => fixed(r.wallMs / r.chatbots, 0)],
       // Why the marginal time too: the whole command's time holds the process start and the pull, paid once.
-      [
-        'ms per added chatbot',
-        (r) =>
-          base === undefined || r.chatbots === base.chatbots ? '-' : fixed((r.wallMs - base.wallMs) / (r.chatbots - base.chatbots), 0),
-      ],
+      ['ms per added chatbot', (r) => (!base || r === base ? '-' : fixed((r.wallMs - base.wallMs) / (r.chatbots - base.chatbots), 0))],
       ['CPU s', (r) => fixed(r.cpuSeconds)],
       ['Redis commands', (r) => r.redis],
       ['peak RSS MiB', (r) => fixed(r.peakRssMiB, 0)],

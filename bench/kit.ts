@@ -1,8 +1,4 @@
-/**
- * What every bench script shares: its options, the Redis it measures against (fresh prefixes,
- * removed after; the server's own count of commands and CPU), and child processes that print one
- * JSON line of figures (baselines and phases, each in a process of its own so that its CPU is its own).
- */
+/** What every bench shares: options, the Redis it measures against (fresh prefixes, server-side counts), JSON-printing children. */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { Redis } from 'ioredis';
@@ -12,10 +8,7 @@ export const REDIS_URL = process.env.REDIS_URL?.trim() || 'redis://127.0.0.1:637
 
 type OptionValue = number | number[] | boolean | string;
 
-/**
- * `--kebab-name VALUE` into `defaults.kebabName`, typed by its default: a whole number, a comma
- * list of numbers, a string, or a flag (`--name` / `--no-name`). Other words go to `positional`.
- */
+/** `--kebab-name VALUE` into `defaults.kebabName`, typed by its default (number, comma list, string, `--[no-]flag`). */
 export function parseOptions<T extends Record<string, OptionValue>>(
   argv: readonly string[],
   defaults: T,
@@ -33,11 +26,7 @@ export function parseOptions<T extends Record<string, OptionValue>>(
       const text = argv[++i];
       if (text === undefined) throw new Error(`${arg} needs a value`);
       if (typeof fallback === 'string') out[key] = text;
-      else if (Array.isArray(fallback))
-        out[key] = text
-          .split(',')
-          .filter((s) => s !== '')
-          .map(Number);
+      else if (Array.isArray(fallback)) out[key] = text.split(',').filter(Boolean).map(Number);
       else if (!Number.isSafeInteger(Number(text)) || Number(text) < 0) throw new Error(`${arg} needs a whole number ≥ 0, not ${text}`);
       else out[key] = Number(text);
     }
@@ -79,11 +68,7 @@ export async function cleanPrefix(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-/**
- * Redis's own work over a span, from INFO before and after: every command it executed (those a
- * Lua script runs inside EVALSHA included: Redis 7 counts them in commandstats) and its CPU.
- * Server-wide, so other clients of the same Redis add to it: `otherClients` says how many were connected.
- */
+/** Redis's own work over a span from INFO (Lua's commands included), server-wide: `otherClients` were connected too. */
 export interface RedisServerWork {
   commands: number;
   cpuSeconds: number;
@@ -102,18 +87,14 @@ export async function measuringRedis<T>(redisUrl: string, span: () => Promise<T>
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
     const clients = String(await redis.call('CLIENT', 'LIST'))
-      .split('\n')
-      .filter((line) => line.trim() !== '').length;
+      .trim()
+      .split('\n').length;
     const before = await serverTotals(redis);
     const result = await span();
     const after = await serverTotals(redis);
     // Why minus 2: the INFO calls of this measurement that fall inside the span.
-    const work = {
-      commands: after.commands - before.commands - 2,
-      cpuSeconds: after.cpuSeconds - before.cpuSeconds,
-      otherClients: clients - 1,
-    };
-    return { result, work };
+    const commands = after.commands - before.commands - 2;
+    return { result, work: { commands, cpuSeconds: after.cpuSeconds - before.cpuSeconds, otherClients: clients - 1 } };
   } finally {
     redis.disconnect();
   }

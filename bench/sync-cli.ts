@@ -1,17 +1,7 @@
 /**
- * `npm run bench:sync` (after `npm run build`): the built CLI against the simulator (20 ms
- * latency), every ratio against a baseline measured in the same round (sync-report.ts lists the
- * targets): the bare keep-alive loop (writes phase, whole command, CPU per listing), the BullMQ
- * floor and the plan alone (where the CPU goes), ideal = creates ÷ (concurrency ÷ latency); Redis
- * round trips per job (CLI side) and commands and CPU per listing (server side); service calls ÷
- * minimal; then writes/s of 1, 2 and 4 `listing-sync worker` processes under --global-concurrency
- * 16 and 64 beside G split by hand; 3 workers on a 3-master Redis Cluster of the bench's own
- * (redis-server and redis-cli on PATH) beside one alone; a 100k-listing migration's peak RSS; and
- * the CPU split (one more sync --work of --long-creates listings, default 4 × --creates).
- * With --scale-listings N, an N-listing migration at 0 ms in a section of its own ("bench:sync
- * scale"); `--scale-only N` measures that alone (`npm run bench:scale`: 1,000,000).
- * Needs Redis at REDIS_URL; everything it writes there is under fresh prefixes, removed at the end.
- *
+ * `npm run bench:sync`: the built CLI against the simulator, every ratio against a baseline of the same round
+ * (targets in sync-report.ts); worker processes and a Redis Cluster (redis-server, redis-cli on PATH); a migration's
+ * peak RSS; the CPU split. `--scale-only N` measures an N-listing migration alone (`npm run bench:scale`).
  * Usage: node dist/bench/sync-cli.js [--creates N] [--rounds N] [--concurrency N] [--latency MS]
  *   [--processes 1,2,4] [--globals 16,64] [--process-creates N] [--rss-listings N|0]
  *   [--cluster-processes N|0] [--cluster-global G] [--scale-listings N] [--scale-only N] [--long-creates N|0] [--no-write]
@@ -96,19 +86,13 @@ try {
     for (const processes of options.processes)
       for (const mode of ['pool', 'split'] as const) {
         say(`${processes} worker process(es), G ${global} (${mode === 'pool' ? '--global-concurrency' : 'split by hand'})`);
-        info.processes.push(
-          await runProcesses({ redisUrl: REDIS_URL, processes, global, creates: options.processCreates, latencyMs, mode }),
-        );
+        const creates = options.processCreates;
+        info.processes.push(await runProcesses({ redisUrl: REDIS_URL, processes, global, creates, latencyMs, mode }));
       }
   if (options.clusterProcesses > 0) {
     say(`${options.clusterProcesses} worker processes on a 3-master Redis Cluster, --global-concurrency ${options.clusterGlobal}`);
-    const settings = {
-      redisUrl: REDIS_URL,
-      processes: options.clusterProcesses,
-      global: options.clusterGlobal,
-      creates: options.processCreates,
-    };
-    info.cluster = await runClusterFigure({ ...settings, latencyMs });
+    const [processes, global, creates] = [options.clusterProcesses, options.clusterGlobal, options.processCreates];
+    info.cluster = await runClusterFigure({ redisUrl: REDIS_URL, processes, global, creates, latencyMs });
   }
   if (options.rssListings > 0) {
     say(`${options.rssListings} listings migrated with sync --work (peak RSS)`);
