@@ -1,8 +1,6 @@
 /**
- * `npm run bench:media` (after `npm run build`): photos per second, MB/s, CPU per photo and peak
- * RSS of downloading 10,000 photos from a local media host into each store (file; S3 through
- * s3rver on loopback), against a bare undici-into-files loop in the same run (convention 15).
- * Each loop runs in a process of its own (media-child.ts), so its CPU and peak RSS are its own.
+ * `npm run bench:media`: photos/s, MB/s, CPU per photo and peak RSS of downloading photos into each store (file; S3
+ * via s3rver), against a bare undici-into-files loop in the same run, each loop in a process of its own (media-child.ts).
  * Usage: node dist/bench/media.js [--photos N] [--s3-photos N] [--no-write]
  */
 import { createHash } from 'node:crypto';
@@ -35,14 +33,7 @@ function photoOf(path: string): Buffer {
   return out;
 }
 
-interface Round {
-  mode: string;
-  photos: number;
-  bytes: number;
-  wallMs: number;
-  cpuMs: number;
-  peakRssMiB: number;
-}
+type Round = Record<'photos' | 'bytes' | 'wallMs' | 'cpuMs' | 'peakRssMiB', number> & { mode: string };
 
 const at = head('bench:media', argv);
 const host = createServer((req, res) => {
@@ -55,11 +46,8 @@ const hostUrl = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
 const s3 = await startS3('bench');
 const rounds: Round[] = [];
 try {
-  for (const [mode, count] of [
-    ['bare', options.photos],
-    ['file', options.photos],
-    ['s3', options.s3Photos || options.photos],
-  ] as const) {
+  const counts = { bare: options.photos, file: options.photos, s3: options.s3Photos || options.photos };
+  for (const [mode, count] of Object.entries(counts)) {
     const dir = mkdtempSync(join(tmpdir(), `bench-media-${mode}-`));
     try {
       rounds.push(await runJson<Round>(CHILD, [mode, hostUrl, String(count), dir, s3.bucket], { ...process.env, ...s3.env }));

@@ -1,10 +1,7 @@
 /**
- * `npm run bench:rejects` (after `npm run build`): a feed of N rows (default 1,000,000) that all
- * fail validation, synced by the built CLI against the service simulator and Redis, `--dry-run`
- * and then a plain sync (refused by the rejected-share guard), beside bare csv-parse of the same
- * file in the same run (bench:plan's baseline phase). The targets (issue 48): peak RSS within 256
- * MiB, and at most 1,000 rows kept (src/sync/rejected-rows.ts MAX_REJECTED_KEPT) however many failed.
- *
+ * `npm run bench:rejects`: a feed of N rows all failing validation, synced by the built CLI (`--dry-run`, then a
+ * plain sync the guard refuses) beside bare csv-parse of the file. Targets (issue 48): peak RSS ≤ 256 MiB, at most
+ * 1,000 rows kept (MAX_REJECTED_KEPT) however many failed.
  * Usage: node dist/bench/rejects.js [--rows N] [--no-write]
  */
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
@@ -46,26 +43,16 @@ const prefix = newPrefix('rejects');
 const dir = mkdtempSync(join(tmpdir(), 'bench-rejects-'));
 const sim = await startSimulator({ chatbots: [CHATBOT] });
 const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-const runs: Array<{
-  label: string;
-  code: number | null;
-  rejected: string;
-  peakRssMiB: number;
-  seconds: number;
-  cpuSeconds: number;
-  commands: number;
-  kept: number;
-}> = [];
+type Run = Record<'peakRssMiB' | 'seconds' | 'cpuSeconds' | 'commands' | 'kept', number> & { label: string; rejected: string };
+const runs: Array<Run & { code: number | null }> = [];
 let baseline: PhaseResult;
 try {
   const feed = join(dir, 'all-bad.csv');
   await writeBadFeed(feed);
   const plan = fileURLToPath(new URL('./plan.js', import.meta.url));
   baseline = await runJson<PhaseResult>(plan, ['--phase', 'baseline', JSON.stringify({ file: feed })]);
-  for (const [label, extra] of [
-    ['sync --dry-run', ['--dry-run']],
-    ['sync (refused by the guard)', []],
-  ] as const) {
+  const variants = { 'sync --dry-run': ['--dry-run'], 'sync (refused by the guard)': [] };
+  for (const [label, extra] of Object.entries(variants)) {
     const args = ['sync', '--chatbot', CHATBOT, '--feed', feed, '--json', ...extra];
     const { result: run, work } = await measuringRedis(REDIS_URL, () => runCli(args, cliEnv(sim, REDIS_URL, prefix)));
     const summary = JSON.parse(run.stdout || '{}') as { feed?: { rejected?: number } };
@@ -90,11 +77,7 @@ const missed = await publish(
       "CLI's VmHWM; CPU = the CLI's, every thread; Redis commands server side. Baseline: bare csv-parse of the same file, same run.",
     measuredTargets([
       [`peak RSS ≤ ${TARGET_MIB} MiB`, `${fixed(worst, 0)} MiB`, worst <= TARGET_MIB],
-      [
-        `rejected rows kept in Redis ≤ ${KEPT_MAX}`,
-        String(Math.max(...runs.map((run) => run.kept))),
-        runs.every((run) => run.kept <= KEPT_MAX),
-      ],
+      [`rejected rows kept in Redis ≤ ${KEPT_MAX}`, String(Math.max(...runs.map((r) => r.kept))), runs.every((r) => r.kept <= KEPT_MAX)],
       ['peak RSS ÷ bare csv-parse', `${fixed(worst / baseline.peakRssMiB)}×`],
     ]),
     table(runs, [
