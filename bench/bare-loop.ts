@@ -1,11 +1,8 @@
 /**
- * The bare keep-alive request loop, the baseline of bench:sync and bench:fairness, run as its own
- * process (as the CLI is): the same create requests, CONCURRENCY in flight through one undici
- * Pool, no queue, no Redis. What the machine and the simulator allow at all. It imports nothing
- * but undici and the endpoint table: what it loads is part of the CPU it measures.
- *
- * Usage: node dist/bench/bare-loop.js BASE_URL SECRET_KEY BODIES.ndjson CONCURRENCY (one body a line)
- * Prints one JSON line: { requests, failures, seconds, cpuSeconds } (user + system of the whole process).
+ * The bare keep-alive loop, bench:sync's and bench:fairness's baseline, as its own process: the same creates,
+ * CONCURRENCY in flight through one undici Pool, no queue, no Redis. Why it imports only undici and the endpoint
+ * table: what it loads is part of the CPU it measures.
+ * Usage: node dist/bench/bare-loop.js BASE_URL SECRET_KEY BODIES.ndjson CONCURRENCY; prints { requests, failures, seconds, cpuSeconds }.
  */
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -14,16 +11,16 @@ import { ENDPOINTS } from '../src/api/endpoints.js';
 
 const [baseUrl = '', secretKey = '', bodiesPath = '', concurrencyText = '16'] = process.argv.slice(2);
 const concurrency = Number(concurrencyText);
-const bodies = (await readFile(bodiesPath, 'utf8'))
+const text = await readFile(bodiesPath, 'utf8');
+const bodies = text
   .split('\n')
-  .filter((line) => line !== '')
+  .filter(Boolean)
   .map((line) => JSON.parse(line) as unknown);
 const pool = new Pool(baseUrl, { connections: concurrency });
 let next = 0;
 let failures = 0;
 const started = performance.now();
-// Why one loop per slot instead of p-limit: the barest client there is; a slot sends its next
-// request as soon as its last response is read.
+// Why one loop per slot, not p-limit: the barest client; a slot sends its next request once its last response is read.
 const slot = async (): Promise<void> => {
   for (let body = bodies[next++]; body !== undefined; body = bodies[next++]) {
     const response = await pool.request({

@@ -1,13 +1,8 @@
 /**
- * bench:sync's second baseline, run as its own process (as the CLI is): the least any tool pays
- * that keeps a BullMQ job per listing. The same create requests as the bare loop, each enqueued as
- * one BullMQ job (addBulk, chunks of 1,000, removed on completion) and sent by a BullMQ Worker at
- * CONCURRENCY through one undici Pool. No feed, plan, claims, ledger, retries, gates or metrics.
- * Why: the CPU target compares `sync --work` with the bare loop, which has no queue at all; this
- * floor shows how much of that ratio BullMQ's own per-job work already is, in the same round.
- *
- * Usage: node dist/bench/bullmq-floor.js BASE_URL SECRET_KEY BODIES.ndjson CONCURRENCY REDIS_URL PREFIX
- * Prints one JSON line: { requests, failures, seconds, cpuSeconds } (start-up included, as for the CLI).
+ * bench:sync's second baseline, its own process: the bare loop's creates as one BullMQ job each (addBulk by 1,000,
+ * removed on completion), sent by a BullMQ Worker through one undici Pool; nothing else. Why: the CPU target compares
+ * `sync --work` with the bare loop, which has no queue; this floor shows how much of that ratio BullMQ's per-job work is.
+ * Usage: node dist/bench/bullmq-floor.js BASE_URL SECRET_KEY BODIES.ndjson CONCURRENCY REDIS_URL PREFIX (prints as bare-loop.ts)
  */
 import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -18,9 +13,10 @@ import { ENDPOINTS } from '../src/api/endpoints.js';
 
 const [baseUrl = '', secretKey = '', bodiesPath = '', concurrencyText = '16', redisUrl = '', prefix = ''] = process.argv.slice(2);
 const concurrency = Number(concurrencyText);
-const bodies = (await readFile(bodiesPath, 'utf8'))
+const text = await readFile(bodiesPath, 'utf8');
+const bodies = text
   .split('\n')
-  .filter((line) => line !== '')
+  .filter(Boolean)
   .map((line) => JSON.parse(line) as unknown);
 const connect = (): Redis => new Redis(redisUrl, { maxRetriesPerRequest: null });
 const [queueConnection, workerConnection] = [connect(), connect()];

@@ -1,8 +1,4 @@
-/**
- * The benches' input files, written as streams: the feed (native-profile JSON array, no
- * SerialNumber) and, for the bare loop, its request bodies (one JSON listing a line). Why
- * streamed: a 1,000,000-listing feed as one string is over V8's string limit (~512 MiB).
- */
+/** The feed (native JSON, no SerialNumber) and the bare loop's bodies (NDJSON). Why streamed: 1M listings exceed V8's string limit. */
 import { open } from 'node:fs/promises';
 import { sampleListing } from '../src/sim/sample-listings.js';
 
