@@ -1,9 +1,6 @@
 /**
- * `npm run bench:plan` (after `npm run build`): importer and planner against bare csv-parse on the
- * same generated file (redfin profile), in the same run, and the targets of issue 3; then the
- * display policy's cost (plan-display.ts). Each phase runs in a child process of its own
- * (this script with --phase NAME ARGS), so that its peak RSS is the phase's alone.
- *
+ * `npm run bench:plan`: importer and planner against bare csv-parse on the same generated file (issue 3's targets),
+ * then the display policy's cost. Each phase runs as this script with --phase NAME ARGS, so its peak RSS is its own.
  * Usage: node dist/bench/plan.js [SIZE ...] [--runs N] [--no-write]   (SIZE like 100k, 1M or 250000; default 100k 1M)
  */
 import { unlink } from 'node:fs/promises';
@@ -40,7 +37,6 @@ const fastest = (runs: readonly PhaseResult[]): PhaseResult => runs.reduce((a, b
 const highestRss = (runs: readonly PhaseResult[]): number => Math.max(...runs.map((run) => run.peakRssMiB));
 const rate = (run: PhaseResult): number => run.rows / (run.ms / 1000);
 
-/** All measured runs of one feed size, and the ratios and figures the targets are judged on. */
 async function measureSize(rows: number) {
   const shape: FeedShape = { listings: rows, seed: 42, profile: 'redfin' };
   const file = join(tmpdir(), `listing-sync-bench-redfin-${rows}-42.csv`);

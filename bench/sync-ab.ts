@@ -1,11 +1,6 @@
 /**
- * A/B of one bench:sync round between two builds, for recording what a change costs or saves per
- * listing (BENCHMARKS.md "Cost per listing: changes"). Each round runs bench:sync's own
- * measurement (sync-wire.ts: the bare keep-alive loop, then the built CLI `sync --work`) for the
- * build `--before` (another checkout's root, built) and then for this one, alternating so that
- * both see the same neighbours on a shared machine. Prints one JSON line per measurement and the
- * medians. Best against a Redis of its own (REDIS_URL): the Redis figures come from INFO, server-wide.
- *
+ * A/B of one bench:sync round (sync-wire.ts) between the built checkout `--before` and this one, alternating so both
+ * see the same neighbours; prints one JSON line per measurement and the medians (BENCHMARKS.md "Cost per listing: changes").
  * Usage: node dist/bench/sync-ab.js --before DIR [--creates N] [--rounds N] [--latency MS] [--concurrency N]
  */
 import { join } from 'node:path';
