@@ -1,8 +1,7 @@
 /**
- * The one writer of BENCHMARKS.md: every bench hands it figures as targets, tables and
- * paragraphs, and it renders them the same way (a head naming command, machine and date; verdicts
- * on the median with the range; markdown tables) and replaces that bench's own section, leaving
- * the other sections as they are. Also the machine line every section records.
+ * The one writer of BENCHMARKS.md. A bench declares its section as data (paragraphs, headings, column tables,
+ * targets with their pass rule); `publish` renders every one alike (command, machine, date; verdicts on the median
+ * with the range), prints its tables and replaces that section only, leaving the others (hand-written ones) as they are.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -10,11 +9,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/**
- * The CPU's family and model numbers from /proc/cpuinfo (Linux), e.g. "family 26 model 2"; undefined
- * elsewhere. Why: a virtual machine often names its CPU only "AMD EPYC", and hosts behind that one
- * name ran the same bare loop at 0.14 and 0.31 ms of CPU per request on the same day.
- */
+/** Why family and model: a VM often names its CPU only "AMD EPYC", and hosts behind that name ran the bare loop at 0.14 and 0.31 ms/request. */
 function cpuFamily(): string | undefined {
   try {
     const info = readFileSync('/proc/cpuinfo', 'utf8');
@@ -26,20 +21,17 @@ function cpuFamily(): string | undefined {
   }
 }
 
-/** One line: CPU model (with its family), cores, RAM, Node version, platform, and the load average when it started. */
-export function machineLine(): string {
+function machineLine(): string {
   const cores = cpus();
   const family = cpuFamily();
   const model = `${cores[0]?.model.trim() ?? 'unknown CPU'}${family === undefined ? '' : ` (${family})`}`;
-  const ram = (totalmem() / 1024 ** 3).toFixed(1);
-  // The load average says how shared the machine was: these figures come from busy shared hosts.
   const load = loadavg()
     .map((value) => value.toFixed(2))
     .join(' ');
-  return `${model} · ${cores.length} cores · ${ram} GiB RAM · Node ${process.version} · ${process.platform}-${process.arch} · load average ${load}`;
+  return `${model} · ${cores.length} cores · ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM · Node ${process.version} · ${process.platform}-${process.arch} · load average ${load}`;
 }
 
-/** The nearest directory at or above `start` holding a package.json (the repository root). */
+/** The repository root: the nearest directory at or above `start` holding a package.json. */
 export function packageRoot(start: string): string {
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
@@ -47,48 +39,28 @@ export function packageRoot(start: string): string {
   }
 }
 
-/** Why the file holds only today's figures: the history of a figure is in git, not in a journal. */
-const TITLE = [
-  '# Benchmarks',
-  '',
-  "Today's figures only; their history is in git (`git log -p BENCHMARKS.md`). Each `npm run bench:*` script owns one section,",
-  'headed by its command, machine and date, and replaces it when it runs.',
-  '',
-].join('\n');
+const BENCHMARKS_MD = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'BENCHMARKS.md');
 
-/**
- * Replaces the section `## <name>` of the markdown file at `path` with `body` (or appends it),
- * leaving every other section untouched. `body` is the section's text without its heading.
- */
-async function replaceSection(path: string, name: string, body: string): Promise<void> {
-  const before = existsSync(path) ? await readFile(path, 'utf8') : TITLE;
+/** Why the file holds only today's figures: the history of a figure is in git, not in a journal. */
+const TITLE =
+  "# Benchmarks\n\nToday's figures only; their history is in git (`git log -p BENCHMARKS.md`). Each `npm run bench:*` script owns one " +
+  'section, headed by its command, machine and date, and replaces it when it runs.\n';
+
+async function writeSection(name: string, body: string): Promise<void> {
+  const before = existsSync(BENCHMARKS_MD) ? await readFile(BENCHMARKS_MD, 'utf8') : TITLE;
   const heading = `## ${name}`;
   const section = `${heading}\n\n${body.trim()}\n`;
   const lines = before.split('\n');
   const start = lines.findIndex((line) => line.trim() === heading);
-  if (start < 0) {
-    await writeFile(path, `${before.trimEnd()}\n\n${section}`);
-    return;
-  }
+  if (start < 0) return await writeFile(BENCHMARKS_MD, `${before.trimEnd()}\n\n${section}`);
   const next = lines.findIndex((line, index) => index > start && line.startsWith('## '));
-  const head = lines.slice(0, start).join('\n').trimEnd();
   const tail = next < 0 ? '' : `\n${lines.slice(next).join('\n').trimEnd()}\n`;
-  await writeFile(path, `${head}\n\n${section}${tail}`);
+  await writeFile(BENCHMARKS_MD, `${lines.slice(0, start).join('\n').trimEnd()}\n\n${section}${tail}`);
 }
-
-/** The repository's BENCHMARKS.md. */
-const BENCHMARKS_MD = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'BENCHMARKS.md');
-
-/** Replaces the section `## name` of BENCHMARKS.md with `body` (its text without the heading). */
-export async function writeSection(name: string, body: string): Promise<void> {
-  await replaceSection(BENCHMARKS_MD, name, body);
-}
-
-// ---------------------------------------------------------------- figures as text
 
 export const fixed = (value: number, digits = 2): string => value.toFixed(digits);
+export const int = (value: number): string => value.toFixed(0);
 
-/** 6000 → "6k", 1000000 → "1M"; other numbers as they are. */
 export const count = (n: number): string =>
   n >= 1_000_000 && n % 1_000_000 === 0 ? `${n / 1_000_000}M` : n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : String(n);
 
@@ -100,91 +72,104 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-/** "min–max" of `values`. */
-export const range = (values: readonly number[], digits = 2): string =>
+const range = (values: readonly number[], digits: number): string =>
   `${fixed(Math.min(...values), digits)}–${fixed(Math.max(...values), digits)}`;
 
-/** PASS or MISS; '—' for a figure shown for information (no target). */
 export const verdict = (ok: boolean | undefined): string => (ok === undefined ? '—' : ok ? 'PASS' : 'MISS');
 
-// ---------------------------------------------------------------- blocks
+type Cell = string | number;
 
-/** A markdown table: numeric columns right-aligned unless `align` says otherwise. */
+/** A markdown table: the first column left-aligned, the others right-aligned unless `align` says otherwise. */
 export interface Table {
   head: readonly string[];
-  rows: ReadonlyArray<ReadonlyArray<string | number>>;
-  /** Per column: 'l' or 'r' (default: 'l' for the first column, 'r' for the others). */
+  rows: ReadonlyArray<readonly Cell[]>;
   align?: ReadonlyArray<'l' | 'r'>;
 }
 
-export function tableLines(table: Table): string[] {
-  const align = table.head.map((_, i) => table.align?.[i] ?? (i === 0 ? 'l' : 'r'));
-  return [
-    `| ${table.head.join(' | ')} |`,
-    `|${align.map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`,
-    ...table.rows.map((row) => `| ${row.join(' | ')} |`),
-  ];
-}
+export type Column<T> = readonly [head: string, cell: (row: T, index: number) => Cell, align?: 'l' | 'r'];
 
-/** A target judged on the median of a bench's rounds; `pass` absent: shown for information. */
-export interface MedianTarget {
-  name: string;
-  values: readonly number[];
-  pass?: (median: number) => boolean;
-  digits?: number;
-}
-
-/** target | median | range | verdict. */
-export function medianTargets(targets: readonly MedianTarget[]): Table {
+export function table<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>, extra: ReadonlyArray<readonly Cell[]> = []): Table {
   return {
-    head: ['target', 'median', 'range', 'verdict'],
-    align: ['l', 'r', 'r', 'l'],
-    rows: targets.map((t) => {
-      const digits = t.digits ?? 2;
-      const m = median(t.values);
-      return [t.name, fixed(m, digits), range(t.values, digits), verdict(t.pass?.(m))];
-    }),
+    head: columns.map(([head]) => head),
+    align: columns.map(([, , align], i) => align ?? (i === 0 ? 'l' : 'r')),
+    rows: [...rows.map((row, i) => columns.map(([, cell]) => cell(row, i))), ...extra],
   };
 }
 
-/** A target judged on one measurement; `ok` absent: shown for information. */
-export interface Measured {
-  target: string;
-  measured: string;
-  ok?: boolean;
+function tableLines(t: Table): string[] {
+  const align = t.head.map((_, i) => t.align?.[i] ?? (i === 0 ? 'l' : 'r'));
+  return [
+    `| ${t.head.join(' | ')} |`,
+    `|${align.map((a) => (a === 'r' ? '---:' : '---')).join('|')}|`,
+    ...t.rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
 }
 
-/** target | measured | verdict. */
-export function measuredTargets(rows: readonly Measured[]): Table {
-  return { head: ['target', 'measured', 'verdict'], align: ['l', 'l', 'l'], rows: rows.map((r) => [r.target, r.measured, verdict(r.ok)]) };
-}
+/** A target judged on the median of a bench's rounds: its name, values, pass rule (none: shown for information), digits. */
+export type MedianTarget = readonly [name: string, values: readonly number[], pass?: (median: number) => boolean, digits?: number];
 
-/** A section's block: a paragraph, a `### heading`, or a table. */
-export type Block = string | { heading: string } | Table;
+export const medianTargets = (targets: readonly MedianTarget[]): Table =>
+  table(targets, [
+    ['target', ([name]) => name],
+    ['median', ([, values, , digits]) => fixed(median(values), digits ?? 2)],
+    ['range', ([, values, , digits]) => range(values, digits ?? 2)],
+    ['verdict', ([, values, pass]) => verdict(pass?.(median(values))), 'l'],
+  ]);
 
-/** What heads every section: how to reproduce it, where and when it ran. */
+/** A target judged on one measurement: target, measured, whether it holds (none: shown for information). */
+export type Measured = readonly [target: string, measured: string, ok?: boolean];
+
+export const measuredTargets = (rows: readonly Measured[]): Table =>
+  table(rows, [
+    ['target', ([target]) => target],
+    ['measured', ([, measured]) => measured, 'l'],
+    ['verdict', ([, , ok]) => verdict(ok), 'l'],
+  ]);
+
+export const missed = (blocks: readonly Block[]): boolean =>
+  blocks.some((b) => typeof b === 'object' && 'rows' in b && b.head.at(-1) === 'verdict' && b.rows.some((row) => row.at(-1) === 'MISS'));
+
+/** A section's block: a paragraph, a `### heading`, or a table ('' or undefined: left out). */
+export type Block = string | undefined | { heading: string } | Table;
+
 export interface SectionHead {
   command: string;
   machine: string;
   date: string;
 }
 
-/** The section body: its head, then each block separated by a blank line. */
-export function sectionBody(head: SectionHead, blocks: readonly Block[]): string {
-  const parts = [[`Command: \`${head.command}\`  `, `Machine: ${head.machine}  `, `Date: ${head.date}`].join('\n')];
+export function head(script: string, argv: readonly string[] = process.argv.slice(2)): SectionHead {
+  return {
+    command: `npm run ${script}${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
+    machine: machineLine(),
+    date: new Date().toISOString(),
+  };
+}
+
+function sectionBody(at: SectionHead, blocks: readonly Block[]): string {
+  const parts = [`Command: \`${at.command}\`  \nMachine: ${at.machine}  \nDate: ${at.date}`];
   for (const block of blocks) {
-    if (typeof block === 'string') {
-      if (block !== '') parts.push(block);
-    } else if ('heading' in block) parts.push(`### ${block.heading}`);
-    else parts.push(tableLines(block).join('\n'));
+    if (block === undefined || block === '') continue;
+    if (typeof block === 'string') parts.push(block);
+    else parts.push('heading' in block ? `### ${block.heading}` : tableLines(block).join('\n'));
   }
   return parts.join('\n\n');
 }
 
-/** The same blocks for the terminal: tables and headings, without the paragraphs. */
-export function printable(blocks: readonly Block[]): string {
+function printable(blocks: readonly Block[]): string {
   return blocks
-    .filter((block) => typeof block !== 'string')
-    .map((block) => ('heading' in block ? `${block.heading}:` : tableLines(block).join('\n')))
+    .flatMap((block) =>
+      block === undefined || typeof block === 'string' ? [] : ['heading' in block ? `${block.heading}:` : tableLines(block).join('\n')],
+    )
     .join('\n\n');
+}
+
+/** Prints the section's tables and headings and, unless `write` is false, replaces its section; returns whether a target was missed. */
+export async function publish(name: string, at: SectionHead, blocks: readonly Block[], write = true): Promise<boolean> {
+  process.stdout.write(`${name} — ${at.machine}\n\n${printable(blocks)}\n`);
+  if (write) {
+    await writeSection(name, sectionBody(at, blocks));
+    process.stdout.write(`wrote the "${name}" section of BENCHMARKS.md\n`);
+  }
+  return missed(blocks);
 }

@@ -1,252 +1,132 @@
 /**
- * `npm run bench:fairness` (after `npm run build`): does sharing the writes queue in turns
- * (src/queue/fair-turns.ts) cost throughput? Each round, against a simulator in its own process
- * (bench/fairness-sim.ts, 20 ms latency) and a fresh Redis prefix per measurement:
- * - bare: the bare keep-alive loop (bench/bare-loop.ts), the same number of creates, C in flight;
- * - alone: one chatbot's creates queued by `listing-sync sync` (no --work), then one
- *   `listing-sync worker --concurrency C` works them;
- * - shared: a migration queued first, then `others` small syncs of other chatbots, the same
- *   number of creates in all, then the same worker.
- * Writes/s are timed by the simulator (first create answered → last). The shared case also says
- * how far into the migration the others were done (its creates answered before their last one).
- * Writes the "bench:fairness" section of BENCHMARKS.md.
- *
+ * `npm run bench:fairness`: does sharing the writes queue in turns (src/queue/fair-turns.ts) cost throughput?
+ * Each round: the bare loop; one chatbot's creates queued then worked ("alone"); a migration and `others` small
+ * syncs queued then worked ("shared"), and how far into the migration the others were done.
  * Usage: node dist/bench/fairness.js [--rounds N] [--migration N] [--others N] [--other-listings N]
  *   [--concurrency N] [--latency MS] [--no-write]
  */
-import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { sampleListing } from '../src/sim/sample-listings.js';
-import { runCli, spawnCli, type Spawned } from './cli-child.js';
-import { fairnessSection, printRound, type FairnessRound } from './fairness-report.js';
-import { startFairnessSim, type FairnessSim } from './fairness-sim-child.js';
-import { machineLine, writeSection } from './benchmarks-md.js';
-import { cleanPrefix } from './sync-redis-stats.js';
-import { writeFeedFile } from './sync-scenario.js';
+import { fixed, head, medianTargets, publish, table } from './benchmarks-md.js';
+import { cliEnv, runCli, spawnCli, type Spawned } from './cli-child.js';
+import { cleanPrefix, newPrefix, parseOptions, REDIS_URL, waitUntil } from './kit.js';
+import { runBareLoop, startWireSim } from './sync-wire.js';
 import { writeWireFiles } from './wire-feed.js';
 
-export interface FairnessOptions {
-  rounds: number;
-  migration: number;
-  others: number;
-  otherListings: number;
-  concurrency: number;
-  latencyMs: number;
-  write: boolean;
-}
-
-function parseOptions(argv: readonly string[]): FairnessOptions {
-  const options: FairnessOptions = {
-    rounds: 2,
-    migration: 4000,
-    others: 5,
-    otherListings: 40,
-    concurrency: 16,
-    latencyMs: 20,
-    write: true,
-  };
-  const numeric = { '--rounds': 'rounds', '--migration': 'migration', '--others': 'others', '--other-listings': 'otherListings' } as const;
-  const more = { '--concurrency': 'concurrency', '--latency': 'latencyMs' } as const;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] as string;
-    if (arg === '--no-write') options.write = false;
-    else if (arg in numeric || arg in more) {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a whole number ≥ 1`);
-      options[(numeric as Record<string, keyof FairnessOptions>)[arg] ?? (more as Record<string, keyof FairnessOptions>)[arg] ?? 'rounds'] =
-        value as never;
-    } else throw new Error(`unknown option ${arg}`);
-  }
-  return options;
-}
-
+const argv = process.argv.slice(2);
+const options = parseOptions(argv, { rounds: 2, migration: 4000, others: 5, otherListings: 40, concurrency: 16, latency: 20, write: true });
+const { concurrency, latency: latencyMs } = options;
+const total = options.migration + options.others * options.otherListings;
 const MIGRATION = 'bench-migration';
-const otherName = (k: number): string => `bench-other-${k + 1}`;
-const BARE_LOOP = join(fileURLToPath(new URL('.', import.meta.url)), 'bare-loop.js');
+const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 
-/** Writes/s between the first and the last create answered (n answers span n − 1 intervals). */
-function perSecond(times: readonly number[]): number {
-  if (times.length < 2) return 0;
-  const seconds = (Math.max(...times) - Math.min(...times)) / 1000;
-  return (times.length - 1) / seconds;
-}
-
-/** A feed file of `count` listings of `chatbot`, numbered from `from`. */
-async function feedFile(dir: string, chatbot: string, from: number, count: number): Promise<string> {
-  const path = join(dir, `${chatbot}.json`);
-  await writeFeedFile(
-    path,
-    Array.from({ length: count }, (_, i) => sampleListing(from + i, { SerialNumber: chatbot })),
-  );
-  return path;
-}
-
-function envOf(sim: FairnessSim, redisUrl: string, prefix: string): NodeJS.ProcessEnv {
-  const { baseUrl, siteUrl, credentials } = sim.info;
-  return {
-    PATH: process.env.PATH,
-    API_BASE_URL: baseUrl,
-    SITE_URL: siteUrl,
-    API_SECRET_KEY: credentials.secretKey,
-    API_SESSION_KEY: credentials.sessionKey,
-    PROJECT_AUTH_TOKEN: credentials.projectAuthToken,
-    REDIS_URL: redisUrl,
-    LISTING_SYNC_PREFIX: prefix,
-    LOG_LEVEL: 'info',
-  };
-}
-
-async function workerStarted(worker: Spawned): Promise<void> {
-  const end = Date.now() + 60_000;
-  while (!worker.output().includes('workers started')) {
-    if (worker.child.exitCode !== null) throw new Error(`worker exited ${worker.child.exitCode}:\n${worker.output()}`);
-    if (Date.now() > end) throw new Error(`worker did not start:\n${worker.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-interface QueuedCase {
-  /** The chatbots and their feeds, in the order they are queued. */
-  feeds: Array<{ chatbot: string; from: number; count: number }>;
-}
-
-interface CaseResult {
-  writesPerSecond: number;
-  creates: Array<[string, number]>;
-  complete: boolean;
-  duplicateCreates: number;
-  maxInFlight: number;
+interface Feed {
+  chatbot: string;
+  from: number;
+  count: number;
 }
 
 /** Queues every feed with `sync` (enqueue only), in order, then one worker works them all. */
-async function queuedThenWorked(options: FairnessOptions, admin: Redis, redisUrl: string, queued: QueuedCase): Promise<CaseResult> {
-  const dir = join(tmpdir(), `bench-fairness-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`);
-  await mkdir(dir, { recursive: true });
-  const sim = await startFairnessSim(
-    options.latencyMs,
-    queued.feeds.map((feed) => feed.chatbot),
+async function queuedThenWorked(feeds: readonly Feed[]) {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-fairness-'));
+  const sim = await startWireSim(
+    latencyMs,
+    feeds.map(({ chatbot }) => chatbot),
   );
-  const prefix = `bench-fair-${randomBytes(4).toString('hex')}`;
-  const env = envOf(sim, redisUrl, prefix);
+  const prefix = newPrefix('fair');
+  const env = cliEnv(sim.info, REDIS_URL, prefix, 'info');
   let worker: Spawned | undefined;
   try {
-    for (const feed of queued.feeds) {
-      const path = await feedFile(dir, feed.chatbot, feed.from, feed.count);
-      const run = await runCli(['sync', '--chatbot', feed.chatbot, '--feed', path, '--json'], { ...env, LOG_LEVEL: 'warn' });
+    for (const feed of feeds) {
+      const feedPath = join(dir, `${feed.chatbot}.json`);
+      await writeWireFiles({ feedPath }, feed.count, feed.chatbot, feed.from);
+      const run = await runCli(['sync', '--chatbot', feed.chatbot, '--feed', feedPath, '--json'], { ...env, LOG_LEVEL: 'warn' });
       if (run.code !== 0) throw new Error(`sync ${feed.chatbot} exited ${run.code}:\n${run.stderr}`);
     }
-    worker = spawnCli(['worker', '--concurrency', String(options.concurrency)], env);
-    await workerStarted(worker);
-    const total = queued.feeds.reduce((sum, feed) => sum + feed.count, 0);
-    const end = Date.now() + 600_000;
-    for (;;) {
-      if ((await sim.count()) >= total) {
-        const report = await sim.report();
-        const complete = queued.feeds.every((feed) => report.listings[feed.chatbot] === feed.count);
-        if (complete || Date.now() > end) {
-          const times = report.creates.map(([, at]) => at);
-          return {
-            writesPerSecond: perSecond(times),
-            creates: report.creates,
-            complete,
-            duplicateCreates: report.duplicateCreates,
-            maxInFlight: report.maxInFlight,
-          };
-        }
-      }
-      if (Date.now() > end) throw new Error('the queued runs did not finish in 10 minutes');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    worker = spawnCli(['worker', '--concurrency', String(concurrency)], env);
+    await worker.started();
+    await waitUntil(async () => (await sim.listings()) >= total, 'the queued runs did not finish in 10 minutes', 600_000, 200);
+    const report = await sim.report();
+    return { ...report, order: await sim.order(), complete: feeds.every((feed) => report.byChatbot[feed.chatbot] === feed.count) };
   } finally {
-    if (worker !== undefined && worker.child.exitCode === null) {
-      const exited = new Promise((resolve) => worker?.child.once('exit', resolve));
-      worker.child.kill('SIGTERM');
-      await exited;
-    }
+    await worker?.stop();
     await sim.close();
     await cleanPrefix(admin, prefix);
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** The bare loop: `total` creates, C in flight, against a simulator process of its own. */
-async function bare(options: FairnessOptions, total: number): Promise<number> {
-  const sim = await startFairnessSim(options.latencyMs, [MIGRATION]);
-  const bodiesPath = join(tmpdir(), `bench-fairness-bodies-${randomBytes(4).toString('hex')}.ndjson`);
-  try {
-    await writeWireFiles({ bodiesPath }, total, MIGRATION);
-    const child = spawn(
-      process.execPath,
-      [BARE_LOOP, sim.info.baseUrl, sim.info.credentials.secretKey, bodiesPath, String(options.concurrency)],
-      {
-        stdio: ['ignore', 'ignore', 'inherit'],
-      },
-    );
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    if (code !== 0) throw new Error(`bare loop exited ${code}`);
-    return perSecond((await sim.report()).creates.map(([, at]) => at));
-  } finally {
-    await sim.close();
-    await rm(bodiesPath, { force: true });
-  }
-}
-
-async function round(options: FairnessOptions, admin: Redis, redisUrl: string, index: number): Promise<FairnessRound> {
-  const total = options.migration + options.others * options.otherListings;
+async function round(index: number) {
   const load = loadavg()[0] ?? 0;
-  const bareWrites = await bare(options, total);
-  const alone = await queuedThenWorked(options, admin, redisUrl, { feeds: [{ chatbot: MIGRATION, from: 0, count: total }] });
+  const bodiesPath = join(tmpdir(), `${newPrefix('fairness')}-bodies.ndjson`);
+  await writeWireFiles({ bodiesPath }, total, MIGRATION);
+  const scenario = { creates: total, concurrency, latencyMs, feedPath: '', bodiesPath };
+  const bare = await runBareLoop(scenario, MIGRATION).finally(() => rm(bodiesPath));
+  const alone = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: total }]);
   const others = Array.from({ length: options.others }, (_, k) => ({
-    chatbot: otherName(k),
+    chatbot: `bench-other-${k + 1}`,
     from: 100_000 + k * options.otherListings,
     count: options.otherListings,
   }));
-  const shared = await queuedThenWorked(options, admin, redisUrl, {
-    feeds: [{ chatbot: MIGRATION, from: 0, count: options.migration }, ...others],
-  });
-  const order = shared.creates.map(([chatbot]) => chatbot);
-  const lastOther = order.findLastIndex((chatbot) => chatbot !== MIGRATION);
-  const migrationBefore = order.slice(0, lastOther + 1).filter((chatbot) => chatbot === MIGRATION).length;
-  return {
+  const shared = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: options.migration }, ...others]);
+  const lastOther = shared.order.findLastIndex((chatbot) => chatbot !== MIGRATION);
+  const result = {
     index,
     load,
-    bare: bareWrites,
-    alone: alone.writesPerSecond,
-    shared: shared.writesPerSecond,
-    migrationBeforeOthersDone: migrationBefore,
+    bare: bare.perSecond,
+    alone: alone.phase.perSecond,
+    shared: shared.phase.perSecond,
+    migrationBeforeOthersDone: shared.order.slice(0, lastOther + 1).filter((chatbot) => chatbot === MIGRATION).length,
     ok: alone.complete && shared.complete && alone.duplicateCreates + shared.duplicateCreates === 0,
     maxInFlight: Math.max(alone.maxInFlight, shared.maxInFlight),
   };
+  process.stderr.write(
+    `round ${index}: bare ${fixed(result.bare, 0)}, alone ${fixed(result.alone, 0)}, shared ${fixed(result.shared, 0)}/s\n`,
+  );
+  return result;
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv.slice(2));
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const admin = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const machine = machineLine();
-  const startedAt = new Date().toISOString();
-  const rounds: FairnessRound[] = [];
-  try {
-    for (let i = 1; i <= options.rounds; i += 1) {
-      const result = await round(options, admin, redisUrl, i);
-      printRound(result, options);
-      rounds.push(result);
-    }
-  } finally {
-    await admin.quit();
-  }
-  const command = `node dist/bench/fairness.js${process.argv.length > 2 ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
-  const section = fairnessSection(rounds, options, { command, machine, date: startedAt });
-  process.stdout.write(`\n${section}\n`);
-  if (options.write) await writeSection('bench:fairness', section);
+const at = head('bench:fairness', argv);
+const rounds: Array<Awaited<ReturnType<typeof round>>> = [];
+try {
+  for (let i = 1; i <= options.rounds; i += 1) rounds.push(await round(i));
+} finally {
+  await admin.quit();
 }
-
-main().catch((thrown: unknown) => {
-  process.stderr.write(`bench:fairness failed: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}\n`);
-  process.exitCode = 1;
-});
+const done = rounds.map((r) => r.migrationBeforeOthersDone / options.migration);
+await publish(
+  'bench:fairness',
+  at,
+  [
+    `Scenario: ${total} creates, ${concurrency} in flight, the simulator as its own process (bench/wire-sim.ts, ` +
+      `${latencyMs} ms latency), a fresh simulator and Redis prefix per measurement. Each round: the bare keep-alive loop ` +
+      `(the same ${total} creates); "alone": one chatbot's ${total} creates queued by \`listing-sync sync\`, then one ` +
+      `\`listing-sync worker --concurrency ${concurrency}\`; "shared": a ${options.migration}-listing migration queued first, ` +
+      `then ${options.others} syncs of ${options.otherListings} listings of other chatbots, then the same worker. "Others done" = the ` +
+      `migration's creates answered before the last create of the others, ÷ ${options.migration}. Verdicts on the median; range min–max.`,
+    medianTargets([
+      ['shared writes/s ÷ alone writes/s (fairness costs no throughput) ≥ 0.95', rounds.map((r) => r.shared / r.alone), (m) => m >= 0.95],
+      ['shared writes/s ÷ bare loop', rounds.map((r) => r.shared / r.bare)],
+      ['alone writes/s ÷ bare loop', rounds.map((r) => r.alone / r.bare)],
+      // Why the worst round, not the median: a chatbot left behind in any round is the defect.
+      ["others done within the migration's first 25% of writes (worst round)", done, () => Math.max(...done) <= 0.25],
+      ['every listing present, 0 duplicate creates', [rounds.every((r) => r.ok) ? 1 : 0], (m) => m === 1, 0],
+    ]),
+    { heading: 'Rounds' },
+    table(rounds, [
+      ['round', (r) => r.index, 'r'],
+      ['load 1 min', (r) => fixed(r.load)],
+      ['bare writes/s', (r) => fixed(r.bare, 0)],
+      ['alone writes/s', (r) => fixed(r.alone, 0)],
+      ['÷ bare', (r) => fixed(r.alone / r.bare)],
+      ['shared writes/s', (r) => fixed(r.shared, 0)],
+      ['÷ bare', (r) => fixed(r.shared / r.bare)],
+      ['shared ÷ alone', (r) => fixed(r.shared / r.alone)],
+      ['others done after (migration writes)', (r) => r.migrationBeforeOthersDone],
+      ['max in flight', (r) => r.maxInFlight],
+    ]),
+  ],
+  options.write,
+);

@@ -1,13 +1,8 @@
 /**
- * Generated benchmark data, deterministic by seed: a CSV feed of N listings in the redfin (Redfin
- * "Download All", 27 columns) or native shape, and the remote snapshot of the same chatbot as the
- * planner gets it (a RemoteTable, built from JSON pages of read-shape items as a sync reads them),
- * with a full ledger. Relative to the feed, the remote has 1% of the listings changed (an older price),
- * lacks 0.5% (new in the feed) and has 0.5% the feed no longer has (gone).
- *
- * Every listing is a pure function of (seed, index), so the feed file and the remote, built in
- * different processes, agree without sharing anything but the shape. The ledger is generated
- * entry by entry (generateLedger) into whatever form the caller reads it in.
+ * Generated benchmark data, deterministic by seed: a CSV feed of N listings (redfin or native shape), and the
+ * remote snapshot and ledger of the same chatbot as a sync reads them. Against the feed, the remote has 1% of the
+ * listings changed (an older price), lacks 0.5% (new) and has 0.5% the feed no longer has (gone). Every listing is
+ * a pure function of (seed, index), so feed and remote, built in different processes, agree without sharing anything.
  */
 import { seededRandom } from '../src/sim/faults.js';
 import { createWriteStream } from 'node:fs';
@@ -23,27 +18,20 @@ import { PageCollector } from '../src/sync/snapshot.js';
 export type FeedProfile = 'redfin' | 'native';
 
 export interface FeedShape {
-  /** Listings in the feed file (data rows). */
   listings: number;
   seed: number;
   profile: FeedProfile;
 }
 
 /** The plan a correct planner makes for the generated feed against the generated remote. */
-export interface ExpectedPlan {
-  creates: number;
-  updates: number;
-  deletes: number;
-  unchanged: number;
-}
+export type ExpectedPlan = Record<'creates' | 'updates' | 'deletes' | 'unchanged', number>;
 
 type Role = 'same' | 'changed' | 'new' | 'gone';
 
-/** A generated listing: the row's cells (redfin columns) and the listing the importer makes of it. */
+/** A listing's redfin cells, the listing the importer makes of them, and the remote's older version if changed. */
 interface Generated {
   cells: Record<string, string>;
   listing: ListingFields;
-  /** The remote's (older) version of a changed listing. */
   previous: ListingFields;
 }
 
@@ -53,62 +41,15 @@ const STREETS = ['Montrose Ave', 'Pratt Blvd', 'Irving Park Rd', 'Sheridan Rd', 
 const TYPES = ['Condo/Co-op', 'Single Family Residential', 'Townhouse', 'Multi-Family (2-4 Unit)'];
 
 export const REDFIN_HEADER = [
-  'SALE TYPE',
-  'SOLD DATE',
-  'PROPERTY TYPE',
-  'ADDRESS',
-  'CITY',
-  'STATE OR PROVINCE',
-  'ZIP OR POSTAL CODE',
-  'PRICE',
-  'BEDS',
-  'BATHS',
-  'LOCATION',
-  'SQUARE FEET',
-  'LOT SIZE',
-  'YEAR BUILT',
-  'DAYS ON MARKET',
-  '$/SQUARE FEET',
-  'HOA/MONTH',
-  'STATUS',
-  'NEXT OPEN HOUSE START TIME',
-  'NEXT OPEN HOUSE END TIME',
+  ...'SALE TYPE,SOLD DATE,PROPERTY TYPE,ADDRESS,CITY,STATE OR PROVINCE,ZIP OR POSTAL CODE,PRICE,BEDS,BATHS,LOCATION,SQUARE FEET'.split(','),
+  ...'LOT SIZE,YEAR BUILT,DAYS ON MARKET,$/SQUARE FEET,HOA/MONTH,STATUS,NEXT OPEN HOUSE START TIME,NEXT OPEN HOUSE END TIME'.split(','),
   'URL (SEE https://www.redfin.com/buy-a-home/comparative-market-analysis FOR INFO ON PRICING)',
-  'SOURCE',
-  'MLS#',
-  'FAVORITE',
-  'INTERESTED',
-  'LATITUDE',
-  'LONGITUDE',
+  ...'SOURCE,MLS#,FAVORITE,INTERESTED,LATITUDE,LONGITUDE'.split(','),
 ];
 const NATIVE_HEADER = [
-  'SaleType',
-  'Status',
-  'CurrencySymbol',
-  'PropertyType',
-  'Bedrooms',
-  'Bathrooms',
-  'Url',
-  'MLSNumber',
-  'YearBuilt',
-  'DaysOnMarket',
-  'LotArea',
-  'BuildingArea',
-  'AreaUnit',
-  'Tours',
-  'ParkingSpots',
-  'Location',
-  'Address',
-  'City',
-  'State',
-  'ZIP',
-  'Latitude',
-  'Longitude',
-  'SalePrice',
-  'RentPrice',
-  'UnitAreaPrice',
-  'HOAMonth',
-] as const;
+  ...'SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,Url,MLSNumber,YearBuilt,DaysOnMarket,LotArea,BuildingArea'.split(','),
+  ...'AreaUnit,Tours,ParkingSpots,Location,Address,City,State,ZIP,Latitude,Longitude,SalePrice,RentPrice,UnitAreaPrice,HOAMonth'.split(','),
+];
 
 /** The simulator's PRNG (mulberry32) seeded from (seed, index, salt), so any listing can be made on its own. */
 function randomFor(seed: number, index: number, salt: number): () => number {
@@ -133,13 +74,8 @@ function* universe(shape: FeedShape): Generator<{ index: number; role: Role }> {
   }
 }
 
-function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)] as T;
-}
-
-function int(random: () => number, low: number, high: number): number {
-  return low + Math.floor(random() * (high - low + 1));
-}
+const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const int = (random: () => number, low: number, high: number): number => low + Math.floor(random() * (high - low + 1));
 
 /** The listing at `index`: its redfin cells and the write shape the redfin profile makes of them. */
 function generate(seed: number, index: number): Generated {
@@ -197,7 +133,7 @@ function generate(seed: number, index: number): Generated {
     LATITUDE: lat,
     LONGITUDE: lon,
   };
-  // Why the zeros: the redfin profile fills these documented defaults for empty cells (see profiles/redfin.ts).
+  // Why the zeros: the redfin profile's documented defaults for empty cells (profiles/redfin.ts).
   const listing: ListingFields = {
     SaleType: rent ? 'for_rent' : 'for_sale',
     Status: statusText === 'Active' ? 'Active' : 'PreOnMarket',
@@ -229,9 +165,7 @@ function generate(seed: number, index: number): Generated {
   return { cells, listing, previous: { ...listing, ...older } };
 }
 
-function csvCell(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
+const csvCell = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 function nativeCells(listing: ListingFields): Record<string, string> {
   const cells: Record<string, string> = {};
@@ -239,6 +173,8 @@ function nativeCells(listing: ListingFields): Record<string, string> {
   for (const name of NATIVE_HEADER) cells[name] = record[name] === undefined ? '' : String(record[name]);
   return cells;
 }
+
+const PLANNED: Record<Role, keyof ExpectedPlan> = { same: 'unchanged', changed: 'updates', new: 'creates', gone: 'deletes' };
 
 /** Writes the feed as CSV to `path`; returns its size and the plan expected against generateRemote. */
 export async function writeFeedCsv(path: string, shape: FeedShape): Promise<{ rows: number; bytes: number; expected: ExpectedPlan }> {
@@ -249,17 +185,12 @@ export async function writeFeedCsv(path: string, shape: FeedShape): Promise<{ ro
   let bytes = 0;
   let rows = 0;
   for (const { index, role } of universe(shape)) {
-    if (role === 'gone') {
-      expected.deletes++;
-      continue;
-    }
+    expected[PLANNED[role]]++;
+    if (role === 'gone') continue;
     const made = generate(shape.seed, index);
     const cells = shape.profile === 'redfin' ? made.cells : nativeCells(made.listing);
     batch += header.map((name) => csvCell(cells[name] ?? '')).join(',') + '\r\n';
     rows++;
-    if (role === 'new') expected.creates++;
-    else if (role === 'changed') expected.updates++;
-    else expected.unchanged++;
     if (batch.length > 1 << 20) {
       bytes += Buffer.byteLength(batch);
       if (!out.write(batch)) await once(out, 'drain');
@@ -272,55 +203,45 @@ export async function writeFeedCsv(path: string, shape: FeedShape): Promise<{ ro
   return { rows, bytes, expected };
 }
 
+/** Read-shape fields that carry the write-shape field of the same name, as text, and those always empty. */
+const SAME_NAMED =
+  'State City Address ZIP Tours Bathrooms Bedrooms YearBuilt DaysOnMarket LotArea BuildingArea ParkingSpots RentPrice SalePrice UnitAreaPrice HOAMonth';
+const EMPTY = 'Images Description SpaceType DepositFee ZestimatePrice ExtensionColumn';
+
 /** The read shape the service returns for a listing it holds (api-spec 2.4: text, coordinates as numbers). */
 function readItem(id: number, listing: ListingFields): ListingRead {
+  const fields = listing as unknown as Readonly<Record<string, number | string | undefined>>;
   const text = (value: number | string | undefined): string => (value === undefined ? '' : String(value));
   return {
+    ...Object.fromEntries(EMPTY.split(' ').map((name) => [name, ''])),
+    ...Object.fromEntries(SAME_NAMED.split(' ').map((name) => [name, text(fields[name])])),
     ID: id,
     PropertyType: listing.PropertyType,
     SaleType: listing.SaleType,
     Status: listing.Status,
-    Images: '',
     CurrencySymbol: listing.CurrencySymbol,
     Price: text(listing.SalePrice ?? listing.RentPrice),
-    State: text(listing.State),
-    City: text(listing.City),
-    Address: text(listing.Address),
-    ZIP: text(listing.ZIP),
     Area: text(listing.BuildingArea),
     Url: listing.Url,
-    Tours: text(listing.Tours),
-    Description: '',
-    SpaceType: '',
     LATITUDE: listing.Latitude ?? null,
     LONGITUDE: listing.Longitude ?? null,
-    Bathrooms: text(listing.Bathrooms),
-    Bedrooms: text(listing.Bedrooms),
-    YearBuilt: text(listing.YearBuilt),
     MLSNumber: listing.MLSNumber,
-    DaysOnMarket: text(listing.DaysOnMarket),
-    LotArea: text(listing.LotArea),
-    BuildingArea: text(listing.BuildingArea),
-    ParkingSpots: text(listing.ParkingSpots),
-    RentPrice: text(listing.RentPrice),
-    DepositFee: '',
-    SalePrice: text(listing.SalePrice),
-    UnitAreaPrice: text(listing.UnitAreaPrice),
-    ZestimatePrice: '',
-    HOAMonth: text(listing.HOAMonth),
-    ExtensionColumn: '',
-  };
+  } as ListingRead;
 }
 
-const PAGE_SIZE = 100;
+/** Every listing the remote holds, in the version it holds. */
+function* remoteListings(shape: FeedShape): Generator<{ index: number; held: ListingFields }> {
+  for (const { index, role } of universe(shape)) {
+    if (role === 'new') continue;
+    const made = generate(shape.seed, index);
+    yield { index, held: role === 'changed' ? made.previous : made.listing };
+  }
+}
 
 /**
- * The remote snapshot of a chatbot that was last synced from the previous version of the feed.
- *
- * Built the way a sync builds it, minus the network: read-shape pages of 100 items, each
- * serialised to JSON, parsed back and validated with the api client's schema, then normalised
- * into a RemoteTable by the snapshot's own PageCollector (so each listing's strings are the flat
- * strings JSON.parse makes, and the page's objects die young).
+ * The remote snapshot of a chatbot last synced from the feed's previous version, built as a sync builds it minus
+ * the network: JSON pages of 100 read-shape items, parsed and validated with the api client's schema, normalised by
+ * the snapshot's own PageCollector (so the strings are the flat ones JSON.parse makes).
  */
 export function generateRemote(shape: FeedShape): RemoteRows {
   let total = 0;
@@ -333,11 +254,9 @@ export function generateRemote(shape: FeedShape): RemoteRows {
     collector.add({ page: page++, items: data.List, virtualCount: data.VirtualCount });
     items = [];
   };
-  for (const { index, role } of universe(shape)) {
-    if (role === 'new') continue;
-    const made = generate(shape.seed, index);
-    items.push(readItem(5_000_000 + index, role === 'changed' ? made.previous : made.listing));
-    if (items.length === PAGE_SIZE) flush();
+  for (const { index, held } of remoteListings(shape)) {
+    items.push(readItem(5_000_000 + index, held));
+    if (items.length === 100) flush();
   }
   if (items.length > 0) flush();
   const drift: string[] = [];
@@ -346,24 +265,11 @@ export function generateRemote(shape: FeedShape): RemoteRows {
   return remote;
 }
 
-/**
- * The ledger of that chatbot: every remote listing managed, its hash that of the version it
- * holds. Each entry goes through the Redis entry encoding and reaches `onEntry` with its own key
- * string, one at a time, as LedgerStore's HSCAN hands them over.
- */
+/** The chatbot's ledger (every remote listing managed), each entry through the Redis encoding, one at a time as HSCAN hands them. */
 export function generateLedger(shape: FeedShape, onEntry: (key: string, entry: LedgerEntry) => void): void {
-  for (const { index, role } of universe(shape)) {
-    if (role === 'new') continue;
-    const made = generate(shape.seed, index);
-    const held = role === 'changed' ? made.previous : made.listing;
-    const entry = decodeLedgerEntry(
-      encodeLedgerEntry({
-        hash: listingHash(held),
-        remoteId: String(5_000_000 + index),
-        writtenAt: 1_700_000_000_000,
-        runId: 'bench-previous',
-      }),
-    );
+  for (const { index, held } of remoteListings(shape)) {
+    const stored = { hash: listingHash(held), remoteId: String(5_000_000 + index), writtenAt: 1_700_000_000_000, runId: 'bench-previous' };
+    const entry = decodeLedgerEntry(encodeLedgerEntry(stored));
     if (entry !== undefined) onEntry(String(10_000_000 + index), entry);
   }
 }
@@ -371,8 +277,7 @@ export function generateLedger(shape: FeedShape, onEntry: (key: string, entry: L
 /** The feed as the importer would hand it to the planner (key → listing), for timing the planner alone. */
 export function generateFeedListings(shape: FeedShape): Map<string, ListingFields> {
   const feed = new Map<string, ListingFields>();
-  for (const { index, role } of universe(shape)) {
+  for (const { index, role } of universe(shape))
     if (role !== 'gone') feed.set(String(10_000_000 + index), generate(shape.seed, index).listing);
-  }
   return feed;
 }

@@ -1,7 +1,6 @@
 /**
- * One bench:media loop in a process of its own, so its CPU and peak RSS are its own (the media
- * host and the S3 server run in the parent): `bare` (undici into files, the floor), `file` or `s3`
- * (the product's downloadPhoto into that store). Prints one JSON line of figures.
+ * One bench:media loop in a process of its own: `bare` (undici into files, the floor), `file` or `s3` (downloadPhoto
+ * into that store). Prints one JSON line of figures.
  * Usage: node dist/bench/media-child.js MODE HOST_URL COUNT DIR [S3_BUCKET]
  */
 import { createWriteStream, mkdirSync } from 'node:fs';
@@ -16,12 +15,10 @@ import type { MediaStore } from '../src/feed/media/media-store.js';
 import { downloadPhoto } from '../src/feed/media/photo-download.js';
 import { s3MediaStore } from '../src/feed/media/s3-store.js';
 
-const CONCURRENCY = 8;
-
 async function main(): Promise<void> {
   const [mode = 'bare', host = '', countText = '0', dir = '', bucket = 'photos'] = process.argv.slice(2);
   const count = Number(countText);
-  const limit = pLimit(CONCURRENCY);
+  const limit = pLimit(8);
   const urls = Array.from({ length: count }, (_, index) => `${host}/p/${index}.jpg`);
   let store: MediaStore | undefined;
   let one: (url: string, index: number) => Promise<number>;
@@ -55,15 +52,8 @@ async function main(): Promise<void> {
   const used = process.cpuUsage(cpu);
   await store?.close();
   const bytes = sizes.reduce((sum, size) => sum + size, 0);
-  const figures = {
-    mode,
-    photos: count,
-    bytes,
-    wallMs,
-    cpuMs: (used.user + used.system) / 1000,
-    peakRssMiB: process.resourceUsage().maxRSS / 1024,
-  };
-  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  const [cpuMs, peakRssMiB] = [(used.user + used.system) / 1000, process.resourceUsage().maxRSS / 1024];
+  process.stdout.write(`${JSON.stringify({ mode, photos: count, bytes, wallMs, cpuMs, peakRssMiB })}\n`);
 }
 
 main().catch((error: unknown) => {

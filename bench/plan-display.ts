@@ -1,9 +1,6 @@
 /**
- * The display policy's cost in `bench:plan`: RESO records mapped and planned (the row pipeline, as a
- * replicated pull or a RESO file runs it, then the planner) with the default display policy against
- * a pass-through step that applies none, interleaved in one process, best of 3 rounds each. The
- * records carry what the rules act on: every one a restricted member to blank and an office to
- * attribute, one in ten a blanked address, one in fifty not published.
+ * bench:plan's display-policy cost: RESO records through the row pipeline and planner with the default policy against
+ * a pass-through step. Every record has a member to blank and an office to attribute, 1 in 10 a blanked address, 1 in 50 is unpublished.
  */
 import { jsonBrokenKeyReader } from '../src/feed/broken-row-keys.js';
 import { displayStep, type DisplayStep } from '../src/feed/display-step.js';
@@ -18,33 +15,24 @@ import { displayInForce } from '../src/domain/display-policy/policy.js';
 
 export interface DisplayFigures {
   rows: number;
-  /** Best round, CPU ms (a shared host's wall time includes waiting for a core): rows mapped and planned under the default policy. */
+  /** Best round's CPU ms, with the default policy and with none. */
   withPolicyMs: number;
-  /** Best round, CPU ms: the same with no policy applied. */
   withoutMs: number;
 }
 
 function records(count: number): Array<Record<string, unknown>> {
   return Array.from({ length: count }, (_, i) => ({
-    ListingKey: `K${i}`,
-    ListingId: `L${i}`,
-    StandardStatus: 'Active',
-    ListPrice: 300_000 + i,
-    PropertyType: 'Residential',
-    UnparsedAddress: `${i} Main St`,
-    City: 'Springfield',
-    StateOrProvince: 'IL',
-    PostalCode: '62701',
-    Latitude: 39.8,
-    Longitude: -89.6,
-    BedroomsTotal: 3,
-    BathroomsTotalInteger: 2,
-    LivingArea: 1800,
-    YearBuilt: 1990,
-    ListingURL: `https://mls.example/l/${i}`,
-    PublicRemarks: `Remarks of listing ${i}.`,
-    PrivateRemarks: 'agents only',
-    ListOfficeName: `Office ${i % 50}`,
+    ...{ ListingKey: `K${i}`, ListingId: `L${i}`, StandardStatus: 'Active', ListPrice: 300_000 + i, PropertyType: 'Residential' },
+    ...{
+      UnparsedAddress: `${i} Main St`,
+      City: 'Springfield',
+      StateOrProvince: 'IL',
+      PostalCode: '62701',
+      Latitude: 39.8,
+      Longitude: -89.6,
+    },
+    ...{ BedroomsTotal: 3, BathroomsTotalInteger: 2, LivingArea: 1800, YearBuilt: 1990, ListingURL: `https://mls.example/l/${i}` },
+    ...{ PublicRemarks: `Remarks of listing ${i}.`, PrivateRemarks: 'agents only', ListOfficeName: `Office ${i % 50}` },
     ...(i % 10 === 0 ? { InternetAddressDisplayYN: false } : {}),
     ...(i % 50 === 1 ? { InternetEntireListingDisplayYN: false } : {}),
   }));
@@ -84,7 +72,6 @@ function planOnce(input: readonly SourceRecord[], withPolicy: boolean): number {
   return (used.user + used.system) / 1000;
 }
 
-/** The figures for `rows` records (default 100k). */
 export function measureDisplay(rows = 100_000): DisplayFigures {
   const input = records(rows);
   let withPolicyMs = Number.POSITIVE_INFINITY;
@@ -100,7 +87,6 @@ export function measureDisplay(rows = 100_000): DisplayFigures {
   return { rows, withPolicyMs, withoutMs };
 }
 
-/** One paragraph for BENCHMARKS.md and the terminal. */
 export function displayParagraph(figures: DisplayFigures): string {
   const per100k = (ms: number): string => `${((ms * 100_000) / figures.rows / 1000).toFixed(2)} s`;
   const ratio = figures.withPolicyMs / figures.withoutMs;

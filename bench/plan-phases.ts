@@ -1,12 +1,8 @@
-/**
- * The phases of `bench:plan`, each run in a child process of its own so that its peak RSS
- * (process.resourceUsage().maxRSS) is the phase's alone. Each returns the figures it measured.
- */
+/** The phases of `bench:plan`, each run in a child process of its own so that its peak RSS (maxRSS) is the phase's alone. */
 import { createReadStream, writeFileSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import { createPlanner } from '../src/domain/planner.js';
-import { planSync } from '../src/domain/planner.js';
+import { createPlanner, planSync } from '../src/domain/planner.js';
 import { openFeed } from '../src/feed/open-feed.js';
 import { planFeedRows } from '../src/sync/plan-feed-rows.js';
 import { LedgerByPosition } from '../src/domain/snapshot/ledger-by-position.js';
@@ -19,15 +15,12 @@ export type PhaseName = (typeof PHASES)[number];
 
 export interface PhaseResult {
   phase: PhaseName;
-  /** Data rows handled (feed rows; for the planner, feed listings). */
   rows: number;
-  /** Wall time of the measured part. */
+  /** Wall and CPU time of the measured part (CPU: on a shared host wall time includes waiting for a core). */
   ms: number;
-  /** CPU time (user + system) of the measured part: wall time on a shared host includes waiting for a core. */
   cpuMs: number;
-  /** Peak resident set size of the whole child process, MiB. */
+  /** Of the whole child process. */
   peakRssMiB: number;
-  /** Phase-specific figures. */
   extra: Record<string, number | string>;
 }
 
@@ -52,26 +45,25 @@ async function timed<T>(work: () => Promise<T> | T): Promise<Timed<T>> {
   return { value, ms, cpuMs: (used.user + used.system) / 1000 };
 }
 
-const MIB = 1024 * 1024;
-
-/**
- * Resets the process's peak RSS to its current RSS (Linux: /proc/self/clear_refs, which getrusage
- * follows), so that the import+plan phase reports the peak of its timed part, not the peak of
- * building its input. False where that is not possible: the peak is then the whole process's.
- */
-function resetPeakRss(): boolean {
+/** Resets peak RSS to the current RSS (Linux /proc/self/clear_refs), so import+plan reports its timed part's peak, not its input's. */
+function resetPeakRss(): void {
   try {
     writeFileSync('/proc/self/clear_refs', '5');
-    return true;
   } catch {
-    return false;
+    // Not Linux: the whole process's peak.
   }
 }
 
-function peakRssMiB(): number {
-  // resourceUsage().maxRSS is in KiB.
-  return process.resourceUsage().maxRSS / 1024;
-}
+const peakRssMiB = (): number => process.resourceUsage().maxRSS / 1024; // maxRSS is in KiB
+const result = (phase: PhaseName, rows: number, run: Timed<unknown>, extra: PhaseResult['extra'] = {}): PhaseResult => ({
+  phase,
+  rows,
+  ms: run.ms,
+  cpuMs: run.cpuMs,
+  peakRssMiB: peakRssMiB(),
+  extra,
+});
+const PLAN = { chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed' } as const;
 
 /** (a) The baseline: bare csv-parse (defaults, columns: false) streaming the file, counting records. */
 async function baseline({ file }: PhaseArgs): Promise<PhaseResult> {
@@ -86,7 +78,7 @@ async function baseline({ file }: PhaseArgs): Promise<PhaseResult> {
     // The header is a record too.
     return records - 1;
   });
-  return { phase: 'baseline', rows: run.value, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(), extra: {} };
+  return result('baseline', run.value, run);
 }
 
 /**
@@ -101,20 +93,23 @@ async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): 
     for await (const _row of feed.rows) rows++;
     return { rows, stats: feed.stats() };
   });
-  const { stats } = run.value;
-  return {
-    phase: thread === 'main' ? 'importer' : 'importer-worker',
-    rows: run.value.rows,
-    ms: run.ms,
-    cpuMs: run.cpuMs,
-    peakRssMiB: peakRssMiB(),
-    extra: { valid: stats.valid, rejected: stats.rejected },
-  };
+  const { stats, rows } = run.value;
+  return result(thread === 'main' ? 'importer' : 'importer-worker', rows, run, { valid: stats.valid, rejected: stats.rejected });
 }
 
-function planMismatch(counts: ExpectedPlan, expected: ExpectedPlan): string {
+/** The plan's counts, and what differs from the generator's expected ones ('' when none). */
+function planCounts(plan: { creates: unknown[]; updates: unknown[]; deletes: unknown[]; unchanged: number }, expected: ExpectedPlan) {
+  const counts: ExpectedPlan = {
+    creates: plan.creates.length,
+    updates: plan.updates.length,
+    deletes: plan.deletes.length,
+    unchanged: plan.unchanged,
+  };
   const wrong = (Object.keys(expected) as Array<keyof ExpectedPlan>).filter((name) => counts[name] !== expected[name]);
-  return wrong.map((name) => `${name} ${counts[name]} (expected ${expected[name]})`).join(', ');
+  return {
+    plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
+    mismatch: wrong.map((name) => `${name} ${counts[name]} (expected ${expected[name]})`).join(', '),
+  };
 }
 
 /** The ledger as a sync reads it (LedgerStore.readLedgerByPosition): by the position of each key's remote listing. */
@@ -125,89 +120,48 @@ function ledgerByPosition(shape: FeedShape, index: RemoteKeyIndex, remote: Remot
 }
 
 /**
- * (c) Import + plan as `sync` does it (planFeedRows from src/sync/plan-feed-rows.ts), the planner fed as
- * rows arrive. The remote snapshot and the ledger are built in this process first, as a sync
- * builds them minus HTTP and Redis (JSON pages through the snapshot's page collector; the ledger
- * entry by entry by remote position, after the index, as runSync reads it). The import + plan
- * time is indexing the remote by key (indexMs, timed on its own because runSync builds the index
- * before reading the ledger) plus the planner fed from the feed until the plan is finished.
- * Placing the ledger entries, which a sync does while HSCAN pages arrive from Redis, is reported
- * on its own (ledgerMs) and not counted.
+ * (c) Import + plan as `sync` does it (planFeedRows), on a remote and ledger built here first. Timed: indexing the
+ * remote by key plus the planner fed until the plan is finished; placing the ledger entries (a sync does it while
+ * HSCAN pages arrive) is not.
  */
 async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
-  const generated = await timed(() => generateRemote(shape));
-  const remote = generated.value;
+  const remote = generateRemote(shape);
   const indexed = await timed(() => indexRemoteKeys(remote, 'MLSNumber'));
   const index = indexed.value;
-  const placed = await timed(() => ledgerByPosition(shape, index, remote));
-  const ledger = placed.value;
+  const ledger = ledgerByPosition(shape, index, remote);
   // Why settle: generating 1M listings in one burst leaves ~100 MiB of garbage a real sync (pages
   // arriving over minutes) would have collected long before; the planner phase does the same.
-  collectGarbage();
+  (globalThis as { gc?: () => void }).gc?.(); // the parent starts phases with --expose-gc
   const resident = process.memoryUsage();
   const peakBeforeImport = peakRssMiB();
-  const windowed = resetPeakRss();
+  resetPeakRss();
   let finishMs = 0;
   const run = await timed(async () => {
-    const planner = createPlanner({
-      chatbot: 'bench',
-      keyType: 'MLSNumber',
-      mode: 'mirror',
-      deleteScope: 'managed',
-      remote,
-      index,
-      ledger,
-    });
+    const planner = createPlanner({ ...PLAN, remote, index, ledger });
     const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
     // finish() is the only part of planning that cannot overlap the reading: time it on its own.
     const timedPlanner = {
-      add: planner.add,
-      hold: planner.hold,
-      withholdDeletes: planner.withholdDeletes,
-      remove: planner.remove,
+      ...planner,
       finish: () => {
         const start = performance.now();
-        const result = planner.finish();
+        const plan = planner.finish();
         finishMs = performance.now() - start;
-        return result;
+        return plan;
       },
     };
     return await planFeedRows(feed, Promise.resolve(timedPlanner));
   });
-  const { plan } = run.value.planned;
-  const counts: ExpectedPlan = {
-    creates: plan.creates.length,
-    updates: plan.updates.length,
-    deletes: plan.deletes.length,
-    unchanged: plan.unchanged,
-  };
-  return {
-    phase: 'import-plan',
-    rows: run.value.stats.rows,
-    ms: indexed.ms + run.ms,
-    cpuMs: indexed.cpuMs + run.cpuMs,
-    peakRssMiB: peakRssMiB(),
-    extra: {
-      indexMs: indexed.ms,
-      remoteListings: remote.length,
-      generateRemoteMs: generated.ms,
-      ledgerMs: placed.ms,
-      residentBeforeImportMiB: resident.rss / MIB,
+  return result(
+    'import-plan',
+    run.value.stats.rows,
+    { value: 0, ms: indexed.ms + run.ms, cpuMs: indexed.cpuMs + run.cpuMs },
+    {
+      residentBeforeImportMiB: resident.rss / 2 ** 20,
       peakRssBeforeImportMiB: peakBeforeImport,
-      peakRss: windowed
-        ? 'import + plan only (peak reset after building the remote and the ledger)'
-        : 'whole process (could not reset the peak on this OS)',
-      heapBeforeImportMiB: resident.heapUsed / MIB,
       finishMs,
-      plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
-      mismatch: planMismatch(counts, expected),
+      ...planCounts(run.value.planned.plan, expected),
     },
-  };
-}
-
-/** A full collection (the parent starts phases with --expose-gc). */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
+  );
 }
 
 /** (d) The planner alone on pre-built input (feed Map, remote, key index, full ledger): best of 3 rounds. */
@@ -217,42 +171,18 @@ async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult
   const index = indexRemoteKeys(remote, 'MLSNumber');
   const ledger = ledgerByPosition(shape, index, remote);
   const rounds: Array<Timed<ReturnType<typeof planSync>>> = [];
-  for (let round = 0; round < 3; round++) {
-    rounds.push(
-      await timed(() =>
-        planSync({ chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed', feed, remote, index, ledger }),
-      ),
-    );
-  }
+  for (let round = 0; round < 3; round++) rounds.push(await timed(() => planSync({ ...PLAN, feed, remote, index, ledger })));
   const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
-  const { plan } = best.value;
-  const counts: ExpectedPlan = {
-    creates: plan.creates.length,
-    updates: plan.updates.length,
-    deletes: plan.deletes.length,
-    unchanged: plan.unchanged,
-  };
-  return {
-    phase: 'planner',
-    rows: feed.size,
-    ms: best.ms,
-    cpuMs: best.cpuMs,
-    peakRssMiB: peakRssMiB(),
-    extra: { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch: planMismatch(counts, expected) },
-  };
+  const { mismatch } = planCounts(best.value.plan, expected);
+  const extra = { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch };
+  return result('planner', feed.size, best, extra);
 }
 
-export async function runPhase(name: PhaseName, args: PhaseArgs): Promise<PhaseResult> {
-  switch (name) {
-    case 'baseline':
-      return await baseline(args);
-    case 'importer':
-      return await importer(args, 'main');
-    case 'importer-worker':
-      return await importer(args, 'worker');
-    case 'import-plan':
-      return await importPlan(args);
-    case 'planner':
-      return await plannerAlone(args);
-  }
-}
+const RUNNERS: Record<PhaseName, (args: PhaseArgs) => Promise<PhaseResult>> = {
+  baseline,
+  importer: (args) => importer(args, 'main'),
+  'importer-worker': (args) => importer(args, 'worker'),
+  'import-plan': importPlan,
+  planner: plannerAlone,
+};
+export const runPhase = (name: PhaseName, args: PhaseArgs): Promise<PhaseResult> => RUNNERS[name](args);

@@ -1,10 +1,6 @@
 /**
- * Preloaded into a CLI process the bench starts (`node --require dist/bench/redis-count-preload.cjs
- * dist/cli/listing-sync.cjs …`): counts the Redis commands and round trips the process sends to
- * the Redis of its REDIS_URL (every connection, BullMQ's included; redis-socket-counter.cts) and
- * writes them as JSON when a thread exits: the main thread to the file named by
- * BENCH_REDIS_COUNTS, each worker thread (the enqueue thread) to that name plus `.thread-<id>`;
- * cli-child.ts adds them up. The main thread's file also holds the whole process's CPU time.
+ * Preloaded (`--require`) into a CLI the bench starts: counts the Redis commands and round trips every connection
+ * sends (redis-socket-counter.cts), written at each thread's exit to BENCH_REDIS_COUNTS (`.thread-<id>` for workers).
  */
 import { writeFileSync } from 'node:fs';
 import { isMainThread, threadId } from 'node:worker_threads';

@@ -1,15 +1,14 @@
 /**
- * Redis commands and round trips a process sends, counted on its sockets (see
- * redis-count-preload.cts). Why on the sockets and not on ioredis's prototype (as
- * redis-client-counter.cts does for the in-process benches): the shipped CLI is a bundle with its
- * own copy of ioredis inside, which no preload can reach. ioredis writes each command, and each
- * pipeline as a whole, with one `write` to its socket: one write is one round trip, and the RESP
- * arrays in it are its commands. A corked socket (src/queue/coalesced-writes.ts corks a
- * connection for the rest of an event-loop turn) sends every write until its uncork at once: one
- * round trip for the whole batch.
+ * Redis commands and round trips a process sends, counted on its sockets. Why not on ioredis's prototype: the CLI is
+ * a bundle with its own ioredis, which no preload reaches. One `write` (a command or a pipeline) is one round trip,
+ * its RESP arrays its commands; a corked socket's writes until its uncork are one round trip together.
  */
 import { Socket } from 'node:net';
-import type { ClientCounts } from './redis-client-counter.cjs';
+
+export interface ClientCounts {
+  commands: number;
+  roundTrips: number;
+}
 
 const counts: ClientCounts = { commands: 0, roundTrips: 0 };
 
@@ -18,12 +17,9 @@ const STAR = 0x2a;
 const ZERO = 0x30;
 
 /**
- * Commands in one write: RESP arrays of bulk strings; anything else (an inline command) counts
- * once. Why it reads the chunk in place, by character codes, instead of through Buffer.from and
- * toString: this runs on every write of the CLI being measured, whose CPU the bench reports, and a
- * copy of each write (about 23 MB in a 6,000-listing sync) cost that CPU about 0.1 s.
- * A string is read by its UTF-16 code units, which are its bytes only while it is all ASCII: one
- * that is not is copied to bytes first, as it would be on the wire.
+ * Commands in one write (RESP arrays; an inline command counts once). Why read in place by character codes: this runs
+ * on every write of the CLI being measured, and copying each (23 MB in a 6,000-listing sync) cost it 0.1 s of CPU.
+ * A non-ASCII string is copied to bytes first, as it would be on the wire.
  */
 export function respCommands(chunk: string | Uint8Array): number {
   if (typeof chunk !== 'string') return commandsIn(chunk.length, (i) => chunk[i] as number);
@@ -80,7 +76,6 @@ export function installSocketCounter(redisPort: number): void {
   });
 }
 
-/** The counts so far (a copy). */
 export function socketCounts(): ClientCounts {
   return { ...counts };
 }

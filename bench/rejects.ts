@@ -1,30 +1,29 @@
 /**
- * `npm run bench:rejects` (after `npm run build`): a feed of N rows (default 1,000,000) that all
- * fail validation, synced by the built CLI against the service simulator and Redis, `--dry-run`
- * and then a plain sync (refused by the rejected-share guard). Prints each run's peak RSS (VmHWM
- * from /proc) and the rejected rows it left in Redis. The target (issue 48): within 256 MiB, and
- * at most 1,000 rows kept (src/sync/rejected-rows.ts MAX_REJECTED_KEPT) however many failed.
- *
- * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379); its prefix is removed at the end.
- * Usage: node dist/bench/rejects.js [--rows N]
+ * `npm run bench:rejects`: a feed of N rows all failing validation, synced by the built CLI (`--dry-run`, then a
+ * plain sync the guard refuses) beside bare csv-parse of the file. Targets (issue 48): peak RSS ≤ 256 MiB, at most
+ * 1,000 rows kept (MAX_REJECTED_KEPT) however many failed.
+ * Usage: node dist/bench/rejects.js [--rows N] [--no-write]
  */
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { startSimulator } from '../src/sim/server.js';
-import { runCli } from './cli-child.js';
-import { cleanPrefix } from './sync-redis-stats.js';
+import { fixed, head, measuredTargets, publish, table } from './benchmarks-md.js';
+import { cliEnv, runCli } from './cli-child.js';
+import { cleanPrefix, measuringRedis, newPrefix, parseOptions, REDIS_URL, runJson } from './kit.js';
+import type { PhaseResult } from './plan-phases.js';
 
-const TARGET_MIB = 256;
-const CHATBOT = 'bench-rejects';
+const argv = process.argv.slice(2);
+const { rows, write } = parseOptions(argv, { rows: 1_000_000, write: true });
+const [TARGET_MIB, KEPT_MAX, CHATBOT] = [256, 1000, 'bench-rejects'];
 const HEADER =
   'MLSNumber,Url,SaleType,Status,CurrencySymbol,PropertyType,Bedrooms,Bathrooms,YearBuilt,DaysOnMarket,LotArea,BuildingArea,AreaUnit,ParkingSpots\n';
 
 /** N rows, each with its own key and a Bedrooms that is not a number: every one is rejected. */
-async function writeBadFeed(path: string, rows: number): Promise<void> {
+async function writeBadFeed(path: string): Promise<void> {
   const out = createWriteStream(path);
   out.write(HEADER);
   let chunk = '';
@@ -39,57 +38,61 @@ async function writeBadFeed(path: string, rows: number): Promise<void> {
   await once(out, 'finish');
 }
 
-async function main(): Promise<void> {
-  const at = process.argv.indexOf('--rows');
-  const rows = at >= 0 ? Number(process.argv[at + 1]) : 1_000_000;
-  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const prefix = `bench-rejects-${randomBytes(4).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), 'bench-rejects-'));
-  const sim = await startSimulator({ chatbots: [CHATBOT] });
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  try {
-    const feed = join(dir, 'all-bad.csv');
-    await writeBadFeed(feed, rows);
-    const env = {
-      PATH: process.env.PATH,
-      API_BASE_URL: sim.baseUrl,
-      SITE_URL: sim.siteUrl,
-      API_SECRET_KEY: sim.credentials.secretKey,
-      API_SESSION_KEY: sim.credentials.sessionKey,
-      PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
-      REDIS_URL: redisUrl,
-      LISTING_SYNC_PREFIX: prefix,
-      LOG_LEVEL: 'warn',
-    };
-    console.log(`bench:rejects — ${rows.toLocaleString('en-US')} rows, every one rejected (Bedrooms not a number)`);
-    let worst = 0;
-    for (const [label, extra] of [
-      ['sync --dry-run', ['--dry-run']],
-      ['sync (refused by the guard)', []],
-    ] as const) {
-      const run = await runCli(['sync', '--chatbot', CHATBOT, '--feed', feed, '--json', ...extra], env);
-      const summary = JSON.parse(run.stdout || '{}') as { runId?: string; feed?: { rejected?: number } };
-      let kept = '-';
-      if (summary.runId !== undefined) {
-        const keys: string[] = [];
-        for await (const found of redis.scanStream({ match: `${prefix}*rejected*`, count: 1000 })) keys.push(...(found as string[]));
-        const lengths = await Promise.all(keys.map((key) => redis.llen(key)));
-        kept = String(lengths.reduce((sum, n) => sum + n, 0));
-      }
-      worst = Math.max(worst, run.peakRssMiB);
-      console.log(
-        `  ${label}: exit ${run.code}, ${summary.feed?.rejected ?? '?'} rejected, peak RSS ${run.peakRssMiB.toFixed(0)} MiB, ` +
-          `${run.seconds.toFixed(1)} s, rejected rows kept in Redis: ${kept}`,
-      );
-    }
-    console.log(`peak RSS ${worst.toFixed(0)} MiB (target ≤ ${TARGET_MIB} MiB): ${worst <= TARGET_MIB ? 'PASS' : 'FAIL'}`);
-    if (worst > TARGET_MIB) process.exitCode = 1;
-  } finally {
-    await cleanPrefix(redis, prefix);
-    redis.disconnect();
-    await sim.close();
-    rmSync(dir, { recursive: true, force: true });
+const at = head('bench:rejects', argv);
+const prefix = newPrefix('rejects');
+const dir = mkdtempSync(join(tmpdir(), 'bench-rejects-'));
+const sim = await startSimulator({ chatbots: [CHATBOT] });
+const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+type Run = Record<'peakRssMiB' | 'seconds' | 'cpuSeconds' | 'commands' | 'kept', number> & { label: string; rejected: string };
+const runs: Array<Run & { code: number | null }> = [];
+let baseline: PhaseResult;
+try {
+  const feed = join(dir, 'all-bad.csv');
+  await writeBadFeed(feed);
+  const plan = fileURLToPath(new URL('./plan.js', import.meta.url));
+  baseline = await runJson<PhaseResult>(plan, ['--phase', 'baseline', JSON.stringify({ file: feed })]);
+  const variants = { 'sync --dry-run': ['--dry-run'], 'sync (refused by the guard)': [] };
+  for (const [label, extra] of Object.entries(variants)) {
+    const args = ['sync', '--chatbot', CHATBOT, '--feed', feed, '--json', ...extra];
+    const { result: run, work } = await measuringRedis(REDIS_URL, () => runCli(args, cliEnv(sim, REDIS_URL, prefix)));
+    const summary = JSON.parse(run.stdout || '{}') as { feed?: { rejected?: number } };
+    const keys: string[] = [];
+    for await (const found of redis.scanStream({ match: `${prefix}*rejected*`, count: 1000 })) keys.push(...(found as string[]));
+    const kept = (await Promise.all(keys.map((key) => redis.llen(key)))).reduce((sum, n) => sum + n, 0);
+    runs.push({ label, rejected: String(summary.feed?.rejected ?? '?'), ...run, commands: work.commands, kept });
   }
+} finally {
+  await cleanPrefix(redis, prefix);
+  redis.disconnect();
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
 }
-
-await main();
+const worst = Math.max(...runs.map((run) => run.peakRssMiB));
+const missed = await publish(
+  'bench:rejects',
+  at,
+  [
+    `A CSV feed of ${rows.toLocaleString('en-US')} rows, every one rejected (Bedrooms not a number), synced by the built CLI against ` +
+      'the service simulator and Redis: `sync --dry-run`, then a plain sync (refused by the rejected-share guard). Peak RSS = the ' +
+      "CLI's VmHWM; CPU = the CLI's, every thread; Redis commands server side. Baseline: bare csv-parse of the same file, same run.",
+    measuredTargets([
+      [`peak RSS ≤ ${TARGET_MIB} MiB`, `${fixed(worst, 0)} MiB`, worst <= TARGET_MIB],
+      [`rejected rows kept in Redis ≤ ${KEPT_MAX}`, String(Math.max(...runs.map((r) => r.kept))), runs.every((r) => r.kept <= KEPT_MAX)],
+      ['peak RSS ÷ bare csv-parse', `${fixed(worst / baseline.peakRssMiB)}×`],
+    ]),
+    table(runs, [
+      ['run', (r) => r.label],
+      ['exit', (r) => String(r.code)],
+      ['rejected', (r) => r.rejected],
+      ['peak RSS MiB', (r) => fixed(r.peakRssMiB, 0)],
+      ['s', (r) => fixed(r.seconds, 1)],
+      ['CPU s', (r) => fixed(r.cpuSeconds)],
+      ['CPU ÷ csv-parse', (r) => fixed(r.cpuSeconds / (baseline.cpuMs / 1000))],
+      ['Redis commands', (r) => r.commands],
+      ['rows kept', (r) => r.kept],
+    ]),
+    `Bare csv-parse of the same file: ${fixed(baseline.cpuMs / 1000)} s CPU, peak RSS ${fixed(baseline.peakRssMiB, 0)} MiB.`,
+  ],
+  write,
+);
+if (missed) process.exitCode = 1;

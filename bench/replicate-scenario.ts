@@ -1,46 +1,40 @@
 /**
- * The bench:replicate scenario: a RESO simulator seeded with N records whose
- * ModificationTimestamps are spread a minute apart, with clusters of equal stamps straddling page
- * boundaries (one larger than a page), and the nightly change of 1% of them stamped after the
- * watermark of the first pull.
+ * The bench:replicate scenario: a RESO simulator seeded with N records stamped a minute apart, with clusters of
+ * equal stamps straddling page boundaries (one larger than a page), and a night's changes to 1% of them. Each pull
+ * is measured alone (counters zeroed before): 'key', the product's replication client (maxpagesize, nextLinks, then
+ * by key), or 'skip', the baseline it replaced ($top/$skip with $count, ignoring nextLinks).
  */
+import { replicate } from '../src/feed/reso-api/replicate.js';
+import { clientCredentialsTokens, type TokenProvider } from '../src/feed/reso-api/token-provider.js';
+import type { ResoConfigChange } from '../src/sim/reso/config.js';
 import { startResoSimulator, type RunningResoSimulator } from '../src/sim/reso/server.js';
 
-/** What the bench seeds and where its equal-stamp clusters sit. */
+/** What the bench seeds; maxTop: the simulator's largest page (it caps a larger $top silently). */
 export interface ScenarioShape {
   records: number;
-  /** The simulator's largest page (it caps a larger $top silently). */
   maxTop: number;
-  /** Seed of the simulator's PRNG (record contents and photo counts). */
-  seed: number;
 }
 
-/** A run of records sharing one ModificationTimestamp, at 0-based positions [start, start + size). */
+/** Records sharing one ModificationTimestamp, at positions [start, start + size). */
 export interface Cluster {
   start: number;
   size: number;
 }
 
-/** A started, seeded simulator and the facts the bench asserts against. */
 export interface Scenario {
   shape: ScenarioShape;
   sim: RunningResoSimulator;
-  /** ListingKeys in replication order (ModificationTimestamp, ListingKey). */
+  /** ListingKeys in replication order, and the last stamp (a full pull's watermark). */
   keys: string[];
   clusters: Cluster[];
-  /** The last seeded stamp (what a full pull's watermark must be). */
   lastStampMs: number;
 }
 
 const STEP_MS = 60_000;
-/** Records stamped equal around every tenth page boundary. */
 const SMALL_CLUSTER = 8;
 
-/**
- * Clusters of equal stamps: SMALL_CLUSTER records straddling every tenth page boundary, and one of
- * 2.5 pages straddling two boundaries at the middle (a cursor resuming inside one stamp).
- */
-export function clustersOf(shape: Pick<ScenarioShape, 'records' | 'maxTop'>): Cluster[] {
+/** SMALL_CLUSTER records straddling every tenth page boundary, and 2.5 pages at the middle (a cursor resuming inside one stamp). */
+function clustersOf(shape: Pick<ScenarioShape, 'records' | 'maxTop'>): Cluster[] {
   const { records, maxTop } = shape;
   const big: Cluster = { start: Math.floor(records / 2 / maxTop) * maxTop - Math.floor(maxTop * 0.7), size: Math.floor(maxTop * 2.5) };
   const clusters: Cluster[] = [];
@@ -75,12 +69,9 @@ function seedRecords(sim: RunningResoSimulator, records: number, clusters: reado
   return { keys, lastStampMs: at - STEP_MS };
 }
 
-/**
- * Starts the simulator (OAuth tokens living `tokenTtlSeconds`) and seeds it. The last record is
- * stamped two days ago, so the nightly changes can be stamped after it and still in the past.
- */
+/** Starts and seeds the simulator; the last record stamped two days ago, so the nightly changes are after it yet past. */
 export async function startScenario(shape: ScenarioShape, tokenTtlSeconds: number): Promise<Scenario> {
-  const sim = await startResoSimulator({ port: 0, seed: shape.seed, maxTop: shape.maxTop, tokenTtlSeconds });
+  const sim = await startResoSimulator({ port: 0, seed: 11, maxTop: shape.maxTop, tokenTtlSeconds });
   const clusters = clustersOf(shape);
   const endMs = Math.floor(Date.now() / STEP_MS) * STEP_MS - 2 * 86_400_000;
   const { keys, lastStampMs } = seedRecords(sim, shape.records, clusters, endMs);
@@ -88,25 +79,124 @@ export async function startScenario(shape: ScenarioShape, tokenTtlSeconds: numbe
   return { shape, sim, keys, clusters, lastStampMs };
 }
 
-/** The nightly change: its keys and the stamps they got. */
-export interface NightlyChange {
-  keys: string[];
-  firstStampMs: number;
-  lastStampMs: number;
-}
-
-/**
- * Modifies `count` records spread over the whole order (ListPrice + 1000), ten per stamp, stamped
- * from one hour after `watermarkMs` on, five minutes apart: a night's changes at an MLS.
- */
-export function applyNightlyChanges(scenario: Scenario, watermarkMs: number, count: number): NightlyChange {
+/** A night's changes at an MLS: `count` records spread over the order, ten per stamp, from `watermarkMs` + 1 h, 5 min apart. */
+export function applyNightlyChanges(scenario: Scenario, watermarkMs: number, count: number): string[] {
   const stride = Math.floor(scenario.keys.length / count);
   const keys = Array.from({ length: count }, (_, index) => scenario.keys[index * stride + ((index * 37) % stride)] as string);
-  const firstStampMs = watermarkMs + 3_600_000;
-  let stampMs = firstStampMs;
-  for (let index = 0; index < keys.length; index += 10) {
-    stampMs = firstStampMs + (index / 10) * 300_000;
-    scenario.sim.state.records.modify({ keys: keys.slice(index, index + 10), timestamp: iso(stampMs) });
-  }
-  return { keys, firstStampMs, lastStampMs: stampMs };
+  for (let index = 0; index < keys.length; index += 10)
+    scenario.sim.state.records.modify({
+      keys: keys.slice(index, index + 10),
+      timestamp: iso(watermarkMs + 3_600_000 + (index / 10) * 300_000),
+    });
+  return keys;
 }
+
+/** The server as a pull finds it: OData's defaults, then the spec's changes. */
+const ODATA_DEFAULT: ResoConfigChange = { nextLink: true, topSemantics: 'total', skipBug: false, honourMaxPageSize: true };
+
+export interface PullSpec {
+  label: string;
+  paging: 'key' | 'skip';
+  /** 'key': Prefer: odata.maxpagesize; 'skip': every page's `$top` (the server caps either at maxTop). */
+  pageSize: number;
+  /** Server modes changed from OData's defaults. */
+  server?: ResoConfigChange;
+  watermark?: string;
+  overlapMs?: number;
+  sweep?: boolean;
+}
+
+/** What one pull cost: the simulator's counters (requests: Property only; refusals: 401, 429, 5xx, 400) and the pull's result. */
+export interface PullFigures {
+  spec: PullSpec;
+  requests: number;
+  mediaRequests: number;
+  clientRequests: number;
+  tokens: number;
+  refusals: number;
+  recordsServed: number;
+  recordsReceived: number;
+  distinctKeys: number;
+  expected: number | undefined;
+  bytesServed: number;
+  ms: number;
+  complete: boolean;
+  maxTimestamp: string | undefined;
+  pagedBy: string;
+  /** Kept for the nightly pulls only. */
+  keys: Set<string>;
+}
+
+type Pulled = Pick<PullFigures, 'clientRequests' | 'expected' | 'complete' | 'maxTimestamp' | 'pagedBy'>;
+type Rows = Array<Record<string, unknown>>;
+
+/** The product: `replicate()` to its end. */
+async function keyPull(scenario: Scenario, spec: PullSpec, tokens: TokenProvider, onPage: (rows: Rows) => void): Promise<Pulled> {
+  const run = replicate({
+    propertyUrl: scenario.sim.propertyUrl,
+    tokens,
+    pageSize: spec.pageSize,
+    ...(spec.sweep === true ? { sweep: true } : {}),
+    ...(spec.watermark === undefined ? {} : { watermark: spec.watermark, overlapMs: spec.overlapMs ?? 0 }),
+  });
+  for await (const page of run.pages) onPage(page);
+  const result = run.result();
+  const { complete, maxTimestamp, requests, expected } = result;
+  return { clientRequests: requests, expected, complete, maxTimestamp, pagedBy: result.pagedBy ?? 'one page' };
+}
+
+/** The baseline: `$top`/`$skip` pages of a full pull, ended by the count or a short page. */
+async function skipPull(scenario: Scenario, spec: PullSpec, tokens: TokenProvider, onPage: (rows: Rows) => void): Promise<Pulled> {
+  let skip = 0;
+  let requests = 0;
+  let expected: number | undefined;
+  for (;;) {
+    const query = `$orderby=ModificationTimestamp,ListingKey&$expand=Media&$count=true&$top=${spec.pageSize}&$skip=${skip}`;
+    const response = await fetch(`${scenario.sim.propertyUrl}?${query}`, { headers: { authorization: await tokens.authorization() } });
+    requests += 1;
+    if (!response.ok) throw new Error(`$skip baseline: HTTP ${response.status} at $skip=${skip}`);
+    const body = (await response.json()) as { value: Rows; '@odata.count'?: number };
+    expected ??= body['@odata.count'];
+    onPage(body.value);
+    skip += body.value.length;
+    if (body.value.length < spec.pageSize || (expected !== undefined && skip >= expected)) break;
+  }
+  const complete = expected !== undefined && skip >= expected;
+  return { clientRequests: requests, expected, complete, maxTimestamp: undefined, pagedBy: '$top/$skip' };
+}
+
+/** Runs one pull to its end and measures it. */
+export async function measurePull(scenario: Scenario, spec: PullSpec, keepKeys = false): Promise<PullFigures> {
+  const { sim } = scenario;
+  sim.state.configure({ ...ODATA_DEFAULT, ...spec.server });
+  sim.state.reset();
+  const tokens = clientCredentialsTokens({ tokenUrl: sim.tokenUrl, ...sim.credentials });
+  const seen = new Set<string>();
+  let received = 0;
+  const onPage = (rows: Rows): void => {
+    received += rows.length;
+    for (const row of rows) seen.add(String(row.ListingKey));
+  };
+  const started = performance.now();
+  const pulled = await (spec.paging === 'key' ? keyPull : skipPull)(scenario, spec, tokens, onPage);
+  const ms = performance.now() - started;
+  const counters = sim.state.counters();
+  const mediaRequests = sim.state.requests().filter((entry) => entry.url.startsWith('/odata/Media')).length;
+  return {
+    ...pulled,
+    spec,
+    requests: counters.requests - mediaRequests,
+    mediaRequests,
+    tokens: counters.tokensIssued,
+    refusals: counters.unauthorized + counters.tooManyRequests + counters.serverErrors + counters.badRequests,
+    recordsServed: counters.recordsServed,
+    recordsReceived: received,
+    distinctKeys: seen.size,
+    bytesServed: counters.bytesServed,
+    ms,
+    keys: keepKeys ? seen : new Set(),
+  };
+}
+
+/** The fewest pages that hold `records` at `maxTop` a page (at least one: an empty answer is a request too). */
+export const minimalPages = (records: number, maxTop: number): number => Math.max(1, Math.ceil(records / maxTop));

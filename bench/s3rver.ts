@@ -1,8 +1,4 @@
-/**
- * A real S3-compatible server on loopback for tests and bench:media: s3rver (npm), in this process, over a temp
- * directory, with one bucket. Objects are files `<dir>/<bucket>/<key>._S3rver_object`, so a test
- * reads the bytes the server stored, not what a client says it sent.
- */
+/** A real S3 server on loopback for tests and bench:media (s3rver, one bucket); `stored` reads the bytes it wrote to disk. */
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -18,12 +14,11 @@ interface S3rverInstance {
 type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
 export interface RunningS3 {
-  /** e.g. http://127.0.0.1:PORT (AWS_ENDPOINT_URL_S3). */
   endpoint: string;
   bucket: string;
   /** The env a process needs to reach it (s3rver takes the access key S3RVER). */
   env: Record<string, string>;
-  /** The bytes stored under `key` (the full key, prefix included), or undefined. */
+  /** Under the full key, prefix included. */
   stored(key: string): Buffer | undefined;
   close(): Promise<void>;
 }
@@ -37,12 +32,7 @@ export async function startS3(bucket = 'photos'): Promise<RunningS3> {
   return {
     endpoint,
     bucket,
-    env: {
-      AWS_ENDPOINT_URL_S3: endpoint,
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: 'S3RVER',
-      AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    },
+    env: { AWS_ENDPOINT_URL_S3: endpoint, AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' },
     stored: (key) => {
       try {
         return readFileSync(join(directory, bucket, `${key}._S3rver_object`));

@@ -1,18 +1,21 @@
 /**
- * bench:sync's scaling figures: `processes` × `listing-sync worker` against a fresh simulator; the
- * CLI `sync` only enqueues. Timed by the simulator from the first create answered to the last.
- * Two ways to hold G requests in flight at most:
- * - 'pool': each --concurrency G, all under --global-concurrency G (the request permit pool). The
- *   enqueue waits until the pool is past its grace (TTL/2 after the first worker registered), as
- *   it is for workers that run as daemons (the split mode waits as long, to start alike);
- * - 'split': G split by hand, each --concurrency G ÷ N and no --global-concurrency (no pool): the
- *   baseline of what N processes reach on this machine without sharing anything.
- * The simulator runs in a process of its own (wire-sim.ts). With `clusterNodes` every process
- * uses that Redis Cluster (REDIS_CLUSTER_NODES) instead of the Redis at `redisUrl`.
+ * bench:sync's scaling figures: N × `listing-sync worker` against a fresh simulator, `sync` only enqueueing, timed by
+ * the simulator. 'pool': each --concurrency G under --global-concurrency G, enqueued once the pool is past its grace
+ * (TTL/2); 'split', the baseline: each --concurrency G ÷ N, no pool (waiting as long). The cluster figure runs 'pool'
+ * on a 3-master Redis Cluster of the bench's own (pace, not failover) beside ONE `worker --concurrency G` on the
+ * single Redis. Why that baseline: on a shared 2-core machine what G ÷ latency allows moves by a fifth within an hour.
  */
-import { runCli, spawnCli, type Spawned } from './cli-child.js';
-import { cliEnv, prepareWireScenario, removeWireScenario, WIRE_CHATBOT, wireSimulator } from './sync-wire.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { freePort, redisAnswers } from '../src/cli/wiring/local-redis.js';
 import { DEFAULT_PERMIT_TTL_MS } from '../src/queue/worker.js';
+import { cliEnv, runCli, spawnCli, type Spawned } from './cli-child.js';
+import { cleanPrefix, newPrefix, sleep, waitUntil } from './kit.js';
+import { WIRE_CHATBOT, prepareWireScenario, removeWireScenario, startWireSim } from './sync-wire.js';
 
 export type ProcessesMode = 'pool' | 'split';
 
@@ -24,42 +27,31 @@ export interface ProcessesSettings {
   global: number;
   creates: number;
   latencyMs: number;
-  newPrefix(what: string): string;
-  /** Removes what the measurement left under `prefix`. */
-  clean(prefix: string): Promise<unknown>;
   mode: ProcessesMode;
 }
 
 export interface ProcessesResult {
   mode: ProcessesMode;
-  /** On a Redis Cluster (REDIS_CLUSTER_NODES), not a single Redis. */
-  cluster: boolean;
   processes: number;
   global: number;
   writesPerSecond: number;
-  /** Ideal: G ÷ latency. */
+  /** G ÷ latency. */
   ideal: number;
   maxInFlight: number;
   listings: number;
   duplicateCreates: number;
 }
 
-async function started(worker: Spawned, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!worker.output().includes('workers started')) {
-    if (worker.child.exitCode !== null) throw new Error(`worker exited ${worker.child.exitCode}:\n${worker.output()}`);
-    if (Date.now() > end) throw new Error(`worker did not start:\n${worker.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 export async function runProcesses(settings: ProcessesSettings): Promise<ProcessesResult> {
   const { processes, global, creates, latencyMs, mode } = settings;
   const scenario = await prepareWireScenario(creates, global, latencyMs, { bodies: false });
-  const sim = await wireSimulator(latencyMs);
-  const prefix = settings.newPrefix('procs');
-  const cluster = settings.clusterNodes === undefined ? {} : { REDIS_CLUSTER_NODES: settings.clusterNodes };
-  const env = { ...cliEnv(sim.info, settings.redisUrl, prefix), ...cluster, LOG_LEVEL: 'info' };
+  const sim = await startWireSim(latencyMs, [WIRE_CHATBOT]);
+  const prefix = newPrefix('procs');
+  const redis = new Redis(settings.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  const env = {
+    ...cliEnv(sim.info, settings.redisUrl, prefix, 'info'),
+    ...(settings.clusterNodes === undefined ? {} : { REDIS_CLUSTER_NODES: settings.clusterNodes }),
+  };
   const workers: Spawned[] = [];
   try {
     const limits =
@@ -67,37 +59,97 @@ export async function runProcesses(settings: ProcessesSettings): Promise<Process
         ? ['--concurrency', String(global), '--global-concurrency', String(global)]
         : ['--concurrency', String(global / processes)];
     for (let i = 0; i < processes; i += 1) workers.push(spawnCli(['worker', ...limits], env));
-    await Promise.all(workers.map((worker) => started(worker)));
-    // Both modes wait alike (the pool for its grace), so that they start from the same state.
-    await new Promise((resolve) => setTimeout(resolve, DEFAULT_PERMIT_TTL_MS / 2));
+    await Promise.all(workers.map((worker) => worker.started()));
+    await sleep(DEFAULT_PERMIT_TTL_MS / 2);
     const enqueue = await runCli(['sync', '--chatbot', WIRE_CHATBOT, '--feed', scenario.feedPath, '--json'], { ...env, LOG_LEVEL: 'warn' });
     if (enqueue.code !== 0) throw new Error(`sync exited ${enqueue.code}:\n${enqueue.stderr}`);
-    const end = Date.now() + 600_000;
-    for (let listings = 0; listings < creates; listings = await sim.listings()) {
-      if (Date.now() > end) throw new Error(`only ${listings} of ${creates} created in 10 minutes`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(async () => (await sim.listings()) >= creates, `not all ${creates} created in 10 minutes`);
     const { phase, maxInFlight, listings, duplicateCreates } = await sim.report();
-    return {
-      mode,
-      cluster: settings.clusterNodes !== undefined,
-      processes,
-      global,
-      writesPerSecond: phase.perSecond,
-      ideal: global / (latencyMs / 1000),
-      maxInFlight,
-      listings,
-      duplicateCreates,
-    };
+    const counts = { maxInFlight, listings, duplicateCreates };
+    return { mode, processes, global, writesPerSecond: phase.perSecond, ideal: global / (latencyMs / 1000), ...counts };
   } finally {
-    for (const worker of workers) worker.child.kill('SIGTERM');
-    await Promise.all(
-      workers.map((worker) =>
-        worker.child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => worker.child.once('exit', resolve)),
-      ),
-    );
+    await Promise.all(workers.map((worker) => worker.stop()));
     await sim.close();
     await removeWireScenario(scenario);
-    await settings.clean(prefix);
+    // A cluster is removed whole; the single Redis key by key.
+    if (settings.clusterNodes === undefined) await cleanPrefix(redis, prefix).finally(() => redis.disconnect());
+  }
+}
+
+export interface ClusterFigure {
+  /** `processes` workers on the cluster sharing G, and the baseline: one worker at --concurrency G on the single Redis. */
+  cluster: ProcessesResult;
+  alone: ProcessesResult;
+}
+
+export async function runClusterFigure(settings: Omit<ProcessesSettings, 'mode' | 'clusterNodes'>): Promise<ClusterFigure> {
+  const alone = await runProcesses({ ...settings, processes: 1, mode: 'split' });
+  const cluster = await startBenchCluster();
+  try {
+    // Where nothing listens: a process that used it instead of the cluster would fail.
+    const onCluster = await runProcesses({ ...settings, redisUrl: 'redis://127.0.0.1:1', clusterNodes: cluster.nodes, mode: 'pool' });
+    return { cluster: onCluster, alone };
+  } finally {
+    await cluster.close();
+  }
+}
+
+const portFree = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+
+async function clusterOk(port: number): Promise<boolean> {
+  const node = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  node.on('error', () => undefined);
+  try {
+    await node.connect();
+    return String(await node.call('CLUSTER', 'INFO')).includes('cluster_state:ok');
+  } catch {
+    return false;
+  } finally {
+    node.disconnect();
+  }
+}
+
+/** Starts the cluster (each port + 10000, its bus, free too) until every node says cluster_state:ok; `nodes`: REDIS_CLUSTER_NODES. */
+async function startBenchCluster(): Promise<{ nodes: string; close(): Promise<void> }> {
+  const ports: number[] = [];
+  while (ports.length < 3) {
+    const port = await freePort();
+    if (port <= 55_000 && !ports.includes(port) && (await portFree(port + 10_000))) ports.push(port);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
+  const flags = '--bind 127.0.0.1 --cluster-enabled yes --appendonly no'.split(' ');
+  const args = (port: number): string[] => [...flags, '--port', String(port), '--dir', dir, '--cluster-config-file', `nodes-${port}.conf`];
+  const children = ports.map((port) => spawn('redis-server', [...args(port), '--save', ''], { stdio: 'ignore' }));
+  const close = async (): Promise<void> => {
+    await Promise.all(
+      children.map((child) =>
+        child.exitCode !== null || child.signalCode !== null
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              child.once('exit', () => resolve());
+              child.kill('SIGKILL');
+            }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (const port of ports)
+      await waitUntil(() => redisAnswers(`redis://127.0.0.1:${port}`, 200), `cluster node on port ${port} did not answer`, 5000, 50);
+    const nodes = ports.map((port) => `127.0.0.1:${port}`);
+    const createArgs = ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'];
+    const create = spawnSync('redis-cli', createArgs, { encoding: 'utf8' });
+    if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+    const ok = async (): Promise<boolean> => (await Promise.all(ports.map(clusterOk))).every(Boolean);
+    await waitUntil(ok, 'the cluster did not reach cluster_state:ok', 10_000, 50);
+    return { nodes: nodes.join(','), close };
+  } catch (thrown) {
+    await close();
+    throw thrown;
   }
 }

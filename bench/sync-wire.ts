@@ -1,50 +1,90 @@
 /**
- * The measurements of bench:sync, each against a fresh simulator in a process of its own
- * (wire-sim.ts, 20 ms latency), with the clients as their own processes too:
- * - the bare keep-alive loop (bare-loop.ts): the scenario's creates, `concurrency` in flight;
- * - the built CLI `sync --work` (start to exit), enqueueing and working in one process;
- * - the writes phase of both, timed the same way by the simulator: first create answered → last
- *   create answered, so the ratio compares like with like.
+ * bench:sync's measurements, each against a fresh simulator process (wire-sim.ts), the clients their own processes:
+ * the baselines (bare-loop.ts, bullmq-floor.ts), the built CLI's `sync --work` (with what Redis did meanwhile) and
+ * `sync --dry-run`. Writes are timed by the simulator: first create answered → last. sync-ab.ts imports this module
+ * from two builds: keep its exports' signatures.
  */
-import { randomBytes } from 'node:crypto';
+import { fork } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
-import { runCli, type CliRun } from './cli-child.js';
-import { connectedClients, serverCommandCounts } from './sync-redis-stats.js';
+import { cliEnv, runCli, type CliRun, type SimAddress } from './cli-child.js';
+import { measuringRedis, newPrefix, runJson, type RedisServerWork } from './kit.js';
 import { writeWireFiles } from './wire-feed.js';
-import { startWireSim, type WireSim } from './wire-sim-child.js';
-import type { WireSimInfo } from './wire-sim.js';
+import type { FromWireSim, ToWireSim, WireSimReport } from './wire-sim.js';
 
 export const WIRE_CHATBOT = 'bench-wire';
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+
+export interface WireSim {
+  info: SimAddress;
+  /** Starts sampling the requests in flight (avgInFlight). */
+  sample(): void;
+  listings(): Promise<number>;
+  report(): Promise<WireSimReport>;
+  order(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** A fresh simulator process holding `chatbots` (empty), answering after `latencyMs`. */
+export async function startWireSim(latencyMs: number, chatbots: readonly string[]): Promise<WireSim> {
+  // Why a larger heap: in a 1,000,000-listing migration the simulator holds every listing and every call (with its body).
+  const child = fork(join(HERE, 'wire-sim.js'), [String(latencyMs), chatbots.join(',')], {
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    execArgv: ['--max-old-space-size=8192'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const next = <T extends FromWireSim['type']>(type: T): Promise<Extract<FromWireSim, { type: T }>> =>
+    new Promise((resolve, reject) => {
+      const onMessage = (message: FromWireSim): void => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        resolve(message as Extract<FromWireSim, { type: T }>);
+      };
+      child.on('message', onMessage);
+      void exited.then(() => reject(new Error(`the simulator process exited (${child.exitCode})`)));
+    });
+  const ask = <T extends FromWireSim['type'] & ToWireSim['type']>(type: T): Promise<Extract<FromWireSim, { type: T }>> => {
+    const answer = next(type);
+    child.send({ type });
+    return answer;
+  };
+  const { sim } = await next('ready');
+  return {
+    info: sim,
+    sample: () => void child.send({ type: 'sample' }),
+    listings: async () => (await ask('listings')).listings,
+    report: async () => (await ask('report')).report,
+    order: async () => (await ask('order')).order,
+    close: async () => {
+      if (child.exitCode === null && child.connected) child.send({ type: 'close' });
+      await exited;
+    },
+  };
+}
 
 export interface WireScenario {
   creates: number;
   concurrency: number;
   latencyMs: number;
   feedPath: string;
-  /** The bare loop's request bodies (NDJSON); absent when only the CLI runs the scenario. */
+  /** The baselines' request bodies (NDJSON), if prepared. */
   bodiesPath?: string;
 }
 
-/**
- * Writes the feed (native JSON) for `creates` new listings and, unless `bodies` is false, the
- * bare loop's request bodies.
- */
+/** Writes the feed (native JSON) of `creates` new listings and, unless `bodies` is false, the baselines' request bodies. */
 export async function prepareWireScenario(
   creates: number,
   concurrency: number,
   latencyMs: number,
-  { bodies = true }: { bodies?: boolean } = {},
+  { bodies = true } = {},
 ): Promise<WireScenario> {
-  const tag = `${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  const feedPath = join(tmpdir(), `bench-wire-${tag}.json`);
-  const bodiesPath = bodies ? join(tmpdir(), `bench-wire-${tag}-bodies.ndjson`) : undefined;
-  await writeWireFiles({ feedPath, ...(bodiesPath === undefined ? {} : { bodiesPath }) }, creates, WIRE_CHATBOT);
-  return { creates, concurrency, latencyMs, feedPath, ...(bodiesPath === undefined ? {} : { bodiesPath }) };
+  const tag = newPrefix('wire');
+  const feedPath = join(tmpdir(), `${tag}.json`);
+  const paths = { feedPath, ...(bodies ? { bodiesPath: join(tmpdir(), `${tag}-bodies.ndjson`) } : {}) };
+  await writeWireFiles(paths, creates, WIRE_CHATBOT);
+  return { creates, concurrency, latencyMs, ...paths };
 }
 
 export async function removeWireScenario(scenario: WireScenario): Promise<void> {
@@ -52,197 +92,84 @@ export async function removeWireScenario(scenario: WireScenario): Promise<void> 
   if (scenario.bodiesPath !== undefined) await rm(scenario.bodiesPath, { force: true });
 }
 
-/** A fresh simulator process holding the (empty) bench chatbot. */
-export async function wireSimulator(latencyMs: number): Promise<WireSim> {
-  return await startWireSim(latencyMs, WIRE_CHATBOT);
-}
-
+/** perSecond, seconds, bySecond: the writes phase's; wallSeconds: the loop's own, first request → last answer. */
 export interface BareResult {
   perSecond: number;
-  /** First create answered → last (the writes phase). */
   seconds: number;
-  /** WritesPhase.bySecond. */
   bySecond: number[];
-  /** The loop's own time for all creates, first request sent → last answer read. */
   wallSeconds: number;
   failures: number;
   maxInFlight: number;
-  /** Average requests in flight while the loop ran (sampled every 5 ms) ÷ concurrency. */
+  /** Average requests in flight (sampled every 5 ms) ÷ concurrency. */
   slotsBusy: number;
-  /** CPU of the loop's process, user + system. */
   cpuSeconds: number;
 }
 
-const HERE = fileURLToPath(new URL('.', import.meta.url));
-const BARE_LOOP = join(HERE, 'bare-loop.js');
-const BULLMQ_FLOOR = join(HERE, 'bullmq-floor.js');
-
-/** What a baseline process (bare-loop.ts, bullmq-floor.ts) prints at its end. */
-interface BaselineOwn {
-  failures: number;
+export interface FloorResult {
+  cpuSeconds: number;
   seconds: number;
-  cpuSeconds: number;
+  failures: number;
+  listings: number;
+  duplicateCreates: number;
 }
 
-/**
- * Runs a baseline `script` as its own process against a fresh simulator process, with the
- * simulator's address, the secret, the scenario's bodies and concurrency, then `extraArgs`.
- */
-async function runBaseline(
-  script: string,
-  scenario: WireScenario,
-  extraArgs: readonly string[] = [],
-): Promise<{ own: BaselineOwn; report: Awaited<ReturnType<WireSim['report']>> }> {
+/** Runs baseline `script` as its own process against a fresh simulator process (`chatbot` in it). */
+async function runBaseline(script: string, scenario: WireScenario, extraArgs: readonly string[] = [], chatbot = WIRE_CHATBOT) {
   if (scenario.bodiesPath === undefined) throw new Error("this scenario was prepared without the baselines' bodies");
-  const sim = await wireSimulator(scenario.latencyMs);
+  const sim = await startWireSim(scenario.latencyMs, [chatbot]);
   try {
     sim.sample();
-    const child = spawn(
-      process.execPath,
-      [script, sim.info.baseUrl, sim.info.credentials.secretKey, scenario.bodiesPath, String(scenario.concurrency), ...extraArgs],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    if (code !== 0) throw new Error(`${script} exited ${code}`);
-    return { own: JSON.parse(out) as BaselineOwn, report: await sim.report() };
+    const args = [sim.info.baseUrl, sim.info.credentials.secretKey, scenario.bodiesPath, String(scenario.concurrency), ...extraArgs];
+    const own = await runJson<{ failures: number; seconds: number; cpuSeconds: number }>(join(HERE, script), args);
+    return { own, report: await sim.report() };
   } finally {
     await sim.close();
   }
 }
 
-/** The bare keep-alive loop as its own process against a fresh simulator process. */
-export async function runBareLoop(scenario: WireScenario): Promise<BareResult> {
-  const { own, report } = await runBaseline(BARE_LOOP, scenario);
+/** The bare keep-alive loop as its own process; `chatbot`: whose listings the bodies are. */
+export async function runBareLoop(scenario: WireScenario, chatbot = WIRE_CHATBOT): Promise<BareResult> {
+  const { own, report } = await runBaseline('bare-loop.js', scenario, [], chatbot);
   const { phase, maxInFlight, avgInFlight } = report;
-  return {
-    perSecond: phase.perSecond,
-    seconds: phase.seconds,
-    bySecond: phase.bySecond,
-    wallSeconds: own.seconds,
-    failures: own.failures,
-    maxInFlight,
-    slotsBusy: avgInFlight / scenario.concurrency,
-    cpuSeconds: own.cpuSeconds,
-  };
+  const { seconds: wallSeconds, failures, cpuSeconds } = own;
+  return { ...phase, wallSeconds, failures, maxInFlight, slotsBusy: avgInFlight / scenario.concurrency, cpuSeconds };
 }
 
-/** The BullMQ floor (bullmq-floor.ts): the same creates as one BullMQ job each, nothing else. */
-export interface FloorResult {
-  /** CPU of the floor's process, user + system, start-up included. */
-  cpuSeconds: number;
-  /** Its own time from the first enqueue to the last job completed. */
-  seconds: number;
-  failures: number;
-  /** Listings the simulator holds after it, and creates it saw twice (both checks that it did the work). */
-  listings: number;
-  duplicateCreates: number;
-}
-
-/** The BullMQ floor as its own process, under `prefix` in Redis at `redisUrl`, against a fresh simulator process. */
+/** The BullMQ floor as its own process, under `prefix` in Redis at `redisUrl`. */
 export async function runBullmqFloor(scenario: WireScenario, redisUrl: string, prefix: string): Promise<FloorResult> {
-  const { own, report } = await runBaseline(BULLMQ_FLOOR, scenario, [redisUrl, prefix]);
-  return {
-    cpuSeconds: own.cpuSeconds,
-    seconds: own.seconds,
-    failures: own.failures,
-    listings: report.listings,
-    duplicateCreates: report.duplicateCreates,
-  };
+  const { own, report } = await runBaseline('bullmq-floor.js', scenario, [redisUrl, prefix]);
+  return { ...own, listings: report.listings, duplicateCreates: report.duplicateCreates };
 }
 
 export interface CliWorkResult {
   cli: CliRun;
   writesPerSecond: number;
   writesSeconds: number;
-  /** WritesPhase.bySecond. */
   writesBySecond: number[];
-  /** Spawn → first write answered: start-up, feed, snapshot, plan, guard and first enqueue. */
+  /** Spawn → first write answered, and last write answered → exit. */
   leadSeconds: number;
-  /** Last write answered → exit: the run's end noticed, the summary printed, connections closed. */
   tailSeconds: number;
   writes: number;
   calls: number;
   minimalCalls: number;
   maxInFlight: number;
-  /** Average requests in flight from the first create to the last (sampled every 5 ms) ÷ concurrency. */
   slotsBusy: number;
   listings: number;
   duplicateCreates: number;
-  /** The run's counts as the CLI printed them (--json). */
+  /** As the CLI printed them (--json). */
   created: number;
   failed: number;
   jobs: number;
-  /** What Redis executed while the CLI ran, server side (INFO): Lua's commands included. */
+  /** Server side, Lua's commands included. */
   redisServer: RedisServerWork;
 }
 
-/**
- * Redis's own work over a span, from INFO before and after: every command it executed (those a
- * Lua script runs included) and its CPU (user + system, all its threads). Server-wide, so other
- * clients of the same Redis add to it: `otherClients` says how many were connected.
- */
-export interface RedisServerWork {
-  commands: number;
-  cpuSeconds: number;
-  otherClients: number;
-}
+const syncArgs = (scenario: WireScenario, ...extra: string[]): string[] =>
+  ['sync', '--chatbot', WIRE_CHATBOT, '--feed', scenario.feedPath].concat(extra, '--json');
 
-async function redisCpuSeconds(redis: Redis): Promise<number> {
-  const text = await redis.info('cpu');
-  const field = (name: string): number => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(text)?.[1] ?? 0);
-  return field('used_cpu_sys') + field('used_cpu_user');
-}
-
-/** Runs `span` and returns what Redis did meanwhile. */
-async function measuringRedis<T>(redisUrl: string, span: () => Promise<T>): Promise<{ result: T; work: RedisServerWork }> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    const otherClients = (await connectedClients(redis)) - 1;
-    const [commandsBefore, cpuBefore] = [await serverCommandCounts(redis), await redisCpuSeconds(redis)];
-    const result = await span();
-    const [commandsAfter, cpuAfter] = [await serverCommandCounts(redis), await redisCpuSeconds(redis)];
-    // Why minus 2 INFO calls and a CLIENT LIST: this measurement's own commands.
-    return { result, work: { commands: commandsAfter.total - commandsBefore.total - 2, cpuSeconds: cpuAfter - cpuBefore, otherClients } };
-  } finally {
-    redis.disconnect();
-  }
-}
-
-/** The env that points the CLI at `sim` (a simulator process, or one in this process) and Redis under `prefix`. */
-export function cliEnv(sim: WireSimInfo, redisUrl: string, prefix: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    API_BASE_URL: sim.baseUrl,
-    SITE_URL: sim.siteUrl,
-    API_SECRET_KEY: sim.credentials.secretKey,
-    API_SESSION_KEY: sim.credentials.sessionKey,
-    PROJECT_AUTH_TOKEN: sim.credentials.projectAuthToken,
-    REDIS_URL: redisUrl,
-    LISTING_SYNC_PREFIX: prefix,
-    LOG_LEVEL: 'warn',
-  };
-}
-
-interface PrintedSummary {
-  jobs?: number;
-  result?: { created?: number; failed?: number };
-}
-
-/** `listing-sync sync` of the scenario's feed into the bench chatbot, with `extra` flags, `--json`. */
-function syncArgs(scenario: WireScenario, ...extra: string[]): string[] {
-  return ['sync', '--chatbot', WIRE_CHATBOT, '--feed', scenario.feedPath, ...extra, '--json'];
-}
-
-/**
- * `listing-sync sync --dry-run` of the scenario's feed against a fresh simulator process: the
- * command's start-up, feed, snapshot, plan and guard, without enqueueing or working. Its CPU is
- * the part of `sync --work`'s that comes before the queue.
- */
+/** `sync --dry-run` of the scenario's feed: start-up, feed, snapshot, plan and guard; the part of `sync --work`'s CPU before the queue. */
 export async function runCliPlanOnly(scenario: WireScenario, redisUrl: string, prefix: string): Promise<CliRun> {
-  const sim = await wireSimulator(scenario.latencyMs);
+  const sim = await startWireSim(scenario.latencyMs, [WIRE_CHATBOT]);
   try {
     const run = await runCli(syncArgs(scenario, '--dry-run'), cliEnv(sim.info, redisUrl, prefix));
     if (run.code !== 0) throw new Error(`sync --dry-run exited ${run.code}:\n${run.stderr.slice(-2000)}`);
@@ -252,26 +179,22 @@ export async function runCliPlanOnly(scenario: WireScenario, redisUrl: string, p
   }
 }
 
-/**
- * `listing-sync sync --work` of the scenario's feed, start to exit, against a fresh simulator
- * process. `sample`: sample the requests in flight (slots busy); off for the big migrations.
- */
+/** `sync --work` of the scenario's feed, start to exit. `sample`: sample the requests in flight (off for the big migrations). */
 export async function runCliWork(
   scenario: WireScenario,
   redisUrl: string,
   prefix: string,
   extraEnv: NodeJS.ProcessEnv = {},
-  { sample = true }: { sample?: boolean } = {},
+  { sample = true } = {},
 ): Promise<CliWorkResult> {
-  const sim = await wireSimulator(scenario.latencyMs);
+  const sim = await startWireSim(scenario.latencyMs, [WIRE_CHATBOT]);
   try {
-    const args = syncArgs(scenario, '--work', '--concurrency', String(scenario.concurrency));
     if (sample) sim.sample();
-    const { result: cli, work: redisServer } = await measuringRedis(redisUrl, () =>
-      runCli(args, { ...cliEnv(sim.info, redisUrl, prefix), ...extraEnv }),
-    );
+    const args = syncArgs(scenario, '--work', '--concurrency', String(scenario.concurrency));
+    const env = { ...cliEnv(sim.info, redisUrl, prefix), ...extraEnv };
+    const { result: cli, work: redisServer } = await measuringRedis(redisUrl, () => runCli(args, env));
     if (cli.code !== 0) throw new Error(`sync --work exited ${cli.code}:\n${cli.stderr.slice(-2000)}`);
-    const printed = JSON.parse(cli.stdout) as PrintedSummary;
+    const printed = JSON.parse(cli.stdout) as { jobs?: number; result?: { created?: number; failed?: number } };
     const { phase, callCounts, maxInFlight, avgInFlight, listings, duplicateCreates } = await sim.report();
     return {
       cli,
