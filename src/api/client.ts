@@ -117,7 +117,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     envelopeCode: number | undefined,
   ): void {
     const ms = Math.round(performance.now() - started);
-    options.logger?.debug({ endpoint, status, ms, envelopeCode, outcome }, 'api call');
+    // Why the level check: the line's object would otherwise be built once per call for nothing.
+    if (options.logger?.isLevelEnabled('debug') === true) options.logger.debug({ endpoint, status, ms, envelopeCode, outcome }, 'api call');
     // Why: a metrics hook that throws must not turn a create the service committed into a
     // failure, which the queue would retry into a duplicate.
     try {

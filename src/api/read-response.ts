@@ -73,15 +73,29 @@ function statusFailure(ctx: ReadContext, raw: RawResponse): ApiError {
   return new ApiError(ErrorCode.HTTP_STATUS, `HTTP ${raw.status}${said}`, details);
 }
 
+/**
+ * Whether `value` is the envelope of a successful answer (Success true, Code 200), checked by
+ * hand with looseEnvelopeSchema's checks (Version and Message strings), for the one shape every
+ * write answers with. Why by hand: it runs once per listing
+ * written, and zod builds a result object and walks its shape each time; anything else goes
+ * through the schema, whose issues word the error.
+ */
+function isSuccessEnvelope(value: unknown): value is { Data: unknown } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const { Version, Success, Code, Message } = value as Record<string, unknown>;
+  return Success === true && Code === 200 && typeof Version === 'string' && typeof Message === 'string';
+}
+
 /** Returns the parsed Data of a successful answer; throws an ApiError for every other answer. */
 export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: T, ctx: ReadContext): z.infer<T> {
   if (raw.status !== 200) throw statusFailure(ctx, raw);
-  const details = baseDetails(ctx, raw);
   const parsed = parseJson(raw.body);
   if (!parsed.ok) {
-    throw new ApiError(ErrorCode.INVALID_JSON, `HTTP 200 but the body is not JSON (${raw.body.length} bytes)`, details);
+    throw new ApiError(ErrorCode.INVALID_JSON, `HTTP 200 but the body is not JSON (${raw.body.length} bytes)`, baseDetails(ctx, raw));
   }
+  if (isSuccessEnvelope(parsed.value)) return parseData(raw, parsed.value.Data, dataSchema, ctx);
   const envelope = looseEnvelopeSchema.safeParse(parsed.value);
+  const details = baseDetails(ctx, raw);
   if (!envelope.success) {
     const problems = issueLines(envelope.error.issues, { ...API_ISSUES, prefix: ['envelope'] });
     throw new ApiError(ErrorCode.CONTRACT_MISMATCH, `response does not match the envelope: ${summarise(problems)}`, {
@@ -99,11 +113,16 @@ export function readResponse<T extends z.ZodType>(raw: RawResponse, dataSchema: 
     }
     throw new ApiError(ErrorCode.ENVELOPE_FAILURE, reason, withEnvelope);
   }
-  const data = dataSchema.safeParse(envelope.data.Data);
+  return parseData(raw, envelope.data.Data, dataSchema, ctx);
+}
+
+/** Data of a successful envelope through the endpoint's schema, or the CONTRACT_MISMATCH naming what differs. */
+function parseData<T extends z.ZodType>(raw: RawResponse, value: unknown, dataSchema: T, ctx: ReadContext): z.infer<T> {
+  const data = dataSchema.safeParse(value);
   if (!data.success) {
     const problems = issueLines(data.error.issues, { ...API_ISSUES, prefix: ['Data'] });
     throw new ApiError(ErrorCode.CONTRACT_MISMATCH, `response Data does not match the spec: ${summarise(problems)}`, {
-      ...details,
+      ...baseDetails(ctx, raw),
       problems,
     });
   }
