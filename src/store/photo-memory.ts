@@ -32,7 +32,10 @@ export class PhotoMemory {
     await this.redis.hset(this.keys.photoMemory(feedId), Object.fromEntries(learned));
   }
 
-  /** Records the objects each listing of `chatbot` shows now (an empty list: none). */
+  /**
+   * Records the objects each listing of `chatbot` shows now (an empty list: none), by the chatbot's
+   * listing key: the key its planned deletes carry, so `unreference` of a delete forgets them.
+   */
   async reference(chatbot: string, listings: ReadonlyMap<string, readonly string[]>): Promise<void> {
     if (listings.size === 0) return;
     const fields = Object.fromEntries([...listings].map(([listing, keys]) => [listing, keys.join(',')]));

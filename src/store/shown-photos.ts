@@ -1,6 +1,6 @@
 /**
  * The photos a chatbot's listings show, as the photo memory records them per run (photo-memory.ts
- * `reference`: ListingKey → object keys in Order, comma-joined): what the dashboard's Photos page
+ * `reference`: the chatbot's listing key (its MLSNumber or URL) → object keys in Order, comma-joined): what the dashboard's Photos page
  * reads. Bounded: at most `limit` listings, found by HSCAN, so a chatbot of 100,000 listings costs
  * a few round trips rather than one HGETALL of all of them.
  */

@@ -40,6 +40,12 @@ export interface PhotoDeps {
   hosting: PhotoHosting;
   /** ListingKeys whose photos were not all hosted by an earlier run (read again by this one). */
   pending(): Promise<string[]>;
+  /** The public address hosted Images start with (their object keys follow it). */
+  baseUrl: string;
+  /** Records the objects each listing shows, keyed by the chatbot's listing key (referenced-feed.ts). */
+  reference(listings: ReadonlyMap<string, readonly string[]>): Promise<void>;
+  /** Forgets what listings show, by the chatbot's listing key (their deletes were queued). */
+  forget(listingKeys: readonly string[]): Promise<void>;
   /** Releases the media store. */
   close(): Promise<void>;
 }

@@ -30,6 +30,7 @@ import {
 } from './replication.js';
 import type { SyncDeps, SyncProgress } from './sync-deps.js';
 import { hostedFeed, type FeedPhotos } from '../feed/media/hosted-feed.js';
+import { referencedFeed } from '../feed/media/referenced-feed.js';
 import { displaySettingsOf, displaySummaryOf } from './display-run.js';
 
 async function readFeed(
@@ -153,6 +154,8 @@ async function syncAs(
       { signal: deadline.signal, ...(deps.urlCopies ? { urlCopies: deps.urlCopies } : {}) },
     ));
   const hosting = side.photos?.hosting;
+  // A replicated run's photos were hosted page by page; its listings record them by the chatbot's key.
+  const replicatedPhotos = request.dryRun ? undefined : side.replication?.photos;
   deps.logger.debug(
     { runId, chatbot: request.chatbot, readIn: openedFeed.readIn },
     openedFeed.readIn === 'worker' ? 'feed opened, read in a worker thread' : 'feed opened',
@@ -199,7 +202,11 @@ async function syncAs(
   const [feed, snapshot, , lastRows] = await Promise.all([
     readFeed(
       request,
-      hosting === undefined ? openedFeed : hostedFeed(openedFeed, hosting),
+      hosting !== undefined
+        ? hostedFeed(openedFeed, hosting)
+        : replicatedPhotos === undefined
+          ? openedFeed
+          : referencedFeed(openedFeed, replicatedPhotos.baseUrl, (listings) => replicatedPhotos.reference(listings)),
       planner,
       deps.progress,
       deadline.signal,
@@ -298,7 +305,9 @@ async function syncAs(
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
   summary.plan.adopted = adopt.length;
   summary.jobs = await deps.enqueuer.enqueue(plan, runId);
-  if (gone > 0) await side.photos?.forget(plan.deletes.flatMap((planned) => (planned.reason === 'gone' ? [planned.key] : [])));
+  // Why once queued: the listing leaves the chatbot now, so its objects may go once no other listing shows them.
+  const forget = side.photos ?? replicatedPhotos;
+  if (gone > 0) await forget?.forget(plan.deletes.flatMap((planned) => (planned.reason === 'gone' ? [planned.key] : [])));
   // Debug: the command prints the same as its summary; a scheduled run's worker says it in its own line.
   deps.logger.debug({ runId, chatbot: request.chatbot, jobs: summary.jobs, plan: summary.plan }, 'sync planned and enqueued');
   return await finish(true);

@@ -1,14 +1,17 @@
 /**
  * `listing-sync media gc` as a process over a file store filled by two chatbots replicating the
  * same feed: only objects no listing of either shows, and only once unreferenced past the grace
- * period, are removed; `--dry-run` removes nothing.
+ * period, are removed; `--dry-run` removes nothing. A listing deleted because its record was
+ * Withdrawn forgets its photos (by the chatbot's key, and the previous release's ListingKey field).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { storeKeys } from '../../src/store/keys.js';
 import { photoBytes } from '../../src/sim/reso/server.js';
 import { resoFixtures } from '../helpers/reso-fixture.js';
 import { jsonOf, runCli } from '../helpers/run-cli.js';
@@ -61,5 +64,47 @@ describe('media gc', () => {
     // Nothing a listing shows was touched.
     for (const listing of [...f.sim.state.listings(A), ...f.sim.state.listings(B)])
       for (const image of listing.Images ?? []) expect(existsSync(join(dir, image.split('/').pop() ?? ''))).toBe(true);
+  });
+
+  it('forgets the photos of a listing deleted because Withdrawn; gc removes them once no chatbot shows them', async () => {
+    const f = await start({ chatbots: [A, B], records: 5, photos: 2, reso: { tokenTtlSeconds: 3600 }, label: 'media-gc-withdrawn' });
+    f.reso.state.media.configure({ enabled: true });
+    const dir = mkdtempSync(join(tmpdir(), 'ls-gc-'));
+    dirs.push(dir);
+    const env = { LISTING_SYNC_MEDIA_STORE: pathToFileURL(dir).href, LISTING_SYNC_MEDIA_BASE_URL: 'https://photos.example.test' };
+    for (const bot of [A, B]) expect((await f.replicate(bot, { env })).code).toBe(0);
+    const [withdrawn = ''] = f.keys();
+    const mls = f.listingIdOf(withdrawn);
+    expect(mls).not.toBe(withdrawn);
+    const objects = (f.sim.state.listings(A).find((listing) => listing.MLSNumber === mls)?.Images ?? []).map((url) => url.split('/').pop());
+    expect(objects).toHaveLength(2);
+    const redis = new Redis(inject('redisUrl'));
+    const refs = storeKeys(f.prefix).photoRefs(A);
+    try {
+      // References are kept by the chatbot's key; one the previous release kept by ListingKey is added by hand.
+      expect(await redis.hkeys(refs)).toContain(mls);
+      await redis.hset(refs, withdrawn, objects.join(','));
+      const gc = async (): Promise<GcResult> => {
+        const run = await runCli(['media', 'gc', '--json', '--grace', '0s'], f.env(env));
+        expect(run.code, run.stderr).toBe(0);
+        return jsonOf<GcResult>(run);
+      };
+      f.reso.state.records.setStatus({ keys: [withdrawn], status: 'Withdrawn', timestamp: new Date(Date.now() + 60_000).toISOString() });
+      const run = await f.replicate(A, { env, extra: ['--max-deletes', '1'] });
+      expect(run.code, run.stderr).toBe(0);
+      expect(f.mlsNumbers(A)).not.toContain(mls);
+      expect(await redis.hexists(refs, mls)).toBe(0);
+      expect(await redis.hexists(refs, withdrawn)).toBe(0);
+      // B still shows the listing: its photos survive.
+      expect(await gc()).toMatchObject({ removed: [], referenced: 10 });
+      expect((await f.replicate(B, { env, extra: ['--max-deletes', '1'] })).code).toBe(0);
+      const removed = (await gc()).removed.map((entry) => entry.key).sort();
+      expect(removed).toEqual([...objects].sort());
+      for (const object of objects) expect(existsSync(join(dir, object ?? ''))).toBe(false);
+      for (const listing of [...f.sim.state.listings(A), ...f.sim.state.listings(B)])
+        for (const image of listing.Images ?? []) expect(existsSync(join(dir, image.split('/').pop() ?? ''))).toBe(true);
+    } finally {
+      await redis.quit();
+    }
   });
 });

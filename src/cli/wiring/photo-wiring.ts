@@ -96,7 +96,12 @@ function hostingOf(
       remember: (learned) => memory.remember(feedId, learned),
       // Why a file feed records none: every run reads the whole file again, and so every photo still missing.
       markPending: (change) => (recordsPending ? memory.markPending(request.chatbot, feedId, change) : Promise.resolve()),
-      reference: (listings) => memory.reference(request.chatbot, listings),
+      // Why a replicated page records nothing here: its records are keyed by ListingKey, the chatbot by
+      // its own key (ListingId), so references are recorded row by row once mapped (referenced-feed.ts).
+      // The page's ListingKeys are dropped instead: references the previous release kept by ListingKey,
+      // superseded by the row's (a Withdrawn record's are gone with it).
+      reference: (listings) =>
+        recordsPending ? memory.unreference(request.chatbot, [...listings.keys()]) : memory.reference(request.chatbot, listings),
     },
     download: {
       store: media,
@@ -122,9 +127,19 @@ function hostingOf(
 export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
   checkMediaRules(wiring.config, wiring.request);
   const hosted = hostingOf(wiring, true);
-  if (hosted === undefined) return undefined;
+  const baseUrl = mediaOf(wiring.config, wiring.request).baseUrl;
+  if (hosted === undefined || baseUrl === undefined) return undefined;
   const { hosting, close } = hosted;
-  return { hosting, pending: () => wiring.store.photos.pending(wiring.request.chatbot, wiring.feedId), close };
+  const { photos } = wiring.store;
+  const { chatbot } = wiring.request;
+  return {
+    hosting,
+    pending: () => photos.pending(chatbot, wiring.feedId),
+    baseUrl,
+    reference: (listings) => photos.reference(chatbot, listings),
+    forget: (keys) => photos.unreference(chatbot, keys),
+    close,
+  };
 }
 
 /**
