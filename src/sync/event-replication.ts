@@ -38,19 +38,20 @@ export type FullPull = (
 /**
  * Asks the server for its sequence bounds, and decides from the stored sequence (undefined: none)
  * whether the run resyncs or reads the events after it; reads them (by the server's own `known`
- * key and fields) when it does not resync.
+ * key and fields) when it does not resync, with the `recheck` listings (photos still pending).
  */
 export async function readEventLog(
   events: Pick<EventDeps, 'bounds' | 'pull'>,
   stored: number | undefined,
   known: SourceMetadata,
+  recheck: readonly string[] = [],
 ): Promise<EventRead> {
   const bounds = await events.bounds();
   const spent = { requests: bounds.requests, bytes: bounds.bytes };
   // Why the newest read before the pull: what changes during the pull is after it, so the next run reads it.
   if (stored === undefined) return { mode: 'resync', reason: 'first run', sequence: bounds.newest ?? 0, ...spent };
   if (retentionGap(stored, bounds.oldest)) return { mode: 'resync', reason: 'retention gap', sequence: bounds.newest ?? stored, ...spent };
-  return { mode: 'events', from: stored, pulled: await events.pull(stored, known), ...spent };
+  return { mode: 'events', from: stored, pulled: await events.pull(stored, known, recheck), ...spent };
 }
 
 /** Decides events or resync, and starts the run; called by startReplication for `--events` requests. */
@@ -63,7 +64,9 @@ export async function startEventReplication(
 ): Promise<StartedReplication & { since?: string }> {
   const source = await deps.sources.show(request.chatbot, deps.feedId);
   const stored = source?.eventSequence;
-  const read = deps.sharedEvents === undefined ? await readEventLog(deps.events, stored, known) : await deps.sharedEvents();
+  // Why the pending listings: they have no event of their own, and a resync reads them anyway.
+  const recheck = deps.sharedEvents !== undefined || stored === undefined || deps.photos === undefined ? [] : await deps.photos.pending();
+  const read = deps.sharedEvents === undefined ? await readEventLog(deps.events, stored, known, recheck) : await deps.sharedEvents();
   const spent = { requests: read.requests, bytes: read.bytes };
   const after = stored === undefined ? {} : { after: stored };
   if (read.mode === 'resync') {

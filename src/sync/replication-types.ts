@@ -89,8 +89,11 @@ export interface ReplicationProgress {
 export interface EventDeps {
   /** The oldest and newest sequence the server holds, and what asking cost. */
   bounds(): Promise<{ oldest?: number; newest?: number; requests: number; bytes: number }>;
-  /** The events after `after`, coalesced, and the listings they name (by the server's field names and lookups). */
-  pull(after: number, known: SourceMetadata): Promise<EventPull>;
+  /**
+   * The events after `after`, coalesced, and the listings they name (by the server's field names and
+   * lookups); `recheck`: ListingKeys read with them though no event names them (photos still pending).
+   */
+  pull(after: number, known: SourceMetadata, recheck?: readonly string[]): Promise<EventPull>;
   /** Stores the sequence (forward only) and the mode, once the run's jobs are queued. */
   advance(chatbot: string, feedId: string, sequence: number, mode: EventMode): Promise<unknown>;
 }

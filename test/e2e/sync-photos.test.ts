@@ -160,6 +160,40 @@ describe('hosted photos', () => {
     for (const call of f.sim.state.calls()) expect(JSON.stringify(call.body ?? null)).not.toContain(mediaHost);
   });
 
+  it('--events: a listing left short of photos is read again by the next event run, with no event of its own', async () => {
+    const { f, env } = await setUp();
+    const [stuckKey = ''] = f.keys();
+    const stuck = f.reso.state.records.get(stuckKey)?.media.find((photo) => photo.Order === 2)?.MediaKey ?? '';
+    f.reso.state.media.configure({ hang: [stuck] });
+    const first = await f.replicate(BOT, { env: { ...env, LISTING_SYNC_MEDIA_TIMEOUT: '1s' }, extra: ['--events'] });
+    expect(first.code, first.stderr).toBe(0);
+    expect(jsonOf<WithPhotos>(first).replication.photos).toMatchObject({ hosted: 59, notFetched: 1 });
+    const stuckId = f.listingIdOf(stuckKey);
+    expect(heldImages(f).get(stuckId)).toHaveLength(2);
+
+    const byKey = (from: number): string[] =>
+      f.reso.state
+        .requests()
+        .slice(from)
+        .map((entry) => decodeURIComponent(entry.url))
+        .filter((url) => url.startsWith('/odata/Property') && url.includes('ListingKey in'));
+    f.reso.state.media.configure({ hang: [] });
+    const before = f.reso.state.requests().length;
+    const next = await f.replicate(BOT, { env, extra: ['--events'] });
+    expect(next.code, next.stderr).toBe(0);
+    expect(jsonOf<WithPhotos>(next).replication.photos).toMatchObject({ hosted: 1, notFetched: 0 });
+    expect(heldImages(f)).toEqual(expectedImages(f));
+    const reread = byKey(before);
+    expect(reread).toHaveLength(1);
+    expect(reread[0]).toContain(`'${stuckKey}'`);
+
+    const after = f.reso.state.requests().length;
+    const idle = await f.replicate(BOT, { env, extra: ['--events'] });
+    expect(idle.code, idle.stderr).toBe(0);
+    expect(byKey(after)).toEqual([]);
+    expect(heldImages(f)).toEqual(expectedImages(f));
+  });
+
   it('refuses the mls-grid preset without a store (exit 2, naming --media-store), unless --hotlink-media', async () => {
     const f = await start({ chatbots: [BOT], records: 2, photos: 1, label: 'photos-grid' });
     const args = ['sync', '--chatbot', BOT, '--feed', f.reso.propertyUrl, '--profile', 'reso', '--replicate', '--feed-budget', 'mls-grid'];

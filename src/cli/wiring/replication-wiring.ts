@@ -109,7 +109,8 @@ export function replicationWiring(wiring: {
         ? {
             events: {
               bounds: () => eventBounds(common),
-              pull: (after, known) => pullEvents({ ...common, ...known, after }),
+              pull: (after, known, recheck = []) =>
+                pullEvents({ ...common, ...known, after, ...(recheck.length === 0 ? {} : { recheckKeys: recheck }) }),
               advance: (chatbot, feedId, sequence, mode) => feedSources.advanceEventSequence(chatbot, feedId, sequence, mode),
             },
           }

@@ -2,7 +2,8 @@
  * One EntityEvent run: the events after the stored sequence, coalesced, the Media events
  * resolved to their listings, then those listings read by `ListingKey in (...)` (at most 100 keys
  * a request, photos by `$expand=Media`, or from the Media resource where `$expand` is refused, as
- * a pull does). Read in full before planning starts, because what is absent decides the deletes:
+ * a pull does), with the `recheckKeys` a previous run left short of photos in the same requests
+ * (photo-hosting.ts), as a timestamp pull re-reads them. Read in full before planning starts, because what is absent decides the deletes:
  * a listing with a Property event that the server no longer returns is gone.
  *
  * A halt (the budget, a server stopping short of its count) keeps what arrived: its records are
@@ -113,8 +114,10 @@ export async function pullEvents(options: ReplicateOptions & { after: number }):
       mediaKey: fields.mediaKey,
       ...logger,
     });
-    const keys = [...new Set([...coalesced.propertyKeys, ...ofPhotos])];
-    listings = keys.length;
+    const named = new Set([...coalesced.propertyKeys, ...ofPhotos]);
+    listings = named.size;
+    // Why the recheck keys too: a listing a previous run left short of photos has no event of its own to bring it back.
+    const keys = [...new Set([...named, ...(options.recheckKeys ?? [])])];
     records = await recordsOf(client, keys, { ...options, pageSize }, media);
     if (options.lookups !== undefined) translateLookups(records, options.lookups);
     if (options.signal?.aborted === true) throw feedInterrupted(where);
