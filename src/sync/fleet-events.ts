@@ -19,7 +19,7 @@ import type { SourceMetadata } from '../feed/reso-api/source-metadata.js';
 import { readEventLog } from './event-replication.js';
 import { sourceOf } from './kept-metadata.js';
 import { knownMetadata } from './replication.js';
-import { pullOnce, sharedOf, spoolFiles, type SharedPull, type SharedPullOptions } from './fleet-pull.js';
+import { pendingPhotosOf, pullOnce, sharedOf, spoolFiles, type SharedPull, type SharedPullOptions } from './fleet-pull.js';
 import type { EventDeps, EventRead, ReplicationDeps } from './replication-types.js';
 import { spoolPull } from './spooled-pull.js';
 
@@ -66,7 +66,7 @@ export async function pullEventsOnce(
   try {
     const metadata = await knownMetadata(source);
     known = sourceOf(metadata);
-    const bounds = await readEventLog(source.events, after, known);
+    const bounds = await readEventLog(source.events, after, known, after === undefined ? [] : await pendingPhotosOf(source, chatbots));
     // Why added here: the metadata read is the source's, paid once for all its chatbots.
     read = { ...bounds, requests: bounds.requests + metadata.requests, bytes: bounds.bytes + metadata.bytes };
   } catch (thrown) {

@@ -110,6 +110,17 @@ export function sharedOf(parts: {
 }
 
 /**
+ * The ListingKeys any of `chatbots` was left short of photos by an earlier run. Why the union: the
+ * shared read is the only read of the source, so a listing one chatbot lacks photos of is read for
+ * all (the others find it unchanged and write nothing).
+ */
+export async function pendingPhotosOf(source: ReplicationDeps, chatbots: readonly string[]): Promise<string[]> {
+  const { photos } = source;
+  if (photos === undefined) return [];
+  return [...new Set((await Promise.all(chatbots.map((chatbot) => photos.pendingOf(chatbot)))).flat())];
+}
+
+/**
  * Pulls the source once for `chatbots`, through `source` (the wiring of one of their requests:
  * the feed, its credential, budget, page size and overlap are the source's, the same for all).
  */
@@ -137,12 +148,17 @@ export async function pullOnce(source: ReplicationDeps, chatbots: readonly strin
     const explain = options.explain === undefined ? {} : { explain: options.explain };
     const sweeps = options.sweep || options.full === true;
     const sweep = sweeps ? await spoolPull(source.start({ sweep: true, ...keyFields }), files.open(), explain) : undefined;
+    const recheck = since === undefined ? [] : await pendingPhotosOf(source, chatbots);
     // Why no pull after a failed sweep: each run fails on the sweep first, as `sync --replicate --sweep` does.
     const sweepFailedHard = sweep?.failure !== undefined && !isPullHalt(sweep.failure);
     const pull = sweepFailedHard
       ? undefined
       : await spoolPull(
-          source.start(since === undefined ? { sweep: false, ...known } : { watermark: since, sweep: false, ...known }),
+          source.start(
+            since === undefined
+              ? { sweep: false, ...known }
+              : { watermark: since, sweep: false, ...known, ...(recheck.length === 0 ? {} : { recheckKeys: recheck }) },
+          ),
           files.open(),
           explain,
         );

@@ -40,6 +40,8 @@ export interface PhotoDeps {
   hosting: PhotoHosting;
   /** ListingKeys whose photos were not all hosted by an earlier run (read again by this one). */
   pending(): Promise<string[]>;
+  /** The same for another chatbot of the source (a fleet's shared read asks for each of its chatbots). */
+  pendingOf(chatbot: string): Promise<string[]>;
   /** The public address hosted Images start with (their object keys follow it). */
   baseUrl: string;
   /** Records the objects each listing shows, keyed by the chatbot's listing key (referenced-feed.ts). */

@@ -35,8 +35,8 @@ interface FleetRunJson {
   chatbots: Array<{ chatbot: string; exitCode: number; summary?: { photos?: { hosted: number; reused: number; notFetched: number } } }>;
 }
 
-async function cli(f: ResoFixture, args: string[]): Promise<CliRun> {
-  const run = await runCli(args, f.env({ LOG_LEVEL: 'warn' }), 120_000);
+async function cli(f: ResoFixture, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const run = await runCli(args, f.env({ LOG_LEVEL: 'warn', ...env }), 120_000);
   expectNoFeedSecret(run.stdout);
   expectNoFeedSecret(run.stderr);
   return run;
@@ -145,6 +145,33 @@ describe('fleet photos', () => {
     const run = await cli(f, ['fleet', 'run', 'photos', '--work', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expectFannedOut(f, store, 12);
+  });
+
+  it('a photo a hanging host kept from every chatbot is read again by the next shared pull, for all of them', async () => {
+    const f = await start({ chatbots: BOTS, records: 4, photos: 2, label: 'fleet-photos-pending' });
+    f.reso.state.media.configure({ enabled: true });
+    const [first] = f.reso.state.records.list();
+    const stuck = [...(first?.media ?? [])].sort((a, b) => a.Order - b.Order)[1]?.MediaKey ?? '';
+    f.reso.state.media.configure({ hang: [stuck] });
+    const store = tempDir('ls-fleet-store-');
+    const file = fleetFile(
+      `    feed: ${f.reso.propertyUrl}\n    profile: reso\n    replicate: true\n    overlap: 0s\n` +
+        `    mediaStore: ${pathToFileURL(store).href}\n    mediaBaseUrl: ${BASE}\n`,
+    );
+    expect((await cli(f, ['fleet', 'apply', file])).code).toBe(0);
+    const run = await cli(f, ['fleet', 'run', 'photos', '--work', '--json'], { LISTING_SYNC_MEDIA_TIMEOUT: '1s' });
+    expect(run.code, run.stderr).toBe(0);
+    const firstId = String(first?.property.ListingId);
+    for (const chatbot of BOTS) expect(heldImages(f, chatbot).get(firstId), chatbot).toHaveLength(1);
+
+    // Nothing changed at the source: only the pending listing is read again, and every chatbot gets its photo.
+    f.reso.state.media.configure({ hang: [] });
+    const next = await cli(f, ['fleet', 'run', 'photos', '--work', '--json']);
+    expect(next.code, next.stderr).toBe(0);
+    for (const chatbot of BOTS) expect(heldImages(f, chatbot), chatbot).toEqual(expectedImages(f));
+    // One download for the three: the first chatbot hosts it, the others reuse it.
+    const photos = jsonOf<{ chatbots: Array<{ replication?: { photos?: { hosted: number } } }> }>(next).chatbots;
+    expect(photos.reduce((sum, bot) => sum + (bot.replication?.photos?.hosted ?? 0), 0)).toBe(1);
   });
 
   it('bad media settings are refused at their line and column, nothing read from Redis', async () => {

@@ -135,6 +135,7 @@ export function photoWiring(wiring: PhotoWiring): PhotoDeps | undefined {
   return {
     hosting,
     pending: () => photos.pending(chatbot, wiring.feedId),
+    pendingOf: (other) => photos.pending(other, wiring.feedId),
     baseUrl,
     reference: (listings) => photos.reference(chatbot, listings),
     forget: (keys) => photos.unreference(chatbot, keys),
