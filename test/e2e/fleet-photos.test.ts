@@ -4,31 +4,24 @@
  * replicated one; and bad media settings refused at their line and column. Against the RESO
  * simulator's media host, the service simulator's write log, a temp file store and real Redis.
  */
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { photoBytes } from '../../src/sim/reso/server.js';
+import { describe, expect, it } from 'vitest';
 import { expectNoFeedSecret, resoFixtures, type ResoFixture } from '../helpers/reso-fixture.js';
 import { jsonOf, runCli, type CliRun } from '../helpers/run-cli.js';
+import {
+  expectNoMediaHostWritten,
+  expectStoreHoldsSourceBytes,
+  expectedImages as expectedHosted,
+  heldImages,
+  tempDirs,
+} from '../helpers/hosted-photos.js';
 
 const BOTS = ['photo-bot-a', 'photo-bot-b', 'photo-bot-c'];
 const BASE = 'https://cdn.brokerage.test/photos';
 const start = resoFixtures();
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-const tempDir = (label: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), label));
-  dirs.push(dir);
-  return dir;
-};
-
-const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+const tempDir = tempDirs();
 
 interface FleetRunJson {
   exitCode: number;
@@ -42,23 +35,7 @@ async function cli(f: ResoFixture, args: string[], env: Record<string, string> =
   return run;
 }
 
-/** The hosted URLs each listing should show, by ListingId: the sha256 of each source photo, in Order. */
-function expectedImages(f: ResoFixture): Map<string, string[]> {
-  return new Map(
-    f.reso.state.records
-      .list()
-      .map((record) => [
-        record.property.ListingId,
-        [...record.media]
-          .sort((a, b) => a.Order - b.Order)
-          .map((photo) => `${BASE}/${sha(photoBytes(photo.MediaKey, photo.ModificationTimestamp))}.jpg`),
-      ]),
-  );
-}
-
-function heldImages(f: ResoFixture, chatbot: string): Map<string, string[]> {
-  return new Map(f.sim.state.listings(chatbot).map((listing) => [String(listing.MLSNumber), [...(listing.Images ?? [])]]));
-}
+const expectedImages = (f: ResoFixture): Map<string, string[]> => expectedHosted(f, BASE);
 
 /** A CSV of the simulator's records, its Images column the media host's signed URLs (issued once). */
 function csvFeed(f: ResoFixture): string {
@@ -87,14 +64,9 @@ function expectFannedOut(f: ResoFixture, store: string, photos: number): void {
   const downloads = f.reso.state.media.downloads();
   expect(downloads).toHaveLength(photos);
   expect(new Set(downloads.map((download) => download.mediaKey)).size).toBe(photos);
-  const objects = readdirSync(store).filter((name) => name.endsWith('.jpg'));
-  expect(objects).toHaveLength(photos);
-  for (const name of objects) expect(`${sha(readFileSync(join(store, name)))}.jpg`).toBe(name);
+  expectStoreHoldsSourceBytes(store, photos);
   for (const chatbot of BOTS) expect(heldImages(f, chatbot), chatbot).toEqual(expectedImages(f));
-  const mediaHost = new URL(f.reso.baseUrl).host;
-  const writes = f.sim.state.calls().filter((call) => call.body !== undefined);
-  expect(writes.length).toBeGreaterThan(0);
-  for (const call of writes) expect(JSON.stringify(call.body)).not.toContain(mediaHost);
+  expectNoMediaHostWritten(f);
 }
 
 describe('fleet photos', () => {

@@ -4,24 +4,19 @@
  * period, are removed; `--dry-run` removes nothing. A listing deleted because its record was
  * Withdrawn forgets its photos (by the chatbot's key, and the previous release's ListingKey field).
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { storeKeys } from '../../src/store/keys.js';
-import { photoBytes } from '../../src/sim/reso/server.js';
+import { objectOf, tempDirs } from '../helpers/hosted-photos.js';
 import { resoFixtures } from '../helpers/reso-fixture.js';
 import { jsonOf, runCli } from '../helpers/run-cli.js';
 
 const [A, B] = ['bot-gc-a', 'bot-gc-b'] as const;
 const start = resoFixtures();
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs();
 
 interface GcResult {
   dryRun: boolean;
@@ -34,15 +29,12 @@ describe('media gc', () => {
   it('keeps a photo another chatbot still shows, removes it once none does and the grace period passed', async () => {
     const f = await start({ chatbots: [A, B], records: 3, photos: 2, reso: { tokenTtlSeconds: 3600 }, label: 'media-gc' });
     f.reso.state.media.configure({ enabled: true });
-    const dir = mkdtempSync(join(tmpdir(), 'ls-gc-'));
-    dirs.push(dir);
+    const dir = tempDir('ls-gc-');
     const env = { LISTING_SYNC_MEDIA_STORE: pathToFileURL(dir).href, LISTING_SYNC_MEDIA_BASE_URL: 'https://photos.example.test' };
     for (const bot of [A, B]) expect((await f.replicate(bot, { env })).code).toBe(0);
     const [key = ''] = f.keys();
     const dropped = f.reso.state.records.get(key)?.media.find((photo) => photo.Order === 1);
-    const object = `${createHash('sha256')
-      .update(photoBytes(dropped?.MediaKey ?? '', dropped?.ModificationTimestamp ?? ''))
-      .digest('hex')}.jpg`;
+    const object = objectOf(dropped?.MediaKey ?? '', dropped?.ModificationTimestamp ?? '');
     expect(existsSync(join(dir, object))).toBe(true);
     f.reso.state.records.editPhoto({ key, order: 1, action: 'remove', timestamp: new Date(Date.now() + 60_000).toISOString() });
     const gc = async (extra: string[]): Promise<GcResult> => {
@@ -69,8 +61,7 @@ describe('media gc', () => {
   it('forgets the photos of a listing deleted because Withdrawn; gc removes them once no chatbot shows them', async () => {
     const f = await start({ chatbots: [A, B], records: 5, photos: 2, reso: { tokenTtlSeconds: 3600 }, label: 'media-gc-withdrawn' });
     f.reso.state.media.configure({ enabled: true });
-    const dir = mkdtempSync(join(tmpdir(), 'ls-gc-'));
-    dirs.push(dir);
+    const dir = tempDir('ls-gc-');
     const env = { LISTING_SYNC_MEDIA_STORE: pathToFileURL(dir).href, LISTING_SYNC_MEDIA_BASE_URL: 'https://photos.example.test' };
     for (const bot of [A, B]) expect((await f.replicate(bot, { env })).code).toBe(0);
     const [withdrawn = ''] = f.keys();

@@ -5,44 +5,31 @@
  * only: what the chatbot holds, what the store holds (by sha256), what the media host served, and
  * that no write body names the media host.
  */
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { photoBytes } from '../../src/sim/reso/server.js';
+import { describe, expect, it } from 'vitest';
 import { resoFixtures, type ResoFixture } from '../helpers/reso-fixture.js';
 import { jsonOf, runCli } from '../helpers/run-cli.js';
+import {
+  expectNoMediaHostWritten,
+  expectStoreHoldsSourceBytes,
+  heldImages as held,
+  objectOf,
+  tempDirs,
+  type PhotoCounts,
+} from '../helpers/hosted-photos.js';
 
 const BOT = 'bot-file-photos';
 const BASE = 'https://photos.brokerage.test/listing-photos';
 const start = resoFixtures();
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+const tempDir = tempDirs();
 
-interface PhotoCounts {
-  hosted: number;
-  reused: number;
-  notFetched: number;
-  wouldFetch?: number;
-  failures: Record<string, Record<string, number>>;
-}
 interface Synced {
   runId: string;
   plan: { create: number; update: number; delete: number };
   photos?: PhotoCounts;
 }
-
-const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
-const tempDir = (label: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), label));
-  dirs.push(dir);
-  return dir;
-};
 
 interface Photo {
   mediaKey: string;
@@ -79,25 +66,10 @@ function csvOf(photos: ReadonlyMap<string, readonly Photo[]>): string {
 }
 
 function expectedImages(photos: ReadonlyMap<string, readonly Photo[]>): Map<string, string[]> {
-  return new Map([...photos].map(([id, list]) => [id, list.map((p) => `${BASE}/${sha(photoBytes(p.mediaKey, p.stamp))}.jpg`)]));
+  return new Map([...photos].map(([id, list]) => [id, list.map((p) => `${BASE}/${objectOf(p.mediaKey, p.stamp)}`)]));
 }
 
-function heldImages(f: ResoFixture): Map<string, string[]> {
-  return new Map(f.sim.state.listings(BOT).map((listing) => [String(listing.MLSNumber), [...(listing.Images ?? [])]]));
-}
-
-function expectNoMediaHostWritten(f: ResoFixture): void {
-  const mediaHost = new URL(f.reso.baseUrl).host;
-  const writes = f.sim.state.calls().filter((call) => call.body !== undefined);
-  expect(writes.length).toBeGreaterThan(0);
-  for (const call of writes) expect(JSON.stringify(call.body)).not.toContain(mediaHost);
-}
-
-function expectStoreHoldsSourceBytes(dir: string, count: number): void {
-  const objects = readdirSync(dir).filter((name) => name.endsWith('.jpg'));
-  expect(objects).toHaveLength(count);
-  for (const name of objects) expect(`${sha(readFileSync(join(dir, name)))}.jpg`).toBe(name);
-}
+const heldImages = (f: ResoFixture): Map<string, string[]> => held(f, BOT);
 
 async function setUp(records: number): Promise<{ f: ResoFixture; dir: string; env: Record<string, string> }> {
   const f = await start({ chatbots: [BOT], records, photos: 3, label: 'file-photos' });

@@ -4,61 +4,35 @@
  * service simulator's write log and real Redis. Outcomes only: what the chatbot holds, what the
  * store holds (by sha256), what the media host served.
  */
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
-import { photoBytes } from '../../src/sim/reso/server.js';
+import { describe, expect, it } from 'vitest';
 import { resoFixtures, type ResoFixture, type Replicated } from '../helpers/reso-fixture.js';
 import { jsonOf, runCli } from '../helpers/run-cli.js';
+import {
+  expectNoMediaHostWritten,
+  expectStoreHoldsSourceBytes,
+  expectedImages as expectedHosted,
+  heldImages as held,
+  tempDirs,
+  type PhotoCounts,
+} from '../helpers/hosted-photos.js';
 
 const BOT = 'bot-photos';
 const BASE = 'https://photos.brokerage.test/listing-photos';
 const start = resoFixtures();
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-interface PhotoCounts {
-  hosted: number;
-  reused: number;
-  notFetched: number;
-  refreshed: number;
-  failures: Record<string, Record<string, number>>;
-}
+const tempDir = tempDirs();
 type WithPhotos = Replicated & { replication: Replicated['replication'] & { photos?: PhotoCounts } };
-
-const sha = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 async function setUp(): Promise<{ f: ResoFixture; dir: string; env: Record<string, string> }> {
   const f = await start({ chatbots: [BOT], records: 20, photos: 3, reso: { tokenTtlSeconds: 3600 }, label: 'photos' });
   f.reso.state.media.configure({ enabled: true, tokenUserAgent: true });
-  const dir = mkdtempSync(join(tmpdir(), 'ls-photos-'));
-  dirs.push(dir);
+  const dir = tempDir('ls-photos-');
   const env = { LISTING_SYNC_MEDIA_STORE: pathToFileURL(dir).href, LISTING_SYNC_MEDIA_BASE_URL: BASE, FEED_MEDIA_USER_AGENT: 'token' };
   return { f, dir, env };
 }
 
-/** The hosted URLs each listing should show, by MLSNumber: the sha256 of each source photo in Order. */
-function expectedImages(f: ResoFixture): Map<string, string[]> {
-  return new Map(
-    f.reso.state.records
-      .list()
-      .map((record) => [
-        record.property.ListingId,
-        [...record.media]
-          .sort((a, b) => a.Order - b.Order)
-          .map((photo) => `${BASE}/${sha(photoBytes(photo.MediaKey, photo.ModificationTimestamp))}.jpg`),
-      ]),
-  );
-}
-
-function heldImages(f: ResoFixture): Map<string, string[]> {
-  return new Map(f.sim.state.listings(BOT).map((listing) => [String(listing.MLSNumber), [...(listing.Images ?? [])]]));
-}
+const expectedImages = (f: ResoFixture): Map<string, string[]> => expectedHosted(f, BASE);
+const heldImages = (f: ResoFixture): Map<string, string[]> => held(f, BOT);
 
 describe('hosted photos', () => {
   it('hosts every photo once, in Order, under the base URL, with the token as User-Agent; no write names the media host', async () => {
@@ -69,9 +43,7 @@ describe('hosted photos', () => {
     expect(out.replication.photos).toMatchObject({ hosted: 60, reused: 0, notFetched: 0 });
     expect(heldImages(f)).toEqual(expectedImages(f));
     // Every object is the source's bytes: its name is their sha256, and so is its content's.
-    const objects = readdirSync(dir).filter((name) => name.endsWith('.jpg'));
-    expect(objects).toHaveLength(60);
-    for (const name of objects) expect(`${sha(readFileSync(join(dir, name)))}.jpg`).toBe(name);
+    expectStoreHoldsSourceBytes(dir, 60);
     const downloads = f.reso.state.media.downloads();
     expect(downloads).toHaveLength(60);
     const tokens = new Set(f.reso.state.issuedTokens());
@@ -79,10 +51,7 @@ describe('hosted photos', () => {
       expect(download.status).toBe(200);
       expect(tokens.has(download.userAgent ?? '')).toBe(true);
     }
-    const mediaHost = new URL(f.reso.baseUrl).host;
-    const writes = f.sim.state.calls().filter((call) => call.body !== undefined);
-    expect(writes.length).toBeGreaterThan(0);
-    for (const call of writes) expect(JSON.stringify(call.body)).not.toContain(mediaHost);
+    expectNoMediaHostWritten(f);
 
     // Unchanged: nothing downloaded, nothing written.
     f.reso.state.media.clearLog();
