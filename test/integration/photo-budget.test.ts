@@ -5,44 +5,25 @@
  * already hosted and marked to be read again, and a run with room in the window fetches them.
  * Real Redis, a real HTTP media host on loopback, a file store in a temp directory.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileMediaStore } from '../../src/feed/media/file-store.js';
 import { hostHolds } from '../../src/feed/media/host-holds.js';
 import { photoHosting } from '../../src/feed/media/photo-hosting.js';
 import type { ResoRecord } from '../../src/feed/reso-api/types.js';
 import { storePerTest } from '../helpers/store-per-test.js';
+import { loopbackMediaHosts, type LoopbackMediaHost } from '../helpers/loopback-media-host.js';
 
 const t = storePerTest('photo-budget');
 const PHOTO = 10_000;
 const FEED = 'feed-photo-budget';
 const BOT = 'bot-photo-budget';
-const open: Array<{ server: Server; dir: string }> = [];
-afterEach(async () => {
-  for (const { server, dir } of open.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const startHost = loopbackMediaHosts('ls-photo-budget-');
 
 /** A media host whose every photo is PHOTO bytes, distinct per path; `seen` lists what it was asked for. */
-async function mediaHost(): Promise<{ url: string; dir: string; seen: string[] }> {
-  const seen: string[] = [];
-  const server = createServer((req, res) => {
-    seen.push(req.url ?? '');
-    const body = Buffer.alloc(PHOTO, req.url ?? '');
-    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(PHOTO) }).end(body);
+const mediaHost = (): Promise<LoopbackMediaHost> =>
+  startHost((req, res) => {
+    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': String(PHOTO) }).end(Buffer.alloc(PHOTO, req.url ?? ''));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = mkdtempSync(join(tmpdir(), 'ls-photo-budget-'));
-  open.push({ server, dir });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, dir, seen };
-}
 
 function records(url: string, listings: number, photos: number): ResoRecord[] {
   return Array.from({ length: listings }, (_, l) => ({

@@ -5,36 +5,19 @@
  * deadline. Outcomes, not timings: holds are checked by the order the server saw requests in.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fileMediaStore } from '../../src/feed/media/file-store.js';
 import { hostHolds } from '../../src/feed/media/host-holds.js';
 import { downloadPhoto, type DownloadSettings } from '../../src/feed/media/photo-download.js';
+import { loopbackMediaHosts, type MediaHandler } from '../helpers/loopback-media-host.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;
-const open: Array<{ server: Server; dir: string }> = [];
-afterEach(async () => {
-  for (const { server, dir } of open.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+const startHost = loopbackMediaHosts('ls-download-');
 
-async function host(handler: Handler): Promise<{ url: string; settings: DownloadSettings; dir: string; seen: string[] }> {
-  const seen: string[] = [];
-  const server = createServer((req, res) => {
-    seen.push(req.url ?? '');
-    handler(req, res, seen.length);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = mkdtempSync(join(tmpdir(), 'ls-download-'));
-  open.push({ server, dir });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+async function host(handler: MediaHandler): Promise<{ url: string; settings: DownloadSettings; dir: string; seen: string[] }> {
+  const { url, dir, seen } = await startHost(handler);
   const settings: DownloadSettings = {
     store: fileMediaStore(`file://${dir}`, dir),
     holds: hostHolds(),
