@@ -96,6 +96,13 @@ export function table<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>, 
   };
 }
 
+/** A table of one row, each column given as its head, value and alignment. */
+export const oneRow = (cells: ReadonlyArray<readonly [head: string, value: Cell, align?: 'l' | 'r']>): Table => ({
+  head: cells.map(([head]) => head),
+  align: cells.map(([, , align], i) => align ?? (i === 0 ? 'l' : 'r')),
+  rows: [cells.map(([, value]) => value)],
+});
+
 function tableLines(t: Table): string[] {
   const align = t.head.map((_, i) => t.align?.[i] ?? (i === 0 ? 'l' : 'r'));
   return [
