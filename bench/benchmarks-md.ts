@@ -172,7 +172,7 @@ function printable(blocks: readonly Block[]): string {
 }
 
 /** Prints the section's tables and headings and, unless `write` is false, replaces its section; returns whether a target was missed. */
-export async function publish(name: string, at: SectionHead, blocks: readonly Block[], write = true): Promise<boolean> {
+export async function publish(name: string, at: SectionHead, write: boolean, blocks: readonly Block[]): Promise<boolean> {
   process.stdout.write(`${name} — ${at.machine}\n\n${printable(blocks)}\n`);
   if (write) {
     await writeSection(name, sectionBody(at, blocks));
