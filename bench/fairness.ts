@@ -31,10 +31,8 @@ interface Feed {
 /** Queues every feed with `sync` (enqueue only), in order, then one worker works them all. */
 async function queuedThenWorked(feeds: readonly Feed[]) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-fairness-'));
-  const sim = await startWireSim(
-    latencyMs,
-    feeds.map(({ chatbot }) => chatbot),
-  );
+  const chatbots = feeds.map((feed) => feed.chatbot);
+  const sim = await startWireSim(latencyMs, chatbots);
   const prefix = newPrefix('fair');
   const env = cliEnv(sim.info, REDIS_URL, prefix, 'info');
   let worker: Spawned | undefined;
