@@ -96,6 +96,13 @@ export function table<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>, 
   };
 }
 
+/** A table of one row, each column given as its head, value and alignment. */
+export const oneRow = (cells: ReadonlyArray<readonly [head: string, value: Cell, align?: 'l' | 'r']>): Table => ({
+  head: cells.map(([head]) => head),
+  align: cells.map(([, , align], i) => align ?? (i === 0 ? 'l' : 'r')),
+  rows: [cells.map(([, value]) => value)],
+});
+
 function tableLines(t: Table): string[] {
   const align = t.head.map((_, i) => t.align?.[i] ?? (i === 0 ? 'l' : 'r'));
   return [
@@ -165,7 +172,7 @@ function printable(blocks: readonly Block[]): string {
 }
 
 /** Prints the section's tables and headings and, unless `write` is false, replaces its section; returns whether a target was missed. */
-export async function publish(name: string, at: SectionHead, blocks: readonly Block[], write = true): Promise<boolean> {
+export async function publish(name: string, at: SectionHead, write: boolean, blocks: readonly Block[]): Promise<boolean> {
   process.stdout.write(`${name} — ${at.machine}\n\n${printable(blocks)}\n`);
   if (write) {
     await writeSection(name, sectionBody(at, blocks));

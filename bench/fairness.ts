@@ -31,10 +31,8 @@ interface Feed {
 /** Queues every feed with `sync` (enqueue only), in order, then one worker works them all. */
 async function queuedThenWorked(feeds: readonly Feed[]) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-fairness-'));
-  const sim = await startWireSim(
-    latencyMs,
-    feeds.map(({ chatbot }) => chatbot),
-  );
+  const chatbots = feeds.map((feed) => feed.chatbot);
+  const sim = await startWireSim(latencyMs, chatbots);
   const prefix = newPrefix('fair');
   const env = cliEnv(sim.info, REDIS_URL, prefix, 'info');
   let worker: Spawned | undefined;
@@ -96,37 +94,32 @@ try {
   await admin.quit();
 }
 const done = rounds.map((r) => r.migrationBeforeOthersDone / options.migration);
-await publish(
-  'bench:fairness',
-  at,
-  [
-    `Scenario: ${total} creates, ${concurrency} in flight, the simulator as its own process (bench/wire-sim.ts, ` +
-      `${latencyMs} ms latency), a fresh simulator and Redis prefix per measurement. Each round: the bare keep-alive loop ` +
-      `(the same ${total} creates); "alone": one chatbot's ${total} creates queued by \`listing-sync sync\`, then one ` +
-      `\`listing-sync worker --concurrency ${concurrency}\`; "shared": a ${options.migration}-listing migration queued first, ` +
-      `then ${options.others} syncs of ${options.otherListings} listings of other chatbots, then the same worker. "Others done" = the ` +
-      `migration's creates answered before the last create of the others, ÷ ${options.migration}. Verdicts on the median; range min–max.`,
-    medianTargets([
-      ['shared writes/s ÷ alone writes/s (fairness costs no throughput) ≥ 0.95', rounds.map((r) => r.shared / r.alone), (m) => m >= 0.95],
-      ['shared writes/s ÷ bare loop', rounds.map((r) => r.shared / r.bare)],
-      ['alone writes/s ÷ bare loop', rounds.map((r) => r.alone / r.bare)],
-      // Why the worst round, not the median: a chatbot left behind in any round is the defect.
-      ["others done within the migration's first 25% of writes (worst round)", done, () => Math.max(...done) <= 0.25],
-      ['every listing present, 0 duplicate creates', [rounds.every((r) => r.ok) ? 1 : 0], (m) => m === 1, 0],
-    ]),
-    { heading: 'Rounds' },
-    table(rounds, [
-      ['round', (r) => r.index, 'r'],
-      ['load 1 min', (r) => fixed(r.load)],
-      ['bare writes/s', (r) => fixed(r.bare, 0)],
-      ['alone writes/s', (r) => fixed(r.alone, 0)],
-      ['÷ bare', (r) => fixed(r.alone / r.bare)],
-      ['shared writes/s', (r) => fixed(r.shared, 0)],
-      ['÷ bare', (r) => fixed(r.shared / r.bare)],
-      ['shared ÷ alone', (r) => fixed(r.shared / r.alone)],
-      ['others done after (migration writes)', (r) => r.migrationBeforeOthersDone],
-      ['max in flight', (r) => r.maxInFlight],
-    ]),
-  ],
-  options.write,
-);
+await publish('bench:fairness', at, options.write, [
+  `Scenario: ${total} creates, ${concurrency} in flight, the simulator as its own process (bench/wire-sim.ts, ` +
+    `${latencyMs} ms latency), a fresh simulator and Redis prefix per measurement. Each round: the bare keep-alive loop ` +
+    `(the same ${total} creates); "alone": one chatbot's ${total} creates queued by \`listing-sync sync\`, then one ` +
+    `\`listing-sync worker --concurrency ${concurrency}\`; "shared": a ${options.migration}-listing migration queued first, ` +
+    `then ${options.others} syncs of ${options.otherListings} listings of other chatbots, then the same worker. "Others done" = the ` +
+    `migration's creates answered before the last create of the others, ÷ ${options.migration}. Verdicts on the median; range min–max.`,
+  medianTargets([
+    ['shared writes/s ÷ alone writes/s (fairness costs no throughput) ≥ 0.95', rounds.map((r) => r.shared / r.alone), (m) => m >= 0.95],
+    ['shared writes/s ÷ bare loop', rounds.map((r) => r.shared / r.bare)],
+    ['alone writes/s ÷ bare loop', rounds.map((r) => r.alone / r.bare)],
+    // Why the worst round, not the median: a chatbot left behind in any round is the defect.
+    ["others done within the migration's first 25% of writes (worst round)", done, () => Math.max(...done) <= 0.25],
+    ['every listing present, 0 duplicate creates', [rounds.every((r) => r.ok) ? 1 : 0], (m) => m === 1, 0],
+  ]),
+  { heading: 'Rounds' },
+  table(rounds, [
+    ['round', (r) => r.index, 'r'],
+    ['load 1 min', (r) => fixed(r.load)],
+    ['bare writes/s', (r) => fixed(r.bare, 0)],
+    ['alone writes/s', (r) => fixed(r.alone, 0)],
+    ['÷ bare', (r) => fixed(r.alone / r.bare)],
+    ['shared writes/s', (r) => fixed(r.shared, 0)],
+    ['÷ bare', (r) => fixed(r.shared / r.bare)],
+    ['shared ÷ alone', (r) => fixed(r.shared / r.alone)],
+    ['others done after (migration writes)', (r) => r.migrationBeforeOthersDone],
+    ['max in flight', (r) => r.maxInFlight],
+  ]),
+]);

@@ -79,37 +79,32 @@ try {
   redis.disconnect();
 }
 const base = rounds[0];
-const missed = await publish(
-  'Fleet fan-out (bench:fleet)',
-  at,
-  [
-    `One replicated fleet source of ${options.records} records (the RESO simulator, pages of ${options.maxTop}: ${minimal} requests ` +
-      'minimal) fanned out by `fleet run SOURCE --dry-run` to N new chatbots, each keeping one city of six. Every chatbot is new, ' +
-      'so each run is a full pull; the baseline is the 1-chatbot run. "Alone" = N × the baseline (each chatbot pulling for itself); ' +
-      'time per chatbot = spawn to exit ÷ N; ms per added chatbot = (wall − baseline wall) ÷ (N − 1). CPU = the CLI process, every ' +
-      'thread; Redis commands counted server side (INFO commandstats).',
-    measuredTargets(
-      rounds.map((r) => [
-        `${r.chatbots} chatbot(s): requests to the source ≤ minimal + 2 (${minimal + 2})`,
-        String(r.requests),
-        r.requests <= minimal + 2,
-      ]),
-    ),
-    table(rounds, [
-      ['chatbots', (r) => r.chatbots, 'r'],
-      ['requests to the source', (r) => r.requests],
-      ['× baseline', (r) => ratioText(r.requests, base?.requests ?? 0)],
-      ['requests if each pulled alone', (r) => (base?.requests ?? 0) * r.chatbots],
-      ['records served', (r) => r.recordsServed],
-      ['wall s', (r) => fixed(r.wallMs / 1000)],
-      ['ms per chatbot', (r) => fixed(r.wallMs / r.chatbots, 0)],
-      // Why the marginal time too: the whole command's time holds the process start and the pull, paid once.
-      ['ms per added chatbot', (r) => (!base || r === base ? '-' : fixed((r.wallMs - base.wallMs) / (r.chatbots - base.chatbots), 0))],
-      ['CPU s', (r) => fixed(r.cpuSeconds)],
-      ['Redis commands', (r) => r.redis],
-      ['peak RSS MiB', (r) => fixed(r.peakRssMiB, 0)],
+const missed = await publish('Fleet fan-out (bench:fleet)', at, options.write, [
+  `One replicated fleet source of ${options.records} records (the RESO simulator, pages of ${options.maxTop}: ${minimal} requests ` +
+    'minimal) fanned out by `fleet run SOURCE --dry-run` to N new chatbots, each keeping one city of six. Every chatbot is new, ' +
+    'so each run is a full pull; the baseline is the 1-chatbot run. "Alone" = N × the baseline (each chatbot pulling for itself); ' +
+    'time per chatbot = spawn to exit ÷ N; ms per added chatbot = (wall − baseline wall) ÷ (N − 1). CPU = the CLI process, every ' +
+    'thread; Redis commands counted server side (INFO commandstats).',
+  measuredTargets(
+    rounds.map((r) => [
+      `${r.chatbots} chatbot(s): requests to the source ≤ minimal + 2 (${minimal + 2})`,
+      String(r.requests),
+      r.requests <= minimal + 2,
     ]),
-  ],
-  options.write,
-);
+  ),
+  table(rounds, [
+    ['chatbots', (r) => r.chatbots, 'r'],
+    ['requests to the source', (r) => r.requests],
+    ['× baseline', (r) => ratioText(r.requests, base?.requests ?? 0)],
+    ['requests if each pulled alone', (r) => (base?.requests ?? 0) * r.chatbots],
+    ['records served', (r) => r.recordsServed],
+    ['wall s', (r) => fixed(r.wallMs / 1000)],
+    ['ms per chatbot', (r) => fixed(r.wallMs / r.chatbots, 0)],
+    // Why the marginal time too: the whole command's time holds the process start and the pull, paid once.
+    ['ms per added chatbot', (r) => (!base || r === base ? '-' : fixed((r.wallMs - base.wallMs) / (r.chatbots - base.chatbots), 0))],
+    ['CPU s', (r) => fixed(r.cpuSeconds)],
+    ['Redis commands', (r) => r.redis],
+    ['peak RSS MiB', (r) => fixed(r.peakRssMiB, 0)],
+  ]),
+]);
 if (missed) process.exitCode = 1;

@@ -74,6 +74,14 @@ function* universe(shape: FeedShape): Generator<{ index: number; role: Role }> {
   }
 }
 
+/** Redfin columns whose cell is the text of a listing field ('' when unset); the cells not given here or in generate() are empty. */
+const SAME_TEXT = [
+  ...'PROPERTY TYPE:PropertyType,ADDRESS:Address,CITY:City,STATE OR PROVINCE:State,ZIP OR POSTAL CODE:ZIP,LOCATION:Location'.split(','),
+  ...'MLS#:MLSNumber,DAYS ON MARKET:DaysOnMarket,$/SQUARE FEET:UnitAreaPrice,HOA/MONTH:HOAMonth'.split(','),
+].map((pair) => pair.split(':') as [column: string, field: string]);
+const FIXED_CELLS = { SOURCE: 'MRED', FAVORITE: 'N', INTERESTED: 'Y' };
+const fieldText = (listing: ListingFields, field: string): string => String((listing as Readonly<Record<string, unknown>>)[field] ?? '');
+
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const int = (random: () => number, low: number, high: number): number => low + Math.floor(random() * (high - low + 1));
 
@@ -103,36 +111,6 @@ function generate(seed: number, index: number): Generated {
   const url = `https://www.redfin.com/IL/${city.replace(/ /g, '-')}/${address.replace(/ /g, '-')}-${zip}/home/${20_000_000 + index}`;
   const perSqft = sqft === undefined || rent ? undefined : Math.round(price / sqft);
   const text = (value: number | undefined): string => (value === undefined ? '' : String(value));
-  const cells: Record<string, string> = {
-    'SALE TYPE': rent ? 'For Rent' : 'MLS Listing',
-    'SOLD DATE': '',
-    'PROPERTY TYPE': type,
-    ADDRESS: address,
-    CITY: city,
-    'STATE OR PROVINCE': 'IL',
-    'ZIP OR POSTAL CODE': zip,
-    PRICE: String(price),
-    BEDS: text(beds),
-    // Redfin writes baths with a decimal ("2.0"), as its exports do.
-    BATHS: baths === undefined ? '' : baths.toFixed(1),
-    LOCATION: place,
-    'SQUARE FEET': text(sqft),
-    'LOT SIZE': text(lot),
-    'YEAR BUILT': text(year),
-    'DAYS ON MARKET': String(days),
-    '$/SQUARE FEET': text(perSqft),
-    'HOA/MONTH': text(hoa),
-    STATUS: statusText,
-    'NEXT OPEN HOUSE START TIME': openHouse ? 'October-8-2022 11:00 AM' : '',
-    'NEXT OPEN HOUSE END TIME': openHouse ? 'October-8-2022 01:00 PM' : '',
-    [REDFIN_HEADER[20] as string]: url,
-    SOURCE: 'MRED',
-    'MLS#': mls,
-    FAVORITE: 'N',
-    INTERESTED: 'Y',
-    LATITUDE: lat,
-    LONGITUDE: lon,
-  };
   // Why the zeros: the redfin profile's documented defaults for empty cells (profiles/redfin.ts).
   const listing: ListingFields = {
     SaleType: rent ? 'for_rent' : 'for_sale',
@@ -161,18 +139,32 @@ function generate(seed: number, index: number): Generated {
     ...(perSqft === undefined ? {} : { UnitAreaPrice: perSqft }),
     ...(hoa === undefined ? {} : { HOAMonth: hoa }),
   };
+  const cells: Record<string, string> = {
+    ...Object.fromEntries(SAME_TEXT.map(([column, field]) => [column, fieldText(listing, field)])),
+    'SALE TYPE': rent ? 'For Rent' : 'MLS Listing',
+    PRICE: String(price),
+    BEDS: text(beds),
+    // Redfin writes baths with a decimal ("2.0"), as its exports do.
+    BATHS: baths === undefined ? '' : baths.toFixed(1),
+    'SQUARE FEET': text(sqft),
+    'LOT SIZE': text(lot),
+    'YEAR BUILT': text(year),
+    STATUS: statusText,
+    'NEXT OPEN HOUSE START TIME': openHouse ? 'October-8-2022 11:00 AM' : '',
+    'NEXT OPEN HOUSE END TIME': openHouse ? 'October-8-2022 01:00 PM' : '',
+    [REDFIN_HEADER[20] as string]: url,
+    ...FIXED_CELLS,
+    LATITUDE: lat,
+    LONGITUDE: lon,
+  };
   const older = rent ? { RentPrice: price + 100 } : { SalePrice: price + 5000 };
   return { cells, listing, previous: { ...listing, ...older } };
 }
 
 const csvCell = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
-function nativeCells(listing: ListingFields): Record<string, string> {
-  const cells: Record<string, string> = {};
-  const record = listing as Readonly<Record<string, unknown>>;
-  for (const name of NATIVE_HEADER) cells[name] = record[name] === undefined ? '' : String(record[name]);
-  return cells;
-}
+const nativeCells = (listing: ListingFields): Record<string, string> =>
+  Object.fromEntries(NATIVE_HEADER.map((name) => [name, fieldText(listing, name)]));
 
 const PLANNED: Record<Role, keyof ExpectedPlan> = { same: 'unchanged', changed: 'updates', new: 'creates', gone: 'deletes' };
 

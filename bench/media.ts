@@ -63,26 +63,21 @@ try {
 const base = rounds.find((round) => round.mode === 'bare');
 const perSecond = (round: Round): number => round.photos / (round.wallMs / 1000);
 const cpuPerPhoto = (round: Round): number => round.cpuMs / round.photos;
-await publish(
-  'Hosted photos (bench:media)',
-  at,
-  [
-    `Photos of ${MIN_BYTES}–${MAX_BYTES} bytes from a local media host (node:http on loopback, in the ` +
-      "parent process) downloaded 8 at a time by a child process per row, so CPU and peak RSS are the loop's own. The " +
-      'baseline is the bare loop of the same invocation: undici `request` piped into one file per photo, nothing checked. ' +
-      'The store rows go through `downloadPhoto` (src/feed/media/photo-download.ts): sha256 while streaming into a staged ' +
-      'file, Content-Type and size checks, the retry loop, then the store (a rename; a PutObject of known length to s3rver ' +
-      'on loopback, which runs in the parent and whose own CPU is not counted).',
-    table(rounds, [
-      ['loop', (r) => LABELS[r.mode] ?? r.mode],
-      ['photos', (r) => r.photos],
-      ['photos/s', (r) => fixed(perSecond(r), 0)],
-      ['× baseline', (r) => ratioText(perSecond(r), base ? perSecond(base) : 0)],
-      ['MB/s', (r) => fixed(r.bytes / 1e6 / (r.wallMs / 1000), 1)],
-      ['CPU ms per photo', (r) => fixed(cpuPerPhoto(r))],
-      ['CPU × baseline', (r) => ratioText(cpuPerPhoto(r), base ? cpuPerPhoto(base) : 0)],
-      ['peak RSS MiB', (r) => fixed(r.peakRssMiB, 0)],
-    ]),
-  ],
-  options.write,
-);
+await publish('Hosted photos (bench:media)', at, options.write, [
+  `Photos of ${MIN_BYTES}–${MAX_BYTES} bytes from a local media host (node:http on loopback, in the ` +
+    "parent process) downloaded 8 at a time by a child process per row, so CPU and peak RSS are the loop's own. The " +
+    'baseline is the bare loop of the same invocation: undici `request` piped into one file per photo, nothing checked. ' +
+    'The store rows go through `downloadPhoto` (src/feed/media/photo-download.ts): sha256 while streaming into a staged ' +
+    'file, Content-Type and size checks, the retry loop, then the store (a rename; a PutObject of known length to s3rver ' +
+    'on loopback, which runs in the parent and whose own CPU is not counted).',
+  table(rounds, [
+    ['loop', (r) => LABELS[r.mode] ?? r.mode],
+    ['photos', (r) => r.photos],
+    ['photos/s', (r) => fixed(perSecond(r), 0)],
+    ['× baseline', (r) => ratioText(perSecond(r), base ? perSecond(base) : 0)],
+    ['MB/s', (r) => fixed(r.bytes / 1e6 / (r.wallMs / 1000), 1)],
+    ['CPU ms per photo', (r) => fixed(cpuPerPhoto(r))],
+    ['CPU × baseline', (r) => ratioText(cpuPerPhoto(r), base ? cpuPerPhoto(base) : 0)],
+    ['peak RSS MiB', (r) => fixed(r.peakRssMiB, 0)],
+  ]),
+]);

@@ -121,44 +121,36 @@ const RSS_HEADS = [
   'building the remote + ledger (bench)',
   'planner alone',
 ];
-await publish(
-  'bench:plan',
-  at,
+await publish('bench:plan', at, options.write, [
+  "Feed: generated CSV in the redfin profile's shape (the 27 columns of a Redfin export); remote snapshot of the same size with 1% changed, " +
+    '0.5% new, 0.5% gone, and a ledger holding every remote listing (scope managed, mode mirror). The remote and the ledger are ' +
+    'built in the import+plan process as a sync builds them, minus HTTP and Redis (read-shape pages JSON-parsed, validated and ' +
+    'normalised; the ledger through its Redis entry encoding), then one full GC and the peak RSS reset, so the import+plan peak ' +
+    'is that of its timed part. Import + plan time = the key index + the planner fed as rows arrive, the feed read as `sync` ' +
+    'reads it. Each phase runs in its own child process (peak RSS = its maxRSS); csv-parse, importers and import+plan: best of ' +
+    `${options.runs} runs; planner: best of 3 rounds on pre-built input.`,
+  measuredTargets(targets(all)),
+  { heading: 'Figures' },
+  table(all, [
+    ['listings', (s) => count(s.rows), 'r'],
+    ['file MiB', (s) => int(s.fileMiB)],
+    ['csv-parse rows/s', (s) => int(rate(s.base))],
+    ['importer rows/s', (s) => int(rate(s.imp))],
+    ['importer ÷ csv-parse', (s) => `${fixed(s.importRatio)}×`],
+    ['importer in a worker rows/s (÷ csv-parse)', (s) => `${int(rate(s.inWorker))} (${fixed(rate(s.inWorker) / rate(s.base))}×)`],
+    ['csv-parse s', (s) => fixed(s.base.ms / 1000, 1)],
+    ['import+plan s', (s) => fixed(s.both.ms / 1000, 1)],
+    ['import+plan ÷ csv-parse', (s) => `${fixed(s.importPlanRatio)}×`],
+    ['finish() ms', (s) => int(Number(s.both.extra.finishMs))],
+    ['planner ms / 100k (cpu)', (s) => `${int(s.plannerPer100k)} (${int(s.plannerCpuPer100k)})`],
+  ]),
+  { heading: 'Peak RSS, MiB' },
+  table(all, [['listings', (s) => count(s.rows), 'r'], ...RSS_HEADS.map((label, i) => [label, (s: Size) => int(s.rss[i] ?? 0)] as const)]),
   [
-    "Feed: generated CSV in the redfin profile's shape (the 27 columns of a Redfin export); remote snapshot of the same size with 1% changed, " +
-      '0.5% new, 0.5% gone, and a ledger holding every remote listing (scope managed, mode mirror). The remote and the ledger are ' +
-      'built in the import+plan process as a sync builds them, minus HTTP and Redis (read-shape pages JSON-parsed, validated and ' +
-      'normalised; the ledger through its Redis entry encoding), then one full GC and the peak RSS reset, so the import+plan peak ' +
-      'is that of its timed part. Import + plan time = the key index + the planner fed as rows arrive, the feed read as `sync` ' +
-      'reads it. Each phase runs in its own child process (peak RSS = its maxRSS); csv-parse, importers and import+plan: best of ' +
-      `${options.runs} runs; planner: best of 3 rounds on pre-built input.`,
-    measuredTargets(targets(all)),
-    { heading: 'Figures' },
-    table(all, [
-      ['listings', (s) => count(s.rows), 'r'],
-      ['file MiB', (s) => int(s.fileMiB)],
-      ['csv-parse rows/s', (s) => int(rate(s.base))],
-      ['importer rows/s', (s) => int(rate(s.imp))],
-      ['importer ÷ csv-parse', (s) => `${fixed(s.importRatio)}×`],
-      ['importer in a worker rows/s (÷ csv-parse)', (s) => `${int(rate(s.inWorker))} (${fixed(rate(s.inWorker) / rate(s.base))}×)`],
-      ['csv-parse s', (s) => fixed(s.base.ms / 1000, 1)],
-      ['import+plan s', (s) => fixed(s.both.ms / 1000, 1)],
-      ['import+plan ÷ csv-parse', (s) => `${fixed(s.importPlanRatio)}×`],
-      ['finish() ms', (s) => int(Number(s.both.extra.finishMs))],
-      ['planner ms / 100k (cpu)', (s) => `${int(s.plannerPer100k)} (${int(s.plannerCpuPer100k)})`],
-    ]),
-    { heading: 'Peak RSS, MiB' },
-    table(all, [
-      ['listings', (s) => count(s.rows), 'r'],
-      ...RSS_HEADS.map((label, i) => [label, (s: Size) => int(s.rss[i] ?? 0)] as const),
-    ]),
-    [
-      mismatches.length === 0
-        ? "Plans matched the generator's expected counts at every size."
-        : `**Plan mismatch:** ${mismatches.join('; ')}`,
-      ...all.map((s) => `- ${count(s.rows)}: ${s.plan}`),
-    ].join('\n'),
-    displayParagraph(measureDisplay()),
-  ],
-  options.write,
-);
+    mismatches.length === 0
+      ? "Plans matched the generator's expected counts at every size."
+      : `**Plan mismatch:** ${mismatches.join('; ')}`,
+    ...all.map((s) => `- ${count(s.rows)}: ${s.plan}`),
+  ].join('\n'),
+  displayParagraph(measureDisplay()),
+]);

@@ -68,31 +68,26 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 const worst = Math.max(...runs.map((run) => run.peakRssMiB));
-const missed = await publish(
-  'bench:rejects',
-  at,
-  [
-    `A CSV feed of ${rows.toLocaleString('en-US')} rows, every one rejected (Bedrooms not a number), synced by the built CLI against ` +
-      'the service simulator and Redis: `sync --dry-run`, then a plain sync (refused by the rejected-share guard). Peak RSS = the ' +
-      "CLI's VmHWM; CPU = the CLI's, every thread; Redis commands server side. Baseline: bare csv-parse of the same file, same run.",
-    measuredTargets([
-      [`peak RSS ≤ ${TARGET_MIB} MiB`, `${fixed(worst, 0)} MiB`, worst <= TARGET_MIB],
-      [`rejected rows kept in Redis ≤ ${KEPT_MAX}`, String(Math.max(...runs.map((r) => r.kept))), runs.every((r) => r.kept <= KEPT_MAX)],
-      ['peak RSS ÷ bare csv-parse', `${fixed(worst / baseline.peakRssMiB)}×`],
-    ]),
-    table(runs, [
-      ['run', (r) => r.label],
-      ['exit', (r) => String(r.code)],
-      ['rejected', (r) => r.rejected],
-      ['peak RSS MiB', (r) => fixed(r.peakRssMiB, 0)],
-      ['s', (r) => fixed(r.seconds, 1)],
-      ['CPU s', (r) => fixed(r.cpuSeconds)],
-      ['CPU ÷ csv-parse', (r) => fixed(r.cpuSeconds / (baseline.cpuMs / 1000))],
-      ['Redis commands', (r) => r.commands],
-      ['rows kept', (r) => r.kept],
-    ]),
-    `Bare csv-parse of the same file: ${fixed(baseline.cpuMs / 1000)} s CPU, peak RSS ${fixed(baseline.peakRssMiB, 0)} MiB.`,
-  ],
-  write,
-);
+const missed = await publish('bench:rejects', at, write, [
+  `A CSV feed of ${rows.toLocaleString('en-US')} rows, every one rejected (Bedrooms not a number), synced by the built CLI against ` +
+    'the service simulator and Redis: `sync --dry-run`, then a plain sync (refused by the rejected-share guard). Peak RSS = the ' +
+    "CLI's VmHWM; CPU = the CLI's, every thread; Redis commands server side. Baseline: bare csv-parse of the same file, same run.",
+  measuredTargets([
+    [`peak RSS ≤ ${TARGET_MIB} MiB`, `${fixed(worst, 0)} MiB`, worst <= TARGET_MIB],
+    [`rejected rows kept in Redis ≤ ${KEPT_MAX}`, String(Math.max(...runs.map((r) => r.kept))), runs.every((r) => r.kept <= KEPT_MAX)],
+    ['peak RSS ÷ bare csv-parse', `${fixed(worst / baseline.peakRssMiB)}×`],
+  ]),
+  table(runs, [
+    ['run', (r) => r.label],
+    ['exit', (r) => String(r.code)],
+    ['rejected', (r) => r.rejected],
+    ['peak RSS MiB', (r) => fixed(r.peakRssMiB, 0)],
+    ['s', (r) => fixed(r.seconds, 1)],
+    ['CPU s', (r) => fixed(r.cpuSeconds)],
+    ['CPU ÷ csv-parse', (r) => fixed(r.cpuSeconds / (baseline.cpuMs / 1000))],
+    ['Redis commands', (r) => r.commands],
+    ['rows kept', (r) => r.kept],
+  ]),
+  `Bare csv-parse of the same file: ${fixed(baseline.cpuMs / 1000)} s CPU, peak RSS ${fixed(baseline.peakRssMiB, 0)} MiB.`,
+]);
 if (missed) process.exitCode = 1;

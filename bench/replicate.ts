@@ -114,51 +114,46 @@ const pairs = full.flatMap((skip) => {
 });
 const big = scenario.clusters.reduce((a, b) => (b.size > a.size ? b : a), { start: 0, size: 0 });
 const extra = (incremental[0]?.recordsServed ?? changed) - changed;
-const missed = await publish(
-  'bench:replicate',
-  at,
-  [
-    `Scenario: the RESO Web API simulator (src/sim/reso) in-process on port 0, ${count(records)} seeded records (with photos, \`$expand=Media\`), ModificationTimestamps one minute apart except ${scenario.clusters.length - 1} clusters of equal stamps straddling every tenth page boundary and one of ${big.size} records (positions ${big.start}–${big.start + big.size - 1}) straddling two; maxTop ${maxTop} (a larger page is capped silently). ` +
-      `"By key" is the product: the real client (\`replicate\` in src/feed/reso-api) with OAuth client credentials (tokens living ${TOKEN_TTL_SECONDS} s, so each pull renews them; token requests are counted apart), asking its page size with \`Prefer: odata.maxpagesize\`, following nextLinks, and when they end continuing by (ModificationTimestamp, ListingKey) until \`@odata.count\` is reached. "$skip baseline" is the paging it replaced, a bare loop in bench/replicate-scenario.ts: \`$top=${maxTop}&$skip=S&$count=true\`, nextLinks ignored, until the count or a short page. The simulator's counters are zeroed before each pull and read after it, so requests, records served and bytes are the server's count; wall time includes the simulator serving in the same process, and the simulator evaluates \`$filter\` by scanning every record (no index), so each page continued by key costs it a scan of the whole collection, which a server with an index on (ModificationTimestamp, ListingKey) does not pay. ` +
-      `Full pulls, each server mode on the same records: \`$top\` as a page size with no nextLink (topSemantics 'pageSize', the server the baseline was written for), nextLink on (OData's default: \`$top\` a total, server-driven paging), and the \`$skip\` bug (\`$top=T&$skip=S\` answers T − S records and no nextLink). ` +
-      `Nightly: ${changed} records (1%) modified with stamps from 1 h after the first pull's watermark (${first.maxTimestamp ?? '?'}), then incremental pulls by key from that watermark: overlap 0 and the CLI's default 20 min (which re-reads the unchanged records stamped in the 20 min before the watermark), and overlap 0 without nextLinks. Each re-reads the record(s) stamped at the watermark (\`ge\`, by design), and asks the Media resource once for photos changed alone since then. Sweep: key-only \`$select\` of every record by key, Prefer maxTop.`,
-    measuredTargets(verdicts),
-    { heading: 'Paging by key against `$skip` paging' },
-    'Same run, same records, Prefer / `$top` = maxTop; requests / 1,000 records counts Property and Media requests.',
-    table(pairs, [
-      ['server', ({ skip }) => skip.spec.label.split('; ')[1] ?? ''],
-      ['records/s by key', ({ key }) => Math.round(perSecond(key))],
-      ['records/s $skip', ({ skip }) => Math.round(perSecond(skip))],
-      ['key ÷ $skip', ({ key, skip }) => fixed(perSecond(key) / perSecond(skip))],
-      ['requests / 1,000 records by key', ({ key }) => fixed(perThousand(key))],
-      ['$skip', ({ skip }) => fixed(perThousand(skip))],
-      ['key ÷ $skip', ({ key, skip }) => fixed(perThousand(key) / perThousand(skip))],
-      ['received / counted by key', ({ key }) => receivedOf(key)],
-      ['$skip', ({ skip }) => receivedOf(skip)],
-    ]),
-    { heading: 'Pulls' },
-    'Minimal pages = ceil(records ÷ maxTop): of the whole set for full pulls and the sweep, of the records served for incremental pulls.',
-    table(
-      [...full, ...incremental, sweep],
-      [
-        ['pull', (p) => p.spec.label],
-        ['page size asked', (p) => `${isKey(p) ? 'Prefer' : '$top'} ${p.spec.pageSize}`, 'l'],
-        ['paged by', (p) => p.pagedBy, 'l'],
-        ['Property requests', (p) => p.requests],
-        ['Media requests', (p) => p.mediaRequests],
-        ['minimal pages', pagesOf],
-        ['ratio', (p) => fixed(p.requests / pagesOf(p))],
-        ['received / counted', receivedOf],
-        ['records served', (p) => p.recordsServed],
-        ['token requests', (p) => p.tokens],
-        ['wall s', (p) => fixed(p.ms / 1000)],
-        ['records/s', (p) => Math.round(perSecond(p))],
-        ['requests / 1,000 records', (p) => fixed(perThousand(p))],
-        ['MiB served', (p) => mib(p.bytesServed)],
-      ],
-    ),
-    `The ${changed} changed records alone fit ${minimalPages(changed, maxTop)} page(s); overlap 0 also served ${extra} record(s) stamped at the watermark (\`ge\`, so a record written at that instant after the last pull read it is not lost), which made it ${minimalPages(changed + extra, maxTop)} page(s).`,
-  ],
-  write,
-);
+const missed = await publish('bench:replicate', at, write, [
+  `Scenario: the RESO Web API simulator (src/sim/reso) in-process on port 0, ${count(records)} seeded records (with photos, \`$expand=Media\`), ModificationTimestamps one minute apart except ${scenario.clusters.length - 1} clusters of equal stamps straddling every tenth page boundary and one of ${big.size} records (positions ${big.start}–${big.start + big.size - 1}) straddling two; maxTop ${maxTop} (a larger page is capped silently). ` +
+    `"By key" is the product: the real client (\`replicate\` in src/feed/reso-api) with OAuth client credentials (tokens living ${TOKEN_TTL_SECONDS} s, so each pull renews them; token requests are counted apart), asking its page size with \`Prefer: odata.maxpagesize\`, following nextLinks, and when they end continuing by (ModificationTimestamp, ListingKey) until \`@odata.count\` is reached. "$skip baseline" is the paging it replaced, a bare loop in bench/replicate-scenario.ts: \`$top=${maxTop}&$skip=S&$count=true\`, nextLinks ignored, until the count or a short page. The simulator's counters are zeroed before each pull and read after it, so requests, records served and bytes are the server's count; wall time includes the simulator serving in the same process, and the simulator evaluates \`$filter\` by scanning every record (no index), so each page continued by key costs it a scan of the whole collection, which a server with an index on (ModificationTimestamp, ListingKey) does not pay. ` +
+    `Full pulls, each server mode on the same records: \`$top\` as a page size with no nextLink (topSemantics 'pageSize', the server the baseline was written for), nextLink on (OData's default: \`$top\` a total, server-driven paging), and the \`$skip\` bug (\`$top=T&$skip=S\` answers T − S records and no nextLink). ` +
+    `Nightly: ${changed} records (1%) modified with stamps from 1 h after the first pull's watermark (${first.maxTimestamp ?? '?'}), then incremental pulls by key from that watermark: overlap 0 and the CLI's default 20 min (which re-reads the unchanged records stamped in the 20 min before the watermark), and overlap 0 without nextLinks. Each re-reads the record(s) stamped at the watermark (\`ge\`, by design), and asks the Media resource once for photos changed alone since then. Sweep: key-only \`$select\` of every record by key, Prefer maxTop.`,
+  measuredTargets(verdicts),
+  { heading: 'Paging by key against `$skip` paging' },
+  'Same run, same records, Prefer / `$top` = maxTop; requests / 1,000 records counts Property and Media requests.',
+  table(pairs, [
+    ['server', ({ skip }) => skip.spec.label.split('; ')[1] ?? ''],
+    ['records/s by key', ({ key }) => Math.round(perSecond(key))],
+    ['records/s $skip', ({ skip }) => Math.round(perSecond(skip))],
+    ['key ÷ $skip', ({ key, skip }) => fixed(perSecond(key) / perSecond(skip))],
+    ['requests / 1,000 records by key', ({ key }) => fixed(perThousand(key))],
+    ['$skip', ({ skip }) => fixed(perThousand(skip))],
+    ['key ÷ $skip', ({ key, skip }) => fixed(perThousand(key) / perThousand(skip))],
+    ['received / counted by key', ({ key }) => receivedOf(key)],
+    ['$skip', ({ skip }) => receivedOf(skip)],
+  ]),
+  { heading: 'Pulls' },
+  'Minimal pages = ceil(records ÷ maxTop): of the whole set for full pulls and the sweep, of the records served for incremental pulls.',
+  table(
+    [...full, ...incremental, sweep],
+    [
+      ['pull', (p) => p.spec.label],
+      ['page size asked', (p) => `${isKey(p) ? 'Prefer' : '$top'} ${p.spec.pageSize}`, 'l'],
+      ['paged by', (p) => p.pagedBy, 'l'],
+      ['Property requests', (p) => p.requests],
+      ['Media requests', (p) => p.mediaRequests],
+      ['minimal pages', pagesOf],
+      ['ratio', (p) => fixed(p.requests / pagesOf(p))],
+      ['received / counted', receivedOf],
+      ['records served', (p) => p.recordsServed],
+      ['token requests', (p) => p.tokens],
+      ['wall s', (p) => fixed(p.ms / 1000)],
+      ['records/s', (p) => Math.round(perSecond(p))],
+      ['requests / 1,000 records', (p) => fixed(perThousand(p))],
+      ['MiB served', (p) => mib(p.bytesServed)],
+    ],
+  ),
+  `The ${changed} changed records alone fit ${minimalPages(changed, maxTop)} page(s); overlap 0 also served ${extra} record(s) stamped at the watermark (\`ge\`, so a record written at that instant after the last pull read it is not lost), which made it ${minimalPages(changed + extra, maxTop)} page(s).`,
+]);
 if (missed) process.exitCode = 1;

@@ -106,5 +106,5 @@ try {
   await removeWireScenario(scenario);
   await admin.quit();
 }
-if (options.scaleOnly === 0) await publish('bench:sync', at, wireBlocks(info), options.write);
-if (scale) await publish('bench:sync scale', at, scaleBlocks(scale, concurrency), options.write);
+if (options.scaleOnly === 0) await publish('bench:sync', at, options.write, wireBlocks(info));
+if (scale) await publish('bench:sync scale', at, options.write, scaleBlocks(scale, concurrency));

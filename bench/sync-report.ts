@@ -1,5 +1,5 @@
 /** bench:sync's BENCHMARKS.md sections as data: its targets, tables and paragraphs (sync-cli.ts measures). */
-import { fixed as f2, int, median, medianTargets, table, type Block, type Column, type MedianTarget } from './benchmarks-md.js';
+import { fixed as f2, int, median, medianTargets, oneRow, table, type Block, type Column, type MedianTarget } from './benchmarks-md.js';
 import type { ClusterFigure, ProcessesResult } from './sync-processes.js';
 import type { BareResult, CliWorkResult, FloorResult } from './sync-wire.js';
 
@@ -176,19 +176,16 @@ function clusterBlocks({ cluster: c, alone }: ClusterFigure, latencyMs: number):
     `${c.processes} × \`listing-sync worker --concurrency ${c.global} --global-concurrency ${c.global}\` with REDIS_CLUSTER_NODES set ` +
       'to a cluster of three masters (no replicas, started by the bench on loopback), the creates enqueued by `sync` once the permit ' +
       `pool is past its grace; writes/s timed by the simulator (${latencyMs} ms latency). Ideal = G ÷ latency.`,
-    table(
-      [c],
-      [
-        ['processes', () => c.processes, 'r'],
-        ['G', () => c.global],
-        ['writes/s', () => int(c.writesPerSecond)],
-        ['÷ ideal', () => f2(ratio)],
-        ['target', () => `≥ ${CLUSTER_TARGET}`],
-        ['verdict', () => (ratio >= CLUSTER_TARGET ? 'PASS' : 'MISS'), 'l'],
-        ['max in flight', () => c.maxInFlight],
-        ['listings / duplicate creates', () => `${c.listings} / ${c.duplicateCreates}`],
-      ],
-    ),
+    oneRow([
+      ['processes', c.processes, 'r'],
+      ['G', c.global],
+      ['writes/s', int(c.writesPerSecond)],
+      ['÷ ideal', f2(ratio)],
+      ['target', `≥ ${CLUSTER_TARGET}`],
+      ['verdict', ratio >= CLUSTER_TARGET ? 'PASS' : 'MISS', 'l'],
+      ['max in flight', c.maxInFlight],
+      ['listings / duplicate creates', `${c.listings} / ${c.duplicateCreates}`],
+    ]),
     `Its baseline, measured just before in the same run (not a target): one \`listing-sync worker --concurrency ${alone.global}\` ` +
       `on the single Redis, no permit pool, the same ${alone.listings} creates: ${int(alone.writesPerSecond)} writes/s = ` +
       `${f2(alone.writesPerSecond / alone.ideal)} of ideal; the cluster's processes reach ${f2(c.writesPerSecond / alone.writesPerSecond)} of that. ` +
@@ -205,18 +202,15 @@ function cpuSplitBlocks(info: WireInfo, all: Figures[], long: Migration): Block[
     `One more \`sync --work\` of ${long.listings} new listings after the rounds. Each further listing = (its CPU − the rounds' median ` +
       `CPU) ÷ (${long.listings} − ${info.creates}); paid once = the rounds' median CPU − ${info.creates} × that. Not a target: it shows ` +
       "how much of the CPU ratio is the command's fixed part (start-up, threads, JIT warm-up).",
-    table(
-      [long],
-      [
-        ['listings', (m) => m.listings, 'r'],
-        ['CPU s', (m) => f2(m.run.cli.cpuSeconds)],
-        ['CPU ms per listing', (m) => f2((m.run.cli.cpuSeconds * 1000) / m.listings)],
-        ['each further listing ms', () => f2(marginal)],
-        ['÷ bare loop per request', () => f2(marginal / median(all.map((r) => r.bareCpuPerRequestMs)))],
-        ['paid once per command s', () => f2(shortCpu - (info.creates * marginal) / 1000)],
-        ['created / duplicate creates', (m) => `${m.run.created} / ${m.run.duplicateCreates}`],
-      ],
-    ),
+    oneRow([
+      ['listings', long.listings, 'r'],
+      ['CPU s', f2(long.run.cli.cpuSeconds)],
+      ['CPU ms per listing', f2((long.run.cli.cpuSeconds * 1000) / long.listings)],
+      ['each further listing ms', f2(marginal)],
+      ['÷ bare loop per request', f2(marginal / median(all.map((r) => r.bareCpuPerRequestMs)))],
+      ['paid once per command s', f2(shortCpu - (info.creates * marginal) / 1000)],
+      ['created / duplicate creates', `${long.run.created} / ${long.run.duplicateCreates}`],
+    ]),
   ];
 }
 
@@ -277,21 +271,18 @@ export function scaleBlocks(m: Migration, concurrency: number): Block[] {
   return [
     `\`sync --work --concurrency ${concurrency}\` of ${m.listings} new listings into an empty chatbot, simulator in its own process ` +
       "with 0 ms latency, the feed written as a stream (--scale-listings). CPU = the CLI's user + system, every thread; peak RSS = VmHWM.",
-    table(
-      [m],
-      [
-        ['listings', () => m.listings, 'r'],
-        ['time s', () => f2(run.cli.seconds)],
-        ['peak RSS MiB', () => int(run.cli.peakRssMiB)],
-        ['CPU s', () => f2(run.cli.cpuSeconds)],
-        ['CPU ms per listing', () => f2(per(run.cli.cpuSeconds * 1000))],
-        ['Redis commands per listing', () => per(run.redisServer.commands).toFixed(1)],
-        ['Redis CPU ms per listing', () => f2(per(run.redisServer.cpuSeconds * 1000))],
-        ['created / failed', () => `${run.created} / ${run.failed}`],
-        ['calls / minimal', () => `${run.calls} / ${run.minimalCalls}`],
-        ['duplicate creates', () => run.duplicateCreates],
-        ['complete', () => (complete(m) ? 'yes' : 'NO'), 'l'],
-      ],
-    ),
+    oneRow([
+      ['listings', m.listings, 'r'],
+      ['time s', f2(run.cli.seconds)],
+      ['peak RSS MiB', int(run.cli.peakRssMiB)],
+      ['CPU s', f2(run.cli.cpuSeconds)],
+      ['CPU ms per listing', f2(per(run.cli.cpuSeconds * 1000))],
+      ['Redis commands per listing', per(run.redisServer.commands).toFixed(1)],
+      ['Redis CPU ms per listing', f2(per(run.redisServer.cpuSeconds * 1000))],
+      ['created / failed', `${run.created} / ${run.failed}`],
+      ['calls / minimal', `${run.calls} / ${run.minimalCalls}`],
+      ['duplicate creates', run.duplicateCreates],
+      ['complete', complete(m) ? 'yes' : 'NO', 'l'],
+    ]),
   ];
 }
