@@ -2,9 +2,7 @@
  * `npm run bench:sync`: the built CLI against the simulator, every ratio against a baseline of the same round
  * (targets in sync-report.ts); worker processes and a Redis Cluster (redis-server, redis-cli on PATH); a migration's
  * peak RSS; the CPU split. `--scale-only N` measures an N-listing migration alone (`npm run bench:scale`).
- * Usage: node dist/bench/sync-cli.js [--creates N] [--rounds N] [--concurrency N] [--latency MS]
- *   [--processes 1,2,4] [--globals 16,64] [--process-creates N] [--rss-listings N|0]
- *   [--cluster-processes N|0] [--cluster-global G] [--scale-listings N] [--scale-only N] [--long-creates N|0] [--no-write]
+ * Usage: node dist/bench/sync-cli.js [--kebab-name VALUE of any option below, e.g. --rss-listings 0] [--no-write]
  */
 import { loadavg } from 'node:os';
 import { Redis } from 'ioredis';
@@ -15,32 +13,13 @@ import { scaleBlocks, wireBlocks, type Migration, type WireInfo } from './sync-r
 import { prepareWireScenario, removeWireScenario, runBareLoop, runBullmqFloor, runCliPlanOnly, runCliWork } from './sync-wire.js';
 
 const argv = process.argv.slice(2);
-const options = parseOptions(argv, {
-  creates: 6000,
-  rounds: 3,
-  concurrency: 16,
-  latency: 20,
-  processes: [1, 2, 4],
-  globals: [16, 64],
-  processCreates: 6000,
-  rssListings: 100_000,
-  clusterProcesses: 3,
-  clusterGlobal: 12,
-  scaleListings: 0,
-  scaleOnly: 0,
-  // NaN: 4 × --creates.
-  longCreates: Number.NaN,
-  write: true,
-});
-if (options.scaleOnly > 0)
-  Object.assign(options, {
-    scaleListings: options.scaleOnly,
-    rounds: 0,
-    processes: [],
-    clusterProcesses: 0,
-    rssListings: 0,
-    longCreates: 0,
-  });
+// longCreates NaN: 4 × --creates.
+const roundDefaults = { creates: 6000, rounds: 3, concurrency: 16, latency: 20, longCreates: Number.NaN, write: true };
+const processDefaults = { processes: [1, 2, 4], globals: [16, 64], processCreates: 6000, clusterProcesses: 3, clusterGlobal: 12 };
+const options = parseOptions(argv, { ...roundDefaults, ...processDefaults, rssListings: 100_000, scaleListings: 0, scaleOnly: 0 });
+// --scale-only: that migration and nothing else.
+const scaleOnly = { rounds: 0, processes: [], clusterProcesses: 0, rssListings: 0, longCreates: 0 };
+if (options.scaleOnly > 0) Object.assign(options, scaleOnly, { scaleListings: options.scaleOnly });
 const { creates, concurrency, latency: latencyMs } = options;
 const longCreates = Number.isNaN(options.longCreates) ? creates * 4 : options.longCreates;
 const say = (text: string): boolean => process.stderr.write(`${text}…\n`);

@@ -6,6 +6,7 @@
  * single Redis. Why that baseline: on a shared 2-core machine what G ÷ latency allows moves by a fifth within an hour.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -126,16 +127,9 @@ async function startBenchCluster(): Promise<{ nodes: string; close(): Promise<vo
   const args = (port: number): string[] => [...flags, '--port', String(port), '--dir', dir, '--cluster-config-file', `nodes-${port}.conf`];
   const children = ports.map((port) => spawn('redis-server', [...args(port), '--save', ''], { stdio: 'ignore' }));
   const close = async (): Promise<void> => {
-    await Promise.all(
-      children.map((child) =>
-        child.exitCode !== null || child.signalCode !== null
-          ? Promise.resolve()
-          : new Promise<void>((resolve) => {
-              child.once('exit', () => resolve());
-              child.kill('SIGKILL');
-            }),
-      ),
-    );
+    const live = children.filter((child) => child.exitCode === null && child.signalCode === null);
+    for (const child of live) child.kill('SIGKILL');
+    await Promise.all(live.map((child) => once(child, 'exit')));
     rmSync(dir, { recursive: true, force: true });
   };
   try {

@@ -93,7 +93,7 @@ function targets(info: WireInfo, all: Figures[]): MedianTarget[] {
 }
 
 const ROUND_COLUMNS: ReadonlyArray<Column<{ round: WireRound; r: Figures }>> = [
-  ['round', (_, i) => i + 1],
+  ['round', (_, i) => i + 1, 'r'],
   ['load 1 min', ({ round }) => f2(round.load)],
   ['bare loop writes/s', ({ round }) => int(round.bare.perSecond)],
   ['sync --work writes/s', ({ round }) => int(round.cli.writesPerSecond)],
@@ -236,7 +236,7 @@ export function wireBlocks(info: WireInfo): Block[] {
     { heading: 'Rounds' },
     table(
       info.rounds.map((round, i) => ({ round, r: all[i] as Figures })),
-      ROUND_COLUMNS.map(([label, cell], i) => [label, cell, i === 0 ? 'r' : undefined] as const),
+      ROUND_COLUMNS,
     ),
     'What each listing costs the machine: the CPU of `sync --work` (user + system, every thread, from its own getrusage) beside the ' +
       "bare loop's CPU per request; the BullMQ floor of the same round (bench/bullmq-floor.ts: the same creates as one BullMQ job " +

@@ -88,8 +88,7 @@ export async function prepareWireScenario(
 }
 
 export async function removeWireScenario(scenario: WireScenario): Promise<void> {
-  await rm(scenario.feedPath, { force: true });
-  if (scenario.bodiesPath !== undefined) await rm(scenario.bodiesPath, { force: true });
+  for (const path of [scenario.feedPath, scenario.bodiesPath]) if (path !== undefined) await rm(path, { force: true });
 }
 
 /** perSecond, seconds, bySecond: the writes phase's; wallSeconds: the loop's own, first request → last answer. */
