@@ -97,11 +97,11 @@ export function table<T>(rows: readonly T[], columns: ReadonlyArray<Column<T>>, 
 }
 
 /** A table of one row, each column given as its head, value and alignment. */
-export const oneRow = (cells: ReadonlyArray<readonly [head: string, value: Cell, align?: 'l' | 'r']>): Table => ({
-  head: cells.map(([head]) => head),
-  align: cells.map(([, , align], i) => align ?? (i === 0 ? 'l' : 'r')),
-  rows: [cells.map(([, value]) => value)],
-});
+export const oneRow = (cells: ReadonlyArray<readonly [head: string, value: Cell, align?: 'l' | 'r']>): Table =>
+  table(
+    [0],
+    cells.map(([head, value, align]): Column<number> => [head, () => value, align]),
+  );
 
 function tableLines(t: Table): string[] {
   const align = t.head.map((_, i) => t.align?.[i] ?? (i === 0 ? 'l' : 'r'));
@@ -139,19 +139,14 @@ export const missed = (blocks: readonly Block[]): boolean =>
 /** A section's block: a paragraph, a `### heading`, or a table ('' or undefined: left out). */
 export type Block = string | undefined | { heading: string } | Table;
 
-export interface SectionHead {
-  command: string;
-  machine: string;
-  date: string;
-}
-
-export function head(script: string, argv: readonly string[] = process.argv.slice(2)): SectionHead {
+export function head(script: string, argv: readonly string[] = process.argv.slice(2)) {
   return {
     command: `npm run ${script}${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`,
     machine: machineLine(),
     date: new Date().toISOString(),
   };
 }
+export type SectionHead = ReturnType<typeof head>;
 
 function sectionBody(at: SectionHead, blocks: readonly Block[]): string {
   const parts = [`Command: \`${at.command}\`  \nMachine: ${at.machine}  \nDate: ${at.date}`];

@@ -14,10 +14,8 @@ const HERE = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = packageRoot(HERE);
 
 /** The CLI entry named by package.json `bin.listing-sync` (the built file). */
-const CLI_BIN = join(
-  ROOT,
-  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['listing-sync'] ?? '',
-);
+const { bin } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+const CLI_BIN = join(ROOT, bin['listing-sync'] ?? '');
 const PRELOAD = join(HERE, 'redis-count-preload.cjs');
 
 export interface CliRun {

@@ -1,34 +1,22 @@
 /**
- * bench:sync's measurements, each against a fresh simulator process (wire-sim.ts), the clients their own processes:
- * the baselines (bare-loop.ts, bullmq-floor.ts), the built CLI's `sync --work` (with what Redis did meanwhile) and
- * `sync --dry-run`. Writes are timed by the simulator: first create answered → last. sync-ab.ts imports this module
- * from two builds: keep its exports' signatures.
+ * bench:sync's measurements, each against a fresh simulator process (wire-sim.ts): the baselines, `sync --work` (with
+ * what Redis did meanwhile) and `sync --dry-run`. sync-ab.ts imports this module from two builds: keep its exports' signatures.
  */
 import { fork } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cliEnv, runCli, type CliRun, type SimAddress } from './cli-child.js';
+import { cliEnv, runCli, type CliRun } from './cli-child.js';
 import { measuringRedis, newPrefix, runJson, type RedisServerWork } from './kit.js';
 import { writeWireFiles } from './wire-feed.js';
-import type { FromWireSim, ToWireSim, WireSimReport } from './wire-sim.js';
+import type { FromWireSim, ToWireSim } from './wire-sim.js';
 
 export const WIRE_CHATBOT = 'bench-wire';
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 
-export interface WireSim {
-  info: SimAddress;
-  /** Starts sampling the requests in flight (avgInFlight). */
-  sample(): void;
-  listings(): Promise<number>;
-  report(): Promise<WireSimReport>;
-  order(): Promise<string[]>;
-  close(): Promise<void>;
-}
-
 /** A fresh simulator process holding `chatbots` (empty), answering after `latencyMs`. */
-export async function startWireSim(latencyMs: number, chatbots: readonly string[]): Promise<WireSim> {
+export async function startWireSim(latencyMs: number, chatbots: readonly string[]) {
   // Why a larger heap: in a 1,000,000-listing migration the simulator holds every listing and every call (with its body).
   const child = fork(join(HERE, 'wire-sim.js'), [String(latencyMs), chatbots.join(',')], {
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -53,6 +41,7 @@ export async function startWireSim(latencyMs: number, chatbots: readonly string[
   const { sim } = await next('ready');
   return {
     info: sim,
+    /** Starts sampling the requests in flight (avgInFlight). */
     sample: () => void child.send({ type: 'sample' }),
     listings: async () => (await ask('listings')).listings,
     report: async () => (await ask('report')).report,
@@ -63,6 +52,8 @@ export async function startWireSim(latencyMs: number, chatbots: readonly string[
     },
   };
 }
+
+export type WireSim = Awaited<ReturnType<typeof startWireSim>>;
 
 export interface WireScenario {
   creates: number;
