@@ -86,9 +86,8 @@ async function serverTotals(redis: Redis): Promise<{ commands: number; cpuSecond
 export async function measuringRedis<T>(redisUrl: string, span: () => Promise<T>): Promise<{ result: T; work: RedisServerWork }> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
-    const clients = String(await redis.call('CLIENT', 'LIST'))
-      .trim()
-      .split('\n').length;
+    const clientList = String(await redis.call('CLIENT', 'LIST'));
+    const clients = clientList.trim().split('\n').length;
     const before = await serverTotals(redis);
     const result = await span();
     const after = await serverTotals(redis);

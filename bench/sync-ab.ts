@@ -57,11 +57,10 @@ try {
 } finally {
   await admin.quit();
 }
+const NOT_MEDIANS = ['build', 'created', 'duplicateCreates', 'bareCpuMsPerRequest'];
 for (const [build] of builds) {
   const mine = all.filter((figures) => figures.build === build);
-  const fields = Object.keys(mine[0] ?? {}).filter(
-    (field) => !['build', 'created', 'duplicateCreates', 'bareCpuMsPerRequest'].includes(field),
-  );
+  const fields = Object.keys(mine[0] ?? {}).filter((field) => !NOT_MEDIANS.includes(field));
   const medians = fields.map((field) => [field, Number(median(mine.map((figures) => Number(figures[field]))).toFixed(3))]);
   process.stdout.write(`${JSON.stringify({ build, medianOf: mine.length, ...Object.fromEntries(medians) })}\n`);
 }
