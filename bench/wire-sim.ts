@@ -108,11 +108,8 @@ async function main(): Promise<void> {
       .calls()
       .filter((call) => call.endpoint === 'createListing' && call.status === 200)
       .map((call) => (call.body as { SerialNumber?: string }).SerialNumber ?? '');
-  let closing = false;
-  const close = (): void => {
-    if (!closing) void sim.close().finally(() => process.exit(0));
-    closing = true;
-  };
+  let closing: Promise<void> | undefined;
+  const close = (): void => void (closing ??= sim.close().finally(() => process.exit(0)));
   process.on('message', (message: ToWireSim) => {
     if (message.type === 'close') close();
     else if (message.type === 'sample') sampler.start();
