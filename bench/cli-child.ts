@@ -1,5 +1,5 @@
 /** Runs the built CLI as a user does, measuring spawn → exit, peak RSS (VmHWM), CPU and Redis traffic of every thread. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -52,17 +52,7 @@ export function cliEnv(sim: SimAddress, redisUrl: string, prefix: string, logLev
   };
 }
 
-export interface Spawned {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  output(): string;
-  /** Waits for a `listing-sync worker`'s `workers started`. */
-  started(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []): Spawned {
+export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeArgs: readonly string[] = []) {
   const child = spawn(process.execPath, [...nodeArgs, CLI_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const text = { stdout: '', stderr: '', both: '' };
   for (const stream of ['stdout', 'stderr'] as const)
@@ -80,6 +70,7 @@ export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeAr
     stdout: () => text.stdout,
     stderr: () => text.stderr,
     output: () => text.both,
+    /** Waits for a `listing-sync worker`'s `workers started`. */
     started: () => waitUntil(exitedEarly, 'the worker did not start in a minute', 60_000, 50),
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
@@ -87,6 +78,8 @@ export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv, nodeAr
     },
   };
 }
+
+export type Spawned = ReturnType<typeof spawnCli>;
 
 /** VmHWM of a live process in MiB, or undefined once it is gone. */
 async function peakRss(pid: number): Promise<number | undefined> {
