@@ -30,11 +30,7 @@ export interface PhaseArgs {
   expected: ExpectedPlan;
 }
 
-interface Timed<T> {
-  value: T;
-  ms: number;
-  cpuMs: number;
-}
+type Timed<T> = Record<'ms' | 'cpuMs', number> & { value: T };
 
 async function timed<T>(work: () => Promise<T> | T): Promise<Timed<T>> {
   const cpu = process.cpuUsage();
@@ -55,14 +51,9 @@ function resetPeakRss(): void {
 }
 
 const peakRssMiB = (): number => process.resourceUsage().maxRSS / 1024; // maxRSS is in KiB
-const result = (phase: PhaseName, rows: number, run: Timed<unknown>, extra: PhaseResult['extra'] = {}): PhaseResult => ({
-  phase,
-  rows,
-  ms: run.ms,
-  cpuMs: run.cpuMs,
-  peakRssMiB: peakRssMiB(),
-  extra,
-});
+const result = (phase: PhaseName, rows: number, run: Timed<unknown>, extra: PhaseResult['extra'] = {}): PhaseResult => {
+  return { phase, rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(), extra };
+};
 const PLAN = { chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed' } as const;
 
 /** (a) The baseline: bare csv-parse (defaults, columns: false) streaming the file, counting records. */
@@ -75,16 +66,14 @@ async function baseline({ file }: PhaseArgs): Promise<PhaseResult> {
     })();
     await pipeline(createReadStream(file), parser);
     await counting;
-    // The header is a record too.
-    return records - 1;
+    return records - 1; // the header is a record too
   });
   return result('baseline', run.value, run);
 }
 
 /**
- * (b) The importer alone: openFeed + iterate every row (CSV parsing, profile mapping, validation,
- * de-duplication), on this thread ('main': the importer's own cost) or in the worker thread a
- * sync uses for a large file ('worker': plus handing every row across threads).
+ * (b) The importer alone: openFeed + every row (parsing, mapping, validation, de-duplication), on this thread ('main':
+ * its own cost) or in the worker thread a sync uses for a large file ('worker': plus handing rows across threads).
  */
 async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): Promise<PhaseResult> {
   const run = await timed(async () => {
@@ -99,12 +88,8 @@ async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): 
 
 /** The plan's counts, and what differs from the generator's expected ones ('' when none). */
 function planCounts(plan: { creates: unknown[]; updates: unknown[]; deletes: unknown[]; unchanged: number }, expected: ExpectedPlan) {
-  const counts: ExpectedPlan = {
-    creates: plan.creates.length,
-    updates: plan.updates.length,
-    deletes: plan.deletes.length,
-    unchanged: plan.unchanged,
-  };
+  const { creates, updates, deletes, unchanged } = plan;
+  const counts: ExpectedPlan = { creates: creates.length, updates: updates.length, deletes: deletes.length, unchanged };
   const wrong = (Object.keys(expected) as Array<keyof ExpectedPlan>).filter((name) => counts[name] !== expected[name]);
   return {
     plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
