@@ -22,11 +22,7 @@ const total = options.migration + options.others * options.otherListings;
 const MIGRATION = 'bench-migration';
 const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 
-interface Feed {
-  chatbot: string;
-  from: number;
-  count: number;
-}
+type Feed = Record<'from' | 'count', number> & { chatbot: string };
 
 /** Queues every feed with `sync` (enqueue only), in order, then one worker works them all. */
 async function queuedThenWorked(feeds: readonly Feed[]) {

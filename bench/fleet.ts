@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { stringify } from 'yaml';
 import { startResoSimulator } from '../src/sim/reso/server.js';
 import { startSimulator } from '../src/sim/server.js';
 import { fixed, head, measuredTargets, publish, ratioText, table } from './benchmarks-md.js';
@@ -22,19 +23,10 @@ const chatbotName = (i: number): string => `bench-bot-${String(i).padStart(3, '0
 const minimal = Math.ceil(options.records / options.maxTop);
 
 function fleetFile(dir: string, propertyUrl: string, chatbots: number): string {
-  const lines = [
-    'sources:',
-    '  mls:',
-    `    feed: ${propertyUrl}`,
-    '    profile: reso',
-    '    replicate: true',
-    '    overlap: 0s',
-    'chatbots:',
-  ];
-  for (let i = 0; i < chatbots; i++)
-    lines.push(`  ${chatbotName(i)}:`, '    source: mls', `    where: { City: ${CITIES[i % CITIES.length]} }`);
+  const bots = Array.from({ length: chatbots }, (_, i) => [chatbotName(i), { source: 'mls', where: { City: CITIES[i % CITIES.length] } }]);
   const path = join(dir, `fleet-${chatbots}.yaml`);
-  writeFileSync(path, `${lines.join('\n')}\n`);
+  const mls = { feed: propertyUrl, profile: 'reso', replicate: true, overlap: '0s' };
+  writeFileSync(path, stringify({ sources: { mls }, chatbots: Object.fromEntries(bots) }));
   return path;
 }
 
