@@ -17,7 +17,7 @@ import { writeWireFiles } from './wire-feed.js';
 
 const argv = process.argv.slice(2);
 const options = parseOptions(argv, { rounds: 2, migration: 4000, others: 5, otherListings: 40, concurrency: 16, latency: 20, write: true });
-const { concurrency, latency: latencyMs } = options;
+const { concurrency, latency: latencyMs, otherListings } = options;
 const total = options.migration + options.others * options.otherListings;
 const MIGRATION = 'bench-migration';
 const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
@@ -61,8 +61,8 @@ async function round(index: number) {
   const alone = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: total }]);
   const others = Array.from({ length: options.others }, (_, k) => ({
     chatbot: `bench-other-${k + 1}`,
-    from: 100_000 + k * options.otherListings,
-    count: options.otherListings,
+    from: 100_000 + k * otherListings,
+    count: otherListings,
   }));
   const shared = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: options.migration }, ...others]);
   const lastOther = shared.order.findLastIndex((chatbot) => chatbot !== MIGRATION);

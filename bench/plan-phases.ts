@@ -13,22 +13,16 @@ import { generateFeedListings, generateLedger, generateRemote, type ExpectedPlan
 export const PHASES = ['baseline', 'importer', 'importer-worker', 'import-plan', 'planner'] as const;
 export type PhaseName = (typeof PHASES)[number];
 
-export interface PhaseResult {
+/**
+ * ms, cpuMs: wall and CPU time of the measured part (on a shared host wall time includes waiting for a core);
+ * peakRssMiB: the whole child process's.
+ */
+export interface PhaseResult extends Record<'rows' | 'ms' | 'cpuMs' | 'peakRssMiB', number> {
   phase: PhaseName;
-  rows: number;
-  /** Wall and CPU time of the measured part (CPU: on a shared host wall time includes waiting for a core). */
-  ms: number;
-  cpuMs: number;
-  /** Of the whole child process. */
-  peakRssMiB: number;
   extra: Record<string, number | string>;
 }
 
-export interface PhaseArgs {
-  file: string;
-  shape: FeedShape;
-  expected: ExpectedPlan;
-}
+export type PhaseArgs = { file: string; shape: FeedShape; expected: ExpectedPlan };
 
 type Timed<T> = Record<'ms' | 'cpuMs', number> & { value: T };
 
@@ -136,17 +130,9 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
     };
     return await planFeedRows(feed, Promise.resolve(timedPlanner));
   });
-  return result(
-    'import-plan',
-    run.value.stats.rows,
-    { value: 0, ms: indexed.ms + run.ms, cpuMs: indexed.cpuMs + run.cpuMs },
-    {
-      residentBeforeImportMiB: resident.rss / 2 ** 20,
-      peakRssBeforeImportMiB: peakBeforeImport,
-      finishMs,
-      ...planCounts(run.value.planned.plan, expected),
-    },
-  );
+  const timedPart = { value: 0, ms: indexed.ms + run.ms, cpuMs: indexed.cpuMs + run.cpuMs };
+  const extra = { residentBeforeImportMiB: resident.rss / 2 ** 20, peakRssBeforeImportMiB: peakBeforeImport, finishMs };
+  return result('import-plan', run.value.stats.rows, timedPart, { ...extra, ...planCounts(run.value.planned.plan, expected) });
 }
 
 /** (d) The planner alone on pre-built input (feed Map, remote, key index, full ledger): best of 3 rounds. */

@@ -1,6 +1,6 @@
 /**
- * `npm run bench:plan`: importer and planner against bare csv-parse on the same generated file (issue 3's targets),
- * then the display policy's cost. Each phase runs as this script with --phase NAME ARGS, so its peak RSS is its own.
+ * `npm run bench:plan`: importer and planner against bare csv-parse on one generated file (issue 3), then the display
+ * policy's cost. Each phase runs as this script with --phase NAME ARGS, so its peak RSS is its own.
  * Usage: node dist/bench/plan.js [SIZE ...] [--runs N] [--no-write]   (SIZE like 100k, 1M or 250000; default 100k 1M)
  */
 import { unlink } from 'node:fs/promises';
@@ -106,13 +106,8 @@ const all: Size[] = [];
 for (const rows of sizes) all.push(await measureSize(rows));
 const mismatches = all.map((s) => s.mismatch).filter((text) => text !== '');
 const RSS_HEADS = [
-  'csv-parse',
-  'importer',
-  'importer in a worker',
-  'import+plan',
-  'of which remote + ledger before import',
-  'building the remote + ledger (bench)',
-  'planner alone',
+  ...['csv-parse', 'importer', 'importer in a worker', 'import+plan'],
+  ...['of which remote + ledger before import', 'building the remote + ledger (bench)', 'planner alone'],
 ];
 await publish('bench:plan', at, options.write, [
   "Feed: generated CSV in the redfin profile's shape (the 27 columns of a Redfin export); remote snapshot of the same size with 1% changed, " +
