@@ -24,6 +24,8 @@ const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 
 type Feed = Record<'from' | 'count', number> & { chatbot: string };
 
+const otherFeed = (k: number): Feed => ({ chatbot: `bench-other-${k + 1}`, from: 100_000 + k * otherListings, count: otherListings });
+
 /** Queues every feed with `sync` (enqueue only), in order, then one worker works them all. */
 async function queuedThenWorked(feeds: readonly Feed[]) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-fairness-'));
@@ -59,11 +61,7 @@ async function round(index: number) {
   const scenario = { creates: total, concurrency, latencyMs, feedPath: '', bodiesPath };
   const bare = await runBareLoop(scenario, MIGRATION).finally(() => rm(bodiesPath));
   const alone = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: total }]);
-  const others = Array.from({ length: options.others }, (_, k) => ({
-    chatbot: `bench-other-${k + 1}`,
-    from: 100_000 + k * otherListings,
-    count: otherListings,
-  }));
+  const others = Array.from({ length: options.others }, (_, k) => otherFeed(k));
   const shared = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: options.migration }, ...others]);
   const lastOther = shared.order.findLastIndex((chatbot) => chatbot !== MIGRATION);
   const result = {

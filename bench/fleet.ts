@@ -1,7 +1,6 @@
 /**
- * `npm run bench:fleet`: one replicated fleet source fanned out to N new chatbots by `fleet run SOURCE --dry-run`;
- * target (issue 29): the source's requests stay one pull's whatever N, the 1-chatbot run the baseline. Why a dry
- * run: it measures the fan-out (pull, replay, each chatbot's plan); bench:sync measures writes.
+ * `npm run bench:fleet`: one replicated source fanned out to N new chatbots by `fleet run SOURCE --dry-run` (issue 29:
+ * the source's requests stay one pull's whatever N). Why dry: it measures the fan-out; bench:sync measures writes.
  * Usage: node dist/bench/fleet.js [--records N] [--max-top N] [--chatbots 1,10,100] [--no-write]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

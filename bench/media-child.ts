@@ -1,6 +1,5 @@
 /**
- * One bench:media loop in a process of its own: `bare` (undici into files, the floor), `file` or `s3` (downloadPhoto
- * into that store). Prints one JSON line of figures.
+ * One bench:media loop in its own process: `bare` (undici into files, the floor), `file` or `s3` (downloadPhoto); prints JSON.
  * Usage: node dist/bench/media-child.js MODE HOST_URL COUNT DIR [S3_BUCKET]
  */
 import { createWriteStream, mkdirSync } from 'node:fs';

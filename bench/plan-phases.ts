@@ -106,8 +106,7 @@ function ledgerByPosition(shape: FeedShape, index: RemoteKeyIndex, remote: Remot
 async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
   const remote = generateRemote(shape);
   const indexed = await timed(() => indexRemoteKeys(remote, 'MLSNumber'));
-  const index = indexed.value;
-  const ledger = ledgerByPosition(shape, index, remote);
+  const ledger = ledgerByPosition(shape, indexed.value, remote);
   // Why settle: generating 1M listings in one burst leaves ~100 MiB of garbage a real sync (pages
   // arriving over minutes) would have collected long before; the planner phase does the same.
   (globalThis as { gc?: () => void }).gc?.(); // the parent starts phases with --expose-gc
@@ -116,7 +115,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   resetPeakRss();
   let finishMs = 0;
   const run = await timed(async () => {
-    const planner = createPlanner({ ...PLAN, remote, index, ledger });
+    const planner = createPlanner({ ...PLAN, remote, index: indexed.value, ledger });
     const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
     // finish() is the only part of planning that cannot overlap the reading: time it on its own.
     const timedPlanner = {

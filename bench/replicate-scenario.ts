@@ -91,7 +91,6 @@ export interface PullSpec {
   paging: 'key' | 'skip';
   /** 'key': Prefer: odata.maxpagesize; 'skip': every page's `$top` (the server caps either at maxTop). */
   pageSize: number;
-  /** Server modes changed from OData's defaults. */
   server?: ResoConfigChange;
   watermark?: string;
   overlapMs?: number;
@@ -124,9 +123,8 @@ async function keyPull(scenario: Scenario, spec: PullSpec, tokens: TokenProvider
     ...(spec.watermark === undefined ? {} : { watermark: spec.watermark, overlapMs: spec.overlapMs ?? 0 }),
   });
   for await (const page of run.pages) onPage(page);
-  const result = run.result();
-  const { complete, maxTimestamp, expected } = result;
-  return { expected, complete, maxTimestamp, pagedBy: result.pagedBy ?? 'one page' };
+  const { complete, maxTimestamp, expected, pagedBy } = run.result();
+  return { expected, complete, maxTimestamp, pagedBy: pagedBy ?? 'one page' };
 }
 
 /** The baseline: `$top`/`$skip` pages of a full pull, ended by the count or a short page. */
@@ -143,8 +141,7 @@ async function skipPull(scenario: Scenario, spec: PullSpec, tokens: TokenProvide
     skip += body.value.length;
     if (body.value.length < spec.pageSize || (expected !== undefined && skip >= expected)) break;
   }
-  const complete = expected !== undefined && skip >= expected;
-  return { expected, complete, maxTimestamp: undefined, pagedBy: '$top/$skip' };
+  return { expected, complete: expected !== undefined && skip >= expected, maxTimestamp: undefined, pagedBy: '$top/$skip' };
 }
 
 /** Runs one pull to its end and measures it. */
