@@ -53,9 +53,7 @@ async function round(chatbots: number, dir: string, redis: Redis) {
     const { peakRssMiB, cpuSeconds } = run;
     return { chatbots, requests, recordsServed, wallMs: run.seconds * 1000, peakRssMiB, cpuSeconds, redis: work.commands };
   } finally {
-    await sim.close();
-    await reso.close();
-    await cleanPrefix(redis, prefix);
+    await Promise.all([sim.close(), reso.close(), cleanPrefix(redis, prefix)]);
   }
 }
 

@@ -5,7 +5,6 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { fileMediaStore } from '../src/feed/media/file-store.js';

@@ -61,8 +61,7 @@ export function measureDisplay(rows = 100_000): DisplayFigures {
   let [withPolicyMs, withoutMs] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
   // A warm-up round each, then 3 measured: interleaved so a noisy neighbour hurts both alike.
   for (let round = 0; round < 4; round++) {
-    const without = planOnce(input, false);
-    const withPolicy = planOnce(input, true);
+    const [without, withPolicy] = [planOnce(input, false), planOnce(input, true)];
     if (round === 0) continue;
     withoutMs = Math.min(withoutMs, without);
     withPolicyMs = Math.min(withPolicyMs, withPolicy);

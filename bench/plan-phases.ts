@@ -144,8 +144,7 @@ async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult
   for (let round = 0; round < 3; round++) rounds.push(await timed(() => planSync({ ...PLAN, feed, remote, index, ledger })));
   const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
   const { mismatch } = planCounts(best.value.plan, expected);
-  const extra = { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch };
-  return result('planner', feed.size, best, extra);
+  return result('planner', feed.size, best, { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch });
 }
 
 const RUNNERS: Record<PhaseName, (args: PhaseArgs) => Promise<PhaseResult>> = {

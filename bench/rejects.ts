@@ -61,9 +61,8 @@ try {
     runs.push({ label, rejected: String(summary.feed?.rejected ?? '?'), ...run, commands: work.commands, kept });
   }
 } finally {
-  await cleanPrefix(redis, prefix);
+  await Promise.all([cleanPrefix(redis, prefix), sim.close()]);
   redis.disconnect();
-  await sim.close();
   rmSync(dir, { recursive: true, force: true });
 }
 const worst = Math.max(...runs.map((run) => run.peakRssMiB));
