@@ -64,7 +64,7 @@ async function round(index: number) {
   const others = Array.from({ length: options.others }, (_, k) => otherFeed(k));
   const shared = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: options.migration }, ...others]);
   const lastOther = shared.order.findLastIndex((chatbot) => chatbot !== MIGRATION);
-  const result = {
+  const r = {
     index,
     load,
     bare: bare.perSecond,
@@ -74,10 +74,8 @@ async function round(index: number) {
     ok: alone.complete && shared.complete && alone.duplicateCreates + shared.duplicateCreates === 0,
     maxInFlight: Math.max(alone.maxInFlight, shared.maxInFlight),
   };
-  process.stderr.write(
-    `round ${index}: bare ${fixed(result.bare, 0)}, alone ${fixed(result.alone, 0)}, shared ${fixed(result.shared, 0)}/s\n`,
-  );
-  return result;
+  process.stderr.write(`round ${index}: bare ${fixed(r.bare, 0)}, alone ${fixed(r.alone, 0)}, shared ${fixed(r.shared, 0)}/s\n`);
+  return r;
 }
 
 const at = head('bench:fairness', argv);
