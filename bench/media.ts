@@ -18,7 +18,7 @@ const argv = process.argv.slice(2);
 const options = parseOptions(argv, { photos: 10_000, s3Photos: 0, write: true });
 const [MIN_BYTES, MAX_BYTES] = [20_000, 200_000];
 const CHILD = fileURLToPath(new URL('./media-child.js', import.meta.url));
-const LABELS: Record<string, string> = {
+const LABELS: Readonly<Record<string, string>> = {
   bare: 'bare loop (undici → files)',
   file: 'file store (downloadPhoto)',
   s3: 's3 store (downloadPhoto → s3rver)',
