@@ -17,16 +17,14 @@ import { writeWireFiles } from './wire-feed.js';
 
 const argv = process.argv.slice(2);
 const options = parseOptions(argv, { rounds: 2, migration: 4000, others: 5, otherListings: 40, concurrency: 16, latency: 20, write: true });
-const { concurrency, latency: latencyMs } = options;
+const { concurrency, latency: latencyMs, otherListings } = options;
 const total = options.migration + options.others * options.otherListings;
 const MIGRATION = 'bench-migration';
 const admin = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 
-interface Feed {
-  chatbot: string;
-  from: number;
-  count: number;
-}
+type Feed = Record<'from' | 'count', number> & { chatbot: string };
+
+const otherFeed = (k: number): Feed => ({ chatbot: `bench-other-${k + 1}`, from: 100_000 + k * otherListings, count: otherListings });
 
 /** Queues every feed with `sync` (enqueue only), in order, then one worker works them all. */
 async function queuedThenWorked(feeds: readonly Feed[]) {
@@ -63,14 +61,10 @@ async function round(index: number) {
   const scenario = { creates: total, concurrency, latencyMs, feedPath: '', bodiesPath };
   const bare = await runBareLoop(scenario, MIGRATION).finally(() => rm(bodiesPath));
   const alone = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: total }]);
-  const others = Array.from({ length: options.others }, (_, k) => ({
-    chatbot: `bench-other-${k + 1}`,
-    from: 100_000 + k * options.otherListings,
-    count: options.otherListings,
-  }));
+  const others = Array.from({ length: options.others }, (_, k) => otherFeed(k));
   const shared = await queuedThenWorked([{ chatbot: MIGRATION, from: 0, count: options.migration }, ...others]);
   const lastOther = shared.order.findLastIndex((chatbot) => chatbot !== MIGRATION);
-  const result = {
+  const r = {
     index,
     load,
     bare: bare.perSecond,
@@ -80,10 +74,8 @@ async function round(index: number) {
     ok: alone.complete && shared.complete && alone.duplicateCreates + shared.duplicateCreates === 0,
     maxInFlight: Math.max(alone.maxInFlight, shared.maxInFlight),
   };
-  process.stderr.write(
-    `round ${index}: bare ${fixed(result.bare, 0)}, alone ${fixed(result.alone, 0)}, shared ${fixed(result.shared, 0)}/s\n`,
-  );
-  return result;
+  process.stderr.write(`round ${index}: bare ${fixed(r.bare, 0)}, alone ${fixed(r.alone, 0)}, shared ${fixed(r.shared, 0)}/s\n`);
+  return r;
 }
 
 const at = head('bench:fairness', argv);

@@ -1,13 +1,13 @@
 /**
- * `npm run bench:fleet`: one replicated fleet source fanned out to N new chatbots by `fleet run SOURCE --dry-run`;
- * target (issue 29): the source's requests stay one pull's whatever N, the 1-chatbot run the baseline. Why a dry
- * run: it measures the fan-out (pull, replay, each chatbot's plan); bench:sync measures writes.
+ * `npm run bench:fleet`: one replicated source fanned out to N new chatbots by `fleet run SOURCE --dry-run` (issue 29:
+ * the source's requests stay one pull's whatever N). Why dry: it measures the fan-out; bench:sync measures writes.
  * Usage: node dist/bench/fleet.js [--records N] [--max-top N] [--chatbots 1,10,100] [--no-write]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { stringify } from 'yaml';
 import { startResoSimulator } from '../src/sim/reso/server.js';
 import { startSimulator } from '../src/sim/server.js';
 import { fixed, head, measuredTargets, publish, ratioText, table } from './benchmarks-md.js';
@@ -22,19 +22,10 @@ const chatbotName = (i: number): string => `bench-bot-${String(i).padStart(3, '0
 const minimal = Math.ceil(options.records / options.maxTop);
 
 function fleetFile(dir: string, propertyUrl: string, chatbots: number): string {
-  const lines = [
-    'sources:',
-    '  mls:',
-    `    feed: ${propertyUrl}`,
-    '    profile: reso',
-    '    replicate: true',
-    '    overlap: 0s',
-    'chatbots:',
-  ];
-  for (let i = 0; i < chatbots; i++)
-    lines.push(`  ${chatbotName(i)}:`, '    source: mls', `    where: { City: ${CITIES[i % CITIES.length]} }`);
+  const bots = Array.from({ length: chatbots }, (_, i) => [chatbotName(i), { source: 'mls', where: { City: CITIES[i % CITIES.length] } }]);
   const path = join(dir, `fleet-${chatbots}.yaml`);
-  writeFileSync(path, `${lines.join('\n')}\n`);
+  const mls = { feed: propertyUrl, profile: 'reso', replicate: true, overlap: '0s' };
+  writeFileSync(path, stringify({ sources: { mls }, chatbots: Object.fromEntries(bots) }));
   return path;
 }
 
@@ -62,9 +53,7 @@ async function round(chatbots: number, dir: string, redis: Redis) {
     const { peakRssMiB, cpuSeconds } = run;
     return { chatbots, requests, recordsServed, wallMs: run.seconds * 1000, peakRssMiB, cpuSeconds, redis: work.commands };
   } finally {
-    await sim.close();
-    await reso.close();
-    await cleanPrefix(redis, prefix);
+    await Promise.all([sim.close(), reso.close(), cleanPrefix(redis, prefix)]);
   }
 }
 

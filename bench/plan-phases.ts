@@ -13,28 +13,18 @@ import { generateFeedListings, generateLedger, generateRemote, type ExpectedPlan
 export const PHASES = ['baseline', 'importer', 'importer-worker', 'import-plan', 'planner'] as const;
 export type PhaseName = (typeof PHASES)[number];
 
-export interface PhaseResult {
+/**
+ * ms, cpuMs: wall and CPU time of the measured part (on a shared host wall time includes waiting for a core);
+ * peakRssMiB: the whole child process's.
+ */
+export interface PhaseResult extends Record<'rows' | 'ms' | 'cpuMs' | 'peakRssMiB', number> {
   phase: PhaseName;
-  rows: number;
-  /** Wall and CPU time of the measured part (CPU: on a shared host wall time includes waiting for a core). */
-  ms: number;
-  cpuMs: number;
-  /** Of the whole child process. */
-  peakRssMiB: number;
   extra: Record<string, number | string>;
 }
 
-export interface PhaseArgs {
-  file: string;
-  shape: FeedShape;
-  expected: ExpectedPlan;
-}
+export type PhaseArgs = { file: string; shape: FeedShape; expected: ExpectedPlan };
 
-interface Timed<T> {
-  value: T;
-  ms: number;
-  cpuMs: number;
-}
+type Timed<T> = Record<'ms' | 'cpuMs', number> & { value: T };
 
 async function timed<T>(work: () => Promise<T> | T): Promise<Timed<T>> {
   const cpu = process.cpuUsage();
@@ -55,14 +45,9 @@ function resetPeakRss(): void {
 }
 
 const peakRssMiB = (): number => process.resourceUsage().maxRSS / 1024; // maxRSS is in KiB
-const result = (phase: PhaseName, rows: number, run: Timed<unknown>, extra: PhaseResult['extra'] = {}): PhaseResult => ({
-  phase,
-  rows,
-  ms: run.ms,
-  cpuMs: run.cpuMs,
-  peakRssMiB: peakRssMiB(),
-  extra,
-});
+const result = (phase: PhaseName, rows: number, run: Timed<unknown>, extra: PhaseResult['extra'] = {}): PhaseResult => {
+  return { phase, rows, ms: run.ms, cpuMs: run.cpuMs, peakRssMiB: peakRssMiB(), extra };
+};
 const PLAN = { chatbot: 'bench', keyType: 'MLSNumber', mode: 'mirror', deleteScope: 'managed' } as const;
 
 /** (a) The baseline: bare csv-parse (defaults, columns: false) streaming the file, counting records. */
@@ -75,16 +60,14 @@ async function baseline({ file }: PhaseArgs): Promise<PhaseResult> {
     })();
     await pipeline(createReadStream(file), parser);
     await counting;
-    // The header is a record too.
-    return records - 1;
+    return records - 1; // the header is a record too
   });
   return result('baseline', run.value, run);
 }
 
 /**
- * (b) The importer alone: openFeed + iterate every row (CSV parsing, profile mapping, validation,
- * de-duplication), on this thread ('main': the importer's own cost) or in the worker thread a
- * sync uses for a large file ('worker': plus handing every row across threads).
+ * (b) The importer alone: openFeed + every row (parsing, mapping, validation, de-duplication), on this thread ('main':
+ * its own cost) or in the worker thread a sync uses for a large file ('worker': plus handing rows across threads).
  */
 async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): Promise<PhaseResult> {
   const run = await timed(async () => {
@@ -99,12 +82,8 @@ async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): 
 
 /** The plan's counts, and what differs from the generator's expected ones ('' when none). */
 function planCounts(plan: { creates: unknown[]; updates: unknown[]; deletes: unknown[]; unchanged: number }, expected: ExpectedPlan) {
-  const counts: ExpectedPlan = {
-    creates: plan.creates.length,
-    updates: plan.updates.length,
-    deletes: plan.deletes.length,
-    unchanged: plan.unchanged,
-  };
+  const { creates, updates, deletes, unchanged } = plan;
+  const counts: ExpectedPlan = { creates: creates.length, updates: updates.length, deletes: deletes.length, unchanged };
   const wrong = (Object.keys(expected) as Array<keyof ExpectedPlan>).filter((name) => counts[name] !== expected[name]);
   return {
     plan: `${counts.creates} create, ${counts.updates} update, ${counts.deletes} delete, ${counts.unchanged} unchanged`,
@@ -127,8 +106,7 @@ function ledgerByPosition(shape: FeedShape, index: RemoteKeyIndex, remote: Remot
 async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
   const remote = generateRemote(shape);
   const indexed = await timed(() => indexRemoteKeys(remote, 'MLSNumber'));
-  const index = indexed.value;
-  const ledger = ledgerByPosition(shape, index, remote);
+  const ledger = ledgerByPosition(shape, indexed.value, remote);
   // Why settle: generating 1M listings in one burst leaves ~100 MiB of garbage a real sync (pages
   // arriving over minutes) would have collected long before; the planner phase does the same.
   (globalThis as { gc?: () => void }).gc?.(); // the parent starts phases with --expose-gc
@@ -137,7 +115,7 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
   resetPeakRss();
   let finishMs = 0;
   const run = await timed(async () => {
-    const planner = createPlanner({ ...PLAN, remote, index, ledger });
+    const planner = createPlanner({ ...PLAN, remote, index: indexed.value, ledger });
     const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber' });
     // finish() is the only part of planning that cannot overlap the reading: time it on its own.
     const timedPlanner = {
@@ -151,17 +129,9 @@ async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseRe
     };
     return await planFeedRows(feed, Promise.resolve(timedPlanner));
   });
-  return result(
-    'import-plan',
-    run.value.stats.rows,
-    { value: 0, ms: indexed.ms + run.ms, cpuMs: indexed.cpuMs + run.cpuMs },
-    {
-      residentBeforeImportMiB: resident.rss / 2 ** 20,
-      peakRssBeforeImportMiB: peakBeforeImport,
-      finishMs,
-      ...planCounts(run.value.planned.plan, expected),
-    },
-  );
+  const timedPart = { value: 0, ms: indexed.ms + run.ms, cpuMs: indexed.cpuMs + run.cpuMs };
+  const extra = { residentBeforeImportMiB: resident.rss / 2 ** 20, peakRssBeforeImportMiB: peakBeforeImport, finishMs };
+  return result('import-plan', run.value.stats.rows, timedPart, { ...extra, ...planCounts(run.value.planned.plan, expected) });
 }
 
 /** (d) The planner alone on pre-built input (feed Map, remote, key index, full ledger): best of 3 rounds. */
@@ -174,8 +144,7 @@ async function plannerAlone({ shape, expected }: PhaseArgs): Promise<PhaseResult
   for (let round = 0; round < 3; round++) rounds.push(await timed(() => planSync({ ...PLAN, feed, remote, index, ledger })));
   const best = rounds.reduce((a, b) => (b.ms < a.ms ? b : a));
   const { mismatch } = planCounts(best.value.plan, expected);
-  const extra = { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch };
-  return result('planner', feed.size, best, extra);
+  return result('planner', feed.size, best, { rounds: rounds.map((round) => round.ms.toFixed(0)).join(' / '), mismatch });
 }
 
 const RUNNERS: Record<PhaseName, (args: PhaseArgs) => Promise<PhaseResult>> = {

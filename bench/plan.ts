@@ -1,6 +1,6 @@
 /**
- * `npm run bench:plan`: importer and planner against bare csv-parse on the same generated file (issue 3's targets),
- * then the display policy's cost. Each phase runs as this script with --phase NAME ARGS, so its peak RSS is its own.
+ * `npm run bench:plan`: importer and planner against bare csv-parse on one generated file (issue 3), then the display
+ * policy's cost. Each phase runs as this script with --phase NAME ARGS, so its peak RSS is its own.
  * Usage: node dist/bench/plan.js [SIZE ...] [--runs N] [--no-write]   (SIZE like 100k, 1M or 250000; default 100k 1M)
  */
 import { unlink } from 'node:fs/promises';
@@ -33,6 +33,8 @@ sizes.sort((a, b) => a - b);
 const inChild = (phase: PhaseName, args: PhaseArgs): Promise<PhaseResult> =>
   runJson<PhaseResult>(fileURLToPath(import.meta.url), ['--phase', phase, JSON.stringify(args)], process.env, ['--expose-gc']);
 
+/** The phases run `--runs` times, in this order (rss columns 0–3). */
+const TIMED = ['baseline', 'importer', 'importer-worker', 'import-plan'] as const;
 const fastest = (runs: readonly PhaseResult[]): PhaseResult => runs.reduce((a, b) => (b.ms < a.ms ? b : a));
 const highestRss = (runs: readonly PhaseResult[]): number => Math.max(...runs.map((run) => run.peakRssMiB));
 const rate = (run: PhaseResult): number => run.rows / (run.ms / 1000);
@@ -42,19 +44,13 @@ async function measureSize(rows: number) {
   const file = join(tmpdir(), `listing-sync-bench-redfin-${rows}-42.csv`);
   const written = await writeFeedCsv(file, shape);
   const args: PhaseArgs = { file, shape, expected: written.expected };
-  const runs: Record<'baseline' | 'importer' | 'importer-worker' | 'import-plan', PhaseResult[]> = {
-    baseline: [],
-    importer: [],
-    'importer-worker': [],
-    'import-plan': [],
-  };
+  const runs = TIMED.map((): PhaseResult[] => []);
   try {
     // Interleaved so that a noisy neighbour hurts the baseline and the subject alike.
-    for (let run = 0; run < options.runs; run++)
-      for (const phase of Object.keys(runs) as Array<keyof typeof runs>) runs[phase].push(await inChild(phase, args));
+    for (let run = 0; run < options.runs; run++) for (const [i, phase] of TIMED.entries()) runs[i]?.push(await inChild(phase, args));
     const planner = await inChild('planner', args);
     process.stderr.write(`${count(rows)} listings measured\n`);
-    const [base, imp, inWorker, both] = [runs.baseline, runs.importer, runs['importer-worker'], runs['import-plan']].map(fastest);
+    const [base, imp, inWorker, both] = runs.map(fastest);
     if (!base || !imp || !inWorker || !both) throw new Error('no runs');
     return {
       rows,
@@ -68,12 +64,9 @@ async function measureSize(rows: number) {
       plannerPer100k: (planner.ms * 100_000) / planner.rows,
       plannerCpuPer100k: (planner.cpuMs * 100_000) / planner.rows,
       rss: [
-        highestRss(runs.baseline),
-        highestRss(runs.importer),
-        highestRss(runs['importer-worker']),
-        highestRss(runs['import-plan']),
+        ...runs.map(highestRss),
         Number(both.extra.residentBeforeImportMiB),
-        Math.max(...runs['import-plan'].map((run) => Number(run.extra.peakRssBeforeImportMiB))),
+        Math.max(...(runs[3] ?? []).map((run) => Number(run.extra.peakRssBeforeImportMiB))),
         planner.peakRssMiB,
       ],
       plan: `${String(both.extra.plan)}; planner rounds ${String(planner.extra.rounds)} ms`,
@@ -113,13 +106,8 @@ const all: Size[] = [];
 for (const rows of sizes) all.push(await measureSize(rows));
 const mismatches = all.map((s) => s.mismatch).filter((text) => text !== '');
 const RSS_HEADS = [
-  'csv-parse',
-  'importer',
-  'importer in a worker',
-  'import+plan',
-  'of which remote + ledger before import',
-  'building the remote + ledger (bench)',
-  'planner alone',
+  ...['csv-parse', 'importer', 'importer in a worker', 'import+plan'],
+  ...['of which remote + ledger before import', 'building the remote + ledger (bench)', 'planner alone'],
 ];
 await publish('bench:plan', at, options.write, [
   "Feed: generated CSV in the redfin profile's shape (the 27 columns of a Redfin export); remote snapshot of the same size with 1% changed, " +

@@ -1,7 +1,6 @@
 /**
- * `npm run bench:rejects`: a feed of N rows all failing validation, synced by the built CLI (`--dry-run`, then a
- * plain sync the guard refuses) beside bare csv-parse of the file. Targets (issue 48): peak RSS ≤ 256 MiB, at most
- * 1,000 rows kept (MAX_REJECTED_KEPT) however many failed.
+ * `npm run bench:rejects`: N rows all failing validation, synced by the built CLI (`--dry-run`, then a plain sync the
+ * guard refuses) beside bare csv-parse. Targets (issue 48): peak RSS ≤ 256 MiB, ≤ 1,000 rows kept (MAX_REJECTED_KEPT).
  * Usage: node dist/bench/rejects.js [--rows N] [--no-write]
  */
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
@@ -62,9 +61,8 @@ try {
     runs.push({ label, rejected: String(summary.feed?.rejected ?? '?'), ...run, commands: work.commands, kept });
   }
 } finally {
-  await cleanPrefix(redis, prefix);
+  await Promise.all([cleanPrefix(redis, prefix), sim.close()]);
   redis.disconnect();
-  await sim.close();
   rmSync(dir, { recursive: true, force: true });
 }
 const worst = Math.max(...runs.map((run) => run.peakRssMiB));

@@ -1,8 +1,6 @@
 /**
- * The bench:replicate scenario: a RESO simulator seeded with N records stamped a minute apart, with clusters of
- * equal stamps straddling page boundaries (one larger than a page), and a night's changes to 1% of them. Each pull
- * is measured alone (counters zeroed before): 'key', the product's replication client (maxpagesize, nextLinks, then
- * by key), or 'skip', the baseline it replaced ($top/$skip with $count, ignoring nextLinks).
+ * bench:replicate's scenario: N records a minute apart with clusters of equal stamps straddling page boundaries (one
+ * larger than a page), a night's changes to 1%, and each pull measured alone: 'key' (the product) or 'skip' (the baseline).
  */
 import { replicate } from '../src/feed/reso-api/replicate.js';
 import { clientCredentialsTokens, type TokenProvider } from '../src/feed/reso-api/token-provider.js';
@@ -10,16 +8,10 @@ import type { ResoConfigChange } from '../src/sim/reso/config.js';
 import { startResoSimulator, type RunningResoSimulator } from '../src/sim/reso/server.js';
 
 /** What the bench seeds; maxTop: the simulator's largest page (it caps a larger $top silently). */
-export interface ScenarioShape {
-  records: number;
-  maxTop: number;
-}
+export type ScenarioShape = Record<'records' | 'maxTop', number>;
 
 /** Records sharing one ModificationTimestamp, at positions [start, start + size). */
-export interface Cluster {
-  start: number;
-  size: number;
-}
+export type Cluster = Record<'start' | 'size', number>;
 
 export interface Scenario {
   shape: ScenarioShape;
@@ -99,7 +91,6 @@ export interface PullSpec {
   paging: 'key' | 'skip';
   /** 'key': Prefer: odata.maxpagesize; 'skip': every page's `$top` (the server caps either at maxTop). */
   pageSize: number;
-  /** Server modes changed from OData's defaults. */
   server?: ResoConfigChange;
   watermark?: string;
   overlapMs?: number;
@@ -107,19 +98,11 @@ export interface PullSpec {
 }
 
 /** What one pull cost: the simulator's counters (requests: Property only; refusals: 401, 429, 5xx, 400) and the pull's result. */
-export interface PullFigures {
+type Counts =
+  'requests' | 'mediaRequests' | 'tokens' | 'refusals' | 'recordsServed' | 'recordsReceived' | 'distinctKeys' | 'bytesServed' | 'ms';
+export interface PullFigures extends Record<Counts, number> {
   spec: PullSpec;
-  requests: number;
-  mediaRequests: number;
-  clientRequests: number;
-  tokens: number;
-  refusals: number;
-  recordsServed: number;
-  recordsReceived: number;
-  distinctKeys: number;
   expected: number | undefined;
-  bytesServed: number;
-  ms: number;
   complete: boolean;
   maxTimestamp: string | undefined;
   pagedBy: string;
@@ -127,7 +110,7 @@ export interface PullFigures {
   keys: Set<string>;
 }
 
-type Pulled = Pick<PullFigures, 'clientRequests' | 'expected' | 'complete' | 'maxTimestamp' | 'pagedBy'>;
+type Pulled = Pick<PullFigures, 'expected' | 'complete' | 'maxTimestamp' | 'pagedBy'>;
 type Rows = Array<Record<string, unknown>>;
 
 /** The product: `replicate()` to its end. */
@@ -140,20 +123,17 @@ async function keyPull(scenario: Scenario, spec: PullSpec, tokens: TokenProvider
     ...(spec.watermark === undefined ? {} : { watermark: spec.watermark, overlapMs: spec.overlapMs ?? 0 }),
   });
   for await (const page of run.pages) onPage(page);
-  const result = run.result();
-  const { complete, maxTimestamp, requests, expected } = result;
-  return { clientRequests: requests, expected, complete, maxTimestamp, pagedBy: result.pagedBy ?? 'one page' };
+  const { complete, maxTimestamp, expected, pagedBy } = run.result();
+  return { expected, complete, maxTimestamp, pagedBy: pagedBy ?? 'one page' };
 }
 
 /** The baseline: `$top`/`$skip` pages of a full pull, ended by the count or a short page. */
 async function skipPull(scenario: Scenario, spec: PullSpec, tokens: TokenProvider, onPage: (rows: Rows) => void): Promise<Pulled> {
   let skip = 0;
-  let requests = 0;
   let expected: number | undefined;
   for (;;) {
     const query = `$orderby=ModificationTimestamp,ListingKey&$expand=Media&$count=true&$top=${spec.pageSize}&$skip=${skip}`;
     const response = await fetch(`${scenario.sim.propertyUrl}?${query}`, { headers: { authorization: await tokens.authorization() } });
-    requests += 1;
     if (!response.ok) throw new Error(`$skip baseline: HTTP ${response.status} at $skip=${skip}`);
     const body = (await response.json()) as { value: Rows; '@odata.count'?: number };
     expected ??= body['@odata.count'];
@@ -161,8 +141,7 @@ async function skipPull(scenario: Scenario, spec: PullSpec, tokens: TokenProvide
     skip += body.value.length;
     if (body.value.length < spec.pageSize || (expected !== undefined && skip >= expected)) break;
   }
-  const complete = expected !== undefined && skip >= expected;
-  return { clientRequests: requests, expected, complete, maxTimestamp: undefined, pagedBy: '$top/$skip' };
+  return { expected, complete: expected !== undefined && skip >= expected, maxTimestamp: undefined, pagedBy: '$top/$skip' };
 }
 
 /** Runs one pull to its end and measures it. */

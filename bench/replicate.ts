@@ -22,7 +22,7 @@ const SERVERS: ReadonlyArray<{ name: string; server: ResoConfigChange; capped: b
 
 const at = head('bench:replicate', argv);
 const scenario = await startScenario({ records, maxTop }, TOKEN_TTL_SECONDS);
-const pulls = async (specs: readonly PullSpec[], keepKeys = false): Promise<PullFigures[]> => {
+const pulls = async (keepKeys: boolean, specs: readonly PullSpec[]): Promise<PullFigures[]> => {
   const out: PullFigures[] = [];
   for (const spec of specs) out.push(await measurePull(scenario, spec, keepKeys));
   return out;
@@ -30,31 +30,27 @@ const pulls = async (specs: readonly PullSpec[], keepKeys = false): Promise<Pull
 let full: PullFigures[], incremental: PullFigures[], sweep: PullFigures, nightly: string[];
 try {
   // Per server: by key at Prefer maxTop (and 5 × maxTop, capped by the server), then the baseline at $top = maxTop.
-  full = await pulls(
-    SERVERS.flatMap(({ name, server, capped }): PullSpec[] => [
-      ...(capped ? [maxTop, 5 * maxTop] : [maxTop]).map((pageSize): PullSpec => ({
-        label: `full, by key, Prefer ${pageSize}${pageSize > maxTop ? ' (capped)' : ''}; ${name}`,
-        paging: 'key',
-        pageSize,
-        server,
-      })),
-      { label: `full, $skip baseline, $top ${maxTop}; ${name}`, paging: 'skip', pageSize: maxTop, server },
-    ]),
-  );
+  const fullSpecs = SERVERS.flatMap(({ name, server, capped }): PullSpec[] => [
+    ...(capped ? [maxTop, 5 * maxTop] : [maxTop]).map((pageSize): PullSpec => ({
+      label: `full, by key, Prefer ${pageSize}${pageSize > maxTop ? ' (capped)' : ''}; ${name}`,
+      paging: 'key',
+      pageSize,
+      server,
+    })),
+    { label: `full, $skip baseline, $top ${maxTop}; ${name}`, paging: 'skip', pageSize: maxTop, server },
+  ]);
+  full = await pulls(false, fullSpecs);
   const watermark = full[0]?.maxTimestamp ?? '';
   if (watermark !== new Date(scenario.lastStampMs).toISOString())
     throw new Error(`the first pull's watermark ${watermark} is not the last seeded stamp`);
   nightly = applyNightlyChanges(scenario, scenario.lastStampMs, Math.round(records / 100));
   const base = { paging: 'key', pageSize: maxTop, watermark } as const;
-  incremental = await pulls(
-    [
-      { ...base, label: 'nightly, overlap 0, nextLink', overlapMs: 0 },
-      { ...base, label: 'nightly, overlap 20m, nextLink', overlapMs: DEFAULT_OVERLAP_MS },
-      { ...base, label: 'nightly, overlap 0, no nextLink', overlapMs: 0, server: { topSemantics: 'pageSize', nextLink: false } },
-    ],
-    true,
-  );
-  [sweep] = (await pulls([{ label: 'sweep, key-only $select', paging: 'key', pageSize: maxTop, sweep: true }])) as [PullFigures];
+  incremental = await pulls(true, [
+    { ...base, label: 'nightly, overlap 0, nextLink', overlapMs: 0 },
+    { ...base, label: 'nightly, overlap 20m, nextLink', overlapMs: DEFAULT_OVERLAP_MS },
+    { ...base, label: 'nightly, overlap 0, no nextLink', overlapMs: 0, server: { topSemantics: 'pageSize', nextLink: false } },
+  ]);
+  [sweep] = (await pulls(false, [{ label: 'sweep, key-only $select', paging: 'key', pageSize: maxTop, sweep: true }])) as [PullFigures];
 } finally {
   await scenario.sim.close();
 }
