@@ -1,8 +1,5 @@
-/**
- * The one writer of BENCHMARKS.md. A bench declares its section as data (paragraphs, headings, column tables,
- * targets with their pass rule); `publish` renders every one alike (command, machine, date; verdicts on the median
- * with the range), prints its tables and replaces that section only, leaving the others (hand-written ones) as they are.
- */
+// The one writer of BENCHMARKS.md: a bench declares its section as data (paragraphs, headings, tables, targets); `publish`
+// renders each alike (command, machine, date, verdicts on the median), prints it and replaces that section only.
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';

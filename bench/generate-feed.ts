@@ -1,9 +1,5 @@
-/**
- * Generated benchmark data, deterministic by seed: a CSV feed of N listings (redfin or native shape), and the
- * remote snapshot and ledger of the same chatbot as a sync reads them. Against the feed, the remote has 1% of the
- * listings changed (an older price), lacks 0.5% (new) and has 0.5% the feed no longer has (gone). Every listing is
- * a pure function of (seed, index), so feed and remote, built in different processes, agree without sharing anything.
- */
+// Benchmark data by seed: a CSV feed (redfin or native), and the chatbot's remote and ledger (1% changed, 0.5% new, 0.5% gone).
+// Why each listing is a pure function of (seed, index): feed and remote, built in different processes, agree sharing nothing.
 import { seededRandom } from '../src/sim/faults.js';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -230,11 +226,8 @@ function* remoteListings(shape: FeedShape): Generator<{ index: number; held: Lis
   }
 }
 
-/**
- * The remote snapshot of a chatbot last synced from the feed's previous version, built as a sync builds it minus
- * the network: JSON pages of 100 read-shape items, parsed and validated with the api client's schema, normalised by
- * the snapshot's own PageCollector (so the strings are the flat ones JSON.parse makes).
- */
+// The remote snapshot as a sync builds it minus the network: JSON pages of 100 read-shape items, parsed with the client's schema
+// and normalised by the snapshot's own PageCollector (so the strings are the flat ones JSON.parse makes).
 export function generateRemote(shape: FeedShape): RemoteRows {
   let total = 0;
   for (const { role } of universe(shape)) if (role !== 'new') total++;

@@ -13,10 +13,7 @@ import { generateFeedListings, generateLedger, generateRemote, type ExpectedPlan
 export const PHASES = ['baseline', 'importer', 'importer-worker', 'import-plan', 'planner'] as const;
 export type PhaseName = (typeof PHASES)[number];
 
-/**
- * ms, cpuMs: wall and CPU time of the measured part (on a shared host wall time includes waiting for a core);
- * peakRssMiB: the whole child process's.
- */
+/** ms, cpuMs: wall and CPU time of the measured part (wall includes waiting for a core); peakRssMiB: the whole child's. */
 export interface PhaseResult extends Record<'rows' | 'ms' | 'cpuMs' | 'peakRssMiB', number> {
   phase: PhaseName;
   extra: Record<string, number | string>;
@@ -65,10 +62,8 @@ async function baseline({ file }: PhaseArgs): Promise<PhaseResult> {
   return result('baseline', run.value, run);
 }
 
-/**
- * (b) The importer alone: openFeed + every row (parsing, mapping, validation, de-duplication), on this thread ('main':
- * its own cost) or in the worker thread a sync uses for a large file ('worker': plus handing rows across threads).
- */
+// (b) The importer alone: openFeed + every row (parse, map, validate, de-duplicate), on this thread ('main') or in the worker
+// thread a sync uses for a large file ('worker': plus handing rows across threads).
 async function importer({ file, shape }: PhaseArgs, thread: 'main' | 'worker'): Promise<PhaseResult> {
   const run = await timed(async () => {
     const feed = await openFeed({ source: file, profile: shape.profile, keyType: 'MLSNumber', thread });
@@ -98,17 +93,13 @@ function ledgerByPosition(shape: FeedShape, index: RemoteKeyIndex, remote: Remot
   return ledger;
 }
 
-/**
- * (c) Import + plan as `sync` does it (planFeedRows), on a remote and ledger built here first. Timed: indexing the
- * remote by key plus the planner fed until the plan is finished; placing the ledger entries (a sync does it while
- * HSCAN pages arrive) is not.
- */
+// (c) Import + plan as `sync` does it (planFeedRows) on a remote and ledger built first. Timed: indexing the remote and the
+// planner until the plan is finished; not placing the ledger entries (a sync does it while HSCAN pages arrive).
 async function importPlan({ file, shape, expected }: PhaseArgs): Promise<PhaseResult> {
   const remote = generateRemote(shape);
   const indexed = await timed(() => indexRemoteKeys(remote, 'MLSNumber'));
   const ledger = ledgerByPosition(shape, indexed.value, remote);
-  // Why settle: generating 1M listings in one burst leaves ~100 MiB of garbage a real sync (pages
-  // arriving over minutes) would have collected long before; the planner phase does the same.
+  // Why settle: 1M listings made in one burst leave ~100 MiB of garbage a real sync would have collected long before.
   (globalThis as { gc?: () => void }).gc?.(); // the parent starts phases with --expose-gc
   const resident = process.memoryUsage();
   const peakBeforeImport = peakRssMiB();

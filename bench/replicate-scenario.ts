@@ -1,7 +1,5 @@
-/**
- * bench:replicate's scenario: N records a minute apart with clusters of equal stamps straddling page boundaries (one
- * larger than a page), a night's changes to 1%, and each pull measured alone: 'key' (the product) or 'skip' (the baseline).
- */
+// bench:replicate's scenario: N records a minute apart, clusters of equal stamps straddling page boundaries (one larger than a
+// page), a night's changes to 1%, and each pull measured alone: 'key' (the product) or 'skip' (the baseline).
 import { replicate } from '../src/feed/reso-api/replicate.js';
 import { clientCredentialsTokens, type TokenProvider } from '../src/feed/reso-api/token-provider.js';
 import type { ResoConfigChange } from '../src/sim/reso/config.js';

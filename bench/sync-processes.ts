@@ -1,10 +1,7 @@
-/**
- * bench:sync's scaling figures: N × `listing-sync worker` against a fresh simulator, `sync` only enqueueing, timed by
- * the simulator. 'pool': each --concurrency G under --global-concurrency G, enqueued once the pool is past its grace
- * (TTL/2); 'split', the baseline: each --concurrency G ÷ N, no pool (waiting as long). The cluster figure runs 'pool'
- * on a 3-master Redis Cluster of the bench's own (pace, not failover) beside ONE `worker --concurrency G` on the
- * single Redis. Why that baseline: on a shared 2-core machine what G ÷ latency allows moves by a fifth within an hour.
- */
+// bench:sync's scaling: N × `worker` against a fresh simulator, `sync` only enqueueing. 'pool': each --concurrency G under
+// --global-concurrency G, enqueued past the pool's grace; 'split', the baseline: each G ÷ N, no pool. The cluster figure runs
+// 'pool' on a 3-master Cluster beside ONE `worker --concurrency G` on the single Redis. Why that baseline: on a shared 2-core
+// machine what G ÷ latency allows moves by a fifth within an hour.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,7 +1,5 @@
-/**
- * bench:sync's measurements, each against a fresh simulator process (wire-sim.ts): the baselines, `sync --work` (with
- * what Redis did meanwhile) and `sync --dry-run`. sync-ab.ts imports this module from two builds: keep its exports' signatures.
- */
+// bench:sync's measurements, each against a fresh simulator process: the baselines, `sync --work` and `sync --dry-run`.
+// Why the exports' signatures stay: sync-ab.ts imports this module from two builds.
 import { fork } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,5 @@
-/**
- * The benches' simulator as a process of its own (its CPU is not the bench's, and the bench's bookkeeping never
- * delays an answer). Forked by startWireSim with LATENCY_MS and the chatbots; answers the ToWireSim messages.
- */
+// The benches' simulator as a process of its own (its CPU is not the bench's, and the bench's bookkeeping never delays an answer).
+// Forked by startWireSim with LATENCY_MS and the chatbots; answers the ToWireSim messages.
 import { startSimulator, type RunningSimulator, type SimCallLog } from '../src/sim/server.js';
 import type { SimAddress } from './cli-child.js';
 
@@ -88,8 +86,7 @@ async function main(): Promise<void> {
   const sim = await startSimulator({ port: 0, host: '127.0.0.1', chatbots, faults: { latencyMs: Number(latencyText) } });
   const sampler = inFlightSampler(sim);
   const send = (message: FromWireSim): void => void process.send?.(message);
-  // Why a count, not listings().length: that copies every listing, and asked every 100 ms it held
-  // the simulator's replies back by tens of ms, slowing the very run it timed.
+  // Why a count, not listings().length: that copies every listing, and asked every 100 ms it slowed the run it timed.
   const listings = (): number => chatbots.reduce((sum, chatbot) => sum + sim.state.listingCount(chatbot), 0);
   const report = (): WireSimReport => {
     const phase = writesPhase(sim.state.calls());
