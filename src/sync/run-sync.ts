@@ -16,6 +16,7 @@ import { holdingChatbot } from './hold-chatbot.js';
 import { DEFAULT_SNAPSHOT_OPTIONS, readRemoteSnapshot } from './snapshot.js';
 import { planFeedRows, type PlannedFeed } from './plan-feed-rows.js';
 import type { SyncSummary } from '../store/run-summary.js';
+import { enqueueRunJobs } from '../queue/enqueue.js';
 import { feedSummary, planCounts, wipesSummary, type SyncOutcome, type SyncResult } from './summary.js';
 import { wipeLimitsOf, type SyncRequest } from './sync-request.js';
 import {
@@ -304,7 +305,7 @@ async function syncAs(
   await shapes.record(runId, startedAt, openedFeed.shape());
   await deps.stores.adopt(request.chatbot, request.keyType, runId, adopt);
   summary.plan.adopted = adopt.length;
-  summary.jobs = await deps.enqueuer.enqueue(plan, runId);
+  summary.jobs = await enqueueRunJobs(plan, runId, deps.enqueue);
   // Why once queued: the listing leaves the chatbot now, so its objects may go once no other listing shows them.
   const forget = side.photos ?? replicatedPhotos;
   if (gone > 0) await forget?.forget(plan.deletes.flatMap((planned) => (planned.reason === 'gone' ? [planned.key] : [])));

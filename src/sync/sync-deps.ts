@@ -1,6 +1,6 @@
 /**
  * What the sync use case needs from the outside (runSync's dependencies): the service, the
- * records in Redis, the enqueuer, progress callbacks, the lease and the replication's wiring.
+ * records in Redis, the queue its jobs go to, progress callbacks, the lease and the replication's wiring.
  */
 import type { DisplayPolicy } from '../domain/display-policy/policy.js';
 import type { UrlCopies } from '../feed/url-copies.js';
@@ -9,11 +9,11 @@ import type { RetryTable } from '../api/retry-policy.js';
 import type { PlanningLedger } from '../domain/planning-ledger.js';
 import type { RemoteKeyIndex } from '../domain/snapshot/remote-key-index.js';
 import type { SyncKeyType } from '../domain/listing.js';
-import type { Plan } from '../domain/plan.js';
 import type { PlanResult } from '../domain/planner.js';
 import type { FeedOptions } from '../feed/open-feed.js';
 import type { FeedPhotos } from '../feed/media/hosted-feed.js';
 import type { Logger } from '../runtime/logger.js';
+import type { EnqueueOptions } from '../queue/enqueue.js';
 import type { SyncSummary } from '../store/run-summary.js';
 import type { FeedShapeRecords } from './feed-shape-check.js';
 import type { SyncLease } from './hold-chatbot.js';
@@ -41,11 +41,6 @@ export interface SyncStores {
   feedShapes: FeedShapeRecords;
 }
 
-export interface SyncEnqueuer {
-  /** Enqueues the plan's jobs for a run; returns how many jobs were added. */
-  enqueue(plan: Plan, runId: string): Promise<number>;
-}
-
 export interface SyncProgress {
   feed?: (rowsRead: number, bytes: number, totalBytes: number | undefined) => void;
   remote?: (read: number, total: number) => void;
@@ -58,7 +53,8 @@ export interface SyncDeps {
   /** The configured retry table (config.api.retryTable): which failed snapshot page reads are tried again. */
   retryTable: RetryTable;
   stores: SyncStores;
-  enqueuer: SyncEnqueuer;
+  /** Where and how the plan's jobs are added (src/queue/enqueue.ts): the writes queue, the store, the job settings, the route. */
+  enqueue: EnqueueOptions;
   logger: Logger;
   now(): number;
   /** The instant the display policy's dated rules are judged at (default now()): a test's clock (LISTING_SYNC_NOW). */

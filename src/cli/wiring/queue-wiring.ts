@@ -25,7 +25,7 @@ import {
 } from '../../queue/connection.js';
 import { createRedisWatch, redisLabel, type RedisWatch } from '../../queue/redis-watch.js';
 import { startWorkers, type RunningWorkers, type StallSettings } from '../../queue/worker.js';
-import { ATTEMPTS_CEILING, enqueueRunJobs, type EnqueueOptions, type JobQueueSettings } from '../../queue/enqueue.js';
+import { ATTEMPTS_CEILING, type EnqueueOptions, type JobQueueSettings } from '../../queue/enqueue.js';
 import { openQueues, type QueueSealing } from '../../queue/queues.js';
 import { requireSeal, sealingOf } from './job-seal-wiring.js';
 import { createCallRecorder, type CallRecorder } from '../../store/call-metrics.js';
@@ -207,13 +207,12 @@ function policyClock(): Pick<SyncDeps, 'policyNow'> {
  */
 export function syncDeps(api: ApiClient, ctx: QueueContext, config: Config, logger: Logger, options: SyncWiringOptions = {}): SyncDeps {
   const { route = {}, largeFeed = false } = options;
-  const enqueue: EnqueueOptions = { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config), ...route };
   return {
     api,
     retryTable: config.api.retryTable,
     lease: syncLease(ctx.store, ctx.queues.writes),
     stores: syncStores(ctx.store),
-    enqueuer: { enqueue: (plan, runId) => enqueueRunJobs(plan, runId, enqueue) },
+    enqueue: { writes: ctx.queues.writes, store: ctx.store, jobs: jobSettings(config), ...route },
     // tmpdir() at each sync: TMPDIR, else /tmp. Why a large feed's plan goes to the file from its
     // first write: held in memory up to IN_MEMORY_WRITES first, a 100k-listing migration peaked
     // 10–15 MiB higher (bench:sync), and the time the file costs is small beside such a run's.
