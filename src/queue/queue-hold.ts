@@ -17,7 +17,7 @@
 import type { Queue } from 'bullmq';
 import { ErrorCode } from '../shared/error-codes.js';
 import { ListingSyncError } from '../shared/errors.js';
-import type { RequestGate } from './request-gate.js';
+import type { RequestGate } from '../api/gated-client.js';
 
 /**
  * How stale a process's knowledge of a hold another process set may be. Why 250 ms: a request

@@ -8,7 +8,7 @@
  * and this gate keeps the promise that the service never sees more than `limit` at once.
  */
 import pLimit from 'p-limit';
-import type { ApiClient } from '../api/client-contract.js';
+import type { RequestGate } from '../api/gated-client.js';
 
 /**
  * BullMQ concurrency for a request limit: twice the limit, at least one more. Why twice: the
@@ -22,28 +22,8 @@ export function jobConcurrencyFor(requestLimit: number): number {
   return requestLimit + Math.max(1, requestLimit);
 }
 
-/**
- * Runs a service call when the limit allows it (p-limit's shape; request-permits.ts `run` too).
- * `chatbot`: the chatbot the call is about, when it has one (the service breaker probes its list).
- */
-export type RequestGate = <T>(call: () => Promise<T>, chatbot?: string) => Promise<T>;
-
 /** At most `limit` calls in flight from this process. */
 export function localGate(limit: number): RequestGate {
   const gate = pLimit(limit);
   return (call) => gate(call);
-}
-
-/** The same client with every call through `gate` (close() is not gated). */
-export function gateApiClient(api: ApiClient, gate: RequestGate): ApiClient {
-  return {
-    editChatbot: (settings, ctx) => gate(() => api.editChatbot(settings, ctx), settings.serialNumber),
-    editKnowledge: (edit, ctx) => gate(() => api.editKnowledge(edit, ctx), edit.serialNumber),
-    createListing: (listing, ctx) => gate(() => api.createListing(listing, ctx), listing.SerialNumber),
-    updateListing: (update, ctx) => gate(() => api.updateListing(update, ctx), update.SerialNumber),
-    listListings: (request, ctx) => gate(() => api.listListings(request, ctx), request.SerialNumber),
-    deleteListings: (request, ctx) => gate(() => api.deleteListings(request, ctx), request.SerialNumber),
-    listTables: (randomCode, ctx) => gate(() => api.listTables(randomCode, ctx)),
-    close: () => api.close(),
-  };
 }

@@ -3,7 +3,7 @@ import type { JobDeps } from '../../jobs/support/job-context.js';
 import type { RetryTable } from '../api/retry-policy.js';
 import type { Logger } from '../runtime/logger.js';
 import type { RedisWatch } from './redis-watch.js';
-import type { RequestGate } from './request-gate.js';
+import type { RequestGate } from '../api/gated-client.js';
 import { startServiceBreaker, type ServiceBreaker, type ServiceBreakerOptions } from './service-breaker.js';
 
 /** The breaker's thresholds and intervals a worker may set (tests shorten them). */
