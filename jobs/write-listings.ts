@@ -12,11 +12,13 @@
  * to active and to completed, its lock, its record) cost more CPU and Redis work than everything
  * listing-sync does per listing (BENCHMARKS.md, bench:sync's BullMQ floor); carried several to a
  * job (support/listing-batches.ts decides when), it is paid once per batch. A carrier never
- * retries a listing itself: at the first listing that fails or must wait (its key claimed, an
- * error the retry table retries, a rejection), that listing and every one not yet written become
- * batches of their own (`ctx.carrier.splitOff`), and the carrier completes. A carrier started
- * again (a stall, a crash, a put back in an outage) splits at once every listing that has no
- * recorded outcome: any of them may have reached the service, so their creates look up first.
+ * retries a listing itself: at the first listing that throws, it returns a split (CarrierSplit)
+ * of that listing and every one not yet written, with what was thrown. The queue decides
+ * (src/queue/carrier-split.ts): a key claimed, an error the retry table retries or a rejection
+ * gives each a batch of its own and the carrier completes; an outage, a rate limit or a held
+ * queue puts the whole carrier back. A carrier started again (a stall, a crash, a put back in an
+ * outage) at once returns a split of every listing that has no recorded outcome: any of them may
+ * have reached the service, so their creates look up first.
  */
 import { z } from 'zod';
 import { SYNC_KEY_TYPES } from '../src/domain/listing.js';
@@ -112,22 +114,20 @@ export const writeListingsJob: JobKind<WriteListingsData> = {
     const own = ownListingOf(ctx.id, ctx.data);
     // A listing's own job: what it throws goes to the queue, which retries, delays or fails it.
     if (own !== undefined) return await writeOne(ctx, own, deps);
-    const { carrier } = ctx;
+    if (!isCarrierId(ctx.id)) throw new Error(`${WRITE_LISTINGS} job ${ctx.id} carries several listings but has no carrier id (writes.…)`);
     const items: CarriedListing[] = ctx.data.items;
-    if (carrier === undefined) throw new Error(`${WRITE_LISTINGS} needs a carrier context (src/queue/processor.ts)`);
     if (ctx.attemptsStarted > 1) {
-      const split = await carrier.splitOff(await unfinished(ctx, deps), undefined);
-      return { outcome: 'carried', note: `started again: ${split} listing(s) moved to jobs of their own` };
+      const left = await unfinished(ctx, deps);
+      return { outcome: 'carried', note: `started again: ${left.length} listing(s) moved to jobs of their own`, splitOff: { items: left } };
     }
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as CarriedListing;
       try {
         await writeOne(ctx, item, deps);
       } catch (thrown) {
-        // An outage, a rate limit or a held queue puts the whole carrier back (it uses no attempt).
-        if (!carrier.splitsOn(thrown)) throw thrown;
-        const split = await carrier.splitOff(items.slice(i), thrown);
-        return { outcome: 'carried', note: `${i} written; ${split} moved to jobs of their own after ${item.id} failed` };
+        // Whatever was thrown: whether it splits the carrier or puts it back whole is the queue's to say.
+        const note = `${i} written; ${items.length - i} moved to jobs of their own after ${item.id} failed`;
+        return { outcome: 'carried', note, splitOff: { items: items.slice(i), cause: thrown } };
       }
     }
     return { outcome: 'carried', note: `${items.length} written` };

@@ -33,8 +33,6 @@ export interface JobContext<T> {
   runId: string;
   /** Appends a line to the job's log (shown in the dashboard). */
   log(line: string): void;
-  /** Set for a job that carries several listings (write-listings.ts): what it needs of the queue. */
-  carrier?: CarrierHooks;
 }
 
 /** One listing a write-listings job carries: its own job's id, name and data. */
@@ -42,18 +40,6 @@ export interface CarriedListing {
   id: string;
   name: 'create-listing' | 'update-listing';
   data: { key: string } & Record<string, unknown>;
-}
-
-/** What a carrier asks of the queue (src/queue/carrier-split.ts): jobs never import bullmq. */
-export interface CarrierHooks {
-  /** Whether a listing's failure splits the carrier (else it is thrown: the queue puts the whole carrier back). */
-  splitsOn(thrown: unknown): boolean;
-  /**
-   * Gives each of `items` a job of its own (its own id; an add of an id still in the queue adds
-   * nothing), the first delayed as `cause` asks (a claim wait, a backoff) and counted as started
-   * once; resolves to how many were given.
-   */
-  splitOff(items: readonly CarriedListing[], cause: unknown): Promise<number>;
 }
 
 /** What the sync-run job calls: the whole sync use case, injected to avoid a cycle. */
@@ -96,6 +82,30 @@ export interface JobResult {
   note?: string;
 }
 
+/**
+ * What a carrier (write-listings.ts) returns when it stops: the listings it leaves to the queue,
+ * each to become a batch of its own (src/queue/carrier-split.ts adds them; jobs never import
+ * bullmq). Never kept as the job's return value: the queue returns `{ outcome, note }` instead
+ * (the cause is an error, which may hold a secret and does not serialise).
+ */
+export interface CarrierSplit {
+  outcome: 'carried';
+  /** What the carrier did (kept as its return value when the split is made). */
+  note: string;
+  splitOff: {
+    /** The listings left, the one that failed (if any) first. */
+    items: readonly CarriedListing[];
+    /**
+     * What the first of `items` threw; unset for a carrier started again. The queue decides from
+     * it whether the carrier splits or is put back whole, and how long the first listing waits.
+     */
+    cause?: unknown;
+  };
+}
+
+/** What a kind's processor returns to src/queue: a result, or a carrier's split. */
+export type ProcessResult = JobResult | CarrierSplit;
+
 /** A failure that will not be retried again: its Code and Message, as shown on the job. */
 export interface FinalFailure {
   code: string;
@@ -108,9 +118,10 @@ export type JobQueueName = 'listing-writes' | 'sync-runs' | 'alerts';
 /**
  * One job kind, whole: its name, the queue it runs in, payload schema, processor and final
  * failure. `D`: what its processor is given (the alerts queue's kinds get their own); `R`: what it
- * returns (kept as the job's return value). src/queue runs a job only through its kind (registry.ts).
+ * returns (a result kept as the job's return value, or a carrier's split). src/queue runs a job
+ * only through its kind (registry.ts).
  */
-export interface JobKind<T, D = JobDeps, R = JobResult> {
+export interface JobKind<T, D = JobDeps, R = ProcessResult> {
   name: string;
   /** The queue its jobs are added to; a job of this name found in another queue is refused (UNKNOWN_JOB). */
   queue: JobQueueName;
@@ -134,7 +145,7 @@ export interface JobKind<T, D = JobDeps, R = JobResult> {
   jobsForBodies?(runId: string, bodies: readonly { serialNumber: string }[]): JobSpec[];
   /**
    * Whether job `jobId` of this kind carries several of its run's jobs (a write-listings carrier):
-   * its run counts those, not it, and its processor is given the carrier hooks (`ctx.carrier`).
+   * its run counts those, not it, and only its processor may return a split (CarrierSplit).
    */
   carries?(jobId: string): boolean;
 }

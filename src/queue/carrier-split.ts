@@ -1,10 +1,11 @@
 /**
- * What a write-listings carrier (jobs/write-listings.ts) asks of the queue: which failures split
- * it, and the split itself — each listing given a write-listings batch of its own, under the id
- * it would have had alone, with the carrier's options (attempts ceiling, backoff, retention, turn).
+ * What the queue does with the split a write-listings carrier (jobs/write-listings.ts) returns:
+ * decides whether its cause splits the carrier, and if so makes the split — each listing given a
+ * write-listings batch of its own, under the id it would have had alone, with the carrier's
+ * options (attempts ceiling, backoff, retention, turn).
  */
 import type { Job, JobsOptions, Queue } from 'bullmq';
-import type { CarriedListing, CarrierHooks, JobDeps } from '../../jobs/support/job-context.js';
+import type { CarriedListing, CarrierSplit, JobDeps, JobResult } from '../../jobs/support/job-context.js';
 import { WRITE_LISTINGS, type WriteListingsData } from '../../jobs/write-listings.js';
 import { backoffDelay } from '../net/backoff.js';
 import { errorCode } from '../shared/errors.js';
@@ -15,11 +16,13 @@ import { classifyError, serviceVerdict, type ErrorMappingContext } from './error
 export type ClaimWait = (thrown: unknown) => number;
 
 /**
- * Whether `thrown` splits a carrier. Why not every failure: an outage, a rate limit, a rejected
- * credential or a held queue is the queue's to wait out (it puts the job back without using an
- * attempt); split, the carrier's listings would each wait it out as jobs of their own.
+ * Whether a split whose first listing threw `thrown` (undefined: none did, the carrier was started
+ * again) is made. Why not on every failure: an outage, a rate limit, a rejected credential or a
+ * held queue is the queue's to wait out (it puts the job back without using an attempt); split,
+ * the carrier's listings would each wait it out as jobs of their own.
  */
 function splits(thrown: unknown, mapping: ErrorMappingContext): boolean {
+  if (thrown === undefined) return true;
   if (errorCode(thrown) === ErrorCode.KEY_CLAIMED) return true;
   const verdict = classifyError(thrown, mapping.retryTable);
   if (verdict === 'retry') return !(mapping.breaker?.isOpen() === true && serviceVerdict(thrown, mapping.retryTable) === 'down');
@@ -57,26 +60,47 @@ export interface CarrierQueue {
   claimWait: ClaimWait;
 }
 
-/** The hooks of carrier `job` (its parsed data `carrier`), run by a worker of `queue`. */
-export function carrierHooks(carrier: WriteListingsData, { job, queue, mapping, claimWait }: CarrierQueue, deps: JobDeps): CarrierHooks {
-  return {
-    splitsOn: (thrown) => splits(thrown, mapping),
-    async splitOff(items: readonly CarriedListing[], cause: unknown): Promise<number> {
-      if (items.length === 0) return 0;
-      const started = Math.max(1, job.attemptsStarted);
-      const { runId, chatbot, keyType } = carrier;
-      const jobs = items.map((item, i) => {
-        // The listing that failed was started by this start of the carrier; the others were
-        // started by its earlier starts only (none, on a first start).
-        const startedBefore = i === 0 && cause !== undefined ? started : started - 1;
-        const data: WriteListingsData = { runId, chatbot, keyType, items: [item], ...(startedBefore > 0 ? { startedBefore } : {}) };
-        return { name: WRITE_LISTINGS, data, opts: optionsOf(job, item.id, i === 0 ? delayOf(cause, job, mapping, claimWait) : 0) };
-      });
-      const at = deps.now();
-      // The key index first, as enqueue.ts does: `jobs find KEY` then knows the job before it exists.
-      await deps.store.keyIndex.recordTouches(items.map((item) => ({ chatbot, key: item.data.key, runId, jobId: item.id, at })));
-      await queue.addBulk(jobs);
-      return jobs.length;
-    },
-  };
+/**
+ * Gives each of `items` a job of its own (its own id; an add of an id still in the queue adds
+ * nothing), the first delayed as `cause` asks (a claim wait, a backoff) and counted as started once.
+ */
+async function addBatchesOfOne(
+  carrier: WriteListingsData,
+  items: readonly CarriedListing[],
+  cause: unknown,
+  { job, queue, mapping, claimWait }: CarrierQueue,
+  deps: JobDeps,
+): Promise<void> {
+  if (items.length === 0) return;
+  const started = Math.max(1, job.attemptsStarted);
+  const { runId, chatbot, keyType } = carrier;
+  const jobs = items.map((item, i) => {
+    // The listing that failed was started by this start of the carrier; the others were
+    // started by its earlier starts only (none, on a first start).
+    const startedBefore = i === 0 && cause !== undefined ? started : started - 1;
+    const data: WriteListingsData = { runId, chatbot, keyType, items: [item], ...(startedBefore > 0 ? { startedBefore } : {}) };
+    return { name: WRITE_LISTINGS, data, opts: optionsOf(job, item.id, i === 0 ? delayOf(cause, job, mapping, claimWait) : 0) };
+  });
+  const at = deps.now();
+  // The key index first, as enqueue.ts does: `jobs find KEY` then knows the job before it exists.
+  await deps.store.keyIndex.recordTouches(items.map((item) => ({ chatbot, key: item.data.key, runId, jobId: item.id, at })));
+  await queue.addBulk(jobs);
+}
+
+/**
+ * Carries out the split carrier `job` (its parsed data `carrier`) returned. A cause that does not
+ * split is thrown, for the processor to handle as the carrier's own failure (the whole carrier
+ * put back); else its listings are added. The result BullMQ keeps is the outcome and note alone:
+ * the cause is an error, which may hold a secret and does not serialise.
+ */
+export async function carryOutSplit(
+  carrier: WriteListingsData,
+  split: CarrierSplit,
+  queue: CarrierQueue,
+  deps: JobDeps,
+): Promise<JobResult> {
+  const { items, cause } = split.splitOff;
+  if (!splits(cause, queue.mapping)) throw cause;
+  await addBatchesOfOne(carrier, items, cause, queue, deps);
+  return { outcome: split.outcome, note: split.note };
 }

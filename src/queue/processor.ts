@@ -1,7 +1,8 @@
 /**
  * Turns a BullMQ job into the plain context jobs/ processors take, validates its payload, runs
- * the registered kind, and routes failures through error-mapping.ts. A final failure is recorded
- * (failed keys + run outcome) before BullMQ is told, so a run's counts never miss a job.
+ * the registered kind, carries out the split a carrier returns (carrier-split.ts), and routes
+ * failures through error-mapping.ts. A final failure is recorded (failed keys + run outcome)
+ * before BullMQ is told, so a run's counts never miss a job.
  */
 import { randomUUID } from 'node:crypto';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
@@ -12,7 +13,7 @@ import { describeFailure, mapError, type ErrorMappingContext } from './error-map
 import { ErrorCode } from '../shared/error-codes.js';
 import { issueLines } from '../shared/zod-issues.js';
 import type { WriteListingsData } from '../../jobs/write-listings.js';
-import { carrierHooks } from './carrier-split.js';
+import { carryOutSplit } from './carrier-split.js';
 import { passGate, type JobGate } from './job-gate.js';
 import { unsealData } from './job-seal.js';
 import { queueDisplayName } from './queues.js';
@@ -151,10 +152,12 @@ export function createProcessor(
     const { kind, data } = await rejectMalformed(job, await passGate(job, token, gate), deps);
     try {
       const ctx = contextOf(job, data, token);
-      if (kind.carries?.(ctx.id) === true) {
-        ctx.carrier = carrierHooks(data as WriteListingsData, { job, queue: mapping.queue, mapping, claimWait: claimWaitMs }, deps);
-      }
-      return await kind.process(ctx, deps);
+      const result = await kind.process(ctx, deps);
+      if (!('splitOff' in result)) return result;
+      // Why here, inside the try: a cause that does not split is thrown by the split, and fails
+      // (or puts back) the whole carrier exactly as if the carrier had thrown it.
+      if (kind.carries?.(ctx.id) !== true) throw new Error(`${job.name} job ${ctx.id} returned a split but carries no listings`);
+      return await carryOutSplit(data as WriteListingsData, result, { job, queue: mapping.queue, mapping, claimWait: claimWaitMs }, deps);
     } catch (raw) {
       const thrown = scrubbed(raw);
       // Another job is writing this key: wait without using an attempt (not a failure).
