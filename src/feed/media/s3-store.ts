@@ -8,19 +8,17 @@
  * is sent aws-chunked with a trailing checksum, and S3-compatible servers that do not speak that
  * framing store it inside the object (200,045 bytes for a 200,000-byte photo; aws/aws-sdk-js-v3#6819).
  * A PutObject with a known ContentLength and no checksum is plain HTTP every server stores as sent.
+ *
+ * Why the SDK is loaded at the store's first call: it is the largest dependency of the CLI, and
+ * every command that opens a store for its configuration (most of them, even with nothing to
+ * host) would otherwise compile and initialise it at start.
  */
 import { createReadStream, mkdirSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DeleteObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type { MediaStore, StoredObject } from './media-store.js';
 import { isObjectKey } from './object-key.js';
 
@@ -48,7 +46,9 @@ export function s3MediaStore(options: S3StoreOptions): MediaStore {
     ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint, forcePathStyle: true }),
     ...(options.region !== undefined ? { region: options.region } : options.endpoint !== undefined ? { region: 'us-east-1' } : {}),
   };
-  const client = new S3Client(config);
+  let opened: Promise<{ sdk: typeof S3Sdk; client: S3Client }> | undefined;
+  const open = (): Promise<{ sdk: typeof S3Sdk; client: S3Client }> =>
+    (opened ??= import('@aws-sdk/client-s3').then((sdk) => ({ sdk, client: new sdk.S3Client(config) })));
   const { bucket } = options;
   const head = options.prefix === '' ? '' : `${options.prefix}/`;
   const stagingDir = join(tmpdir(), 'listing-sync-media');
@@ -58,8 +58,9 @@ export function s3MediaStore(options: S3StoreOptions): MediaStore {
     stagingDir,
     async put(key, path, object) {
       try {
+        const { sdk, client } = await open();
         await client.send(
-          new PutObjectCommand({
+          new sdk.PutObjectCommand({
             Bucket: bucket,
             Key: `${head}${key}`,
             Body: createReadStream(path),
@@ -74,8 +75,9 @@ export function s3MediaStore(options: S3StoreOptions): MediaStore {
       }
     },
     async has(key) {
+      const { sdk, client } = await open();
       try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: `${head}${key}` }));
+        await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: `${head}${key}` }));
         return true;
       } catch (thrown) {
         if (isNotFound(thrown)) return false;
@@ -83,10 +85,11 @@ export function s3MediaStore(options: S3StoreOptions): MediaStore {
       }
     },
     async *list(): AsyncIterable<StoredObject> {
+      const { sdk, client } = await open();
       let token: string | undefined;
       do {
         const page = await client.send(
-          new ListObjectsV2Command({ Bucket: bucket, Prefix: head, ...(token === undefined ? {} : { ContinuationToken: token }) }),
+          new sdk.ListObjectsV2Command({ Bucket: bucket, Prefix: head, ...(token === undefined ? {} : { ContinuationToken: token }) }),
         );
         for (const item of page.Contents ?? []) {
           const key = item.Key?.slice(head.length) ?? '';
@@ -96,11 +99,14 @@ export function s3MediaStore(options: S3StoreOptions): MediaStore {
       } while (token !== undefined);
     },
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${head}${key}` }));
+      const { sdk, client } = await open();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: `${head}${key}` }));
     },
-    close() {
-      client.destroy();
-      return Promise.resolve();
+    async close() {
+      await opened?.then(
+        ({ client }) => client.destroy(),
+        () => undefined,
+      );
     },
   };
 }
