@@ -4,7 +4,8 @@
  */
 import { readDisplayPolicy } from '../domain/display-policy/policy-shape.js';
 import type { DisplayPolicy } from '../domain/display-policy/policy.js';
-import { orderedProblems, readYamlText, type FleetProblem } from './fleet-yaml.js';
+import { readYamlText } from './fleet-yaml.js';
+import { orderedProblems, type FleetProblem } from './fleet-problems.js';
 
 /** The policy `text` declares; usable only when `problems` is empty. Never throws for bad input. */
 export function parseDisplayPolicyText(text: string): { policy: DisplayPolicy; problems: FleetProblem[] } {

@@ -7,14 +7,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Docume
 import { emptyFleet, type Fleet } from './fleet-model.js';
 import { readFleetShape, type FleetPath, type ShapeProblem } from './fleet-shape.js';
 import { aliasProblem } from './yaml-aliases.js';
-
-/** A problem of the file, where it is (1-based line and column) and what it is about (e.g. chatbots.acme-bot.source). */
-export interface FleetProblem {
-  line: number;
-  col: number;
-  path: string;
-  message: string;
-}
+import { orderedProblems, type FleetProblem } from './fleet-problems.js';
 
 export interface ParsedFleet {
   fleet: Fleet;
@@ -99,22 +92,4 @@ export function parseFleetText(text: string): ParsedFleet {
   if (syntax.length > 0) return { fleet: emptyFleet(), problems: syntax, locate };
   const { fleet, problems } = readFleetShape(value);
   return { fleet, problems: orderedProblems(problems.map(locate)), locate };
-}
-
-/** One line per problem: `fleet.yaml:12:5: chatbots.acme-bot.source: unknown source 'mrd' …`. */
-export function problemLine(file: string, problem: FleetProblem): string {
-  return `${file}:${problem.line}:${problem.col}: ${problem.path === '' ? '' : `${problem.path}: `}${problem.message}`;
-}
-
-/** Problems in file order, each once (a value checked for every chatbot of a source is reported once). */
-export function orderedProblems(problems: readonly FleetProblem[]): FleetProblem[] {
-  const seen = new Set<string>();
-  return [...problems]
-    .sort((a, b) => a.line - b.line || a.col - b.col)
-    .filter((problem) => {
-      const key = `${problem.line}:${problem.col}:${problem.message}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
 }

@@ -7,7 +7,7 @@ import { fieldChangeCounter } from '../../src/domain/field-changes.js';
 import { filledBit } from '../../src/domain/field-changes.js';
 import { comingRules, describeRule, displayInForce } from '../../src/domain/display-policy/policy.js';
 import { parseDisplayPolicyText } from '../../src/fleet/display-policy-yaml.js';
-import { problemLine } from '../../src/fleet/fleet-yaml.js';
+import { problemLine } from '../../src/fleet/fleet-problems.js';
 
 const lines = (text: string): string[] => parseDisplayPolicyText(text).problems.map((problem) => problemLine('policy.yaml', problem));
 

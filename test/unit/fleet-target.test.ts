@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fleetTarget } from '../../src/cli/input/fleet-target.js';
-import { parseFleetText, problemLine } from '../../src/fleet/fleet-yaml.js';
+import { parseFleetText } from '../../src/fleet/fleet-yaml.js';
+import { problemLine } from '../../src/fleet/fleet-problems.js';
 
 let dir = '';
 beforeAll(() => {

@@ -1,6 +1,7 @@
 /** fleet.yaml's aliases: a document that expands past a small multiple of its file is one problem at its line, never thrown. */
 import { describe, expect, it } from 'vitest';
-import { parseFleetText, problemLine } from '../../src/fleet/fleet-yaml.js';
+import { parseFleetText } from '../../src/fleet/fleet-yaml.js';
+import { problemLine } from '../../src/fleet/fleet-problems.js';
 
 /** The classic "billion laughs": ten levels of nine aliases each. */
 function billionLaughs(): string {

@@ -1,6 +1,7 @@
 /** fleet.yaml read into a Fleet: every problem at once, each at its line and column. */
 import { describe, expect, it } from 'vitest';
-import { parseFleetText, problemLine } from '../../src/fleet/fleet-yaml.js';
+import { parseFleetText } from '../../src/fleet/fleet-yaml.js';
+import { problemLine } from '../../src/fleet/fleet-problems.js';
 
 const GOOD = `sources:
   mred:

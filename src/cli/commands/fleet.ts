@@ -8,8 +8,7 @@ import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../shared/errors.js';
 import { planFleet, type FleetChange, type FleetPlan } from '../../fleet/fleet-diff.js';
-import { fleetYaml } from '../../fleet/fleet-show.js';
-import { parseFleetText, problemLine } from '../../fleet/fleet-yaml.js';
+import { problemLine } from '../../fleet/fleet-problems.js';
 import { appliedFleet, applyFleetPlan, currentFleetSide } from '../../sync/fleet-apply.js';
 import { fleetDeps } from '../wiring/fleet-wiring.js';
 import type { CommandHost, RegisterCommands } from '../host.js';
@@ -39,6 +38,8 @@ async function targetOf(host: CommandHost, file: string, needWebhooks: boolean):
   const text = await readFile(file, 'utf8').catch((thrown: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot read the fleet file ${file} (${thrown.code ?? thrown.message})`);
   });
+  // Why loaded here: the YAML library is for the commands that read YAML, not every command's start.
+  const { parseFleetText } = await import('../../fleet/fleet-yaml.js');
   const parsed = parseFleetText(text);
   const { target, problems } = await fleetTarget(parsed, { fileDir: dirname(resolve(file)), env: host.io.env, needWebhooks });
   if (problems.length > 0) throw fleetFileError(file, problems, problemLine);
@@ -113,8 +114,11 @@ export const registerFleetCommands: RegisterCommands = (program: Command, host: 
         const { fleet: applied, applied: exists } = await appliedFleet(deps);
         const events = await fleetSequences(applied, deps.feedSources);
         if (flags.json === true) printJson(host.io, { applied: exists, fleet: applied, ...(events.length === 0 ? {} : { events }) });
-        // Comments, so that `fleet diff` of the output still finds no changes.
-        else host.io.stdout.write(`${fleetYaml(applied, exists)}${events.map((shown) => `# ${fleetSequenceLine(shown)}\n`).join('')}`);
+        else {
+          const { fleetYaml } = await import('../../fleet/fleet-show.js');
+          // Comments, so that `fleet diff` of the output still finds no changes.
+          host.io.stdout.write(`${fleetYaml(applied, exists)}${events.map((shown) => `# ${fleetSequenceLine(shown)}\n`).join('')}`);
+        }
       }),
   );
   registerFleetRun(fleet, host);

@@ -5,8 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { DisplayPolicy } from '../../domain/display-policy/policy.js';
-import { parseDisplayPolicyText } from '../../fleet/display-policy-yaml.js';
-import { problemLine } from '../../fleet/fleet-yaml.js';
+import { problemLine } from '../../fleet/fleet-problems.js';
 import { UsageError } from '../../shared/errors.js';
 
 export async function loadDisplayPolicyFile(file: string): Promise<DisplayPolicy> {
@@ -20,6 +19,8 @@ export async function loadDisplayPolicyFile(file: string): Promise<DisplayPolicy
       flag: '--display-policy',
     });
   }
+  // Why loaded here: the YAML library is for the commands that read YAML, not every command's start.
+  const { parseDisplayPolicyText } = await import('../../fleet/display-policy-yaml.js');
   const { policy, problems } = parseDisplayPolicyText(text.replace(/^\uFEFF/, ''));
   if (problems.length > 0) throw new UsageError(problems.map((problem) => problemLine(file, problem)).join('\n'));
   return policy;
