@@ -31,6 +31,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { threadId } from 'node:worker_threads';
 
@@ -104,6 +105,23 @@ function readCodeCache(dir: string, files: BundleFiles, bundleBytes: number): Fi
   }
 }
 
+/**
+ * The V8 flags every bundle runs under, set before it is compiled (V8 accepts a code cache only
+ * under the flags it was made with, so the build's cache is made under them too).
+ *
+ * Why the WebAssembly tiering budget ×11: undici parses HTTP with llhttp compiled to WebAssembly,
+ * which V8 compiles quickly first (Liftoff) and again with TurboFan once a function has run a
+ * while. Under V8's default budget a command re-compiled llhttp before its first few requests were
+ * done, ~0.11 s of CPU a command; at 20,000,000 a short command never does and a long one still
+ * does early in its run, so its thousands of responses are parsed as fast as before
+ * (BENCHMARKS.md "Cost per listing: changes").
+ */
+export function setBundleFlags(): void {
+  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+}
+
+const WASM_TIERING_BUDGET = 20_000_000;
+
 /** Compiles the bundle in `dir` (with `cachedData` when given) and runs it: the CLI runs its command, a thread its work. */
 function runCompiled(dir: string, files: BundleFiles, cachedData: Buffer | undefined, source: string): Script {
   const file = join(dir, files.bundle);
@@ -164,6 +182,7 @@ function replaceCodeCacheAtExit(dir: string, files: BundleFiles, script: Script,
 
 /** Runs the CLI's bundle in `dir`: the launcher's whole job (and, once per build, rewriting its cache: see the top). */
 export function runBundle(dir: string): void {
+  setBundleFlags();
   const source = readBundle(dir, CLI_BUNDLE);
   const cache = readCodeCache(dir, CLI_BUNDLE, source.length);
   const script = runCompiled(dir, CLI_BUNDLE, cache?.cachedData, source);
@@ -177,6 +196,7 @@ export function runBundle(dir: string): void {
  */
 export function runThreadBundle(dir: string, name: string): void {
   const files = threadBundle(name);
+  setBundleFlags();
   const source = readBundle(dir, files);
   const cachedData = readCodeCache(dir, files, source.length)?.cachedData;
   const script = runCompiled(dir, files, cachedData, source);
@@ -190,6 +210,7 @@ export function runThreadBundle(dir: string, name: string): void {
  * loads, which is most of the start-up) and its manifest.
  */
 export function writeCodeCache(dir: string): void {
+  setBundleFlags();
   const source = readBundle(dir, CLI_BUNDLE);
   process.argv = [process.execPath, join(dir, 'listing-sync.cjs'), '--help'];
   const script = runCompiled(dir, CLI_BUNDLE, undefined, source);

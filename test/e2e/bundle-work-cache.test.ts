@@ -8,13 +8,13 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Script } from 'node:vm';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { BUNDLE_FILE, CODE_CACHE_FILE, MANIFEST_FILE, type BundleManifest } from '../../src/cli/bundle-loader.js';
 import type { RunningSimulator } from '../../src/sim/server.js';
 import { cleanPrefix, uniquePrefix } from '../helpers/redis.js';
 import { cliEnv, startTestSim } from '../helpers/sim.js';
 import { CLI_ENTRY, runCli } from '../helpers/run-cli.js';
+import { codeCacheAccepted } from '../helpers/code-cache.js';
 
 const redisUrl = inject('redisUrl');
 const BOT = 'bot-cache';
@@ -53,12 +53,7 @@ function cacheIn(dir: string): Buffer {
 }
 
 function acceptedIn(dir: string): boolean {
-  const source = readFileSync(join(dir, BUNDLE_FILE), 'latin1');
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: 'work-cache-check.cjs',
-    cachedData: cacheIn(dir),
-  });
-  return !script.cachedDataRejected;
+  return codeCacheAccepted(join(dir, BUNDLE_FILE), join(dir, CODE_CACHE_FILE));
 }
 
 /** `sync` of the fixture feed into a fresh chatbot from the CLI in `dir`, with `extra` flags. */
